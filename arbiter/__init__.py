@@ -1,0 +1,44 @@
+"""Arbiter: a play-by-email and REST turn arbiter for board games.
+
+``create_app`` is the Flask application factory (Flask's tutorial pattern): nothing is
+built at import time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app from the environment, overridden by ``test_config``.
+
+    :param test_config: settings that replace those read from the environment
+        (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
+    :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
+    """
+    from arbiter import config, database, errors, queue
+    from arbiter.extensions import api, db, migrate
+    from arbiter.resources import register_blueprints
+
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(config.load(app.instance_path))
+    if test_config:
+        app.config.from_mapping(test_config)
+    db.init_app(app)
+    database.install_sqlite_pragmas(app)
+    migrate.init_app(app, db, directory=str(database.MIGRATIONS))
+    api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    register_blueprints(api)
+    errors.register(app)
+    queue.celery_init_app(app)
+    return app
+
+
+API_DESCRIPTION = (
+    "Arbiter validates moves against per-game rules engines, records an append-only "
+    "event log per game, rolls dice and draws cards from a committed seed, and mails "
+    "players when it is their turn. Errors are application/problem+json with a stable "
+    "`code`. Seat tokens are bearer tokens shown once at game creation."
+)

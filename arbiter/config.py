@@ -1,0 +1,87 @@
+"""Configuration from environment variables (documented in the README).
+
+``DATABASE_URL``
+    SQLAlchemy URL; default: a SQLite file in the instance folder (embedded default).
+    ``postgresql://`` and ``postgres://`` URLs use the psycopg 3 driver.
+``CELERY_BROKER_URL``
+    Celery broker; default: kombu's filesystem transport in the instance folder (no
+    server needed). ``redis://127.0.0.1:6379/0`` in production.
+``SMTP_URL``
+    ``smtp://[user:password@]host:port`` (``smtps://`` for TLS, ``?starttls=1`` for
+    STARTTLS); unset: mails are written to the worker's log instead of sent.
+``MAIL_FROM``
+    the sender address of outgoing mail (default ``arbiter@localhost``).
+``BASE_URL``
+    the public URL of the service, used in mail links (default ``http://localhost:8000``).
+``SECRET_KEY``
+    Flask's secret key (default: a development key; set it in production).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping
+
+
+def database_url(raw: str | None, instance_path: str) -> str:
+    """Return a SQLAlchemy URL for ``raw`` (or the embedded SQLite default)."""
+    if not raw:
+        return f"sqlite:///{Path(instance_path) / 'arbiter.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if raw.startswith(prefix):
+            return "postgresql+psycopg://" + raw[len(prefix):]
+    return raw
+
+
+def broker_settings(raw: str | None, instance_path: str) -> dict:
+    """Return Celery settings for broker URL ``raw`` (or the filesystem default)."""
+    if raw:
+        return {"broker_url": raw, "broker_transport_options": {}}
+    folder = Path(instance_path) / "broker"
+    for sub in ("out", "processed"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    return {
+        "broker_url": "filesystem://",
+        "broker_transport_options": {
+            "data_folder_in": str(folder / "out"),
+            "data_folder_out": str(folder / "out"),
+            "processed_folder": str(folder / "processed"),
+            "store_processed": False,
+        },
+    }
+
+
+def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
+    """Return the Flask config mapping read from ``env`` (default ``os.environ``)."""
+    env = os.environ if env is None else env
+    Path(instance_path).mkdir(parents=True, exist_ok=True)
+    celery = {
+        **broker_settings(env.get("CELERY_BROKER_URL"), instance_path),
+        "task_ignore_result": True,
+        "imports": ("workers.tasks",),
+        "beat_schedule": {
+            "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": 15.0},
+            "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": 15.0},
+        },
+        "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
+        "worker_hijack_root_logger": False,
+        "broker_connection_retry_on_startup": True,
+    }
+    return {
+        "SECRET_KEY": env.get("SECRET_KEY", "dev-only-change-me"),
+        "SQLALCHEMY_DATABASE_URI": database_url(env.get("DATABASE_URL"), instance_path),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SMTP_URL": env.get("SMTP_URL", ""),
+        "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
+        "BASE_URL": env.get("BASE_URL", "http://localhost:8000").rstrip("/"),
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "LONG_POLL_MAX": 30.0,
+        "CELERY": celery,
+        "ENQUEUE": True,
+        "API_TITLE": "Arbiter",
+        "API_VERSION": "v1",
+        "OPENAPI_VERSION": "3.1.0",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+    }

@@ -1,0 +1,128 @@
+"""The service's errors and the one table that maps them to HTTP problem details.
+
+Every error a client can meet is answered as ``application/problem+json`` (RFC 9457):
+``{"type", "title", "status", "detail", "code"}``, where ``code`` is stable and
+``detail`` is a sentence a player understands. Nothing else produces error bodies.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
+
+from engines.base import EngineError
+
+log = logging.getLogger(__name__)
+
+PROBLEM_BASE = "https://arbiter.invalid/problems/"
+
+
+class ArbiterError(Exception):
+    """Root of the service's own errors.
+
+    :param detail: a sentence a player understands; ``code`` and ``status`` are class
+        attributes unless given.
+    """
+
+    status = 400
+    code = "bad-request"
+    title = "Bad request"
+
+    def __init__(self, detail: str, code: str | None = None, status: int | None = None,
+                 extra: dict | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code:
+            self.code = code
+        if status:
+            self.status = status
+        self.extra = extra or {}
+
+
+class NotFound(ArbiterError):
+    """No such game, engine or resource (404)."""
+
+    status, code, title = 404, "not-found", "Not found"
+
+
+class Unauthorized(ArbiterError):
+    """Missing or wrong seat token (401)."""
+
+    status, code, title = 401, "bad-token", "Not authorised"
+
+
+class Conflict(ArbiterError):
+    """The request is valid but conflicts with the game now: stale version, game over (409)."""
+
+    status, code, title = 409, "conflict", "Conflict"
+
+
+class Unprocessable(ArbiterError):
+    """Well-formed input that cannot be accepted (422)."""
+
+    status, code, title = 422, "unprocessable", "Unprocessable request"
+
+
+ENGINE_STATUS = {
+    "not-your-turn": 409,
+    "game-over": 409,
+    "awaiting-chance": 409,
+    "already-answered": 409,
+    "not-your-choice": 409,
+}
+"""IllegalMove codes answered with 409 (the move may be fine, the moment is not);
+every other engine error is a 422."""
+
+
+def problem(status: int, code: str, title: str, detail: str, extra: dict | None = None) -> Response:
+    """Return an ``application/problem+json`` response."""
+    body = {"type": PROBLEM_BASE + code, "title": title, "status": status,
+            "detail": detail, "code": code, **(extra or {})}
+    return Response(json.dumps(body), status=status, mimetype="application/problem+json")
+
+
+def _from_http(err: HTTPException) -> Response:
+    """Map werkzeug/flask-smorest HTTP errors (404, 405, 413, webargs 422) to problems."""
+    status = err.code or 500
+    if status == 413:
+        return problem(413, "body-too-large", "Request body too large",
+                       "The request body is larger than the 64 KiB the service accepts.")
+    if status == 404:
+        return problem(404, "not-found", "Not found", "There is nothing at this address.")
+    if status == 405:
+        return problem(405, "method-not-allowed", "Method not allowed",
+                       "This address does not accept that method.")
+    messages = (getattr(err, "data", None) or {}).get("messages")
+    if status == 400:
+        return problem(400, "malformed-json", "Malformed request",
+                       "The request body is not valid JSON.")
+    if status == 422 and messages:
+        return problem(422, "invalid-request", "Invalid request",
+                       f"Some fields are missing or wrong: {json.dumps(messages)}",
+                       {"errors": messages})
+    return problem(status, f"http-{status}", err.name, err.description or err.name)
+
+
+def register(app: Flask) -> None:
+    """Install the handlers that turn every error into problem+json."""
+
+    @app.errorhandler(ArbiterError)
+    def _arbiter(err: ArbiterError):
+        return problem(err.status, err.code, err.title, err.detail, err.extra)
+
+    @app.errorhandler(EngineError)
+    def _engine(err: EngineError):
+        status = ENGINE_STATUS.get(err.code, 422)
+        return problem(status, err.code, type(err).__name__, err.detail)
+
+    @app.errorhandler(HTTPException)
+    def _http(err: HTTPException):
+        return _from_http(err)
+
+    @app.errorhandler(Exception)
+    def _unexpected(err: Exception):
+        log.exception("unhandled error")
+        return problem(500, "internal-error", "Internal error",
+                       "Something went wrong on the server; nothing was recorded.")

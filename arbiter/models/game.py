@@ -1,0 +1,70 @@
+"""A game row (the latest folded state as its snapshot) and its seats."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from arbiter.extensions import db
+from arbiter.models.timestamps import UTCDateTime, utcnow
+
+
+class Game(db.Model):
+    """One game: its engine, options, secret seed and the snapshot of its state.
+
+    ``state`` is the engine state folded up to ``version`` (the seq of the last event);
+    it is a disposable cache of the log, rebuilt from the events whenever
+    ``engine_version`` no longer matches the engine. ``version`` is also the
+    optimistic-concurrency token: every append updates the row only ``WHERE version =
+    the version it read``.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    engine: Mapped[str] = mapped_column(sa.String(40), index=True)
+    engine_version: Mapped[str] = mapped_column(sa.String(40))
+    status: Mapped[str] = mapped_column(sa.String(16), index=True, default="active")
+    version: Mapped[int] = mapped_column(sa.Integer, default=0)
+    options: Mapped[dict] = mapped_column(sa.JSON, default=dict)
+    clock: Mapped[dict] = mapped_column(sa.JSON, default=dict)
+    seed: Mapped[str] = mapped_column(sa.String(64))
+    seed_commitment: Mapped[str] = mapped_column(sa.String(64))
+    state: Mapped[dict] = mapped_column(sa.JSON)
+    prompt: Mapped[dict] = mapped_column(sa.JSON)
+    prompt_type: Mapped[str] = mapped_column(sa.String(16), index=True, default="decision")
+    prompt_since: Mapped[int] = mapped_column(sa.Integer, default=0)
+    result: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+    seats: Mapped[list["Seat"]] = relationship(
+        back_populates="game", order_by="Seat.seat", lazy="selectin")
+
+    @property
+    def to_act(self) -> list[int]:
+        """Return the seats the current prompt waits for (empty unless a decision)."""
+        return list(self.prompt.get("seats", [])) if self.prompt.get("type") == "decision" else []
+
+    @property
+    def resigned(self) -> set[int]:
+        """Return the seats that have resigned."""
+        return {s.seat for s in self.seats if s.resigned}
+
+
+class Seat(db.Model):
+    """A player's place in a game: name, optional email, the hash of its bearer token."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(80))
+    email: Mapped[str | None] = mapped_column(sa.String(254), nullable=True, index=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(64), index=True)
+    resigned: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+
+    game: Mapped[Game] = relationship(back_populates="seats")

@@ -1,0 +1,32 @@
+"""Outgoing mail, written in the same transaction as the event that caused it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from arbiter.extensions import db
+from arbiter.models.timestamps import UTCDateTime, utcnow
+
+
+class OutboxMail(db.Model):
+    """One mail to send. ``dedupe_key`` is unique, so a mail is queued at most once
+    (``turn:<game>:<prompt seq>:<seat>``, ``over:<game>:<seat>``); ``sent_at`` is set
+    once the SMTP server accepted it; ``claimed_at`` marks a send in progress."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    dedupe_key: Mapped[str] = mapped_column(sa.String(200), unique=True)
+    game_id: Mapped[str] = mapped_column(sa.String(32), index=True)
+    seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    to_addr: Mapped[str] = mapped_column(sa.String(254))
+    subject: Mapped[str] = mapped_column(sa.String(300))
+    body: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    attempts: Mapped[int] = mapped_column(sa.Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(sa.Text, nullable=True)

@@ -1,0 +1,16 @@
+"""REST resources, one package per noun (``routes.py`` thin views, ``schemas.py``)."""
+
+from __future__ import annotations
+
+from flask_smorest import Api
+
+from arbiter.resources.engines.routes import blp as engines_blp
+from arbiter.resources.games.routes import blp as games_blp
+
+BLUEPRINTS = [engines_blp, games_blp]
+
+
+def register_blueprints(api: Api) -> None:
+    """Register every resource blueprint on ``api``."""
+    for blp in BLUEPRINTS:
+        api.register_blueprint(blp)

@@ -1,0 +1,55 @@
+"""``/v1/engines``: the games the arbiter runs."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields as ma_fields
+from marshmallow import missing
+
+import engines
+from arbiter.errors import NotFound
+from arbiter.resources.engines.schemas import EngineSchema
+from engines.base import Engine
+
+blp = Blueprint("engines", __name__, url_prefix="/v1/engines",
+                description="The games the arbiter runs, their options and notation.")
+
+
+def _field(field: ma_fields.Field) -> dict:
+    """Return a short description of one option field: type, required, default."""
+    out = {"type": type(field).__name__, "required": field.required}
+    default = field.load_default
+    if default is not missing and not callable(default):
+        out["default"] = default
+    if field.metadata.get("description"):
+        out["description"] = field.metadata["description"]
+    return out
+
+
+def describe(engine: Engine) -> dict:
+    """Return the public description of an engine."""
+    schema = engine.options_schema()
+    return {"id": engine.id, "title": engine.title, "version": engine.version,
+            "min_players": engine.min_players, "max_players": engine.max_players,
+            "options": {name: _field(f) for name, f in schema.fields.items()},
+            "notation": engine.notation}
+
+
+@blp.route("")
+class Engines(MethodView):
+    @blp.response(200, EngineSchema(many=True))
+    def get(self):
+        """List the engines."""
+        return [describe(e) for e in engines.all_engines()]
+
+
+@blp.route("/<engine_id>")
+class EngineById(MethodView):
+    @blp.response(200, EngineSchema)
+    def get(self, engine_id):
+        """Describe one engine."""
+        try:
+            return describe(engines.get(engine_id))
+        except engines.UnknownEngine:
+            raise NotFound(f"There is no game called {engine_id!r}.", code="unknown-engine")

@@ -1,0 +1,143 @@
+"""``/v1/games``: create, list, read, move, resign, events, record."""
+
+from __future__ import annotations
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint, Page
+
+from arbiter.errors import Unprocessable
+from arbiter.extensions import db
+from arbiter.resources import headers
+from arbiter.resources.games import schemas as s
+from arbiter.service import games, moves, reading
+from arbiter.service.idempotency import once
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games",
+                description="Games: create them, read them, move in them.")
+
+
+class SelectPage(Page):
+    """A page of a SQLAlchemy select."""
+
+    @property
+    def items(self):
+        p = self.page_params
+        return list(db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size)))
+
+    @property
+    def item_count(self):
+        from sqlalchemy import func, select
+
+        return db.session.scalar(select(func.count()).select_from(self.collection.subquery()))
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(s.GameQuerySchema, location="query")
+    @blp.response(200, s.GameSchema(many=True))
+    @blp.paginate(SelectPage)
+    def get(self, args):
+        """List games, newest first; filter by status, engine or player."""
+        return games.list_games(**args)
+
+    @blp.arguments(s.GameCreateSchema)
+    @blp.response(201, s.GameCreatedSchema)
+    def post(self, data):
+        """Create a game; the answer carries each seat's token, shown only this once."""
+
+        def run(row):
+            players = [games.NewPlayer(p["name"], p.get("email")) for p in data["players"]]
+            answer = {}
+
+            def stored(game, tokens):
+                answer.update(reading.created(game, tokens))
+                return row(201, answer)
+
+            games.create_game(data["engine"], players, data["options"], data["clock"], stored)
+            return 201, answer
+
+        status, body = once("games", headers.idempotency_key(), request.get_json(), run)
+        return body, status, headers.etag(body["version"])
+
+
+@blp.route("/<game_id>")
+class GameById(MethodView):
+    @blp.response(200, s.GameSchema)
+    def get(self, game_id):
+        """Read a game's public summary (ETag: its version)."""
+        game = games.get_game(game_id)
+        return reading.summary(game), 200, headers.etag(game.version)
+
+
+@blp.route("/<game_id>/view")
+class GameView(MethodView):
+    @blp.response(200, s.ViewSchema)
+    def get(self, game_id):
+        """Read what your seat may see (Bearer seat token), or the spectator's view."""
+        body = reading.view(game_id, headers.token())
+        return body, 200, headers.etag(body["version"])
+
+
+@blp.route("/<game_id>/legal-moves")
+class LegalMoves(MethodView):
+    @blp.response(200, s.LegalMovesSchema)
+    def get(self, game_id):
+        """List every legal move of your seat now (Bearer seat token)."""
+        return reading.legal_moves(game_id, headers.token())
+
+
+@blp.route("/<game_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(s.MoveSchema)
+    @blp.response(201, s.MoveAcceptedSchema)
+    def post(self, data, game_id):
+        """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
+        expected = data.get("expected_version")
+        if expected is None:
+            expected = headers.if_match_version()
+        move = _move_of(data, game_id)
+        status, body = moves.submit_move(game_id, headers.token(), move, expected,
+                                         headers.idempotency_key())
+        return body, status, headers.etag(body["version"])
+
+
+def _move_of(data: dict, game_id: str):
+    """Return the move of a request: ``move`` as JSON, or ``text`` parsed by the engine.
+
+    :raises Unprocessable: ``missing-move`` when neither or both are given.
+    """
+    if ("move" in data) == ("text" in data):
+        raise Unprocessable("Send either 'move' (as /legal-moves lists it) or 'text' "
+                            "(in the game's notation).", code="missing-move")
+    if "move" in data:
+        return data["move"]
+    game, engine, state = games.load(game_id)
+    seat = reading.reader_seat(game, headers.token())
+    return engine.parse(data["text"], state, seat if seat is not None else -1)
+
+
+@blp.route("/<game_id>/resign")
+class Resign(MethodView):
+    @blp.response(201, s.ResignedSchema)
+    def post(self, game_id):
+        """Resign your seat (Bearer seat token): it ranks last and moves no more."""
+        status, body = moves.resign(game_id, headers.token(), headers.idempotency_key())
+        return body, status
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(s.EventsQuerySchema, location="query")
+    @blp.response(200, s.EventsSchema)
+    def get(self, args, game_id):
+        """Read the log after seq N as you may see it; ``wait`` long-polls for news."""
+        return reading.events(game_id, headers.token(), args["after"], args["wait"])
+
+
+@blp.route("/<game_id>/record")
+class Record(MethodView):
+    @blp.response(200, s.RecordSchema)
+    def get(self, game_id):
+        """Read the full record of a finished game, with its seed revealed."""
+        return reading.record(game_id)

@@ -1,0 +1,154 @@
+"""Schemas of the games resource: create, summary, query args, moves, events, record."""
+
+from marshmallow import Schema, fields, validate
+
+
+class PlayerSchema(Schema):
+    """A player at creation: a name, and an email address for turn mails."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    email = fields.Email(load_default=None, allow_none=True)
+
+
+class GameCreateSchema(Schema):
+    """``POST /v1/games``."""
+
+    engine = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    players = fields.List(fields.Nested(PlayerSchema), required=True,
+                          validate=validate.Length(min=1, max=16))
+    options = fields.Dict(load_default=dict)
+    clock = fields.Dict(load_default=dict)
+
+
+class SeatPublicSchema(Schema):
+    """A seat as everybody sees it."""
+
+    seat = fields.Integer()
+    name = fields.String()
+    resigned = fields.Boolean()
+
+
+class GameSchema(Schema):
+    """The public summary of a game."""
+
+    id = fields.String()
+    engine = fields.String()
+    engine_version = fields.String()
+    status = fields.String(metadata={"description": "active | over"})
+    version = fields.Integer(metadata={"description": "seq of the last event; the ETag"})
+    to_act = fields.List(fields.Integer(), metadata={"description": "seats that owe a move"})
+    prompt = fields.Dict(metadata={"description": "decision (seats, kind) or chance (spec)"})
+    deadline = fields.String(allow_none=True)
+    seed_commitment = fields.String(metadata={"description": "hex SHA-256 of the secret seed"})
+    result = fields.Dict(allow_none=True)
+    options = fields.Dict()
+    players = fields.List(fields.Nested(SeatPublicSchema))
+    created_at = fields.String()
+    updated_at = fields.String()
+
+
+class SeatTokenSchema(Schema):
+    """A seat with its bearer token (shown once, at creation)."""
+
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String()
+
+
+class GameCreatedSchema(GameSchema):
+    """The answer to a creation: the summary plus every seat's token."""
+
+    seats = fields.List(fields.Nested(SeatTokenSchema))
+
+
+class GameQuerySchema(Schema):
+    """Filters of ``GET /v1/games``."""
+
+    status = fields.String(validate=validate.OneOf(["active", "over"]))
+    engine = fields.String()
+    player = fields.String(metadata={"description": "a player's name or email"})
+
+
+class MoveSchema(Schema):
+    """``POST /v1/games/{id}/moves``: a move as listed by ``/legal-moves``, or its text
+    in the engine's notation."""
+
+    move = fields.Raw(metadata={"description": "a move as /legal-moves lists it"})
+    text = fields.String(validate=validate.Length(min=1, max=500),
+                         metadata={"description": "the move in the engine's notation"})
+    expected_version = fields.Integer(load_default=None, allow_none=True,
+                                      validate=validate.Range(min=0))
+
+
+class MoveAcceptedSchema(Schema):
+    """A recorded move: its seq and the game's version after it (and its settling)."""
+
+    seq = fields.Integer()
+    version = fields.Integer()
+    status = fields.String()
+    text = fields.String()
+
+
+class ResignedSchema(Schema):
+    """A recorded resignation."""
+
+    seq = fields.Integer()
+    version = fields.Integer()
+    status = fields.String()
+
+
+class ViewSchema(Schema):
+    """What the caller's seat (or a spectator) may see."""
+
+    seat = fields.Integer(allow_none=True)
+    version = fields.Integer()
+    status = fields.String()
+    to_act = fields.List(fields.Integer())
+    view = fields.Dict()
+
+
+class LegalMovesSchema(Schema):
+    """Every legal move of the caller's seat now."""
+
+    seat = fields.Integer()
+    version = fields.Integer()
+    moves = fields.List(fields.Raw())
+    notation = fields.List(fields.String())
+
+
+class EventsQuerySchema(Schema):
+    """``?after=N&wait=S``: events after seq N; wait up to S seconds for new ones."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60))
+
+
+class EventSchema(Schema):
+    """One event of the log, as the reader may see it."""
+
+    seq = fields.Integer()
+    kind = fields.String()
+    seat = fields.Integer(allow_none=True)
+    payload = fields.Dict()
+    at = fields.String()
+
+
+class EventsSchema(Schema):
+    """A page of the log."""
+
+    events = fields.List(fields.Nested(EventSchema))
+    version = fields.Integer()
+
+
+class RecordSchema(Schema):
+    """The full record of a finished game, seed revealed."""
+
+    id = fields.String()
+    engine = fields.String()
+    engine_version = fields.String()
+    options = fields.Dict()
+    players = fields.List(fields.Dict())
+    seed = fields.String()
+    seed_commitment = fields.String()
+    events = fields.List(fields.Nested(EventSchema))
+    result = fields.Dict(allow_none=True)

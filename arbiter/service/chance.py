@@ -1,0 +1,46 @@
+"""Rolling dice and drawing cards: the worker's side of a game."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.models import Game
+from arbiter.models.timestamps import utcnow
+from arbiter.service.commit import commit
+from arbiter.service.games import load
+from arbiter.service.transition import Transition, settle
+from arbiter.store import StaleVersion
+
+log = logging.getLogger(__name__)
+
+
+def advance_chance(game_id: str, version: int) -> int:
+    """Resolve every pending chance of a game that is still at ``version``.
+
+    Idempotent: a game that has moved past ``version``, or that does not wait for
+    chance, is left alone. Returns the number of events appended (0 for a no-op).
+    """
+    game, engine, state = load(game_id)
+    if game.version != version or game.prompt.get("type") != "chance":
+        return 0
+    tr = Transition(game, engine, state)
+    settle(tr, game.resigned, roll=True)
+    try:
+        commit(tr)
+    except StaleVersion:
+        log.info("game %s moved on before its roll at version %s", game_id, version)
+        return 0
+    return len(tr.events)
+
+
+def stalled_chances(older_than_seconds: float) -> list[tuple[str, int]]:
+    """Return ``(game_id, version)`` of games waiting for chance since longer than
+    ``older_than_seconds`` (a lost task, a broker outage)."""
+    cutoff = datetime.fromtimestamp(utcnow().timestamp() - older_than_seconds, timezone.utc)
+    rows = db.session.execute(sa.select(Game.id, Game.version).where(
+        Game.prompt_type == "chance", Game.updated_at < cutoff)).all()
+    return [(r.id, r.version) for r in rows]

@@ -1,0 +1,60 @@
+"""Writing a transition: events, snapshot, mails and follow-up tasks, atomically."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from arbiter import queue, store
+from arbiter.extensions import db
+from arbiter.models import Event
+from arbiter.service import notify
+from arbiter.service.transition import Transition
+
+
+def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
+    """Append ``tr``'s events with the new snapshot and its mails, commit, then
+    enqueue chance rolling and mail sending.
+
+    :returns: the appended events.
+    :raises arbiter.store.StaleVersion: somebody appended first; nothing written.
+    """
+    game, engine = tr.game, tr.engine
+    old_prompt = game.prompt or {}
+    prompt = ({"type": "over", "result": tr.result} if tr.result is not None
+              else engine.prompt(tr.state).to_json())
+    new_version = game.version + len(tr.events)
+    since = game.prompt_since if _same_prompt(old_prompt, prompt, tr) else new_version
+    mails = []
+    if tr.result is not None:
+        mails = notify.over_mails(game, engine, tr.result)
+    elif prompt["type"] == "decision" and since == new_version:
+        mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since)
+    snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
+                "prompt_since": since,
+                "engine_version": engine.version}
+    if tr.result is not None:
+        snapshot.update(status="over", result=tr.result, deadline=None)
+    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows])
+    db.session.commit()
+    after_commit(game.id, prompt, new_version, [m.id for m in mails])
+    return rows
+
+
+def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:
+    """Enqueue what the committed transition needs: a roll, the mails."""
+    if prompt["type"] == "chance":
+        queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
+    for mail_id in mail_ids:
+        queue.enqueue(queue.SEND_MAIL, mail_id)
+
+
+def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:
+    """True when ``new`` continues ``old``: a simultaneous decision that some of its
+    seats have answered in this transition, the others still owing."""
+    if old.get("type") != "decision" or new.get("type") != "decision":
+        return False
+    old_seats, new_seats = set(old["seats"]), set(new["seats"])
+    if len(old_seats) < 2 or not new_seats < old_seats:
+        return False
+    return all(e.kind == "move" and e.seat in old_seats for e in tr.events)
+

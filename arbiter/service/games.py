@@ -1,0 +1,134 @@
+"""Creating, loading and listing games."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import sqlalchemy as sa
+
+import engines
+from arbiter import fairness
+from arbiter.errors import NotFound, Unprocessable
+from arbiter.extensions import db
+from arbiter.models import Event, Game, Seat
+from arbiter.service import access
+from arbiter.service.commit import commit
+from arbiter.service.transition import Transition, settle
+from arbiter.store import NewEvent
+from engines.base import Engine, Input, fold
+
+
+@dataclass
+class NewPlayer:
+    """A player at game creation: a name and an optional email address."""
+
+    name: str
+    email: str | None = None
+
+
+def engine_for(engine_id: str) -> Engine:
+    """Return the engine registered as ``engine_id``.
+
+    :raises Unprocessable: ``unknown-engine``.
+    """
+    try:
+        return engines.get(engine_id)
+    except engines.UnknownEngine:
+        known = ", ".join(engines.ENGINE_MODULES)
+        raise Unprocessable(f"There is no game called {engine_id!r}; known games: {known}.",
+                            code="unknown-engine") from None
+
+
+def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
+                clock: dict | None = None,
+                answer_row: Callable[[Game, list[str]], Any] | None = None
+                ) -> tuple[Game, list[str]]:
+    """Create a game, its seats and its first events; commit.
+
+    :param answer_row: called with the flushed game and the tokens, it returns a row
+        to write in the same transaction (the idempotent answer), or None.
+    :returns: the game and the seat tokens in seat order (shown once, stored hashed).
+    :raises Unprocessable: ``unknown-engine``; :raises engines.base.InvalidOptions:
+        ``bad-player-count`` or ``bad-options``.
+    """
+    engine = engine_for(engine_id)
+    loaded = engine.load_options(len(players), options)
+    state = engine.setup(len(players), loaded)
+    seed = fairness.new_seed()
+    tokens = [access.new_token() for _ in players]
+    game = Game(id=secrets.token_hex(8), engine=engine.id, engine_version=engine.version,
+                status="active", version=0, options=loaded, clock=clock or {}, seed=seed,
+                seed_commitment=fairness.commitment(seed), state=state, prompt={},
+                prompt_since=0)
+    game.seats = [Seat(seat=i, name=p.name, email=p.email, token_hash=access.token_hash(t))
+                  for i, (p, t) in enumerate(zip(players, tokens))]
+    tr = Transition(game, engine, state)
+    tr.events.append(NewEvent("game-created", None, {
+        "engine": engine.id, "engine_version": engine.version, "options": loaded,
+        "players": [p.name for p in players], "seed_commitment": game.seed_commitment}))
+    tr.events.extend(NewEvent("seat-joined", i, {"name": p.name})
+                     for i, p in enumerate(players))
+    settle(tr, set(), roll=False)
+    commit(tr, [lambda: answer_row(game, tokens)] if answer_row else [])
+    return game, tokens
+
+
+def get_game(game_id: str) -> Game:
+    """Return the game ``game_id``.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
+    return game
+
+
+def load(game_id: str) -> tuple[Game, Engine, dict]:
+    """Return the game, its engine and its current state.
+
+    The state comes from the game row's snapshot; when the engine's version has
+    changed since, the log is folded again under the new rules.
+    """
+    game = get_game(game_id)
+    engine = engines.get(game.engine)
+    if game.engine_version != engine.version:
+        return game, engine, replay(game, engine)
+    return game, engine, game.state
+
+
+def inputs_of(events: list[Event] | list[dict]) -> list[Input]:
+    """Return the engine inputs (moves and chance outcomes) among logged events."""
+    out = []
+    for e in events:
+        kind = e["kind"] if isinstance(e, dict) else e.kind
+        seat = e["seat"] if isinstance(e, dict) else e.seat
+        payload = e["payload"] if isinstance(e, dict) else e.payload
+        if kind == "move":
+            out.append(Input("move", seat, payload["move"]))
+        elif kind == "chance":
+            out.append(Input("chance", None, payload["outcome"]))
+    return out
+
+
+def replay(game: Game, engine: Engine) -> dict:
+    """Fold the game's whole log with ``engine`` and return the state."""
+    events = db.session.scalars(sa.select(Event).where(Event.game_id == game.id)
+                                .order_by(Event.seq))
+    return fold(engine, len(game.seats), game.options, inputs_of(list(events)))
+
+
+def list_games(status: str | None = None, engine: str | None = None,
+               player: str | None = None) -> Any:
+    """Return a select of games, newest first, filtered by status, engine and player
+    name or email."""
+    query = sa.select(Game).order_by(Game.created_at.desc(), Game.id)
+    if status:
+        query = query.where(Game.status == status)
+    if engine:
+        query = query.where(Game.engine == engine)
+    if player:
+        query = query.where(Game.seats.any(sa.or_(Seat.name == player, Seat.email == player)))
+    return query

@@ -1,0 +1,88 @@
+"""Submitting moves and resigning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.errors import Conflict
+from arbiter.models import Game
+from arbiter.service import access, idempotency
+from arbiter.service.commit import commit
+from arbiter.service.games import load
+from arbiter.service.transition import Transition, settle
+from arbiter.store import NewEvent, StaleVersion
+
+
+def check_version(game: Game, expected: int | None) -> None:
+    """Refuse a request made against another version than the game's.
+
+    :raises StaleVersion: 409 ``stale-version``.
+    """
+    if expected is not None and expected != game.version:
+        raise StaleVersion(
+            f"You moved against version {expected}, but the game is at version "
+            f"{game.version}; fetch it again and resubmit.")
+
+
+def check_active(game: Game) -> None:
+    """:raises Conflict: 409 ``game-over`` when the game has ended."""
+    if game.status != "active":
+        raise Conflict("The game is over; no more moves are taken.", code="game-over")
+
+
+def submit_move(game_id: str, token: str | None, move: Any, expected_version: int | None,
+                idempotency_key: str | None = None) -> tuple[int, dict]:
+    """Validate and record a seat's move; return ``(201, {"seq", "version", ...})``.
+
+    :raises arbiter.errors.Unauthorized: missing or wrong token.
+    :raises StaleVersion: ``expected_version`` is not the game's version, or another
+        append won the race.
+    :raises engines.base.EngineError: the move is unreadable or illegal.
+    """
+    game, engine, state = load(game_id)
+    seat = access.seat_for(game, token)
+    scope = f"moves:{game.id}:{seat.token_hash}"
+    body = {"move": move, "expected_version": expected_version}
+
+    def run(row):
+        check_active(game)
+        check_version(game, expected_version)
+        tr = Transition(game, engine, state)
+        tr.move(seat.seat, move)
+        seq = tr.next_seq - 1
+        settle(tr, game.resigned, roll=False)
+        answer = {"seq": seq, "version": game.version + len(tr.events),
+                  "status": "over" if tr.result else "active",
+                  "text": tr.events[0].payload["text"]}
+        commit(tr, [r for r in [row(201, answer)] if r is not None])
+        return 201, answer
+
+    return idempotency.once(scope, idempotency_key, body, run)
+
+
+def resign(game_id: str, token: str | None, idempotency_key: str | None = None
+           ) -> tuple[int, dict]:
+    """Resign the token's seat; its later decisions are played by timeout moves and it
+    ranks last; the game ends when at most one seat remains. Returns ``(201, {...})``.
+
+    :raises Conflict: ``game-over`` or ``already-resigned``.
+    """
+    game, engine, state = load(game_id)
+    seat = access.seat_for(game, token)
+    scope = f"resign:{game.id}:{seat.token_hash}"
+
+    def run(row):
+        check_active(game)
+        if seat.resigned:
+            raise Conflict("You have already resigned from this game.", code="already-resigned")
+        tr = Transition(game, engine, state)
+        tr.events.append(NewEvent("resigned", seat.seat, {"name": seat.name}))
+        seq = tr.next_seq - 1
+        seat.resigned = True
+        settle(tr, game.resigned, roll=False)
+        answer = {"seq": seq, "version": game.version + len(tr.events),
+                  "status": "over" if tr.result else "active"}
+        commit(tr, [r for r in [row(201, answer)] if r is not None])
+        return 201, answer
+
+    return idempotency.once(scope, idempotency_key, {"resign": True}, run)

@@ -1,0 +1,116 @@
+"""Reading a game as a given reader may see it: summary, view, legal moves, events,
+and the full record once it is over."""
+
+from __future__ import annotations
+
+import time
+
+from flask import current_app
+
+from arbiter.errors import Conflict
+from arbiter.extensions import db
+from arbiter.models import Event, Game
+from arbiter.models.timestamps import iso
+from arbiter.service import access
+from arbiter.service.games import get_game, load
+from arbiter.store import events_after
+
+
+def summary(game: Game) -> dict:
+    """Return the public summary of a game (no secrets: no seed before the end, no
+    emails)."""
+    return {
+        "id": game.id, "engine": game.engine, "engine_version": game.engine_version,
+        "status": game.status, "version": game.version, "to_act": game.to_act,
+        "prompt": {k: v for k, v in game.prompt.items() if k != "result"},
+        "deadline": iso(game.deadline), "seed_commitment": game.seed_commitment,
+        "result": game.result, "options": game.options,
+        "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned}
+                    for s in game.seats],
+        "created_at": iso(game.created_at), "updated_at": iso(game.updated_at),
+    }
+
+
+def created(game: Game, tokens: list[str]) -> dict:
+    """Return the answer to a game's creation: its summary and every seat's token."""
+    return {**summary(game), "seats": [{"seat": s.seat, "name": s.name, "token": t}
+                                       for s, t in zip(game.seats, tokens)]}
+
+
+def reader_seat(game: Game, token: str | None) -> int | None:
+    """Return the seat a token opens, ``None`` for a spectator (no token).
+
+    :raises arbiter.errors.Unauthorized: a token that opens no seat of this game.
+    """
+    seat = access.seat_for(game, token, required=False)
+    return None if seat is None else seat.seat
+
+
+def view(game_id: str, token: str | None) -> dict:
+    """Return ``{"seat", "version", "view"}``: the engine's view for the token's seat
+    (the spectator's without a token; everything once the game is over)."""
+    game, engine, state = load(game_id)
+    seat = reader_seat(game, token)
+    return {"seat": seat, "version": game.version, "status": game.status,
+            "to_act": game.to_act, "view": engine.view(state, seat)}
+
+
+def legal_moves(game_id: str, token: str | None) -> dict:
+    """Return ``{"seat", "version", "moves"}`` for the token's seat (empty when it
+    owes no move).
+
+    :raises arbiter.errors.Unauthorized: missing or wrong token.
+    """
+    game, engine, state = load(game_id)
+    seat = access.seat_for(game, token)
+    moves = engine.legal_moves(state, seat.seat) if seat.seat in game.to_act else []
+    return {"seat": seat.seat, "version": game.version, "moves": moves,
+            "notation": [engine.describe(m) for m in moves]}
+
+
+def event_json(event: Event, seat: int | None, over: bool) -> dict:
+    """Return an event as ``seat`` may read it: hidden payloads are replaced by
+    ``{"hidden": true}`` (a chance keeps its spec) until the game is over."""
+    payload = event.payload
+    if not over and event.visible_to is not None and seat not in event.visible_to:
+        payload = {"hidden": True}
+        if event.kind == "chance":
+            payload["spec"] = event.payload.get("spec")
+    return {"seq": event.seq, "kind": event.kind, "seat": event.seat, "payload": payload,
+            "at": iso(event.at)}
+
+
+def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -> dict:
+    """Return ``{"events": [...], "version"}`` with ``seq > after``, as the reader
+    may see them; with ``wait`` > 0, hold the request up to that many seconds
+    (capped by ``LONG_POLL_MAX``) until there is something new (long-poll)."""
+    game = get_game(game_id)
+    seat = reader_seat(game, token)
+    deadline = time.monotonic() + min(max(wait, 0.0), current_app.config["LONG_POLL_MAX"])
+    while True:
+        rows = events_after(game_id, after)
+        if rows or time.monotonic() >= deadline:
+            break
+        db.session.rollback()
+        time.sleep(0.1)
+    game = get_game(game_id)
+    db.session.refresh(game)
+    over = game.status == "over"
+    return {"events": [event_json(e, seat, over) for e in rows], "version": game.version}
+
+
+def record(game_id: str) -> dict:
+    """Return the full record of a finished game, seed revealed.
+
+    :raises Conflict: ``game-not-over`` while it is still being played.
+    """
+    game = get_game(game_id)
+    if game.status != "over":
+        raise Conflict("The record, with its seed, is published when the game is over.",
+                       code="game-not-over")
+    rows = events_after(game_id, 0, limit=10**9)
+    return {"id": game.id, "engine": game.engine, "engine_version": game.engine_version,
+            "options": game.options,
+            "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
+            "seed": game.seed, "seed_commitment": game.seed_commitment,
+            "events": [event_json(e, None, True) for e in rows], "result": game.result}

@@ -1,0 +1,111 @@
+"""The event store: the only code that writes the game log.
+
+An append adds events after the version it read and moves the game row's snapshot
+forward in one transaction, guarded twice: the game row is updated only ``WHERE
+version = <the version read>``, and ``(game_id, seq)`` is the events' primary key.
+Either guard failing means somebody else appended first: nothing is written and
+:class:`StaleVersion` is raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+
+from arbiter.errors import Conflict
+from arbiter.extensions import db
+from arbiter.models import Event, Game
+from arbiter.models.timestamps import utcnow
+
+
+class StaleVersion(Conflict):
+    """The game moved on since it was read (409 ``stale-version``)."""
+
+    code = "stale-version"
+
+
+@dataclass
+class NewEvent:
+    """An event about to be appended (its ``seq`` is given by the store).
+
+    :param kind: ``game-created``, ``seat-joined``, ``move``, ``chance``,
+        ``resigned``, ``game-over``, ``seed-revealed``.
+    :param seat: the acting seat, ``None`` for the arbiter itself.
+    :param payload: JSON details; :param visible_to: seats that may read the payload
+        before the game is over (``None``: everyone).
+    """
+
+    kind: str
+    seat: int | None
+    payload: dict
+    visible_to: list[int] | None = None
+
+
+def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
+           extra_rows: Iterable[Any] = ()) -> list[Event]:
+    """Append ``events`` after ``game.version`` and update the game row to ``snapshot``.
+
+    :param snapshot: the game columns to set with the new version (``state``,
+        ``prompt``, ``status``, ``result``, ``prompt_since``, ...).
+    :param extra_rows: other rows written in the same transaction (outbox mails,
+        the idempotent response); a callable among them is called once the events are
+        flushed and returns the row to write (or None).
+    :returns: the appended Event rows. The caller commits.
+    :raises StaleVersion: the game is no longer at ``game.version``; the session
+        has been rolled back.
+    """
+    old = game.version
+    now = utcnow()
+    rows = [Event(game_id=game.id, seq=old + i, kind=e.kind, seat=e.seat, payload=e.payload,
+                  visible_to=e.visible_to, at=now)
+            for i, e in enumerate(events, start=1)]
+    values = {**snapshot, "version": old + len(rows), "updated_at": now}
+    try:
+        if old == 0:
+            db.session.add(game)
+            for key, value in values.items():
+                setattr(game, key, value)
+            db.session.flush()
+        else:
+            result = db.session.execute(
+                sa.update(Game).where(Game.id == game.id, Game.version == old).values(**values)
+                .execution_options(synchronize_session=False))
+            if result.rowcount != 1:
+                raise StaleVersion(_stale(game.id))
+        db.session.add_all(rows)
+        db.session.flush()
+        for extra in extra_rows:
+            extra = extra() if callable(extra) else extra
+            if extra is not None:
+                db.session.add(extra)
+        db.session.flush()
+    except (StaleVersion, IntegrityError) as err:
+        db.session.rollback()
+        if isinstance(err, StaleVersion):
+            raise
+        raise StaleVersion(_stale(game.id)) from err
+    for key, value in values.items():
+        set_committed(game, key, value)
+    return rows
+
+
+def _stale(game_id: str) -> str:
+    return (f"Game {game_id} has moved on since you read it; "
+            "fetch it again and resubmit against the new version.")
+
+
+def set_committed(game: Game, key: str, value: Any) -> None:
+    """Set an attribute on the loaded row without marking it dirty (it is already
+    written by the conditional UPDATE)."""
+    set_committed_value(game, key, value)
+
+
+def events_after(game_id: str, after: int, limit: int = 1000) -> list[Event]:
+    """Return the events of a game with ``seq > after``, in order (at most ``limit``)."""
+    return list(db.session.scalars(
+        sa.select(Event).where(Event.game_id == game_id, Event.seq > after)
+        .order_by(Event.seq).limit(limit)))

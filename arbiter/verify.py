@@ -1,0 +1,102 @@
+"""Checking a finished game's record: seed, every roll and shuffle, the replay.
+
+``verify(record)`` needs nothing but the record (as served by
+``GET /v1/games/{id}/record``) and the engines: anyone can run it with
+``arbiter verify RECORD.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import engines
+from arbiter import fairness
+from arbiter.service.transition import rank_resigned_last, resignation_result
+from engines.base import Chance, EngineError, Input, Over, apply
+
+
+@dataclass
+class Verdict:
+    """The result of a verification: ``ok``, the first mismatch (if any), and counts."""
+
+    ok: bool
+    mismatch: str | None = None
+    rolls: int = 0
+    moves: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class Mismatch(Exception):
+    """A record that does not check out; the message says where and how."""
+
+
+def verify(record: dict) -> Verdict:
+    """Re-derive every chance outcome from the revealed seed and replay the game.
+
+    :returns: a :class:`Verdict`; ``ok`` is False with the first mismatch otherwise.
+    """
+    verdict = Verdict(ok=True)
+    try:
+        _check(record, verdict)
+    except Mismatch as err:
+        verdict.ok, verdict.mismatch = False, str(err)
+    except (EngineError, KeyError, TypeError, ValueError) as err:
+        verdict.ok, verdict.mismatch = False, f"the record does not replay: {err}"
+    return verdict
+
+
+def _check(record: dict, verdict: Verdict) -> None:
+    seed = record["seed"]
+    if fairness.commitment(seed) != record["seed_commitment"]:
+        raise Mismatch("the revealed seed does not hash to the published commitment")
+    engine = engines.get(record["engine"])
+    if engine.version != record.get("engine_version"):
+        verdict.notes.append(f"recorded with {engine.id} version {record.get('engine_version')},"
+                             f" checked with version {engine.version}")
+    players = len(record["players"])
+    state = engine.setup(players, engine.load_options(players, record["options"]))
+    resigned: set[int] = set()
+    result = None
+    for expected_seq, event in enumerate(record["events"], start=1):
+        if event["seq"] != expected_seq:
+            raise Mismatch(f"event {expected_seq} is missing (found seq {event['seq']})")
+        kind, payload = event["kind"], event["payload"]
+        if kind == "chance":
+            prompt = engine.prompt(state)
+            if not isinstance(prompt, Chance):
+                raise Mismatch(f"seq {event['seq']}: a chance outcome where the game waited "
+                               "for no chance")
+            derived = fairness.derive(prompt.spec, seed, event["seq"])
+            if derived != payload["outcome"]:
+                raise Mismatch(f"seq {event['seq']}: logged outcome {payload['outcome']} but "
+                               f"the seed gives {derived}")
+            state = engine.resolve(state, derived)
+            verdict.rolls += 1
+        elif kind == "move":
+            state = apply(engine, state, Input("move", event["seat"], payload["move"]))
+            verdict.moves += 1
+        elif kind == "resigned":
+            resigned.add(event["seat"])
+        elif kind == "game-over":
+            result = payload["result"]
+    _check_result(engine, state, players, resigned, result, record.get("result"))
+
+
+def _check_result(engine, state, players, resigned, logged, summary) -> None:
+    if logged is None:
+        raise Mismatch("the record has no game-over event")
+    prompt = engine.prompt(state)
+    if isinstance(prompt, Over):
+        expected = rank_resigned_last(dict(prompt.result), resigned)
+    else:
+        expected = resignation_result(players, resigned)
+    if _plain(expected) != _plain(logged):
+        raise Mismatch(f"the replay ends with {expected}, the log says {logged}")
+    if summary is not None and _plain(summary) != _plain(logged):
+        raise Mismatch("the record's result differs from its game-over event")
+
+
+def _plain(value):
+    """Normalise tuples to lists so JSON and Python values compare equal."""
+    return json.loads(json.dumps(value))

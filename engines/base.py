@@ -1,0 +1,342 @@
+"""The engine contract shared by every game, its errors, and the fold.
+
+An engine is a pure rules module: it never touches the network, the database, the
+clock or a random generator. Its state is plain JSON data (dicts, lists, str, int,
+bool, None) and every method returns a new state instead of changing the one it was
+given. Randomness is an *input*: when the game needs dice or a shuffle, ``prompt``
+returns a :class:`Chance` and the arbiter answers it through ``resolve`` with an
+outcome it derived from the game's committed seed (see ``arbiter/fairness.py``).
+A game is therefore a fold: ``setup`` then, for every logged input, ``play`` or
+``resolve`` (:func:`fold`).
+
+Chance specs (the ``spec`` of a :class:`Chance`) come in two kinds, and the arbiter
+knows how to derive an outcome for each:
+
+- ``{"kind": "dice", "faces": [6, 6, ...]}``: one die per entry, each with that many
+  faces; the outcome is a list of ints, ``outcome[i]`` in ``1..faces[i]``.
+- ``{"kind": "shuffle", "size": N}``: a shuffle of N items; the outcome is a
+  permutation of ``range(N)`` (a list of ints).
+
+A spec may carry any further keys (``"for"``: what the roll is for, ``"deck"``: which
+deck) that the engine uses to check and apply the outcome.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from marshmallow import Schema, ValidationError
+
+JSON = Any
+"""A JSON value: dict, list, str, int, float, bool or None."""
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class EngineError(ValueError):
+    """Root of every error an engine raises.
+
+    :param code: a stable machine code in kebab-case (``not-your-turn``).
+    :param detail: a sentence a player understands.
+    """
+
+    status = 422
+    code = "engine-error"
+
+    def __init__(self, code: str | None = None, detail: str = "") -> None:
+        if code:
+            self.code = code
+        self.detail = detail or self.code
+        super().__init__(f"{self.code}: {self.detail}")
+
+
+class IllegalMove(EngineError):
+    """A well-formed move that the rules do not allow now (``not-your-turn``,
+    ``no-such-die``, ``blocked-path`` ...)."""
+
+    code = "illegal-move"
+
+
+class InvalidMove(EngineError):
+    """A move that cannot be read at all: wrong shape, unknown keys, bad notation."""
+
+    code = "invalid-move"
+
+
+class InvalidOptions(EngineError):
+    """Game options or a player count that the engine does not accept."""
+
+    code = "invalid-options"
+
+
+class BadOutcome(EngineError):
+    """A chance outcome that does not fit the chance spec now asked for."""
+
+    code = "bad-outcome"
+
+
+# --------------------------------------------------------------------------- prompts
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The game waits for these seats to move.
+
+    :param seats: the seats that owe a move now; several seats means a simultaneous
+        turn, where each answers once, in any order.
+    :param kind: what is being decided (``choose-die``, ``place-bug``, ...).
+    :param private: True when the answers stay hidden from the other seats until the
+        game is over (sealed orders); the arbiter then shows the move event only to
+        its author.
+    """
+
+    seats: tuple[int, ...]
+    kind: str = "move"
+    private: bool = False
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "decision", "seats": [...], "kind": str, "private": bool}``."""
+        return {"type": "decision", "seats": list(self.seats), "kind": self.kind,
+                "private": self.private}
+
+
+@dataclass(frozen=True)
+class Chance:
+    """The game needs randomness before anyone can move.
+
+    :param spec: the chance spec, see the module docstring (``kind`` ``dice`` or
+        ``shuffle``).
+    :param visible_to: who may see the outcome: ``None`` for everyone (public dice),
+        a tuple of seats for those seats only (a card only its drawer sees), ``()``
+        for nobody (a shuffle nobody sees). After the game is over, everything is
+        public.
+    """
+
+    spec: Mapping[str, Any]
+    visible_to: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "chance", "spec": {...}, "visible_to": [...] | None}``."""
+        seats = None if self.visible_to is None else list(self.visible_to)
+        return {"type": "chance", "spec": dict(self.spec), "visible_to": seats}
+
+
+@dataclass(frozen=True)
+class Over:
+    """The game is over.
+
+    :param result: ``{"scores": [int per seat], "ranking": [[seat, ...], ...] (best
+        first, tied seats share a group), "reason": str}`` plus any engine detail
+        (for example a per-seat score breakdown under ``"details"``).
+    """
+
+    result: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """Return ``{"type": "over", "result": {...}}``."""
+        return {"type": "over", "result": dict(self.result)}
+
+
+Prompt = Decision | Chance | Over
+
+
+# --------------------------------------------------------------------------- contract
+
+
+class Engine:
+    """The contract every game implements; subclass it once per game.
+
+    Class attributes a game sets:
+
+    - ``id``: the registry id (``space-worm``);
+    - ``title``: a human name; ``version``: a string that changes whenever a rule
+      change could make an old log replay differently;
+    - ``min_players`` / ``max_players``;
+    - ``options_schema``: a marshmallow ``Schema`` class for the game options;
+    - ``notation``: a short help text describing the move notation, for the API and
+      mails.
+    """
+
+    id: str = ""
+    title: str = ""
+    version: str = "1"
+    min_players: int = 1
+    max_players: int = 1
+    options_schema: type[Schema] = Schema
+    notation: str = ""
+
+    # -- options -------------------------------------------------------------
+    def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
+        """Validate the player count and the options; return the options with defaults.
+
+        :raises InvalidOptions: ``bad-player-count`` or ``bad-options`` with a sentence.
+        """
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions(
+                "bad-player-count",
+                f"{self.title} takes {self.min_players} to {self.max_players} players, "
+                f"not {players}.")
+        try:
+            return self.options_schema().load(dict(options or {}))
+        except ValidationError as err:
+            raise InvalidOptions("bad-options", f"Invalid options: {err.messages}") from err
+
+    # -- the rules -----------------------------------------------------------
+    def setup(self, players: int, options: Mapping[str, Any]) -> dict:
+        """Return the start state for ``players`` seats (0-based) and loaded options.
+
+        :raises InvalidOptions: when the count or options are not accepted.
+        """
+        raise NotImplementedError
+
+    def prompt(self, state: dict) -> Prompt:
+        """Return what the game waits for now: a Decision, a Chance or Over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: dict, seat: int) -> list[JSON]:
+        """Return every legal move for ``seat`` now (JSON values), ``[]`` if none."""
+        raise NotImplementedError
+
+    def play(self, state: dict, seat: int, move: JSON) -> dict:
+        """Apply ``seat``'s move and return the new state.
+
+        :raises InvalidMove: the move cannot be read.
+        :raises IllegalMove: the rules forbid it now, with a stable code.
+        """
+        raise NotImplementedError
+
+    def resolve(self, state: dict, outcome: JSON) -> dict:
+        """Apply a chance outcome fitting the current Chance spec; return the new state.
+
+        :raises BadOutcome: the game does not wait for chance, or the outcome does
+            not fit the spec.
+        """
+        raise NotImplementedError
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        """Return what ``seat`` may see (``None``: a spectator). Never leaks secrets."""
+        raise NotImplementedError
+
+    def timeout_move(self, state: dict, seat: int) -> JSON:
+        """Return the move played for ``seat`` when its deadline passes.
+
+        :raises IllegalMove: ``not-your-turn`` when the seat owes no move.
+        """
+        raise NotImplementedError
+
+    def parse(self, text: str, state: dict, seat: int) -> JSON:
+        """Read a move written in the engine's notation (see ``notation``).
+
+        :raises InvalidMove: the text cannot be read as a move.
+        """
+        raise NotImplementedError
+
+    def describe(self, move: JSON) -> str:
+        """Return the move in the engine's notation (``parse`` reads it back)."""
+        raise NotImplementedError
+
+    def brief(self, state: dict, seat: int) -> str:
+        """Return a few lines for a "your turn" mail: what ``seat`` must decide now
+        and from what (for Space Worm: the dice left). Defaults to the legal moves."""
+        moves = self.legal_moves(state, seat)
+        shown = ", ".join(self.describe(m) for m in moves[:12])
+        more = f" (and {len(moves) - 12} more)" if len(moves) > 12 else ""
+        return f"Your legal moves: {shown}{more}."
+
+    def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
+        """Return a chance outcome as text for logs and mails."""
+        return f"{spec.get('kind', 'chance')}: {outcome}"
+
+    # -- helpers shared by engines ----------------------------------------------
+    def to_act(self, state: dict) -> list[int]:
+        """Return the seats that owe a decision now (empty for Chance and Over)."""
+        p = self.prompt(state)
+        return list(p.seats) if isinstance(p, Decision) else []
+
+    def check_turn(self, state: dict, seat: int) -> Decision:
+        """Return the current Decision if ``seat`` must move now.
+
+        :raises IllegalMove: ``game-over``, ``awaiting-chance`` or ``not-your-turn``.
+        """
+        p = self.prompt(state)
+        if isinstance(p, Over):
+            raise IllegalMove("game-over", "The game is over; no more moves are taken.")
+        if isinstance(p, Chance):
+            raise IllegalMove("awaiting-chance",
+                              "The game is waiting for a roll or a draw, not for a move.")
+        if seat not in p.seats:
+            raise IllegalMove("not-your-turn", f"It is not seat {seat}'s turn to move.")
+        return p
+
+
+# --------------------------------------------------------------------------- the fold
+
+
+@dataclass(frozen=True)
+class Input:
+    """One logged input of a game: a seat's move or a chance outcome.
+
+    :param kind: ``"move"`` or ``"chance"``.
+    :param seat: the seat that moved (``None`` for chance).
+    :param value: the move or the outcome (JSON).
+    """
+
+    kind: str
+    seat: int | None
+    value: JSON
+
+
+def apply(engine: Engine, state: dict, item: Input) -> dict:
+    """Apply one input to ``state`` and return the new state.
+
+    :raises EngineError: the input does not fit the game now.
+    """
+    if item.kind == "move":
+        return engine.play(state, item.seat, item.value)
+    if item.kind == "chance":
+        return engine.resolve(state, item.value)
+    raise ValueError(f"unknown input kind {item.kind!r}")
+
+
+def fold(engine: Engine, players: int, options: Mapping[str, Any],
+         inputs: Iterable[Input], state: dict | None = None) -> dict:
+    """Replay ``inputs`` from ``state`` (default: a fresh ``setup``); return the state.
+
+    :raises EngineError: an input does not fit (a broken or tampered log).
+    """
+    if state is None:
+        state = engine.setup(players, engine.load_options(players, options))
+    for item in inputs:
+        state = apply(engine, state, item)
+    return state
+
+
+def clone(state: dict) -> dict:
+    """Return a deep copy of a JSON state (engines call it before changing one)."""
+    return copy.deepcopy(state)
+
+
+def require(condition: bool, code: str, detail: str, exc: type[EngineError] = IllegalMove) -> None:
+    """Raise ``exc(code, detail)`` unless ``condition`` holds."""
+    if not condition:
+        raise exc(code, detail)
+
+
+def ranking_from_scores(scores: Sequence[float], tiebreak: Sequence[float] | None = None
+                        ) -> list[list[int]]:
+    """Group seats best first by ``scores`` (then ``tiebreak``, higher is better).
+
+    Returns ``[[seat, ...], ...]``: seats with equal keys share a group.
+    """
+    keys = [(scores[s], tiebreak[s] if tiebreak else 0) for s in range(len(scores))]
+    order = sorted(range(len(scores)), key=lambda s: keys[s], reverse=True)
+    groups: list[list[int]] = []
+    for s in order:
+        if groups and keys[groups[-1][0]] == keys[s]:
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return groups

@@ -1,0 +1,70 @@
+"""The generic engine contract, run over every engine in the registry.
+
+Given random games of random legal moves (STYLE.md, "What we take from all of them", 2):
+they end, never dead-end, replay to the same state, round-trip through JSON, every
+listed move is described in notation that parses back to it, and views are JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+import engines
+from arbiter.playout import random_game
+from engines.base import Chance, Decision, Engine, IllegalMove, Over, fold
+
+GAMES_PER_ENGINE = int(os.environ.get("ARBITER_PLAYOUTS", "200"))
+ENGINES = engines.all_engines()
+
+
+def _counts(engine: Engine) -> list[int]:
+    return list(range(engine.min_players, engine.max_players + 1))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.id)
+def test_random_playouts_end_and_replay(engine: Engine) -> None:
+    """Given random legal games, they end with a ranking of every seat and replay exactly."""
+    rng = random.Random(f"contract-{engine.id}")
+    for i in range(GAMES_PER_ENGINE):
+        players = rng.choice(_counts(engine))
+        game = random_game(engine, players, {}, rng)
+        result = game.result
+        ranked = sorted(s for group in result["ranking"] for s in group)
+        assert ranked == list(range(players))
+        assert len(result["scores"]) == players
+        replayed = fold(engine, players, {}, game.inputs)
+        assert replayed == game.state
+        assert json.loads(json.dumps(game.state)) == game.state
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.id)
+def test_every_step_round_trips_and_views_are_json(engine: Engine) -> None:
+    """At every step: moves survive describe/parse, views are JSON, timeout moves are legal,
+    and a seat not on turn is refused with ``not-your-turn``."""
+    rng = random.Random(f"steps-{engine.id}")
+    for _ in range(10):
+        players = rng.choice(_counts(engine))
+        game = random_game(engine, players, {}, rng, keep_states=True)
+        for state in game.states:
+            prompt = engine.prompt(state)
+            for seat in [None, *range(players)]:
+                json.dumps(engine.view(state, seat))
+            if isinstance(prompt, Decision):
+                for seat in prompt.seats:
+                    moves = engine.legal_moves(state, seat)
+                    for move in moves[:20]:
+                        text = engine.describe(move)
+                        assert engine.parse(text, state, seat) == move, text
+                    assert engine.timeout_move(state, seat) in moves
+                    assert isinstance(engine.brief(state, seat), str)
+                idle = [s for s in range(players) if s not in prompt.seats]
+                for seat in idle:
+                    with pytest.raises(IllegalMove) as err:
+                        engine.play(state, seat, engine.legal_moves(state, prompt.seats[0])[0])
+                    assert err.value.code == "not-your-turn"
+            else:
+                assert isinstance(prompt, (Chance, Over))

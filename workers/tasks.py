@@ -1,0 +1,43 @@
+"""The tasks. Each takes ids, re-reads the world and is idempotent."""
+
+from __future__ import annotations
+
+import smtplib
+
+from celery import shared_task
+
+from arbiter import queue
+from arbiter.service import chance, mail
+
+
+@shared_task(name="workers.tasks.resolve_chance", acks_late=True)
+def resolve_chance(game_id: str, version: int) -> int:
+    """Roll what game ``game_id`` waits for, if it is still at ``version``; return the
+    number of events appended (0 when stale or already done)."""
+    return chance.advance_chance(game_id, version)
+
+
+@shared_task(name="workers.tasks.send_mail", acks_late=True,
+             autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=5,
+             retry_backoff_max=600, max_retries=8)
+def send_mail(mail_id: int) -> bool:
+    """Send outbox mail ``mail_id`` unless it was sent; return True if this run sent it."""
+    return mail.send(mail_id)
+
+
+@shared_task(name="workers.tasks.sweep_outbox")
+def sweep_outbox() -> int:
+    """Enqueue every mail left unsent (broker down, worker lost); return how many."""
+    ids = mail.unsent()
+    for mail_id in ids:
+        queue.enqueue(queue.SEND_MAIL, mail_id)
+    return len(ids)
+
+
+@shared_task(name="workers.tasks.sweep_chance")
+def sweep_chance() -> int:
+    """Enqueue a roll for every game left waiting for chance; return how many."""
+    stalled = chance.stalled_chances(older_than_seconds=10.0)
+    for game_id, version in stalled:
+        queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
+    return len(stalled)
