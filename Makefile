@@ -1,0 +1,41 @@
+# Arbiter: the two commands are `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: install run test soak bench openapi clean
+
+$(BIN)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(BIN)/.installed
+
+## Start web + Celery worker + beat on the embedded default (SQLite, filesystem broker).
+run: install
+	$(BIN)/arbiter db-upgrade
+	@echo "Arbiter listening on http://127.0.0.1:$(PORT)  (API under /v1, contract at /openapi.json)"
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile Procfile --port $(PORT) start
+
+## Install and run every test (integration tests skip without ARBITER_TEST_* URLs).
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+## The long random playouts: thousands of games per engine.
+soak: install
+	ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-10000} $(BIN)/python -m pytest tests/engines -q -k "playout or contract" $(PYTEST_ARGS)
+
+## Benchmarks: print figures (not tests).
+bench: install
+	$(BIN)/python bench/run_all.py
+
+## Regenerate openapi.yaml from the code.
+openapi: install
+	$(BIN)/flask --app arbiter openapi write --format=yaml openapi.yaml
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache

@@ -1,0 +1,100 @@
+"""Shared fixtures: apps on SQLite (always) and PostgreSQL (when configured).
+
+Integration tests that need PostgreSQL or Redis read their URLs from
+``ARBITER_TEST_POSTGRES_URL`` and ``ARBITER_TEST_REDIS_URL``; without them those tests
+are skipped with a reason, unless ``ARBITER_REQUIRE_SERVICES=1`` (CI), where a missing
+service fails the run instead.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+from flask_migrate import upgrade
+
+from arbiter import create_app
+from arbiter.config import database_url
+from arbiter.extensions import db
+
+POSTGRES_URL = os.environ.get("ARBITER_TEST_POSTGRES_URL")
+REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL")
+REQUIRE_SERVICES = os.environ.get("ARBITER_REQUIRE_SERVICES") == "1"
+
+
+def need(url: str | None, what: str, variable: str) -> str:
+    """Return ``url``, or skip (fail in CI) when the service is not configured."""
+    if url:
+        return url
+    message = f"{what} is not configured: set {variable} to run this test"
+    if REQUIRE_SERVICES:
+        pytest.fail(message + " (ARBITER_REQUIRE_SERVICES=1)")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL URL whose search_path is a fresh schema, dropped at the end."""
+    base = database_url(need(POSTGRES_URL, "PostgreSQL", "ARBITER_TEST_POSTGRES_URL"), "")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(base)
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    url = f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+    yield url
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+    admin.dispose()
+
+
+def make_app(db_url: str, **config):
+    """Return an app on ``db_url`` with the schema migrated; tasks are not enqueued
+    unless the config says so."""
+    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": db_url, "ENQUEUE": False,
+                "BASE_URL": "http://arbiter.test", **config}
+    app = create_app(settings)
+    with app.app_context():
+        upgrade()
+    return app
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    """A fresh SQLite database file."""
+    return f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request, tmp_path):
+    """Each database the service supports: a fresh SQLite file, and PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def app(sqlite_url):
+    """An app on a fresh SQLite database."""
+    app = make_app(sqlite_url)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def any_app(db_url):
+    """An app on each supported database in turn."""
+    app = make_app(db_url)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    """A test client of the SQLite app."""
+    return app.test_client()
