@@ -30,6 +30,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     database.install_sqlite_pragmas(app)
     migrate.init_app(app, db, directory=str(database.MIGRATIONS))
     api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    api.spec.components.security_scheme(
+        "seatToken", {"type": "http", "scheme": "bearer",
+                      "description": "the seat token shown once at game creation"})
     register_blueprints(api)
     errors.register(app)
     queue.celery_init_app(app)

@@ -98,3 +98,43 @@ def any_app(db_url):
 def client(app):
     """A test client of the SQLite app."""
     return app.test_client()
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that is free right now."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Inbox:
+    """The messages a loopback SMTP server received, as ``email.message`` objects."""
+
+    def __init__(self) -> None:
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd API
+        from email import message_from_bytes
+        from email.policy import default
+
+        self.messages.append(message_from_bytes(envelope.content, policy=default))
+        return "250 Message accepted for delivery"
+
+    def to(self, address: str) -> list:
+        """Return the messages sent to ``address``."""
+        return [m for m in self.messages if m["To"] == address]
+
+
+@pytest.fixture
+def smtp():
+    """A real SMTP server (aiosmtpd) on loopback; yields ``(url, inbox)``."""
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield f"smtp://127.0.0.1:{port}", inbox
+    controller.stop()

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint, Page
 
 from arbiter.errors import Unprocessable
+from arbiter.resources.problem import ProblemSchema
 from arbiter.extensions import db
 from arbiter.resources import headers
 from arbiter.resources.games import schemas as s
@@ -15,6 +16,14 @@ from arbiter.service.idempotency import once
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create them, read them, move in them.")
+
+SEAT = {"security": [{"seatToken": []}]}
+OPTIONAL_SEAT = {"security": [{}, {"seatToken": []}]}
+IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
+               "schema": {"type": "string", "maxLength": 200},
+               "description": "a retry with the same key gets the first answer again"}
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
+            "schema": {"type": "string"}, "description": "the game's ETag, e.g. \"7\""}
 
 
 class SelectPage(Page):
@@ -43,6 +52,8 @@ class Games(MethodView):
 
     @blp.arguments(s.GameCreateSchema)
     @blp.response(201, s.GameCreatedSchema)
+    @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
+    @blp.doc(parameters=[IDEMPOTENCY])
     def post(self, data):
         """Create a game; the answer carries each seat's token, shown only this once."""
 
@@ -64,6 +75,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class GameById(MethodView):
     @blp.response(200, s.GameSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="no such game")
     def get(self, game_id):
         """Read a game's public summary (ETag: its version)."""
         game = games.get_game(game_id)
@@ -73,6 +85,8 @@ class GameById(MethodView):
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
     @blp.response(200, s.ViewSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
+    @blp.doc(**OPTIONAL_SEAT)
     def get(self, game_id):
         """Read what your seat may see (Bearer seat token), or the spectator's view."""
         body = reading.view(game_id, headers.token())
@@ -82,6 +96,8 @@ class GameView(MethodView):
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.response(200, s.LegalMovesSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
+    @blp.doc(**SEAT)
     def get(self, game_id):
         """List every legal move of your seat now (Bearer seat token)."""
         return reading.legal_moves(game_id, headers.token())
@@ -91,6 +107,11 @@ class LegalMoves(MethodView):
 class Moves(MethodView):
     @blp.arguments(s.MoveSchema)
     @blp.response(201, s.MoveAcceptedSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
+    @blp.alt_response(409, schema=ProblemSchema,
+                      description="stale version, not your turn, game over")
+    @blp.alt_response(422, schema=ProblemSchema, description="an illegal or unreadable move")
+    @blp.doc(parameters=[IDEMPOTENCY, IF_MATCH], **SEAT)
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
         expected = data.get("expected_version")
@@ -120,6 +141,8 @@ def _move_of(data: dict, game_id: str):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.response(201, s.ResignedSchema)
+    @blp.alt_response(409, schema=ProblemSchema, description="game over, already resigned")
+    @blp.doc(parameters=[IDEMPOTENCY], **SEAT)
     def post(self, game_id):
         """Resign your seat (Bearer seat token): it ranks last and moves no more."""
         status, body = moves.resign(game_id, headers.token(), headers.idempotency_key())
@@ -130,6 +153,7 @@ class Resign(MethodView):
 class Events(MethodView):
     @blp.arguments(s.EventsQuerySchema, location="query")
     @blp.response(200, s.EventsSchema)
+    @blp.doc(**OPTIONAL_SEAT)
     def get(self, args, game_id):
         """Read the log after seq N as you may see it; ``wait`` long-polls for news."""
         return reading.events(game_id, headers.token(), args["after"], args["wait"])
@@ -138,6 +162,7 @@ class Events(MethodView):
 @blp.route("/<game_id>/record")
 class Record(MethodView):
     @blp.response(200, s.RecordSchema)
+    @blp.alt_response(409, schema=ProblemSchema, description="the game is not over")
     def get(self, game_id):
         """Read the full record of a finished game, with its seed revealed."""
         return reading.record(game_id)

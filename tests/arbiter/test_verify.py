@@ -1,0 +1,68 @@
+"""``arbiter verify RECORD.json``: re-derives every roll and replays the game; exit 0
+when it all matches, non-zero with the first mismatch otherwise."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from arbiter.verify import verify
+from tests.helpers import new_game, play_out
+
+
+@pytest.fixture
+def record(app, client):
+    """The record of a finished 2-player Space Worm game."""
+    game_id, tokens = new_game(client, players=2)
+    play_out(client, app, game_id, tokens, seed=4)
+    return client.get(f"/v1/games/{game_id}/record").json
+
+
+def first_chance(record):
+    return next(e for e in record["events"] if e["kind"] == "chance")
+
+
+def test_a_true_record_verifies(record):
+    verdict = verify(record)
+    assert verdict.ok and verdict.rolls >= 2 and verdict.moves >= 8
+
+
+def test_a_rerolled_outcome_is_caught(record):
+    forged = copy.deepcopy(record)
+    event = [e for e in forged["events"] if e["kind"] == "chance"][1]
+    event["payload"]["outcome"] = [7 - v for v in event["payload"]["outcome"]]
+    verdict = verify(forged)
+    assert not verdict.ok and f"seq {event['seq']}" in verdict.mismatch
+
+
+def test_a_seed_that_does_not_match_its_commitment_is_caught(record):
+    forged = {**record, "seed": "ab" * 32}
+    assert "commitment" in verify(forged).mismatch
+
+
+def test_a_changed_move_or_result_or_gap_is_caught(record):
+    moved = copy.deepcopy(record)
+    moved["result"]["scores"][0] += 5
+    assert not verify(moved).ok
+    gap = copy.deepcopy(record)
+    del gap["events"][4]
+    assert "missing" in verify(gap).mismatch
+
+
+def test_the_command_exits_0_on_a_true_record_and_1_on_a_forged_one(record, tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record))
+    forged = copy.deepcopy(record)
+    first_chance(forged)["payload"]["outcome"] = [1, 1]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(forged))
+    ok = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(good)],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.startswith("OK")
+    fail = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(bad)],
+                          capture_output=True, text=True)
+    assert fail.returncode == 1 and "MISMATCH" in fail.stderr

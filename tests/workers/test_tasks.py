@@ -1,0 +1,129 @@
+"""Workers: chance rolled idempotently, the outbox sent once over real SMTP, the
+sweeps catching up, and a real Celery worker doing it all from enqueued tasks."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.models import Game, OutboxMail
+from arbiter.service import chance, mail
+from tests.conftest import make_app
+from tests.helpers import auth, new_game, play_out, summary, until_decision
+from workers import tasks
+
+
+def outbox(app, game_id=None):
+    with app.app_context():
+        query = sa.select(OutboxMail).order_by(OutboxMail.id)
+        if game_id:
+            query = query.where(OutboxMail.game_id == game_id)
+        return [(m.id, m.to_addr, m.dedupe_key, m.sent_at) for m in db.session.scalars(query)]
+
+
+def test_resolve_chance_is_idempotent_and_ignores_stale_versions(app, client):
+    """Given a game waiting for its roll, the task appends once; a repeat or a task
+    for an older version writes nothing."""
+    game_id, _ = new_game(client)
+    version = summary(client, game_id)["version"]
+    with app.app_context():
+        assert tasks.resolve_chance.run(game_id, version) >= 1
+        after = db.session.get(Game, game_id).version
+        assert tasks.resolve_chance.run(game_id, version) == 0
+        assert tasks.resolve_chance.run(game_id, after) == 0  # waits for a seat now
+    assert summary(client, game_id)["version"] == after
+
+
+def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
+    """Given a game with emails, each prompt mails the seat to act once, with the
+    dice and a link; sending twice delivers once; the end mails everyone the scores."""
+    url, inbox = smtp
+    app = make_app(sqlite_url, SMTP_URL=url)
+    client = app.test_client()
+    game_id, tokens = new_game(client, players=2, emails=True)
+    s = until_decision(client, app, game_id)
+    seat = s["to_act"][0]
+    queued = outbox(app, game_id)
+    assert [q[2] for q in queued] == [f"turn:{game_id}:{s['version']}:{seat}"]
+    with app.app_context():
+        assert mail.send(queued[0][0]) is True
+        assert mail.send(queued[0][0]) is False
+    [message] = inbox.messages
+    assert message["To"] == f"p{seat}@example.org"
+    body = message.get_content()
+    assert "Dice left" in body and f"http://arbiter.test/v1/games/{game_id}" in body
+    play_out(client, app, game_id, tokens, seed=1)
+    with app.app_context():
+        for mail_id in mail.unsent(older_than_seconds=-1):
+            mail.send(mail_id)
+    keys = [q[2] for q in outbox(app, game_id)]
+    assert len(keys) == len(set(keys))
+    assert {f"over:{game_id}:0", f"over:{game_id}:1"} <= set(keys)
+    over = [m for m in inbox.messages if "is over" in m["Subject"]]
+    assert sorted(m["To"] for m in over) == ["p0@example.org", "p1@example.org"]
+    assert "Scores:" in over[0].get_content()
+
+
+def test_mail_that_fails_is_released_and_the_sweep_sends_it_later(sqlite_url, smtp):
+    """Given the SMTP server down, the send fails and leaves the mail unsent; once it
+    is up, the sweep's ids send it."""
+    url, inbox = smtp
+    app = make_app(sqlite_url, SMTP_URL="smtp://127.0.0.1:9")  # nothing listens on 9
+    client = app.test_client()
+    game_id, _ = new_game(client, players=1, emails=True)
+    until_decision(client, app, game_id)
+    [(mail_id, _, _, sent)] = outbox(app, game_id)
+    with app.app_context():
+        with pytest.raises(OSError):
+            mail.send(mail_id)
+        assert mail.unsent(older_than_seconds=-1) == [mail_id]
+        app.config["SMTP_URL"] = url
+        for pending in mail.unsent(older_than_seconds=-1):
+            mail.send(pending)
+    assert len(inbox.messages) == 1 and outbox(app, game_id)[0][3] is not None
+
+
+def test_sweep_chance_finds_games_whose_roll_was_lost(app, client):
+    """Given a game waiting for chance longer than the delay, the sweep lists it."""
+    game_id, _ = new_game(client)
+    with app.app_context():
+        assert chance.stalled_chances(older_than_seconds=60) == []
+        assert (game_id, 3) in chance.stalled_chances(older_than_seconds=-1)
+
+
+def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
+    """Given a Celery worker thread on an in-memory broker, a game played through the
+    API gets its rolls and its mails without any test calling a task."""
+    from celery.contrib.testing.worker import start_worker
+
+    url, inbox = smtp
+    celery_conf = {"broker_url": "memory://", "task_ignore_result": True,
+                   "imports": ("workers.tasks",), "broker_connection_retry_on_startup": True}
+    app = make_app(sqlite_url, SMTP_URL=url, ENQUEUE=True, CELERY=celery_conf)
+    app.extensions["celery"].conf.update(celery_conf)
+    client = app.test_client()
+    with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False,
+                      shutdown_timeout=10):
+        game_id, tokens = new_game(client, players=1, emails=True)
+        moves = 0
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            s = summary(client, game_id)
+            if s["status"] == "over":
+                break
+            if not s["to_act"]:
+                time.sleep(0.05)
+                continue
+            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
+            answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
+                                 json={"move": legal["moves"][0],
+                                       "expected_version": legal["version"]})
+            assert answer.status_code == 201
+            moves += 1
+        assert summary(client, game_id)["status"] == "over"
+        while time.monotonic() < deadline and len(inbox.messages) < moves + 1:
+            time.sleep(0.05)
+    assert len(inbox.to("p0@example.org")) == moves + 1  # a mail per prompt + the end
