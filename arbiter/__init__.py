@@ -6,6 +6,7 @@ built at import time.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping
 
 from flask import Flask
@@ -22,7 +23,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import register_blueprints
 
-    app = Flask(__name__, instance_relative_config=True)
+    app = Flask(__name__, instance_relative_config=True,
+                instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
     app.config.from_mapping(config.load(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)

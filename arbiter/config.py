@@ -15,6 +15,9 @@
     the public URL of the service, used in mail links (default ``http://localhost:8000``).
 ``SECRET_KEY``
     Flask's secret key (default: a development key; set it in production).
+``ARBITER_INSTANCE_PATH``
+    the folder for the embedded SQLite file and filesystem broker (default:
+    ``instance/`` beside the package).
 """
 
 from __future__ import annotations
