@@ -42,7 +42,7 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
     if raw:
         return {"broker_url": raw, "broker_transport_options": {}}
     folder = Path(instance_path) / "broker"
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return {
         "broker_url": "filesystem://",
@@ -50,6 +50,7 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
             "data_folder_in": str(folder / "out"),
             "data_folder_out": str(folder / "out"),
             "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),
             "store_processed": False,
         },
     }

@@ -1,0 +1,46 @@
+"""Record playthroughs: play games of every registered engine through the API (on a
+throw-away SQLite database) and save their records under ``tests/playthroughs/<engine>/``.
+
+Run it when an engine is added: ``python -m tests.playthroughs.record_games [engine ...]``.
+The saved records are replayed by ``test_playthroughs.py``; when a rule change makes an
+old record fail, the build fails instead of the games in play.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import engines
+from tests.conftest import make_app
+from tests.helpers import new_game, play_out
+
+HERE = Path(__file__).parent
+
+
+def record_engine(engine_id: str, games: int = 3) -> list[Path]:
+    """Play ``games`` games of ``engine_id`` and save their records; return the paths."""
+    engine = engines.get(engine_id)
+    counts = list(range(engine.min_players, engine.max_players + 1))
+    paths = []
+    with tempfile.TemporaryDirectory() as tmp:
+        app = make_app(f"sqlite:///{tmp}/record.sqlite3")
+        client = app.test_client()
+        for i in range(games):
+            players = counts[i * 7 % len(counts)]
+            game_id, tokens = new_game(client, engine_id, players)
+            play_out(client, app, game_id, tokens, seed=1000 + i)
+            record = client.get(f"/v1/games/{game_id}/record").json
+            path = HERE / engine_id / f"{engine_id}-{players}p-{i}.json"
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+            paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    for engine_id in sys.argv[1:] or list(engines.ENGINE_MODULES):
+        for saved in record_engine(engine_id):
+            print(saved)
