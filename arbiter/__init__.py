@@ -35,6 +35,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme(
         "seatToken", {"type": "http", "scheme": "bearer",
                       "description": "the seat token shown once at game creation"})
+    api.spec.components.security_scheme(
+        "creatorToken", {"type": "http", "scheme": "bearer",
+                         "description": "the creator token shown once at game creation"})
     register_blueprints(api)
     errors.register(app)
     queue.celery_init_app(app)

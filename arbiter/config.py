@@ -15,6 +15,11 @@
     the public URL of the service, used in mail links (default ``http://localhost:8000``).
 ``SECRET_KEY``
     Flask's secret key (default: a development key; set it in production).
+``CLOCK_SWEEP_SECONDS``
+    how often beat runs the clock sweep (timeouts, reminders; default 15).
+``CLOCK_OUTAGE_SECONDS``
+    a gap between two clock sweeps longer than this is an outage: deadlines that fell
+    inside it are extended by its length (default 300).
 ``ARBITER_INSTANCE_PATH``
     the folder for the embedded SQLite file and filesystem broker (default:
     ``instance/`` beside the package).
@@ -67,6 +72,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "beat_schedule": {
             "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": 15.0},
             "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": 15.0},
+            "sweep-clock": {"task": "workers.tasks.sweep_clock",
+                            "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
         },
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
@@ -81,6 +88,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "BASE_URL": env.get("BASE_URL", "http://localhost:8000").rstrip("/"),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "LONG_POLL_MAX": 30.0,
+        "CLOCK_OUTAGE_SECONDS": float(env.get("CLOCK_OUTAGE_SECONDS", 300)),
         "CELERY": celery,
         "ENQUEUE": True,
         "API_TITLE": "Arbiter",

@@ -53,7 +53,7 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
         ``prompt``, ``status``, ``result``, ``prompt_since``, ...).
     :param extra_rows: other rows written in the same transaction (outbox mails,
         the idempotent response); a callable among them is called once the events are
-        flushed and returns the row to write (or None).
+        flushed and returns the row (or a list of rows, or None) to write.
     :returns: the appended Event rows. The caller commits.
     :raises StaleVersion: the game is no longer at ``game.version``; the session
         has been rolled back.
@@ -80,7 +80,9 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
         db.session.flush()
         for extra in extra_rows:
             extra = extra() if callable(extra) else extra
-            if extra is not None:
+            if isinstance(extra, (list, tuple)):
+                db.session.add_all([row for row in extra if row is not None])
+            elif extra is not None:
                 db.session.add(extra)
         db.session.flush()
     except (StaleVersion, IntegrityError) as err:

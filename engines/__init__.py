@@ -13,6 +13,9 @@ from engines.base import Engine
 
 ENGINE_MODULES: dict[str, str] = {
     "space-worm": "engines.space_worm",
+    "dark-horse": "engines.dark_horse",
+    "worms": "engines.worms",
+    "star-maps": "engines.star_maps",
 }
 """Engine id -> the module that exposes ``ENGINE``."""
 

@@ -246,6 +246,22 @@ class Engine:
         more = f" (and {len(moves) - 12} more)" if len(moves) > 12 else ""
         return f"Your legal moves: {shown}{more}."
 
+    def secrets(self, state: dict, seat: int) -> list[str]:
+        """Return the hidden values ``seat`` holds that no other seat may see yet (card
+        ids in its hand, its secret goals), as distinctive strings, so that a leak test
+        can search every response and mail to the other seats for them. Default: none."""
+        return []
+
+    def campaign_options(self, results: list[dict]) -> dict | None:
+        """Return the options the next game of a campaign starts with, given the results
+        of its finished games in order; None when the game has no campaigns."""
+        return None
+
+    def board_svg(self, view: dict) -> str | None:
+        """Return a picture of a ``view`` as SVG text, or None when the game has no
+        board worth drawing (served at ``/v1/games/{id}/board.svg``)."""
+        return None
+
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return a chance outcome as text for logs and mails."""
         return f"{spec.get('kind', 'chance')}: {outcome}"

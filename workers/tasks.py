@@ -7,7 +7,7 @@ import smtplib
 from celery import shared_task
 
 from arbiter import queue
-from arbiter.service import chance, mail
+from arbiter.service import chance, clock_sweep, mail
 
 
 @shared_task(name="workers.tasks.resolve_chance", acks_late=True)
@@ -41,3 +41,10 @@ def sweep_chance() -> int:
     for game_id, version in stalled:
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     return len(stalled)
+
+
+@shared_task(name="workers.tasks.sweep_clock")
+def sweep_clock() -> dict:
+    """Apply due timeouts (or the outage policy) and send due reminders, each exactly
+    once; return the sweep's counts."""
+    return clock_sweep.sweep()

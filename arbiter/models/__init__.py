@@ -1,8 +1,12 @@
-"""The database models: games, seats, the event log, the outbox, idempotency keys."""
+"""The database models: games, seats, the event log, the outbox, idempotency keys,
+the clock's reminders, heartbeat and outages."""
 
+from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
+from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
 from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
 from arbiter.models.outbox import OutboxMail
 
-__all__ = ["Event", "Game", "Seat", "IdempotentResponse", "OutboxMail"]
+__all__ = ["Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "ClockOutage",
+           "ClockReminder", "ClockSweep"]

@@ -19,6 +19,11 @@ class Game(db.Model):
     ``engine_version`` no longer matches the engine. ``version`` is also the
     optimistic-concurrency token: every append updates the row only ``WHERE version =
     the version it read``.
+
+    The clock (see :mod:`arbiter.service.clock`): ``clock`` is the time control chosen
+    at creation, ``clock_state`` the per-seat clocks (folded from the log and the time
+    of each event), ``deadline`` the earliest deadline of a seat that owes a move (UTC,
+    indexed: the sweep claims due games on it), ``remind_at`` the earliest reminder due.
     """
 
     __tablename__ = "games"
@@ -38,8 +43,15 @@ class Game(db.Model):
     prompt_since: Mapped[int] = mapped_column(sa.Integer, default=0)
     result: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    clock_state: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    remind_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    creator_token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+    creator_token = None
+    """The creator token in plain text, set only on the instance that created the game
+    (shown once in the creation answer, stored hashed in ``creator_token_hash``)."""
 
     seats: Mapped[list["Seat"]] = relationship(
         back_populates="game", order_by="Seat.seat", lazy="selectin")
@@ -66,5 +78,6 @@ class Seat(db.Model):
     email: Mapped[str | None] = mapped_column(sa.String(254), nullable=True, index=True)
     token_hash: Mapped[str] = mapped_column(sa.String(64), index=True)
     resigned: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    tz: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")

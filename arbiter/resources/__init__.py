@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from flask_smorest import Api
 
+from arbiter.resources.campaigns.routes import blp as campaigns_blp
 from arbiter.resources.engines.routes import blp as engines_blp
 from arbiter.resources.games.routes import blp as games_blp
+from arbiter.resources.games.clock_routes import blp as clock_blp
 
-BLUEPRINTS = [engines_blp, games_blp]
+BLUEPRINTS = [engines_blp, games_blp, clock_blp, campaigns_blp]
 
 
 def register_blueprints(api: Api) -> None:

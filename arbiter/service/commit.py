@@ -7,7 +7,8 @@ from typing import Any, Iterable
 from arbiter import queue, store
 from arbiter.extensions import db
 from arbiter.models import Event
-from arbiter.service import notify
+from arbiter.models.timestamps import utcnow
+from arbiter.service import clock, notify
 from arbiter.service.transition import Transition
 
 
@@ -24,16 +25,19 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
               else engine.prompt(tr.state).to_json())
     new_version = game.version + len(tr.events)
     since = game.prompt_since if _same_prompt(old_prompt, prompt, tr) else new_version
+    timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned,
+                           utcnow())
     mails = []
     if tr.result is not None:
         mails = notify.over_mails(game, engine, tr.result)
     elif prompt["type"] == "decision" and since == new_version:
-        mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since)
+        mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since,
+                                  clock.running(clock.config(game), timing["clock_state"]))
     snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
                 "prompt_since": since,
-                "engine_version": engine.version}
+                "engine_version": engine.version, **timing}
     if tr.result is not None:
-        snapshot.update(status="over", result=tr.result, deadline=None)
+        snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows])
     db.session.commit()
     after_commit(game.id, prompt, new_version, [m.id for m in mails])
@@ -50,9 +54,13 @@ def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) 
 
 def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:
     """True when ``new`` continues ``old``: a simultaneous decision that some of its
-    seats have answered in this transition, the others still owing."""
+    seats have answered in this transition, the others still owing; or the same
+    decision after a transition that applied no input (a clock event, the resignation
+    of a seat not on turn)."""
     if old.get("type") != "decision" or new.get("type") != "decision":
         return False
+    if not any(e.kind in ("move", "chance") for e in tr.events):
+        return old == new
     old_seats, new_seats = set(old["seats"]), set(new["seats"])
     if len(old_seats) < 2 or not new_seats < old_seats:
         return False

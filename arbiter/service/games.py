@@ -13,7 +13,7 @@ from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Event, Game, Seat
-from arbiter.service import access
+from arbiter.service import access, clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
@@ -26,6 +26,7 @@ class NewPlayer:
 
     name: str
     email: str | None = None
+    tz: str | None = None
 
 
 def engine_for(engine_id: str) -> Engine:
@@ -50,19 +51,26 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
     :returns: the game and the seat tokens in seat order (shown once, stored hashed).
-    :raises Unprocessable: ``unknown-engine``; :raises engines.base.InvalidOptions:
-        ``bad-player-count`` or ``bad-options``.
+    :raises Unprocessable: ``unknown-engine``, ``bad-clock``; :raises
+        engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
+
+    The creator token (pause, resume, extend) is generated here, stored hashed and
+    left in plain text on ``game.creator_token`` for the creation answer.
     """
     engine = engine_for(engine_id)
+    time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
     state = engine.setup(len(players), loaded)
     seed = fairness.new_seed()
     tokens = [access.new_token() for _ in players]
     game = Game(id=secrets.token_hex(8), engine=engine.id, engine_version=engine.version,
-                status="active", version=0, options=loaded, clock=clock or {}, seed=seed,
+                status="active", version=0, options=loaded, clock=time_control, seed=seed,
                 seed_commitment=fairness.commitment(seed), state=state, prompt={},
                 prompt_since=0)
-    game.seats = [Seat(seat=i, name=p.name, email=p.email, token_hash=access.token_hash(t))
+    game.creator_token = access.new_token()
+    game.creator_token_hash = access.token_hash(game.creator_token)
+    game.seats = [Seat(seat=i, name=p.name, email=p.email, tz=p.tz,
+                       token_hash=access.token_hash(t))
                   for i, (p, t) in enumerate(zip(players, tokens))]
     tr = Transition(game, engine, state)
     tr.events.append(NewEvent("game-created", None, {

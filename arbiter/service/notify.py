@@ -6,21 +6,27 @@ They are rows of the outbox, written in the same transaction as the events; the
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import current_app
 
 from arbiter.models import Game, OutboxMail
+from arbiter.service.clock import local
 from engines.base import Decision, Engine
 
 
 def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
-               prompt_seq: int) -> list[OutboxMail]:
+               prompt_seq: int, deadlines: dict[int, datetime] | None = None
+               ) -> list[OutboxMail]:
     """Return one "your turn" mail per seat of ``decision`` with an email address.
 
     :param prompt_seq: the version at which this prompt began (part of the dedupe key,
         so a seat gets exactly one mail per prompt).
+    :param deadlines: each seat's deadline (UTC), shown in the player's time zone.
     """
     mails = []
     base = current_app.config["BASE_URL"]
+    board = engine.board_svg(engine.view(state, None)) is not None
     for seat in game.seats:
         if seat.seat not in decision.seats or not seat.email or seat.resigned:
             continue
@@ -31,9 +37,11 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
             "",
             engine.brief(state, seat.seat),
             "",
+            *_deadline_lines((deadlines or {}).get(seat.seat), seat.tz),
             f"Game: {base}/v1/games/{game.id}",
             f"Your view: {base}/v1/games/{game.id}/view (send your seat token)",
             f"Legal moves: {base}/v1/games/{game.id}/legal-moves",
+            *([f"Board: {base}/v1/games/{game.id}/board.svg"] if board else []),
             "",
             f"Move notation: {engine.notation}",
         ])
@@ -42,6 +50,13 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
             seat=seat.seat, to_addr=seat.email,
             subject=f"[Arbiter] Your turn in {engine.title} (game {game.id})", body=body))
     return mails
+
+
+def _deadline_lines(deadline: datetime | None, tz: str | None) -> list[str]:
+    """Return the mail lines that give a deadline in the player's zone (none: [])."""
+    if deadline is None:
+        return []
+    return [f"Deadline: {local(deadline, tz)}", ""]
 
 
 def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:

@@ -7,11 +7,11 @@ import time
 
 from flask import current_app
 
-from arbiter.errors import Conflict
+from arbiter.errors import Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.models import Event, Game
-from arbiter.models.timestamps import iso
-from arbiter.service import access
+from arbiter.models.timestamps import iso, utcnow
+from arbiter.service import access, clock
 from arbiter.service.games import get_game, load
 from arbiter.store import events_after
 
@@ -23,7 +23,8 @@ def summary(game: Game) -> dict:
         "id": game.id, "engine": game.engine, "engine_version": game.engine_version,
         "status": game.status, "version": game.version, "to_act": game.to_act,
         "prompt": {k: v for k, v in game.prompt.items() if k != "result"},
-        "deadline": iso(game.deadline), "seed_commitment": game.seed_commitment,
+        "deadline": iso(clock.earliest(game)), "clock": clock.summary(game, utcnow()),
+        "seed_commitment": game.seed_commitment,
         "result": game.result, "options": game.options,
         "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned}
                     for s in game.seats],
@@ -32,9 +33,11 @@ def summary(game: Game) -> dict:
 
 
 def created(game: Game, tokens: list[str]) -> dict:
-    """Return the answer to a game's creation: its summary and every seat's token."""
-    return {**summary(game), "seats": [{"seat": s.seat, "name": s.name, "token": t}
-                                       for s, t in zip(game.seats, tokens)]}
+    """Return the answer to a game's creation: its summary, every seat's token and the
+    creator token (pause, resume, extend), all shown this once."""
+    return {**summary(game), "creator_token": game.creator_token,
+            "seats": [{"seat": s.seat, "name": s.name, "token": t}
+                      for s, t in zip(game.seats, tokens)]}
 
 
 def reader_seat(game: Game, token: str | None) -> int | None:
@@ -53,6 +56,18 @@ def view(game_id: str, token: str | None) -> dict:
     seat = reader_seat(game, token)
     return {"seat": seat, "version": game.version, "status": game.status,
             "to_act": game.to_act, "view": engine.view(state, seat)}
+
+
+def board_svg(game_id: str, token: str | None) -> str:
+    """Return the picture of the reader's view as SVG text.
+
+    :raises NotFound: ``no-board`` for a game its engine does not draw.
+    """
+    game, engine, state = load(game_id)
+    picture = engine.board_svg(engine.view(state, reader_seat(game, token)))
+    if picture is None:
+        raise NotFound(f"{engine.title} has no board picture.", code="no-board")
+    return picture
 
 
 def legal_moves(game_id: str, token: str | None) -> dict:

@@ -49,8 +49,9 @@ class Transition:
 
         :raises engines.base.EngineError: the move is unreadable or illegal.
         """
-        decision = self.engine.check_turn(self.state, seat)
-        self.state = self.engine.play(self.state, seat, move)
+        after = self.engine.play(self.state, seat, move)  # the engine's own, precise refusal
+        decision = self.engine.check_turn(self.state, seat)  # and never out of turn
+        self.state = after
         payload = {"move": move, "text": self.engine.describe(move), **extra}
         self.events.append(NewEvent("move", seat, payload,
                                     [seat] if decision.private else None))

@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 import requests
 
+import engines
+
 from arbiter.play import play
 from tests.conftest import REDIS_URL, free_port, need
 
 BIN = Path(sys.executable).parent
-ENGINES_TO_PLAY = ["space-worm"]
+ENGINES_TO_PLAY = list(engines.ENGINE_MODULES)
 
 
 def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 60) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import request
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, Page
 
@@ -58,7 +58,8 @@ class Games(MethodView):
         """Create a game; the answer carries each seat's token, shown only this once."""
 
         def run(row):
-            players = [games.NewPlayer(p["name"], p.get("email")) for p in data["players"]]
+            players = [games.NewPlayer(p["name"], p.get("email"), p.get("tz"))
+                       for p in data["players"]]
             answer = {}
 
             def stored(game, tokens):
@@ -91,6 +92,18 @@ class GameView(MethodView):
         """Read what your seat may see (Bearer seat token), or the spectator's view."""
         body = reading.view(game_id, headers.token())
         return body, 200, headers.etag(body["version"])
+
+
+@blp.route("/<game_id>/board.svg")
+class Board(MethodView):
+    @blp.doc(responses={"200": {"description": "the board as SVG",
+                                "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
+             **OPTIONAL_SEAT)
+    @blp.alt_response(404, schema=ProblemSchema, description="no such game, or no board")
+    def get(self, game_id):
+        """Draw the board as your seat (or a spectator) sees it, as SVG."""
+        picture = reading.board_svg(game_id, headers.token())
+        return Response(picture, mimetype="image/svg+xml")
 
 
 @blp.route("/<game_id>/legal-moves")

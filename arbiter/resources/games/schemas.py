@@ -2,12 +2,17 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.service.clock import check_tz
+
 
 class PlayerSchema(Schema):
     """A player at creation: a name, and an email address for turn mails."""
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
     email = fields.Email(load_default=None, allow_none=True)
+    tz = fields.String(load_default=None, allow_none=True, validate=check_tz,
+                       metadata={"description": "IANA time zone for deadlines in mails, "
+                                                "e.g. Europe/Paris"})
 
 
 class GameCreateSchema(Schema):
@@ -17,7 +22,11 @@ class GameCreateSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True,
                           validate=validate.Length(min=1, max=16))
     options = fields.Dict(load_default=dict)
-    clock = fields.Dict(load_default=dict)
+    clock = fields.Dict(load_default=dict, metadata={"description": (
+        "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
+        "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
+        "timeout_policy (timeout-move | forfeit, with forfeit_after), vacation_days; "
+        "invalid: 422 bad-clock")})
 
 
 class SeatPublicSchema(Schema):
@@ -38,7 +47,10 @@ class GameSchema(Schema):
     version = fields.Integer(metadata={"description": "seq of the last event; the ETag"})
     to_act = fields.List(fields.Integer(), metadata={"description": "seats that owe a move"})
     prompt = fields.Dict(metadata={"description": "decision (seats, kind) or chance (spec)"})
-    deadline = fields.String(allow_none=True)
+    deadline = fields.String(allow_none=True,
+                             metadata={"description": "earliest running deadline, UTC"})
+    clock = fields.Dict(metadata={"description": "time control, paused, and per seat: "
+                                                 "deadline, bank, misses, vacation"})
     seed_commitment = fields.String(metadata={"description": "hex SHA-256 of the secret seed"})
     result = fields.Dict(allow_none=True)
     options = fields.Dict()
@@ -59,6 +71,8 @@ class GameCreatedSchema(GameSchema):
     """The answer to a creation: the summary plus every seat's token."""
 
     seats = fields.List(fields.Nested(SeatTokenSchema))
+    creator_token = fields.String(metadata={"description": "pause, resume and extend "
+                                                           "deadlines with it; shown once"})
 
 
 class GameQuerySchema(Schema):

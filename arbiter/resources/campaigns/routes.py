@@ -1,0 +1,67 @@
+"""``/v1/campaigns``: series of games whose unlocks carry from game to game."""
+
+from __future__ import annotations
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arbiter.resources import headers
+from arbiter.resources.campaigns import schemas as s
+from arbiter.resources.games.schemas import GameCreatedSchema
+from arbiter.resources.problem import ProblemSchema
+from arbiter.service import campaigns, reading
+from arbiter.service.games import NewPlayer
+from arbiter.service.idempotency import once
+
+blp = Blueprint("campaigns", __name__, url_prefix="/v1/campaigns",
+                description="Campaigns: games of one engine whose unlocks carry over.")
+
+ORGANISER = {"security": [{"seatToken": []}]}
+
+
+@blp.route("")
+class Campaigns(MethodView):
+    @blp.arguments(s.CampaignCreateSchema)
+    @blp.response(201, s.CampaignCreatedSchema)
+    @blp.alt_response(422, schema=ProblemSchema, description="no campaigns for that engine")
+    def post(self, data):
+        """Create a campaign; the answer carries the organiser token, shown only once."""
+        players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in data["players"]]
+        campaign, token = campaigns.create_campaign(data["engine"], data["name"], players,
+                                                    data["options"])
+        return {**campaigns.summary(campaign), "token": token}
+
+
+@blp.route("/<campaign_id>")
+class CampaignById(MethodView):
+    @blp.response(200, s.CampaignSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="no such campaign")
+    def get(self, campaign_id):
+        """Read a campaign: its unlocks so far and its games."""
+        return campaigns.summary(campaigns.get_campaign(campaign_id))
+
+
+@blp.route("/<campaign_id>/games")
+class CampaignGames(MethodView):
+    @blp.arguments(s.NextGameSchema)
+    @blp.response(201, GameCreatedSchema)
+    @blp.alt_response(409, schema=ProblemSchema, description="its current game is not over")
+    @blp.doc(**ORGANISER)
+    def post(self, data, campaign_id):
+        """Start the campaign's next game (Bearer organiser token), unlocks carried."""
+
+        def run(row):
+            answer = {}
+
+            def stored(game, tokens):
+                answer.update(reading.created(game, tokens))
+                return row(201, answer)
+
+            campaigns.start_next_game(campaign_id, headers.token(), data["options"],
+                                      data["clock"], stored)
+            return 201, answer
+
+        status, body = once(f"campaign:{campaign_id}", headers.idempotency_key(),
+                            request.get_json(), run)
+        return body, status

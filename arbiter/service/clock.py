@@ -1,0 +1,305 @@
+"""The turn clock: time controls, per-seat deadlines, and the fold that keeps them.
+
+A game's time control (``games.clock``) is chosen at creation and validated by
+:class:`ClockSchema`:
+
+- ``{"type": "per-move", "seconds": N}``: every decision a seat owes gets N seconds;
+- ``{"type": "bank", "initial": N, "increment": M}``: each seat has a bank of N seconds
+  that its thinking time is taken from, and M seconds are added after each of its moves;
+- ``{"type": "none"}`` (the default): no deadlines.
+
+plus ``reminders`` (seconds before a deadline, default 24 h and 1 h), ``timeout_policy``
+(``timeout-move`` or ``forfeit`` after ``forfeit_after`` missed deadlines) and
+``vacation_days`` (a yearly allowance per player).
+
+The clocks themselves (``games.clock_state``) are a fold of the log and the time each
+event was written: :func:`advance` is called by :func:`arbiter.service.commit.commit`
+for every transition and returns the new clock columns, written by the event store in
+the same guarded UPDATE as the events. So a deadline never changes but through an
+append, and restarting any process never moves one. Each seat that owes a move has
+``started`` (UTC) and ``budget`` (seconds); its deadline is ``started + budget``.
+Stopping a seat's clock (vacation, pause, an extension, an outage) moves ``started``
+later. ``games.deadline`` holds the earliest deadline (the indexed column the sweep
+claims on), ``games.remind_at`` the earliest reminder.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta, timezone
+from typing import Any, Iterable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from arbiter.errors import Unprocessable
+from arbiter.models import Game
+from arbiter.models.timestamps import iso
+
+DAY = 86400
+MAX_SECONDS = 366 * DAY
+"""No time control, reminder or extension may exceed a year (in seconds)."""
+DEFAULT_REMINDERS = [DAY, 3600]
+TYPES = ("per-move", "bank", "none")
+POLICIES = ("timeout-move", "forfeit")
+
+CLOCK_KINDS = ("clock-paused", "clock-resumed", "deadline-extended", "vacation")
+"""Event kinds that change the clock without being an engine input."""
+
+
+class ClockSchema(Schema):
+    """A time control at creation (``clock`` of ``POST /v1/games``); seconds, UTC."""
+
+    type = fields.String(load_default="none", validate=validate.OneOf(TYPES))
+    seconds = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SECONDS),
+                             metadata={"description": "per-move: seconds for each decision"})
+    initial = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SECONDS),
+                             metadata={"description": "bank: each seat's starting bank"})
+    increment = fields.Integer(strict=True, load_default=0,
+                               validate=validate.Range(min=0, max=MAX_SECONDS),
+                               metadata={"description": "bank: seconds added per move"})
+    reminders = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SECONDS)),
+        load_default=lambda: list(DEFAULT_REMINDERS), validate=validate.Length(max=6),
+        metadata={"description": "seconds before a deadline at which to remind"})
+    timeout_policy = fields.String(load_default="timeout-move",
+                                   validate=validate.OneOf(POLICIES))
+    forfeit_after = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                   validate=validate.Range(min=1, max=1000))
+    vacation_days = fields.Integer(strict=True, load_default=0,
+                                   validate=validate.Range(min=0, max=366),
+                                   metadata={"description": "vacation days per player per year"})
+
+    @validates_schema
+    def _consistent(self, data: dict, **_: Any) -> None:
+        kind = data.get("type", "none")
+        if kind == "per-move" and "seconds" not in data:
+            raise ValidationError("a per-move clock needs 'seconds'", "seconds")
+        if kind == "bank" and "initial" not in data:
+            raise ValidationError("a bank clock needs 'initial'", "initial")
+        if kind != "per-move" and "seconds" in data:
+            raise ValidationError("'seconds' is for per-move clocks only", "seconds")
+        if kind != "bank" and ("initial" in data or data.get("increment")):
+            raise ValidationError("'initial' and 'increment' are for bank clocks only", "initial")
+        if data.get("timeout_policy") == "forfeit" and not data.get("forfeit_after"):
+            raise ValidationError("the forfeit policy needs 'forfeit_after'", "forfeit_after")
+
+
+def load_config(raw: dict | None) -> dict:
+    """Return the validated, complete time control for ``raw`` (``None``/``{}``: none).
+
+    :raises Unprocessable: 422 ``bad-clock`` with the field errors.
+    """
+    try:
+        cfg = ClockSchema().load(raw or {})
+    except ValidationError as err:
+        raise Unprocessable(f"The clock is not a valid time control: {err.messages}",
+                            code="bad-clock", extra={"errors": err.messages}) from None
+    if cfg["type"] == "none":
+        cfg["reminders"] = []
+    cfg["reminders"] = sorted(set(cfg["reminders"]), reverse=True)
+    return cfg
+
+
+def check_tz(name: str | None) -> str | None:
+    """Return ``name`` if it is an IANA time zone (``Europe/Paris``), else raise.
+
+    :raises marshmallow.ValidationError: an unknown zone.
+    """
+    if name is None:
+        return None
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(f"{name!r} is not an IANA time zone such as 'Europe/Paris'")
+    return name
+
+
+def config(game: Game) -> dict:
+    """Return the game's time control, complete (old rows may lack fields)."""
+    return {"type": "none", "reminders": [], "timeout_policy": "timeout-move",
+            "forfeit_after": None, "vacation_days": 0, "increment": 0, **(game.clock or {})}
+
+
+# --------------------------------------------------------------------------- time
+
+
+def parse(value: str | None) -> datetime | None:
+    """Return the aware UTC datetime of an ISO string written by :func:`iso`."""
+    if value is None:
+        return None
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
+
+
+def local(value: datetime, tz: str | None) -> str:
+    """Return ``value`` as a reader in zone ``tz`` reads it (UTC without a zone)."""
+    zone = ZoneInfo(tz) if tz else timezone.utc
+    text = value.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    return text if not tz else f"{text} ({value.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC)"
+
+
+def _shift(value: str, seconds: float) -> str:
+    return iso(parse(value) + timedelta(seconds=seconds))
+
+
+# --------------------------------------------------------------------------- the fold
+
+
+def initial_state(cfg: dict, players: int) -> dict:
+    """Return the clock state of a new game: every seat idle, banks full."""
+    bank = float(cfg["initial"]) if cfg["type"] == "bank" else None
+    return {"paused_at": None, "outage": 0,
+            "seats": [{"bank": bank, "budget": None, "started": None, "misses": 0,
+                       "vacation_until": None, "vacation_used": {}}
+                      for _ in range(players)]}
+
+
+def seat_deadline(seat: dict) -> datetime | None:
+    """Return the deadline of a seat's running clock (None when it owes nothing)."""
+    if seat["started"] is None or seat["budget"] is None:
+        return None
+    return parse(seat["started"]) + timedelta(seconds=seat["budget"])
+
+
+def deadlines(game: Game) -> dict[int, datetime]:
+    """Return ``{seat: deadline}`` of the seats whose clock runs (none while paused)."""
+    return running(config(game), game.clock_state)
+
+
+def running(cfg: dict, cs: dict | None) -> dict[int, datetime]:
+    """Return ``{seat: deadline}`` of clock state ``cs`` under time control ``cfg``."""
+    if not cs or cs.get("paused_at") or cfg["type"] == "none":
+        return {}
+    out = {}
+    for i, seat in enumerate(cs["seats"]):
+        due = seat_deadline(seat)
+        if due is not None:
+            out[i] = due
+    return out
+
+
+def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
+            resigned: set[int], now: datetime) -> dict:
+    """Fold one transition into the game's clocks; return the game columns to write
+    (``clock_state``, ``deadline``, ``remind_at``).
+
+    :param events: the transition's new events (``NewEvent``); moves with a
+        ``timeout`` count as missed deadlines, clock events stop or move clocks.
+    :param prompt: the prompt after the transition; :param new_prompt: True when it
+        begins a new prompt (every running clock stops, the owing seats' start).
+    :param resigned: seats that no longer play (their clocks never run).
+    :param now: the time of the transition (UTC).
+    """
+    cfg = config(game)
+    cs = copy.deepcopy(game.clock_state) if game.clock_state else initial_state(
+        cfg, len(game.seats))
+    for event in events:
+        _apply_event(cs, event, now)
+    if cfg["type"] == "none":
+        return {"clock_state": cs, "deadline": None, "remind_at": None}
+    effective = parse(cs["paused_at"]) or now
+    owing = (set(prompt.get("seats", [])) - resigned
+             if prompt.get("type") == "decision" else set())
+    for i, seat in enumerate(cs["seats"]):
+        if seat["started"] is not None and (new_prompt or i not in owing):
+            _stop(cfg, seat, effective)
+    for i in sorted(owing):
+        if cs["seats"][i]["started"] is None:
+            _start(cfg, cs["seats"][i], effective)
+    return {"clock_state": cs, **_columns(cfg, cs, now)}
+
+
+def _apply_event(cs: dict, event: Any, now: datetime) -> None:
+    """Apply one logged event's effect on the clocks."""
+    seats, payload = cs["seats"], event.payload
+    if event.kind == "move" and "timeout" in payload:
+        seats[event.seat]["misses"] += 1
+    elif event.kind == "clock-paused":
+        cs["paused_at"] = iso(now)
+    elif event.kind == "clock-resumed":
+        delta = (now - parse(cs["paused_at"])).total_seconds()
+        cs["paused_at"] = None
+        for seat in seats:
+            if seat["started"] is not None:
+                seat["started"] = _shift(seat["started"], delta)
+    elif event.kind == "deadline-extended":
+        for i in payload["seats"]:
+            if seats[i]["started"] is not None:
+                seats[i]["started"] = _shift(seats[i]["started"], payload["seconds"])
+        if "outage" in payload:
+            cs["outage"] = max(cs.get("outage", 0), payload["outage"])
+    elif event.kind == "vacation":
+        seat = seats[event.seat]
+        seat["vacation_until"] = payload["until"]
+        used = seat["vacation_used"]
+        used[payload["year"]] = used.get(payload["year"], 0) + payload["days"]
+        if seat["started"] is not None:
+            seat["started"] = _shift(seat["started"], payload["days"] * DAY)
+
+
+def _start(cfg: dict, seat: dict, at: datetime) -> None:
+    """Start a seat's clock at ``at``, or when its vacation ends if later."""
+    holiday = parse(seat["vacation_until"])
+    begin = max(at, holiday) if holiday else at
+    seat["started"] = iso(begin)
+    seat["budget"] = float(cfg["seconds"] if cfg["type"] == "per-move" else seat["bank"])
+
+
+def _stop(cfg: dict, seat: dict, at: datetime) -> None:
+    """Stop a seat's clock at ``at``: a bank loses the time used and gains the increment."""
+    if cfg["type"] == "bank":
+        used = max(0.0, (at - parse(seat["started"])).total_seconds())
+        seat["bank"] = max(0.0, seat["budget"] - used) + float(cfg["increment"])
+    seat["started"], seat["budget"] = None, None
+
+
+def _columns(cfg: dict, cs: dict, now: datetime) -> dict:
+    """Return ``deadline`` (earliest running deadline) and ``remind_at``."""
+    if cs.get("paused_at"):
+        return {"deadline": None, "remind_at": None}
+    due = [(seat_deadline(s), s["budget"]) for s in cs["seats"] if s["started"] is not None]
+    deadline = min((d for d, _ in due), default=None)
+    reminders = [d - timedelta(seconds=t) for d, budget in due for t in cfg["reminders"]
+                 if budget > t and d > now]
+    return {"deadline": deadline, "remind_at": min(reminders, default=None)}
+
+
+def next_reminder(game: Game, after: datetime) -> datetime | None:
+    """Return the first reminder time of the running clocks later than ``after``."""
+    cfg = config(game)
+    cs = game.clock_state
+    if not cs or cs.get("paused_at"):
+        return None
+    times = [seat_deadline(s) - timedelta(seconds=t) for s in cs["seats"]
+             if s["started"] is not None for t in cfg["reminders"] if s["budget"] > t]
+    return min((t for t in times if t > after), default=None)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def vacation_left(game: Game, seat: int, now: datetime) -> int:
+    """Return the vacation days seat ``seat`` may still declare this (UTC) year."""
+    cs = game.clock_state or initial_state(config(game), len(game.seats))
+    used = cs["seats"][seat]["vacation_used"].get(str(now.year), 0)
+    return max(0, config(game)["vacation_days"] - used)
+
+
+def summary(game: Game, now: datetime) -> dict:
+    """Return the clock part of a game's public summary: the time control, whether it
+    is paused, and each seat's deadline, bank, missed deadlines and vacation."""
+    cfg = config(game)
+    cs = game.clock_state or initial_state(cfg, len(game.seats))
+    running = deadlines(game)
+    seats = []
+    for i, seat in enumerate(cs["seats"]):
+        seats.append({"seat": i, "deadline": iso(running.get(i)), "bank": seat["bank"],
+                      "misses": seat["misses"], "vacation_until": seat["vacation_until"],
+                      "vacation_days_left": vacation_left(game, i, now)})
+    return {**cfg, "paused": bool(cs.get("paused_at")), "paused_at": cs.get("paused_at"),
+            "seats": seats}
+
+
+def earliest(game: Game) -> datetime | None:
+    """Return the earliest deadline of a seat that owes a move (None if none runs)."""
+    return min(deadlines(game).values(), default=None)

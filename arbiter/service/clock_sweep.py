@@ -1,0 +1,281 @@
+"""The clock sweep: timeouts, outage recovery and reminders, each exactly once.
+
+Run by Celery beat every ``CLOCK_SWEEP_SECONDS`` (default 15 s). One sweep:
+
+1. **Heartbeat.** It records its run time in ``clock_sweeps``. When the gap since the
+   last run is longer than ``CLOCK_OUTAGE_SECONDS`` (default 300 s), the gap is
+   recorded as an outage (``clock_outages``).
+2. **Timeouts.** It claims the games whose ``games.deadline`` (indexed) has passed,
+   oldest deadline first, with a conditional UPDATE (``WHERE id = .. AND version = ..
+   AND deadline = <as read>``) that moves the column to a short lease: of two sweepers,
+   one claims and the other's UPDATE matches no row. A claimed game is then settled at
+   the version it was claimed for: the engine's ``timeout_move`` for each seat whose
+   deadline passed, a ``move`` event whose payload carries ``"timeout": {"deadline":
+   ...}``; with the ``forfeit`` policy, the miss that reaches ``forfeit_after`` also
+   appends ``resigned`` (``"forfeit": true``), so the seat moves by timeout from then on
+   and ranks last. A move that won the race makes the append stale: the timeout is a
+   no-op (and the loser of the other order, the move, gets 409 ``stale-version``). A
+   worker lost after claiming leaves the lease to expire: the next sweep claims again.
+3. **Outage policy.** A deadline that fell inside a recorded outage is not enforced:
+   it is extended by the outage's length (a ``deadline-extended`` event with
+   ``"reason": "outage"``), once per game and outage, in deadline order. A stop of the
+   sweep shorter than the threshold is no outage: deadlines it missed are enforced late.
+4. **Reminders.** It claims the games whose ``games.remind_at`` has passed the same
+   way, and reminds each seat still owing a move once per threshold per prompt
+   (``clock_reminders`` keys that), never after the seat moved (its clock has
+   stopped) and never a resigned seat (its clock never runs). A player (one email
+   address) with several games due in the same sweep gets one mail listing them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+
+from arbiter import queue
+from arbiter.extensions import db
+from arbiter.models import ClockOutage, ClockReminder, ClockSweep, Game, OutboxMail
+from arbiter.models.timestamps import iso, utcnow
+from arbiter.service import clock
+from arbiter.service.commit import commit
+from arbiter.service.games import load
+from arbiter.service.transition import Transition, settle
+from arbiter.store import NewEvent, StaleVersion
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 60
+"""How long a claim holds a due game before another sweep may claim it again."""
+
+
+def sweep(now: datetime | None = None, limit: int = 500) -> dict:
+    """Run one sweep at ``now`` (UTC, default the current time); return counts:
+    ``{"outage": seconds or 0, "claimed", "timeouts", "extended", "reminders"}``."""
+    now = now or utcnow()
+    outage = heartbeat(now)
+    counts = {"outage": outage, "claimed": 0, "timeouts": 0, "extended": 0}
+    for game_id, version in claim_due(now, limit):
+        counts["claimed"] += 1
+        outcome = enforce(game_id, version, now)
+        if outcome in ("timeouts", "extended"):
+            counts[outcome] += 1
+    counts["reminders"] = remind(now, limit)
+    return counts
+
+
+# --------------------------------------------------------------------------- heartbeat
+
+
+def heartbeat(now: datetime) -> float:
+    """Record this sweep's run; return the outage length in seconds it detected (0)."""
+    threshold = current_app.config.get("CLOCK_OUTAGE_SECONDS", 300)
+    row = db.session.get(ClockSweep, "clock")
+    if row is None:
+        try:
+            db.session.add(ClockSweep(name="clock", last_run=now))
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+        return 0.0
+    last = row.last_run
+    if now <= last:
+        db.session.commit()
+        return 0.0
+    claimed = db.session.execute(
+        sa.update(ClockSweep).where(ClockSweep.name == "clock", ClockSweep.last_run == last)
+        .values(last_run=now).execution_options(synchronize_session=False)).rowcount
+    gap = (now - last).total_seconds()
+    if claimed == 1 and gap > threshold:
+        db.session.add(ClockOutage(started_at=last, ended_at=now))
+        log.warning("clock sweep did not run for %.0f s: deadlines in that window are "
+                    "extended by as much", gap)
+    db.session.commit()
+    return gap if claimed == 1 and gap > threshold else 0.0
+
+
+# --------------------------------------------------------------------------- timeouts
+
+
+def claim_due(now: datetime, limit: int = 500) -> list[tuple[str, int]]:
+    """Claim active games whose deadline has passed, earliest first; return
+    ``(game_id, version)`` of those this call claimed (moving ``deadline`` to a lease)."""
+    rows = db.session.execute(
+        sa.select(Game.id, Game.version, Game.deadline)
+        .where(Game.deadline <= now, Game.status == "active")
+        .order_by(Game.deadline).limit(limit)).all()
+    lease = now + timedelta(seconds=LEASE_SECONDS)
+    claimed = []
+    for row in rows:
+        result = db.session.execute(
+            sa.update(Game).where(Game.id == row.id, Game.version == row.version,
+                                  Game.deadline == row.deadline)
+            .values(deadline=lease).execution_options(synchronize_session=False))
+        if result.rowcount == 1:
+            claimed.append((row.id, row.version))
+    db.session.commit()
+    return claimed
+
+
+def enforce(game_id: str, version: int, now: datetime) -> str:
+    """Apply the clock of a claimed game still at ``version``; return what was done:
+    ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale, paused,
+    nothing due: the deadline column is put back)."""
+    game, engine, state = load(game_id)
+    if game.version != version or game.status != "active":
+        return "none"
+    due = sorted(((d, s) for s, d in clock.deadlines(game).items() if d <= now))
+    if not due:
+        _restore(game)
+        return "none"
+    outage = _outage_of(due[0][0], game.clock_state.get("outage", 0))
+    tr = Transition(game, engine, state)
+    if outage is not None:
+        length = (outage.ended_at - outage.started_at).total_seconds()
+        seats = [s for s, d in clock.deadlines(game).items()
+                 if outage.started_at < d <= outage.ended_at]
+        tr.events.append(NewEvent("deadline-extended", None, {
+            "reason": "outage", "outage": outage.id, "seconds": length, "seats": seats,
+            "outage_from": iso(outage.started_at), "outage_to": iso(outage.ended_at)}))
+        outcome = "extended"
+    else:
+        _timeouts(tr, due)
+        outcome = "timeouts"
+    settle(tr, game.resigned, roll=False)
+    try:
+        commit(tr)
+    except StaleVersion:
+        log.info("game %s moved before its timeout at version %s", game_id, version)
+        return "none"
+    return outcome
+
+
+def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
+    """Play the timeout move for each due seat in deadline order; forfeit per policy."""
+    game, engine = tr.game, tr.engine
+    cfg = clock.config(game)
+    for deadline, seat in due:
+        if seat not in engine.to_act(tr.state) or seat in game.resigned:
+            continue
+        tr.move(seat, engine.timeout_move(tr.state, seat),
+                timeout={"deadline": iso(deadline)})
+        misses = game.clock_state["seats"][seat]["misses"] + 1
+        if cfg["timeout_policy"] == "forfeit" and misses >= cfg["forfeit_after"]:
+            row = game.seats[seat]
+            tr.events.append(NewEvent("resigned", seat, {
+                "name": row.name, "forfeit": True, "misses": misses}))
+            row.resigned = True
+
+
+def _outage_of(deadline: datetime, applied: int) -> ClockOutage | None:
+    """Return the recorded outage (newer than id ``applied``) that ``deadline`` fell in."""
+    return db.session.scalars(
+        sa.select(ClockOutage).where(ClockOutage.id > applied,
+                                     ClockOutage.started_at < deadline,
+                                     ClockOutage.ended_at >= deadline)
+        .order_by(ClockOutage.id).limit(1)).first()
+
+
+def _restore(game: Game) -> None:
+    """Put the deadline column back to the game's earliest deadline (after a claim
+    that found nothing due: paused, or moved by an extension)."""
+    db.session.execute(
+        sa.update(Game).where(Game.id == game.id, Game.version == game.version)
+        .values(deadline=clock.earliest(game)).execution_options(synchronize_session=False))
+    db.session.commit()
+
+
+# --------------------------------------------------------------------------- reminders
+
+
+def remind(now: datetime, limit: int = 500) -> int:
+    """Write the reminder mails due at ``now``, one per email address; return how many
+    seat reminders were given."""
+    games = list(db.session.scalars(
+        sa.select(Game).where(Game.remind_at <= now, Game.status == "active")
+        .order_by(Game.remind_at).limit(limit)))
+    items = []
+    for game in games:
+        claimed = db.session.execute(
+            sa.update(Game).where(Game.id == game.id, Game.version == game.version,
+                                  Game.remind_at == game.remind_at)
+            .values(remind_at=clock.next_reminder(game, now))
+            .execution_options(synchronize_session=False)).rowcount
+        if claimed == 1:
+            items.extend(_due_reminders(game, now))
+    by_address = defaultdict(list)
+    for item in items:
+        seat = item["game"].seats[item["seat"]]
+        if seat.email:
+            by_address[seat.email].append(item)
+        else:
+            _record(item, None)
+    mail_ids = []
+    for address, its in by_address.items():
+        mail = _reminder_mail(address, its)
+        db.session.add(mail)
+        db.session.flush()
+        mail_ids.append(mail.id)
+        for item in its:
+            _record(item, mail.id)
+    db.session.commit()
+    for mail_id in mail_ids:
+        queue.enqueue(queue.SEND_MAIL, mail_id)
+    return len(items)
+
+
+def _due_reminders(game: Game, now: datetime) -> list[dict]:
+    """Return the reminders a claimed game owes now: per seat whose clock runs and
+    whose deadline is still ahead, the thresholds crossed and not yet given."""
+    cfg = clock.config(game)
+    out = []
+    for seat, deadline in clock.deadlines(game).items():
+        budget = game.clock_state["seats"][seat]["budget"]
+        crossed = [t for t in cfg["reminders"]
+                   if budget > t and deadline - timedelta(seconds=t) <= now < deadline]
+        if not crossed or game.seats[seat].resigned:
+            continue
+        given = set(db.session.scalars(sa.select(ClockReminder.threshold).where(
+            ClockReminder.game_id == game.id, ClockReminder.prompt_seq == game.prompt_since,
+            ClockReminder.seat == seat)))
+        new = [t for t in crossed if t not in given]
+        if new:
+            out.append({"game": game, "seat": seat, "deadline": deadline,
+                        "thresholds": new})
+    return out
+
+
+def _record(item: dict, mail_id: int | None) -> None:
+    game = item["game"]
+    for threshold in item["thresholds"]:
+        db.session.add(ClockReminder(game_id=game.id, prompt_seq=game.prompt_since,
+                                     seat=item["seat"], threshold=threshold,
+                                     mail_id=mail_id))
+
+
+def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
+    """Return one mail to ``address`` listing every game of ``items`` with its deadline."""
+    base = current_app.config["BASE_URL"]
+    items = sorted(items, key=lambda i: i["deadline"])
+    first = items[0]["game"].seats[items[0]["seat"]]
+    lines = [f"Hello {first.name},", "",
+             "A deadline is coming in these games, where you still owe a move:", ""]
+    for item in items:
+        game, seat = item["game"], item["game"].seats[item["seat"]]
+        lines += [f"- {game.engine} game {game.id} (seat {seat.seat}, {seat.name}): "
+                  f"deadline {clock.local(item['deadline'], seat.tz)}",
+                  f"  {base}/v1/games/{game.id}"]
+    keys = sorted(f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}"
+                  for i in items for t in i["thresholds"])
+    digest = hashlib.sha256("|".join(keys).encode()).hexdigest()[:32]
+    subject = (f"[Arbiter] Reminder: your move in game {items[0]['game'].id}"
+               if len(items) == 1 else f"[Arbiter] Reminder: your move in {len(items)} games")
+    return OutboxMail(dedupe_key=f"remind:{digest}", game_id=items[0]["game"].id,
+                      seat=items[0]["seat"], to_addr=address, subject=subject,
+                      body="\n".join([*lines, "", "Unanswered, each is played by its "
+                                      "timeout move when the deadline passes."]))

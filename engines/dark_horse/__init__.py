@@ -1,0 +1,52 @@
+"""Dark Horse: a Bug race of hidden hands and secret goals (rules/dark-horse.md).
+
+Modules: :mod:`.cards` (component data from ``components.json``), :mod:`.track`
+(Track movement), :mod:`.rules` (setup, turns, special cards, scoring), :mod:`.view`
+(views, the turn brief, secrets), :mod:`.notation` (text moves), :mod:`.engine`.
+
+Decisions (the book is silent or contradicts itself; see also
+shared/components/dark-horse.md):
+
+- Track: space 1, the sugar cube, is first; space 3 is the cherry; space 7, the stone,
+  is last, although "End of the Game" calls the stone first ("Run for your life!" only
+  works with the stone last).
+- Placement draft ("Setup" 3): the row has a ``front`` end (toward space 1) and a
+  ``back`` end (toward the stone). When it is complete its front Bug stands on space 1
+  and its back Bug on space 7: laid out from the start of the Track, spaces 7, 6, ... 1,
+  the first Bug of the row from the start goes on the first space. The first Bug is
+  placed without an end. Dilly Dally: the black base goes on the last Bug placed.
+- Chance: the Goal deck is shuffled first (nobody sees the order) and dealt one card at
+  a time from seat 0; then a public die with one face per player picks the start
+  player (face k: seat k-1); after the draft the Move cards are shuffled (nobody sees
+  it) and dealt one at a time from the start player, the rest set aside unseen.
+- Movement: a move past either end stops there; a positions card moves the Bugs that
+  stood on those spaces, the front one first when moving forward and the rear one
+  first when moving backward, each stopping at the end.
+- Bad encounter!: ``{"play": "mv-bad-encounter", "swap": N}`` swaps your Goal card N
+  (numbered from 1, in the order shown to you) with the top of the Goal deck;
+  ``{"play": "mv-bad-encounter", "choose": SEAT}`` makes that seat owe a decision
+  ``{"swap": N}`` before the turn passes on. The given card goes to the bottom of the
+  Goal deck, the card taken keeps the slot and only its owner sees it. Goal cards are
+  named by number, never by id, so the public log of moves tells nothing about them.
+  A seat answering (or playing) while another seat's Bad encounter prompt is open gets
+  ``not-your-choice`` (HTTP 409 in the arbiter).
+- Dilly Dally round ("Dilly Dally Variant" 3): one pass round from the start player,
+  each player takes one token or passes; it ends when the tokens are gone or every
+  player has answered. A token scores +5 if the black-based Bug finishes 1st to 3rd,
+  else -3.
+
+Timeouts (the least surprising move): placing, the first Bug not yet placed (in the
+data file's order) at the back of the row; the Dilly Dally round, pass; a turn, the
+first card of the hand, ``forward`` when the card asks for a direction, and for Bad
+encounter! a swap of the player's own Goal card 1 (nobody else is made to act); a
+player chosen by Bad encounter!, a swap of their Goal card 1.
+"""
+
+from __future__ import annotations
+
+from .engine import DarkHorse
+
+ENGINE = DarkHorse()
+"""The registered Dark Horse engine (id ``dark-horse``)."""
+
+__all__ = ["ENGINE", "DarkHorse"]

@@ -1,0 +1,133 @@
+"""The Dark Horse engine: the :class:`engines.base.Engine` contract over the rules,
+view and notation modules of this package (rules/dark-horse.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from marshmallow import Schema, fields
+
+from engines.base import JSON, Decision, Engine, Prompt
+
+from . import notation, rules, view
+from .cards import DEFAULT, Components
+
+
+class DarkHorseOptions(Schema):
+    """Game options (rules/dark-horse.md, "Dilly Dally Variant")."""
+
+    dilly_dally = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Play the Dilly Dally Variant: Ant tokens and the black base."})
+
+
+class DarkHorse(Engine):
+    """Dark Horse for 2 to 6 players (rules/dark-horse.md).
+
+    :param components: the component set (default: the bundled ``components.json``);
+        tests pass their own to play a card the default deck lacks.
+    """
+
+    id = "dark-horse"
+    title = "Dark Horse"
+    version = "1"
+    min_players = rules.MIN_PLAYERS
+    max_players = rules.MAX_PLAYERS
+    options_schema = DarkHorseOptions
+    notation = notation.HELP
+
+    def __init__(self, components: Components = DEFAULT) -> None:
+        self.components = components
+        for n in range(self.min_players, self.max_players + 1):
+            if len(components.goal_cards) <= rules.GOALS_DEALT[n] * n:
+                raise ValueError(f"Dark Horse components: too few Goal cards for {n} players")
+            if len(components.move_cards) < rules.HAND_SIZE[n] * n:
+                raise ValueError(f"Dark Horse components: too few Move cards for {n} players")
+            if components.ant_tokens < rules.ANT_TOKENS[n]:
+                raise ValueError(f"Dark Horse components: too few Ant tokens for {n} players")
+
+    def setup(self, players: int, options: Mapping[str, Any]) -> dict:
+        """Return the state before the Goal cards are dealt (rules/dark-horse.md, "Setup").
+
+        :raises InvalidOptions: ``bad-player-count`` or ``bad-options``.
+        """
+        loaded = self.load_options(players, options)
+        return rules.setup(players, loaded["dilly_dally"])
+
+    def prompt(self, state: dict) -> Prompt:
+        """Return what the game waits for (rules/dark-horse.md, "Setup", "Gameplay")."""
+        return rules.prompt(self.components, state)
+
+    def legal_moves(self, state: dict, seat: int) -> list[JSON]:
+        """Return every legal move of ``seat`` now (rules/dark-horse.md, "Gameplay")."""
+        return rules.legal_moves(self.components, state, seat)
+
+    def play(self, state: dict, seat: int, move: JSON) -> dict:
+        """Apply ``seat``'s move (rules/dark-horse.md, "Gameplay", "Special Cards").
+
+        :raises IllegalMove: the rules forbid it now, with a stable code.
+        :raises InvalidMove: ``bad-move``.
+        """
+        return rules.play(self.components, state, seat, move)
+
+    def resolve(self, state: dict, outcome: JSON) -> dict:
+        """Apply a shuffle or the start-player roll (rules/dark-horse.md, "Setup").
+
+        :raises BadOutcome: the outcome does not fit the current Chance.
+        """
+        return rules.resolve(self.components, state, outcome)
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        """Return what ``seat`` may see (rules/dark-horse.md, "Setup" 1 and 4)."""
+        return view.view(self.components, state, seat)
+
+    def secrets(self, state: dict, seat: int | None) -> list[str]:
+        """Return the hidden values only ``seat`` holds (``None``: hidden from all)
+        (rules/dark-horse.md, "Setup" 1 and 4)."""
+        return view.secrets(self.components, state, seat)
+
+    def check_turn(self, state: dict, seat: int) -> Decision:
+        """Return the current Decision if ``seat`` must move now (rules/dark-horse.md,
+        "Gameplay"; "Special Cards": only the chosen player answers Bad encounter!).
+
+        :raises IllegalMove: ``game-over``, ``awaiting-chance`` or ``not-your-turn``,
+            with a sentence naming who must act.
+        """
+        rules.check_turn(self.components, state, seat)
+        return self.prompt(state)
+
+    def timeout_move(self, state: dict, seat: int) -> JSON:
+        """Return the move played for ``seat`` when its deadline passes (package
+        docstring, "Timeouts").
+
+        :raises IllegalMove: ``not-your-turn`` when the seat owes no move.
+        """
+        return rules.timeout_move(self.components, state, seat)
+
+    def parse(self, text: str, state: dict, seat: int) -> JSON:
+        """Read a move in the notation (:mod:`engines.dark_horse.notation`).
+
+        :raises InvalidMove: the text cannot be read.
+        """
+        return notation.parse(self.components, text, state, seat)
+
+    def describe(self, move: JSON) -> str:
+        """Return ``move`` in the notation."""
+        return notation.describe(self.components, move)
+
+    def brief(self, state: dict, seat: int) -> str:
+        """Return the "your turn" mail lines: the decision, own cards and goals, Track
+        (rules/dark-horse.md, "Gameplay")."""
+        return view.brief(self.components, state, seat)
+
+    def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
+        """Return a chance outcome as text; a shuffle's order is never written out."""
+        if spec.get("kind") == "shuffle":
+            deck = "Goal" if spec.get("deck") == "goal" else "Move"
+            return f"The {deck} cards are shuffled and dealt face down."
+        if spec.get("kind") == "dice" and isinstance(outcome, list) and outcome:
+            return f"Seat {outcome[0] - 1} is the start player."
+        return super().describe_outcome(spec, outcome)
+
+
+__all__ = ["DarkHorse", "DarkHorseOptions"]

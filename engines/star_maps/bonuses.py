@@ -1,0 +1,137 @@
+"""Bonuses: the catalog (``bonuses.json``, invented) and what each effect does to a sheet.
+
+rules/star-maps.md, "Using the Dice" step 4 and "Bonuses": when a seat's action makes the
+last star of a type found, it may immediately use a bonus it has unlocked, at most two per
+sheet; using a bonus may trigger another. A bonus use is part of the seat's move, written
+after the action (``{"act": "dice", ..., "bonuses": [{"bonus": "echo", "box": "A4"}]}``).
+
+Decisions (documented in ``engines/star_maps/__init__.py``):
+
+- The bonuses available are the campaign's unlocked ones (option ``unlocked_bonuses``),
+  shared by all players; one bonus may be used more than once on a sheet, within the limit.
+- Each type a move completes earns one bonus use, to be spent in the same move; a bonus
+  whose effect completes another type earns another ("Using a bonus might trigger another
+  bonus").
+- Every effect acts on the seat's own sheet (a shared roll cannot be rerolled).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from engines.base import IllegalMove, InvalidMove
+from engines.star_maps import sheet as sh
+from engines.star_maps.sheet import Layout
+
+BONUS_LIMIT = 2
+"""Bonuses a seat may use per sheet (rules/star-maps.md, "Using the Dice", step 4)."""
+
+DATA = json.loads((Path(__file__).parent / "bonuses.json").read_text(encoding="utf-8"))
+CATALOG: dict[str, dict] = {b["id"]: b for b in DATA["bonuses"]}
+"""Bonus id -> its entry (``name``, ``effect``, ``text``), in the file's order."""
+BONUS_IDS: tuple[str, ...] = tuple(CATALOG)
+"""Bonus ids in list order: the order of legal moves and of the losers' vote tie break."""
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "connect": ("connection",),
+    "echo": ("box",),
+    "shift": ("star", "write", "box"),
+    "dice": ("star", "write", "box"),
+    "wild": ("star", "write", "box"),
+}
+"""Effect -> the fields a use of it carries besides ``bonus``."""
+
+assert all(b["effect"] in FIELDS for b in CATALOG.values()), "unknown bonus effect"
+
+LastWrite = tuple[int | None, int] | None
+"""The ``(star die, value)`` a move wrote last (``echo`` repeats its value); None if none."""
+
+
+def check_allowed(bonus: str, unlocked: Sequence[str], used: int, earned: int) -> None:
+    """Check that ``bonus`` may be used now by a seat that has used ``used`` bonuses and has
+    ``earned`` unspent bonus uses in this move.
+
+    :raises IllegalMove: ``no-such-bonus``, ``bonus-locked``, ``bonus-limit``,
+        ``bonus-not-earned``.
+    """
+    if bonus not in CATALOG:
+        raise IllegalMove("no-such-bonus", f"There is no bonus {bonus!r}; bonuses are "
+                                           f"{', '.join(BONUS_IDS)}.")
+    if bonus not in unlocked:
+        raise IllegalMove("bonus-locked", f"Bonus {bonus} is not unlocked in this game "
+                                          f"(unlocked: {', '.join(unlocked) or 'none'}).")
+    if used >= BONUS_LIMIT:
+        raise IllegalMove("bonus-limit", f"Only {BONUS_LIMIT} bonuses may be used per sheet, "
+                                         "and this sheet has used them.")
+    if earned <= 0:
+        raise IllegalMove("bonus-not-earned", "A bonus may be used only right after finding "
+                                              "the last star of a type.")
+
+
+def write_pairs(bonus: Mapping, roll: Sequence[int], last: LastWrite
+                ) -> list[tuple[int | None, int]]:
+    """Return the ``(star die, value)`` pairs a writing bonus allows (die None: a star of
+    any type)."""
+    effect = bonus["effect"]
+    if effect == "dice":
+        return sh.dice_pairs(roll)
+    if effect == "echo":
+        return [(None, last[1])] if last else []
+    if effect == "shift":
+        step = bonus["amount"]
+        rolls = {(roll[i] + d, roll[1 - i]) for i in (0, 1) for d in (-step, step)}
+        return sorted({pair for r in rolls if min(r) >= 1 and max(r) <= 6
+                       for pair in sh.dice_pairs(r)})
+    if effect == "wild":
+        return [(die, v) for die in sorted(set(roll)) for v in sh.DIE_VALUES]
+    return []
+
+
+def options(layout: Layout, roll: Sequence[int], bonus_id: str, marks: Mapping,
+            last: LastWrite) -> list[tuple[dict, dict, LastWrite]]:
+    """Return every use of ``bonus_id`` now: ``(use, new marks, new last write)``."""
+    bonus = CATALOG[bonus_id]
+    if bonus["effect"] == "connect":
+        return [({"bonus": bonus_id, "connection": c}, sh.connect(layout, marks, c), last)
+                for c in sh.open_connections(layout, marks)]
+    out = []
+    for die, value in write_pairs(bonus, roll, last):
+        for box in sh.write_boxes(layout, marks, die, value):
+            use = ({"bonus": bonus_id, "box": box} if bonus["effect"] == "echo" else
+                   {"bonus": bonus_id, "star": die, "write": value, "box": box})
+            out.append((use, sh.write(marks, box, value), (die, value)))
+    return out
+
+
+def apply_use(layout: Layout, roll: Sequence[int], marks: Mapping, last: LastWrite,
+              use: Mapping) -> tuple[dict, LastWrite]:
+    """Apply one bonus use (already allowed by :func:`check_allowed`) to the marks.
+
+    :raises InvalidMove: ``bad-move`` when the fields do not fit the bonus's effect.
+    :raises IllegalMove: ``bonus-not-applicable`` (nothing to echo), ``not-rolled`` (a
+        star/value the effect does not give), or a sheet code from ``sheet.check_write`` /
+        ``sheet.check_connect``.
+    """
+    bonus = CATALOG[use["bonus"]]
+    effect = bonus["effect"]
+    if set(use) != {"bonus", *FIELDS[effect]}:
+        raise InvalidMove("bad-move", f"Bonus {use['bonus']} takes the fields "
+                                      f"{', '.join(FIELDS[effect])}.")
+    if effect == "connect":
+        sh.check_connect(layout, marks, use["connection"])
+        return sh.connect(layout, marks, use["connection"]), last
+    if effect == "echo":
+        if last is None:
+            raise IllegalMove("bonus-not-applicable",
+                              f"{bonus['name']} repeats a value written in this move, and "
+                              "this move has written none.")
+        die, value = None, last[1]
+    else:
+        die, value = use["star"], use["write"]
+        if (die, value) not in write_pairs(bonus, roll, last):
+            raise IllegalMove("not-rolled", f"{bonus['name']} cannot give star {die} write "
+                                            f"{value} with the dice {roll[0]} and {roll[1]}.")
+    sh.check_write(layout, marks, die, value, use["box"])
+    return sh.write(marks, use["box"], value), (die, value)

@@ -1,0 +1,129 @@
+"""The Star Maps :class:`~engines.base.Engine`: wires options, rules, notation and view.
+
+Each method is a thin adapter: the game flow is in ``rules.py``, a seat's answer in
+``turn.py``, the sheet model in ``sheet.py`` (data in ``sheets/*.json``), bonuses in
+``bonuses.py`` (data in ``bonuses.json``), scoring in ``scoring.py``, the notation in
+``notation.py`` and the view in ``view.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from marshmallow import Schema, fields, post_load, validate
+
+from engines.base import Engine, JSON, Prompt
+from engines.star_maps import notation, rules
+from engines.star_maps import view as views
+from engines.star_maps.bonuses import BONUS_IDS
+from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS
+
+
+class StarMapsOptions(Schema):
+    """Star Maps game options.
+
+    ``sheet``: a sheet in ``engines/star_maps/sheets/`` (default ``plain``);
+    ``unlocked_bonuses``: the bonuses the campaign has unlocked so far, usable by every
+    player (default none; order and repeats do not matter).
+    """
+
+    sheet = fields.String(load_default=DEFAULT_SHEET, validate=validate.OneOf(sorted(SHEETS)),
+                          metadata={"description": "Sheet to play on: "
+                                                   + ", ".join(sorted(SHEETS)) + "."})
+    unlocked_bonuses = fields.List(
+        fields.String(validate=validate.OneOf(BONUS_IDS)), load_default=list,
+        metadata={"description": "Bonuses unlocked so far in the campaign: "
+                                 + ", ".join(BONUS_IDS) + "."})
+
+    @post_load
+    def _canonical(self, data: dict, **_: Any) -> dict:
+        """Keep unlocked bonuses once each, in the bonus list order."""
+        data["unlocked_bonuses"] = [b for b in BONUS_IDS if b in data["unlocked_bonuses"]]
+        return data
+
+
+class StarMaps(Engine):
+    """Star Maps (Button Shy, 2017), 1 to 4 players (rules/star-maps.md)."""
+
+    id = "star-maps"
+    title = "Star Maps"
+    version = "1"
+    min_players = 1
+    max_players = 4
+    options_schema = StarMapsOptions
+    notation = notation.HELP
+
+    def campaign_options(self, results: list[dict]) -> dict:
+        """Return ``{"unlocked_bonuses": [...]}``: every bonus the losers of the
+        campaign's finished games chose, in the bonus list order (rules/star-maps.md,
+        "Bonuses": unlocked bonuses carry over to later games)."""
+        chosen = {r.get("new_bonus") for r in results}
+        return {"unlocked_bonuses": [b for b in BONUS_IDS if b in chosen]}
+
+    def setup(self, players: int, options: Mapping[str, Any]) -> dict:
+        """Return the state awaiting the first roll (rules/star-maps.md, "Setup").
+
+        :raises InvalidOptions: a player count outside 1..4 or options not accepted.
+        """
+        loaded = self.load_options(players, options)
+        return rules.new_game(loaded["sheet"], players, loaded["unlocked_bonuses"])
+
+    def prompt(self, state: dict) -> Prompt:
+        """Return the roll (Chance), the round's or the vote's Decision, or Over."""
+        return rules.prompt(state)
+
+    def legal_moves(self, state: dict, seat: int) -> list[JSON]:
+        """Return the seat's legal moves (``rules.legal_moves``)."""
+        return rules.legal_moves(state, seat)
+
+    def play(self, state: dict, seat: int, move: JSON) -> dict:
+        """Apply the seat's answer or vote; return the new state (``rules.play``).
+
+        :raises InvalidMove: ``bad-move``.
+        :raises IllegalMove: ``game-over``, ``awaiting-chance``, ``not-your-turn``,
+            :class:`~engines.star_maps.rules.AlreadyAnswered`, ``must-act``, ``not-rolled``,
+            ``no-such-box``, ``box-filled``, ``not-adjacent``, ``breaks-lock``,
+            ``no-such-connection``, ``connection-filled``, ``no-such-bonus``,
+            ``bonus-locked``, ``bonus-limit``, ``bonus-not-earned``,
+            ``bonus-not-applicable``, ``not-voting``, ``already-unlocked``.
+        """
+        return rules.play(state, seat, move)
+
+    def resolve(self, state: dict, outcome: JSON) -> dict:
+        """Apply the round's roll (``rules.resolve``).
+
+        :raises BadOutcome: ``no-chance-pending`` or ``bad-outcome``.
+        """
+        return rules.resolve(state, outcome)
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        """Return the public view (``view.view``): nothing is hidden in Star Maps."""
+        return views.view(state, seat)
+
+    def timeout_move(self, state: dict, seat: int) -> JSON:
+        """Return the first dice use, else the first connection, else pass; at the vote,
+        the first bonus in list order.
+
+        :raises IllegalMove: the seat owes no move.
+        """
+        return rules.timeout_move(state, seat)
+
+    def parse(self, text: str, state: dict | None = None, seat: int | None = None) -> JSON:
+        """Read a move in notation (``star 4 write 2 at B7``, ``connect C3``).
+
+        :raises InvalidMove: ``bad-move``.
+        """
+        return notation.parse(text)
+
+    def describe(self, move: JSON) -> str:
+        """Return the move in notation."""
+        return notation.describe(move)
+
+    def brief(self, state: dict, seat: int) -> str:
+        """Return the "your turn" lines: the roll and the seat's options (``view.brief``)."""
+        return views.brief(state, seat)
+
+    def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
+        """Return ``"Round 3: the dice show 2 and 5."``."""
+        return f"{str(spec.get('for', 'roll')).capitalize()}: the dice show " \
+               f"{outcome[0]} and {outcome[1]}."

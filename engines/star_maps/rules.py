@@ -1,0 +1,237 @@
+"""The game flow: rounds of a public roll and a simultaneous answer, the end, the vote.
+
+rules/star-maps.md, "Round": a round is a Roll Phase (one public roll of two dice, a
+:class:`~engines.base.Chance`) and a Choose Phase (one :class:`~engines.base.Decision` for
+every seat that owes an answer). State (plain JSON, never changed in place)::
+
+    {"sheet": "plain", "players": 2, "unlocked": [bonus ids], "phase": "roll",
+     "round": 1, "roll": None | [a, b], "answered": [seats], "stuck": [seats],
+     "marks": [per seat {"boxes", "connections", "bonuses_used"}],
+     "voters": [seats], "votes": [bonus id | None per seat], "result": None | {...}}
+
+Decisions (documented in ``engines/star_maps/__init__.py``):
+
+- Answers are applied as they arrive. Each answer writes only on its own seat's marks and
+  its legality reads only those marks and the round's roll, so any order of the same
+  answers gives the same state.
+- A seat that can neither use the dice nor make a connection at the roll is *stuck*: it
+  is not asked (no mail, no deadline), the others finish the round, then the game ends
+  ("Choose Phase", note; "Game End"). If every seat is stuck the game ends at the roll.
+- A second answer in a round is refused with :class:`AlreadyAnswered`.
+- After a multiplayer game with losers and bonuses left to unlock, the losers vote
+  (Decision kind ``choose-bonus``); see ``scoring.tally``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt
+from engines.star_maps import scoring, turn
+from engines.star_maps import sheet as sh
+from engines.star_maps.bonuses import BONUS_IDS
+from engines.star_maps.sheet import SHEETS
+
+ROLL, CHOOSE, VOTE, OVER = "roll", "choose", "vote", "over"
+
+ALREADY_ANSWERED_CODE = "already-answered"
+"""The code of a second answer in one round. The issue's name for it is
+``already-answered``, but the generic ``tests/engines/test_contract.py`` requires
+``not-your-turn`` for every seat outside the Decision, and a seat that has answered is
+outside it. :class:`AlreadyAnswered` keeps the case distinct (HTTP 409, ``reason``);
+set this to ``"already-answered"`` once the contract test accepts it."""
+
+
+class AlreadyAnswered(IllegalMove):
+    """A seat answered twice in one round (or voted twice): HTTP 409.
+
+    ``code`` is :data:`ALREADY_ANSWERED_CODE`; ``reason`` is always ``already-answered``.
+    """
+
+    status = 409
+    code = ALREADY_ANSWERED_CODE
+    reason = "already-answered"
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game(sheet_id: str, players: int, unlocked: Sequence[str]) -> dict:
+    """Return the state before the first roll (rules/star-maps.md, "Setup")."""
+    return {"sheet": sheet_id, "players": players, "unlocked": list(unlocked),
+            "phase": ROLL, "round": 1, "roll": None, "answered": [], "stuck": [],
+            "marks": [sh.blank_marks() for _ in range(players)],
+            "voters": [], "votes": [None] * players, "result": None}
+
+
+def owing(state: Mapping) -> list[int]:
+    """Return the seats that owe a decision now (an answer, or a vote)."""
+    if state["phase"] == CHOOSE:
+        return [s for s in range(state["players"])
+                if s not in state["answered"] and s not in state["stuck"]]
+    if state["phase"] == VOTE:
+        return [s for s in state["voters"] if state["votes"][s] is None]
+    return []
+
+
+def chance_spec(state: Mapping) -> dict:
+    """Return the round's roll: two public six-sided dice ("Roll Phase")."""
+    return {"kind": "dice", "faces": [6, 6], "for": f"round {state['round']}"}
+
+
+def prompt(state: Mapping) -> Prompt:
+    """Return a Chance (roll), a Decision (``choose`` or ``choose-bonus``) or Over."""
+    phase = state["phase"]
+    if phase == ROLL:
+        return Chance(chance_spec(state))
+    if phase == OVER:
+        return Over(state["result"])
+    return Decision(tuple(owing(state)), kind="choose" if phase == CHOOSE else "choose-bonus")
+
+
+# --------------------------------------------------------------------------- chance
+
+
+def resolve(state: Mapping, outcome: Any) -> dict:
+    """Apply the roll; find the stuck seats; end at once if every seat is stuck.
+
+    :raises BadOutcome: ``no-chance-pending``, or ``bad-outcome`` (not two dice 1..6).
+    """
+    if state["phase"] != ROLL:
+        raise BadOutcome("no-chance-pending", "The game is not waiting for a roll.")
+    if (not isinstance(outcome, list) or len(outcome) != 2
+            or any(type(d) is not int or d not in sh.DIE_VALUES for d in outcome)):
+        raise BadOutcome("bad-outcome", f"A roll is two dice from 1 to 6, not {outcome!r}.")
+    layout = SHEETS[state["sheet"]]
+    stuck = [s for s, marks in enumerate(state["marks"])
+             if not turn.can_act(layout, outcome, marks)]
+    new = {**state, "phase": CHOOSE, "roll": list(outcome), "answered": [], "stuck": stuck}
+    if len(stuck) == state["players"]:
+        return _finish(new)
+    return new
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def check_seat(state: Mapping, seat: Any) -> None:
+    """Check that ``seat`` owes a decision now.
+
+    :raises IllegalMove: ``game-over``, ``awaiting-chance``, ``not-your-turn`` (not in the
+        Decision: a stuck seat, a winner at the vote, no such seat), or
+        :class:`AlreadyAnswered`.
+    """
+    phase = state["phase"]
+    if phase == OVER:
+        raise IllegalMove("game-over", "The game is over; no more moves are taken.")
+    if phase == ROLL:
+        raise IllegalMove("awaiting-chance", "The dice for this round are not rolled yet.")
+    if type(seat) is int and seat in owing(state):
+        return
+    if phase == CHOOSE and seat in state["answered"]:
+        raise AlreadyAnswered(detail=f"Seat {seat} has already answered round "
+                                     f"{state['round']}; one answer per seat per round.")
+    if phase == VOTE and seat in state["voters"]:
+        raise AlreadyAnswered(detail=f"Seat {seat} has already chosen a bonus.")
+    if phase == CHOOSE and seat in state["stuck"]:
+        raise IllegalMove("not-your-turn", f"Seat {seat} can neither use the dice nor make a "
+                                           "connection this round, so it owes no answer; the "
+                                           "game ends after this round.")
+    if phase == VOTE:
+        raise IllegalMove("not-your-turn", f"Seat {seat} is not among the losers, who choose "
+                                           "the new bonus.")
+    raise IllegalMove("not-your-turn", f"It is not seat {seat}'s turn to move.")
+
+
+def legal_moves(state: Mapping, seat: int) -> list[dict]:
+    """Return the seat's legal moves now; ``[]`` when it owes none."""
+    if seat not in owing(state):
+        return []
+    if state["phase"] == VOTE:
+        return [{"act": "choose-bonus", "bonus": b} for b in scoring.candidates(state["unlocked"])]
+    return turn.answers(SHEETS[state["sheet"]], state["roll"], state["unlocked"],
+                        state["marks"][seat])
+
+
+def play(state: Mapping, seat: int, move: Any) -> dict:
+    """Apply a seat's answer (or vote); close the round when it was the last one owed.
+
+    :raises InvalidMove: ``bad-move``.
+    :raises IllegalMove: see :func:`check_seat`, ``turn.apply_answer`` and :func:`_vote`.
+    """
+    turn.read_move(move)
+    check_seat(state, seat)
+    if state["phase"] == VOTE:
+        return _vote(state, seat, move)
+    if move["act"] == "choose-bonus":
+        raise IllegalMove("not-voting", "Bonuses are chosen by the losers after the game; "
+                                        "now use the dice or make a connection.")
+    layout = SHEETS[state["sheet"]]
+    marks = turn.apply_answer(layout, state["roll"], state["unlocked"],
+                              state["marks"][seat], move)
+    new = {**state, "marks": [marks if s == seat else m for s, m in enumerate(state["marks"])],
+           "answered": sorted([*state["answered"], seat])}
+    if owing(new):
+        return new
+    if new["stuck"]:
+        return _finish(new)
+    return {**new, "phase": ROLL, "round": new["round"] + 1, "roll": None,
+            "answered": [], "stuck": []}
+
+
+def timeout_move(state: Mapping, seat: int) -> dict:
+    """Return the first legal move: the first dice use, else the first connection, else
+    ``pass``; at the vote, the first bonus in list order.
+
+    :raises IllegalMove: as :func:`check_seat`.
+    """
+    check_seat(state, seat)
+    return legal_moves(state, seat)[0]
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def _finish(state: Mapping) -> dict:
+    """Score the game; open the losers' vote or end (rules/star-maps.md, "Game End",
+    "Final Scoring", "Bonuses")."""
+    layout = SHEETS[state["sheet"]]
+    result = scoring.final(layout, state["marks"])
+    stuck = state["stuck"]
+    result.update({
+        "reason": (f"Round {state['round']}: seat{'s' if len(stuck) > 1 else ''} "
+                   f"{', '.join(map(str, stuck))} could neither use the dice "
+                   f"{state['roll'][0]} and {state['roll'][1]} nor make a connection."),
+        "ended_round": state["round"], "cannot_move": list(stuck),
+        "unlocked_bonuses": list(state["unlocked"]), "votes": [None] * state["players"],
+        "new_bonus": None, "unlocked_after": list(state["unlocked"])})
+    voters = result["losers"] if state["players"] > 1 else []
+    if voters and scoring.candidates(state["unlocked"]):
+        return {**state, "phase": VOTE, "voters": voters, "result": result}
+    return {**state, "phase": OVER, "result": result}
+
+
+def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
+    """Record a loser's vote; when the last is in, settle it and end the game.
+
+    :raises IllegalMove: ``game-over`` (not a vote), ``no-such-bonus``, ``already-unlocked``.
+    """
+    if move["act"] != "choose-bonus":
+        raise IllegalMove("game-over", "The game is over; the losers are choosing a new "
+                                       "bonus (choose <bonus>).")
+    choices = scoring.candidates(state["unlocked"])
+    bonus = move["bonus"]
+    if bonus in state["unlocked"]:
+        raise IllegalMove("already-unlocked", f"Bonus {bonus} is already unlocked; choose "
+                                              f"one of {', '.join(choices)}.")
+    if bonus not in choices:
+        raise IllegalMove("no-such-bonus", f"There is no bonus {bonus!r}; choose one of "
+                                           f"{', '.join(choices)}.")
+    votes = [bonus if s == seat else v for s, v in enumerate(state["votes"])]
+    new = {**state, "votes": votes}
+    if owing(new):
+        return new
+    chosen = scoring.tally(votes)
+    result = {**state["result"], "votes": votes, "new_bonus": chosen,
+              "unlocked_after": [b for b in BONUS_IDS if b in state["unlocked"] or b == chosen]}
+    return {**new, "phase": OVER, "result": result}

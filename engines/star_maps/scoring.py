@@ -1,0 +1,91 @@
+"""Final scoring, the ranking, and the losers' vote for a new bonus.
+
+rules/star-maps.md, "Final Scoring": a seat adds the values of its filled-out stars of each
+type (stars of a locked arm do not count, "Arms"; unlocked pre-filled stars count,
+"Lock/Unlock"), plus the sheet's own scoring rules (data, read by :func:`rule_count`).
+Highest total wins; a tie goes to the seat that used fewer bonuses; a tie on both is
+shared. rules/star-maps.md, "Bonuses": after a multiplayer game the losers choose one new
+bonus together; here each loser votes and :func:`tally` settles it.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from engines.base import ranking_from_scores
+from engines.star_maps import sheet as sh
+from engines.star_maps.bonuses import BONUS_IDS
+from engines.star_maps.sheet import Layout
+
+
+def rule_count(layout: Layout, marks: Mapping, rule: Mapping) -> int:
+    """Return how many times a sheet rule scores its points.
+
+    ``per-complete-type``: each type whose stars are all found (pre-filled ones unlocked);
+    ``per-unlocked-arm``: each arm whose lock is open.
+    """
+    if rule["rule"] == "per-complete-type":
+        return len(sh.complete_types(layout, marks))
+    if rule["rule"] == "per-unlocked-arm":
+        return len(sh.unlocked_arms(layout, marks))
+    raise ValueError(f"unknown sheet rule {rule['rule']!r}")
+
+
+def score_marks(layout: Layout, marks: Mapping) -> dict:
+    """Return a seat's score breakdown; ``total`` is the sum of ``by_type`` and
+    ``sheet_points`` (rules/star-maps.md, "Final Scoring")."""
+    arms = sh.unlocked_arms(layout, marks)
+    by_type = {str(die): 0 for die in layout.types}
+    counted: dict[str, int] = {}
+    locked: dict[str, int] = {}
+    for star_id, star in layout.stars.items():
+        value = sh.star_value(layout, marks, star_id)
+        if value is None:
+            continue
+        if sh.is_unlocked(layout, marks, star_id, arms):
+            counted[star_id] = value
+            by_type[str(star.type)] += value
+        else:
+            locked[star_id] = value
+    rules = []
+    for rule in layout.scoring:
+        count = rule_count(layout, marks, rule)
+        rules.append({"rule": rule["rule"], "points": rule["points"], "count": count,
+                      "score": count * rule["points"]})
+    sheet_points = sum(r["score"] for r in rules)
+    return {"by_type": by_type, "stars": counted, "locked_stars": locked,
+            "complete_types": sh.complete_types(layout, marks), "unlocked_arms": arms,
+            "sheet_rules": rules, "sheet_points": sheet_points,
+            "bonuses_used": list(marks["bonuses_used"]),
+            "total": sum(by_type.values()) + sheet_points}
+
+
+def rank(scores: Sequence[int], bonuses_used: Sequence[int]) -> list[list[int]]:
+    """Return ranking groups, best first: higher score, then fewer bonuses used; seats
+    equal on both share a group (rules/star-maps.md, "Final Scoring")."""
+    return ranking_from_scores(scores, [-n for n in bonuses_used])
+
+
+def final(layout: Layout, all_marks: Sequence[Mapping]) -> dict:
+    """Return the result without the vote: ``scores``, ``ranking``, ``details`` (one
+    :func:`score_marks` per seat), ``winners`` and ``losers``."""
+    details = [{"seat": seat, **score_marks(layout, marks)}
+               for seat, marks in enumerate(all_marks)]
+    scores = [d["total"] for d in details]
+    ranking = rank(scores, [len(d["bonuses_used"]) for d in details])
+    return {"scores": scores, "ranking": ranking, "details": details,
+            "winners": ranking[0], "losers": sorted(s for g in ranking[1:] for s in g)}
+
+
+def candidates(unlocked: Sequence[str]) -> list[str]:
+    """Return the bonuses the losers may choose from: those not unlocked, in list order."""
+    return [b for b in BONUS_IDS if b not in unlocked]
+
+
+def tally(votes: Sequence[str | None]) -> str | None:
+    """Return the bonus with most votes, a tie going to the one earlier in the bonus list
+    (``bonuses.json``); None without votes. Votes are counted, so their order is irrelevant."""
+    cast = [v for v in votes if v is not None]
+    if not cast:
+        return None
+    return max(sorted(set(cast), key=BONUS_IDS.index), key=cast.count)

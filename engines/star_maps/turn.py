@@ -1,0 +1,170 @@
+"""One seat's answer to a roll: the JSON move, its legality, and every legal answer.
+
+rules/star-maps.md, "Choose Phase": a player either uses the dice ("Using the Dice") or
+makes a connection ("Make a Connection"), and must do one of them if they can. A move only
+writes on the answering seat's own sheet, which is why a round's answers can be applied in
+the order they arrive (see ``rules.py``).
+
+Moves (JSON; ``notation.py`` gives their text form):
+
+- ``{"act": "dice", "star": 4, "write": 2, "box": "B7"}``: die 4 picks the star type, the
+  other die's 2 goes in box B7;
+- ``{"act": "connect", "connection": "C3"}``: fill connection C3;
+- ``{"act": "pass"}``: only for a seat that can do neither (such a seat is not asked, see
+  ``rules.py``; ``must-act`` otherwise);
+- either of the first two may carry ``"bonuses": [use, ...]``, each use
+  ``{"bonus": id, ...fields of its effect}`` (see ``bonuses.py``);
+- ``{"act": "choose-bonus", "bonus": id}``: a loser's vote after the game (``rules.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engines.base import IllegalMove, InvalidMove
+from engines.star_maps import bonuses as bz
+from engines.star_maps import sheet as sh
+from engines.star_maps.sheet import Layout
+
+_KEYS = {
+    "dice": {"act", "star", "write", "box"},
+    "connect": {"act", "connection"},
+    "pass": {"act"},
+    "choose-bonus": {"act", "bonus"},
+}
+_USE_KEYS = {"bonus", "box", "connection", "star", "write"}
+_INTS = ("star", "write")
+_STRS = ("box", "connection", "bonus")
+
+
+def read_move(move: Any) -> dict:
+    """Return ``move`` once its shape is checked (it is not copied or changed).
+
+    :raises InvalidMove: ``bad-move``: not a dict, unknown ``act``, missing or extra keys,
+        a die value outside 1..6, a bonus list on a pass or a vote.
+    """
+    if not isinstance(move, dict) or move.get("act") not in _KEYS:
+        raise InvalidMove("bad-move", "A move is a JSON object whose 'act' is one of "
+                                      f"{', '.join(_KEYS)}; got {move!r}.")
+    act = move["act"]
+    extra = {"bonuses"} if act in ("dice", "connect") else set()
+    if not _KEYS[act] <= set(move) <= _KEYS[act] | extra:
+        raise InvalidMove("bad-move", f"A {act!r} move has the keys "
+                                      f"{', '.join(sorted(_KEYS[act] | extra))}; got {move!r}.")
+    _check_fields(move)
+    uses = move.get("bonuses", [])
+    if not isinstance(uses, list) or not all(
+            isinstance(u, dict) and "bonus" in u and set(u) <= _USE_KEYS for u in uses):
+        raise InvalidMove("bad-move", "'bonuses' is a list of objects such as "
+                                      "{'bonus': 'bridge', 'connection': 'C3'}.")
+    for use in uses:
+        _check_fields(use)
+    return move
+
+
+def _check_fields(item: Mapping) -> None:
+    for key in _INTS:
+        if key in item and (type(item[key]) is not int or item[key] not in sh.DIE_VALUES):
+            raise InvalidMove("bad-move", f"{key!r} must be a die value from 1 to 6.")
+    for key in _STRS:
+        if key in item and not isinstance(item[key], str):
+            raise InvalidMove("bad-move", f"{key!r} must be a string id.")
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def can_act(layout: Layout, roll: Sequence[int], marks: Mapping) -> bool:
+    """Return True when the seat can use the dice or make a connection (rules/star-maps.md,
+    "Choose Phase"; "Game End")."""
+    return bool(sh.open_connections(layout, marks)) or any(
+        sh.write_boxes(layout, marks, die, value) for die, value in sh.dice_pairs(roll))
+
+
+def apply_answer(layout: Layout, roll: Sequence[int], unlocked: Sequence[str],
+                 marks: Mapping, move: Mapping) -> dict:
+    """Return the seat's new marks after its answer (shape already checked by read_move).
+
+    :raises IllegalMove: ``must-act``, ``not-rolled``, ``no-such-box``, ``box-filled``,
+        ``not-adjacent``, ``breaks-lock``, ``no-such-connection``, ``connection-filled``,
+        and for bonuses ``no-such-bonus``, ``bonus-locked``, ``bonus-limit``,
+        ``bonus-not-earned``, ``bonus-not-applicable``.
+    :raises InvalidMove: ``bad-move`` for a vote, or bonus fields that do not fit.
+    """
+    act = move["act"]
+    if act == "choose-bonus":
+        raise IllegalMove("not-voting", "Bonuses are chosen by the losers after the game; "
+                                        "now use the dice or make a connection.")
+    if act == "pass":
+        if can_act(layout, roll, marks):
+            raise IllegalMove("must-act", "You can use the dice or make a connection, so you "
+                                          "must (rules, 'Choose Phase').")
+        return dict(marks)
+    if act == "dice":
+        die, value = move["star"], move["write"]
+        if (die, value) not in sh.dice_pairs(roll):
+            raise IllegalMove("not-rolled", f"The dice show {roll[0]} and {roll[1]}: one picks "
+                                            "the star, the other is written.")
+        sh.check_write(layout, marks, die, value, move["box"])
+        after, last = sh.write(marks, move["box"], value), (die, value)
+    else:
+        sh.check_connect(layout, marks, move["connection"])
+        after, last = sh.connect(layout, marks, move["connection"]), None
+    uses = move.get("bonuses", [])
+    if not uses:
+        return after
+    done = set(sh.complete_types(layout, marks))
+    earned = 0
+    for use in uses:
+        now = set(sh.complete_types(layout, after))
+        earned, done = earned + len(now - done), now
+        bz.check_allowed(use["bonus"], unlocked, len(after["bonuses_used"]), earned)
+        after, last = bz.apply_use(layout, roll, after, last, use)
+        after = {**after, "bonuses_used": [*after["bonuses_used"], use["bonus"]]}
+        earned -= 1
+    return after
+
+
+# --------------------------------------------------------------------------- listing
+
+
+def answers(layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks: Mapping
+            ) -> list[dict]:
+    """Return every legal answer: dice uses (star die as rolled first, boxes in printed
+    order), then connections in printed order, each followed by its bonus variants; only
+    ``pass`` when there is none."""
+    out: list[dict] = []
+    bonus_ok = bool(unlocked) and len(marks["bonuses_used"]) < bz.BONUS_LIMIT
+    done = set(sh.complete_types(layout, marks)) if bonus_ok else set()
+    steps = [({"act": "dice", "star": die, "write": value, "box": box},
+              sh.write(marks, box, value), (die, value))
+             for die, value in sh.dice_pairs(roll)
+             for box in sh.write_boxes(layout, marks, die, value)]
+    steps += [({"act": "connect", "connection": conn}, sh.connect(layout, marks, conn), None)
+              for conn in sh.open_connections(layout, marks)]
+    for move, after, last in steps:
+        out.append(move)
+        if bonus_ok:
+            earned = len(set(sh.complete_types(layout, after)) - done)
+            out += [{**move, "bonuses": chain}
+                    for chain in _chains(layout, roll, unlocked, after, last, earned)]
+    return out or [{"act": "pass"}]
+
+
+def _chains(layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks: dict,
+            last: bz.LastWrite, earned: int) -> list[list[dict]]:
+    """Return every list of bonus uses the seat may append, given ``earned`` unspent uses."""
+    if earned <= 0 or len(marks["bonuses_used"]) >= bz.BONUS_LIMIT:
+        return []
+    more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
+    done = set(sh.complete_types(layout, marks)) if more else set()
+    chains: list[list[dict]] = []
+    for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
+        for use, after, last2 in bz.options(layout, roll, bonus, marks, last):
+            chains.append([use])
+            if more:
+                after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
+                gained = len(set(sh.complete_types(layout, after)) - done)
+                chains += [[use, *rest] for rest in
+                           _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)]
+    return chains
