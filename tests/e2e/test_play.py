@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -22,9 +21,10 @@ import requests
 import engines
 
 from arbiter.play import play
+from tests import processes
 from tests.conftest import REDIS_URL, free_port, need
 
-BIN = Path(sys.executable).parent
+BIN = processes.BIN
 ENGINES_TO_PLAY = list(engines.ENGINE_MODULES)
 
 
@@ -59,34 +59,16 @@ def stack(tmp_path, smtp, request):
                 env.pop(key, None)
         subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True,
                        capture_output=True)
-        logs = tmp_path / "logs"
-        logs.mkdir(exist_ok=True)
         commands = {
             "web": [BIN / "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class",
                     "gthread", "--workers", "2", "--threads", "4", "arbiter:create_app()"],
-            "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
-                       "--concurrency=2"],
-            "beat": [BIN / "celery", "-A", "workers.worker", "beat", "--loglevel=INFO",
-                     "--schedule", str(tmp_path / "beat-schedule")],
+            **processes.celery_commands(tmp_path),
         }
-        procs = []
-        for name, cmd in commands.items():
-            out = open(logs / f"{name}.log", "w")
-            procs.append(subprocess.Popen([str(c) for c in cmd], env=env, stdout=out,
-                                          stderr=subprocess.STDOUT))
-        request.addfinalizer(lambda: stop(procs))
+        procs = processes.start(commands, env, tmp_path / "logs")
+        request.addfinalizer(lambda: processes.stop(procs))
         url = f"http://127.0.0.1:{port}"
         wait_until_up(url, procs)
         return url
-
-    def stop(procs):
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
 
     return start, inbox
 

@@ -5,15 +5,13 @@ deadline, and the game goes on (the worker rolls what each timeout leads to)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 from tests.arbiter.clock_helpers import clocked_game, timeouts
+from tests import processes
 from tests.conftest import REDIS_URL, make_app, need
 
-BIN = Path(sys.executable).parent
+BIN = processes.BIN
 
 
 def test_beat_and_a_worker_enforce_short_deadlines_exactly_once(tmp_path):
@@ -32,13 +30,7 @@ def test_beat_and_a_worker_enforce_short_deadlines_exactly_once(tmp_path):
            "PATH": f"{BIN}:{os.environ['PATH']}"}
     env.pop("SMTP_URL", None)
     logs = tmp_path / "logs"
-    logs.mkdir()
-    procs = [subprocess.Popen([str(BIN / "celery"), "-A", "workers.worker", *args],
-                              env=env, stdout=open(logs / f"{args[0]}.log", "w"),
-                              stderr=subprocess.STDOUT)
-             for args in (["worker", "--loglevel=INFO", "--concurrency=2"],
-                          ["beat", "--loglevel=INFO", "--schedule",
-                           str(tmp_path / "beat-schedule")])]
+    procs = processes.start(processes.celery_commands(tmp_path), env, logs)
     try:
         game_id, _, _, _ = clocked_game(client, app, {"type": "per-move", "seconds": 2},
                                              players=1)
@@ -55,10 +47,4 @@ def test_beat_and_a_worker_enforce_short_deadlines_exactly_once(tmp_path):
         assert len(set(enforced)) == len(enforced)
         assert timeouts(app, quiet) == []  # its deadline is still ahead
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        processes.stop(procs)
