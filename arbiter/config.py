@@ -57,6 +57,7 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
             "processed_folder": str(folder / "processed"),
             "control_folder": str(folder / "control"),
             "store_processed": False,
+            "polling_interval": 0.1,
         },
     }
 
