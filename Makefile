@@ -19,7 +19,7 @@ install: $(BIN)/.installed
 run: install
 	$(BIN)/arbiter db-upgrade
 	@echo "Arbiter listening on http://127.0.0.1:$(PORT)  (API under /v1, contract at /openapi.json)"
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile Procfile --port $(PORT) start
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile Procfile start --port $(PORT)
 
 ## Install and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: install

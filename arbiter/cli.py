@@ -29,6 +29,9 @@ def verify_cmd(record) -> None:
     except json.JSONDecodeError as err:
         click.echo(f"not a JSON record: {err}", err=True)
         sys.exit(2)
+    if not isinstance(data, dict):
+        click.echo("not a game record: expected a JSON object", err=True)
+        sys.exit(2)
     verdict = verify(data)
     for note in verdict.notes:
         click.echo(f"note: {note}")

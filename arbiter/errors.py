@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, json
+from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from engines.base import EngineError
@@ -91,6 +91,9 @@ def _from_http(err: HTTPException) -> Response:
                        "The request body is larger than the 64 KiB the service accepts.")
     if status == 404:
         return problem(404, "not-found", "Not found", "There is nothing at this address.")
+    if status == 415:
+        return problem(415, "unsupported-media-type", "Unsupported media type",
+                       "Send the request body as JSON (Content-Type: application/json).")
     if status == 405:
         return problem(405, "method-not-allowed", "Method not allowed",
                        "This address does not accept that method.")
@@ -105,8 +108,29 @@ def _from_http(err: HTTPException) -> Response:
     return problem(status, f"http-{status}", err.name, err.description or err.name)
 
 
+ENGINE_TITLES = {
+    "IllegalMove": "Move not allowed",
+    "InvalidMove": "Move not understood",
+    "InvalidOptions": "Invalid game settings",
+    "BadOutcome": "Outcome does not fit",
+}
+"""Human titles for the engines' error classes (the class name otherwise)."""
+
+
+def require_json_body() -> None:
+    """Refuse a request body that is not JSON, before any view reads it.
+
+    :raises ArbiterError: 415 ``unsupported-media-type``.
+    """
+    if request.method in ("POST", "PUT", "PATCH") and request.content_length \
+            and not request.is_json:
+        raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
+                           code="unsupported-media-type", status=415)
+
+
 def register(app: Flask) -> None:
     """Install the handlers that turn every error into problem+json."""
+    app.before_request(require_json_body)
 
     @app.errorhandler(ArbiterError)
     def _arbiter(err: ArbiterError):
@@ -115,7 +139,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(EngineError)
     def _engine(err: EngineError):
         status = ENGINE_STATUS.get(err.code, 422)
-        return problem(status, err.code, type(err).__name__, err.detail)
+        title = ENGINE_TITLES.get(type(err).__name__, "Not allowed")
+        return problem(status, err.code, title, err.detail)
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException):

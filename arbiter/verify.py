@@ -74,6 +74,9 @@ def _check(record: dict, verdict: Verdict) -> None:
             state = engine.resolve(state, derived)
             verdict.rolls += 1
         elif kind == "move":
+            if "text" in payload and payload["text"] != engine.describe(payload["move"]):
+                raise Mismatch(f"seq {event['seq']}: the move's text {payload['text']!r} is "
+                               "not the move it records")
             state = apply(engine, state, Input("move", event["seat"], payload["move"]))
             verdict.moves += 1
         elif kind == "resigned":

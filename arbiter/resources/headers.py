@@ -21,16 +21,30 @@ def idempotency_key() -> str | None:
     return request.headers.get("Idempotency-Key")
 
 
+def expected_version(from_body: int | None) -> int | None:
+    """Return the version a write was made against: ``expected_version`` from the body
+    or ``If-Match`` (``*`` or absent: any version).
+
+    :raises ArbiterError: 422 ``conflicting-versions`` when the two disagree, 400
+        ``bad-if-match`` for an If-Match that is not a game ETag.
+    """
+    header = if_match_version()
+    if from_body is not None and header is not None and from_body != header:
+        raise ArbiterError(f"expected_version {from_body} and If-Match {header} disagree; "
+                           "send one of them.", code="conflicting-versions", status=422)
+    return from_body if from_body is not None else header
+
+
 def if_match_version() -> int | None:
-    """Return the game version named by ``If-Match: "<version>"``, if any.
+    """Return the game version named by ``If-Match: "<version>"``, if any (``*``: any).
 
     :raises ArbiterError: 400 ``bad-if-match`` for a value that is not a game ETag.
     """
     raw = request.headers.get("If-Match")
-    if raw is None:
+    if raw is None or raw.strip() == "*":
         return None
     value = raw.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
+    if not value.isdigit() or len(value) > 10:
         raise ArbiterError(f"If-Match must be a game ETag such as '\"7\"', not {raw!r}.",
                            code="bad-if-match")
     return int(value)

@@ -25,6 +25,7 @@ def create_campaign(engine_id: str, name: str, players: list[NewPlayer],
     if engine.campaign_options([]) is None:
         raise Unprocessable(f"{engine.title} has no campaigns.", code="no-campaigns")
     engine.load_options(len(players), options)
+    refuse_carried(engine.campaign_options([]), options)
     token = access.new_token()
     campaign = Campaign(id=secrets.token_hex(8), engine=engine.id, name=name,
                         players=[{"name": p.name, "email": p.email, "tz": p.tz}
@@ -33,6 +34,17 @@ def create_campaign(engine_id: str, name: str, players: list[NewPlayer],
     db.session.add(campaign)
     db.session.commit()
     return campaign, token
+
+
+def refuse_carried(carried_options: dict, options: dict | None) -> None:
+    """Refuse options that the campaign itself sets from its finished games.
+
+    :raises Unprocessable: ``carried-option``.
+    """
+    clash = sorted(set(carried_options) & set(options or {}))
+    if clash:
+        raise Unprocessable(f"{', '.join(clash)} is set by the campaign from its finished "
+                            "games, not by hand.", code="carried-option")
 
 
 def get_campaign(campaign_id: str) -> Campaign:
@@ -86,7 +98,9 @@ def start_next_game(campaign_id: str, token: str | None, options: dict | None,
     if any(g.status == "active" for g in games):
         raise Conflict("The campaign's current game is still being played.",
                        code="campaign-game-active")
-    merged = {**campaign.options, **(options or {}), **carried(campaign, games)}
+    inherited = carried(campaign, games)
+    refuse_carried(inherited, options)
+    merged = {**campaign.options, **(options or {}), **inherited}
     players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in campaign.players]
     number = len(games) + 1
 

@@ -57,13 +57,14 @@ def pause(game_id: str, token: str | None, idempotency_key: str | None = None
     """Pause every clock of the game (creator token); moves are still taken, clocks of
     new prompts start on resume. Returns ``(201, {"seq", "version", "kind"})``.
 
-    :raises Conflict: ``game-over``, ``already-paused``.
+    :raises Conflict: ``game-over``, ``no-clock``, ``already-paused``.
     """
     game, engine, state = load(game_id)
     check_creator(game, token)
 
     def run(row):
         check_active(game)
+        _check_clocked(game)
         if (game.clock_state or {}).get("paused_at"):
             raise Conflict("The game is already paused.", code="already-paused")
         return _append(game, engine, state, NewEvent("clock-paused", None, {"by": "creator"}),

@@ -66,3 +66,18 @@ def test_the_command_exits_0_on_a_true_record_and_1_on_a_forged_one(record, tmp_
     fail = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(bad)],
                           capture_output=True, text=True)
     assert fail.returncode == 1 and "MISMATCH" in fail.stderr
+
+
+def test_a_move_whose_text_was_changed_is_caught(record):
+    forged = copy.deepcopy(record)
+    move = next(e for e in forged["events"] if e["kind"] == "move")
+    move["payload"]["text"] = "die 7 heart" if move["payload"]["text"] != "die 7 heart" else "die 6 up"
+    assert "text" in verify(forged).mismatch
+
+
+def test_the_command_refuses_a_record_that_is_not_an_object(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]")
+    done = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "not a game record" in done.stderr

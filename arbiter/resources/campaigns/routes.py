@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -44,7 +43,7 @@ class CampaignById(MethodView):
 
 @blp.route("/<campaign_id>/games")
 class CampaignGames(MethodView):
-    @blp.arguments(s.NextGameSchema)
+    @blp.arguments(s.NextGameSchema, required=False)
     @blp.response(201, GameCreatedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="its current game is not over")
     @blp.doc(**ORGANISER)
@@ -62,6 +61,5 @@ class CampaignGames(MethodView):
                                       data["clock"], stored)
             return 201, answer
 
-        status, body = once(f"campaign:{campaign_id}", headers.idempotency_key(),
-                            request.get_json(), run)
+        status, body = once(f"campaign:{campaign_id}", headers.idempotency_key(), data, run)
         return body, status

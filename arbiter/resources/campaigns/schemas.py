@@ -3,13 +3,15 @@
 from marshmallow import Schema, fields, validate
 
 from arbiter.resources.games.schemas import PlayerSchema
+from arbiter.resources.text import printable
 
 
 class CampaignCreateSchema(Schema):
     """``POST /v1/campaigns``: an engine with campaigns, a name, the players."""
 
     engine = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    name = fields.String(load_default="Campaign", validate=validate.Length(min=1, max=120))
+    name = fields.String(load_default="Campaign",
+                         validate=[validate.Length(min=1, max=120), printable])
     players = fields.List(fields.Nested(PlayerSchema), required=True,
                           validate=validate.Length(min=1, max=16))
     options = fields.Dict(load_default=dict)

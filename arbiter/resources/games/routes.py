@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint, Page
 
@@ -26,12 +26,18 @@ IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
             "schema": {"type": "string"}, "description": "the game's ETag, e.g. \"7\""}
 
 
+MAX_OFFSET = 2**31
+"""Pages past this offset are empty (no database takes an offset of any size)."""
+
+
 class SelectPage(Page):
     """A page of a SQLAlchemy select."""
 
     @property
     def items(self):
         p = self.page_params
+        if p.first_item > MAX_OFFSET:
+            return []
         return list(db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size)))
 
     @property
@@ -69,7 +75,7 @@ class Games(MethodView):
             games.create_game(data["engine"], players, data["options"], data["clock"], stored)
             return 201, answer
 
-        status, body = once("games", headers.idempotency_key(), request.get_json(), run)
+        status, body = once("games", headers.idempotency_key(), data, run)
         return body, status, headers.etag(body["version"])
 
 
@@ -127,9 +133,7 @@ class Moves(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY, IF_MATCH], **SEAT)
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
-        expected = data.get("expected_version")
-        if expected is None:
-            expected = headers.if_match_version()
+        expected = headers.expected_version(data.get("expected_version"))
         move = _move_of(data, game_id)
         status, body = moves.submit_move(game_id, headers.token(), move, expected,
                                          headers.idempotency_key())
@@ -141,7 +145,9 @@ def _move_of(data: dict, game_id: str):
 
     :raises Unprocessable: ``missing-move`` when neither or both are given.
     """
-    if ("move" in data) == ("text" in data):
+    if "move" in data and "text" in data:
+        raise Unprocessable("Send 'move' or 'text', not both.", code="move-and-text")
+    if "move" not in data and "text" not in data:
         raise Unprocessable("Send either 'move' (as /legal-moves lists it) or 'text' "
                             "(in the game's notation).", code="missing-move")
     if "move" in data:

@@ -2,15 +2,18 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.resources.text import printable
+
 from arbiter.service.clock import check_tz
 
 
 class PlayerSchema(Schema):
     """A player at creation: a name, and an email address for turn mails."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    name = fields.String(required=True,
+                         validate=[validate.Length(min=1, max=80), printable])
     email = fields.Email(load_default=None, allow_none=True)
-    tz = fields.String(load_default=None, allow_none=True, validate=check_tz,
+    tz = fields.String(load_default=None, allow_none=True, validate=[validate.Length(max=64), check_tz],
                        metadata={"description": "IANA time zone for deadlines in mails, "
                                                 "e.g. Europe/Paris"})
 
@@ -90,8 +93,8 @@ class MoveSchema(Schema):
     move = fields.Raw(metadata={"description": "a move as /legal-moves lists it"})
     text = fields.String(validate=validate.Length(min=1, max=500),
                          metadata={"description": "the move in the engine's notation"})
-    expected_version = fields.Integer(load_default=None, allow_none=True,
-                                      validate=validate.Range(min=0))
+    expected_version = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                      validate=validate.Range(min=0, max=2**31 - 1))
 
 
 class MoveAcceptedSchema(Schema):
@@ -133,8 +136,8 @@ class LegalMovesSchema(Schema):
 class EventsQuerySchema(Schema):
     """``?after=N&wait=S``: events after seq N; wait up to S seconds for new ones."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1))
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=30))
 
 
 class EventSchema(Schema):

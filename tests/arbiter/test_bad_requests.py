@@ -1,0 +1,95 @@
+"""Bad requests found by trying to break the service as a new user would: each gets a
+problem+json with a stable code, never a 500, and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.arbiter.test_games_api import assert_problem
+from tests.helpers import auth, event_count, new_game, summary, until_decision
+
+
+@pytest.mark.parametrize("name", ["\ud800", "a\u0000b", "   ", "A\r\nBcc: x"])
+def test_names_with_invalid_unicode_control_characters_or_blank_are_refused(client, name):
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [{"name": name}]})
+    assert_problem(answer, 422, "invalid-request")
+    answer = client.post("/v1/campaigns", json={"engine": "star-maps", "name": name,
+                                                "players": [{"name": "A"}]})
+    assert_problem(answer, 422, "invalid-request")
+    assert client.get("/v1/games").json == []
+
+
+@pytest.mark.parametrize("url", [
+    "/v1/games/{id}/events?after=99999999999999999999999",
+    "/v1/games/{id}/events?after=9223372036854775808",
+    "/v1/games/{id}/events?wait=31",
+])
+def test_out_of_range_numbers_are_refused(client, url):
+    game_id, _ = new_game(client)
+    assert_problem(client.get(url.format(id=game_id)), 422, "invalid-request")
+
+
+def test_pages_far_beyond_the_end_are_empty(client):
+    new_game(client)
+    for page in ("99999999999999999999", "9223372036854775807"):
+        answer = client.get(f"/v1/games?page={page}")
+        assert answer.status_code == 200 and answer.json == []
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/xml",
+                                          "application/x-www-form-urlencoded"])
+def test_bodies_that_are_not_json_get_415(client, content_type):
+    answer = client.post("/v1/games", data='{"engine": "space-worm"}',
+                         content_type=content_type)
+    assert_problem(answer, 415, "unsupported-media-type")
+
+
+def test_version_preconditions_are_strict(app, client):
+    game_id, tokens = new_game(client, players=1)
+    s = until_decision(client, app, game_id)
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
+    url = f"/v1/games/{game_id}/moves"
+    move = legal["moves"][0]
+    assert_problem(client.post(url, headers=auth(tokens[0]),
+                               json={"move": move, "expected_version": 1.5}),
+                   422, "invalid-request")
+    assert_problem(client.post(url, headers={**auth(tokens[0]), "If-Match": f'"{s["version"]}"'},
+                               json={"move": move, "expected_version": s["version"] - 1}),
+                   422, "conflicting-versions")
+    assert_problem(client.post(url, headers=auth(tokens[0]),
+                               json={"move": move, "text": "die 0 up"}), 422, "move-and-text")
+    assert event_count(app, game_id) == s["version"]
+    answer = client.post(url, headers={**auth(tokens[0]), "If-Match": "*"}, json={"move": move})
+    assert answer.status_code == 201
+
+
+def test_engine_errors_have_human_titles(app, client):
+    game_id, tokens = new_game(client, players=1)
+    until_decision(client, app, game_id)
+    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
+                         json={"move": "fly"})
+    assert answer.json["title"] == "Move not understood"
+
+
+def test_a_campaign_game_starts_without_a_body_and_refuses_carried_options(app, client):
+    created = client.post("/v1/campaigns", json={"engine": "star-maps",
+                                                 "players": [{"name": "A"}, {"name": "B"}]})
+    campaign, token = created.json["id"], created.json["token"]
+    refused = client.post("/v1/campaigns", json={
+        "engine": "star-maps", "players": [{"name": "A"}],
+        "options": {"unlocked_bonuses": ["echo"]}})
+    assert_problem(refused, 422, "carried-option")
+    assert_problem(client.post(f"/v1/campaigns/{campaign}/games", headers=auth(token),
+                               json={"options": {"unlocked_bonuses": ["comet"]}}),
+                   422, "carried-option")
+    started = client.post(f"/v1/campaigns/{campaign}/games", headers=auth(token))
+    assert started.status_code == 201 and summary(client, started.json["id"])["status"] == "active"
+
+
+def test_pausing_a_game_without_a_clock_is_refused(app, client):
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}]})
+    game_id, creator = answer.json["id"], answer.json["creator_token"]
+    version = summary(client, game_id)["version"]
+    assert_problem(client.post(f"/v1/games/{game_id}/pause", headers=auth(creator)),
+                   409, "no-clock")
+    assert summary(client, game_id)["version"] == version
