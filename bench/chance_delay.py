@@ -161,13 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     report = common.Report("chance_delay", argv)
     print(f"chance_delay: move commit -> dice appended by the worker, {SAMPLES} samples "
           f"per backend ({common.machine()})", flush=True)
-    for case, folder, database_url, broker_url in common.backends(report):
-        try:
-            run(report, case, folder, database_url, broker_url)
-        except Exception as err:  # noqa: BLE001 - report, go on with the next backend
-            (folder / "KEEP").touch()
-            report.add(case, "error", f"{type(err).__name__}: {err}"[:400])
-    report.done()
+    common.run_on_backends(report, run)
 
 
 if __name__ == "__main__":

@@ -347,3 +347,16 @@ def machine() -> str:
     """Return one line about the machine now: cores and load average."""
     load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     return f"{os.cpu_count()} cores, load average {load}"
+
+
+def run_on_backends(report: Report, run) -> None:
+    """Call ``run(report, case, folder, DATABASE_URL, CELERY_BROKER_URL)`` for each
+    backend; an error is reported (logs kept) and the next backend still runs; then
+    finish the report."""
+    for case, folder, database_url, broker_url in backends(report):
+        try:
+            run(report, case, folder, database_url, broker_url)
+        except Exception as err:  # noqa: BLE001 - report, go on with the next backend
+            (folder / "KEEP").touch()
+            report.add(case, "error", f"{type(err).__name__}: {err}"[:400])
+    report.done()

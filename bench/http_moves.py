@@ -273,13 +273,7 @@ def main(argv: list[str] | None = None) -> None:
     report = common.Report("http_moves", argv)
     print(f"http_moves: {CLIENTS} clients, {GAMES} games of {PLAYERS}, {SECONDS:g} s per "
           f"backend ({common.machine()})", flush=True)
-    for case, folder, database_url, broker_url in common.backends(report):
-        try:
-            run(report, case, folder, database_url, broker_url)
-        except Exception as err:  # noqa: BLE001 - report, go on with the next backend
-            (folder / "KEEP").touch()
-            report.add(case, "error", f"{type(err).__name__}: {err}"[:400])
-    report.done()
+    common.run_on_backends(report, run)
 
 
 if __name__ == "__main__":

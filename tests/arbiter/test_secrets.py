@@ -4,7 +4,6 @@ response or mail to a seat (or a spectator) that may not see it."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 
@@ -79,5 +78,7 @@ def test_no_response_or_mail_leaks_another_seats_secrets(app, client, engine):
             after = max(0, s["version"] - 3)
             _, _, answer = random_move(client, app, game_id, tokens, rng)
             assert answer.status_code == 201, answer.json
-        record = client.get(f"/v1/games/{game_id}/record").get_data(as_text=True)
-        json.loads(record)
+        record = client.get(f"/v1/games/{game_id}/record").json
+        assert not any(e["payload"].get("hidden") for e in record["events"])
+        public = client.get(f"/v1/games/{game_id}/events?after=0").json["events"]
+        assert not any(e["payload"].get("hidden") for e in public)  # all public once over

@@ -97,21 +97,19 @@ class MoveSchema(Schema):
                                       validate=validate.Range(min=0, max=2**31 - 1))
 
 
-class MoveAcceptedSchema(Schema):
-    """A recorded move: its seq and the game's version after it (and its settling)."""
-
-    seq = fields.Integer()
-    version = fields.Integer()
-    status = fields.String()
-    text = fields.String()
-
-
 class ResignedSchema(Schema):
-    """A recorded resignation."""
+    """A recorded resignation: its seq and the game's version after it."""
 
     seq = fields.Integer()
     version = fields.Integer()
     status = fields.String()
+
+
+class MoveAcceptedSchema(ResignedSchema):
+    """A recorded move: its seq, the game's version after it (and its settling), and the
+    move in notation."""
+
+    text = fields.String()
 
 
 class ViewSchema(Schema):
