@@ -24,6 +24,7 @@ deck) that the engine uses to check and apply the outcome.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -174,15 +175,16 @@ class Engine:
 
         :raises InvalidOptions: ``bad-player-count`` or ``bad-options`` with a sentence.
         """
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOptions(
                 "bad-player-count",
                 f"{self.title} takes {self.min_players} to {self.max_players} players, "
-                f"not {players}.")
+                f"not {shown(players)}.")
         try:
             return self.options_schema().load(dict(options or {}))
         except ValidationError as err:
-            raise InvalidOptions("bad-options", f"Invalid options: {err.messages}") from err
+            raise InvalidOptions("bad-options",
+                                 f"Invalid options: {_option_errors(err.messages)}.") from err
 
     # -- the rules -----------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, Any]) -> dict:
@@ -333,6 +335,36 @@ def fold(engine: Engine, players: int, options: Mapping[str, Any],
 def clone(state: dict) -> dict:
     """Return a deep copy of a JSON state (engines call it before changing one)."""
     return copy.deepcopy(state)
+
+
+SHOWN_LIMIT = 60
+"""The longest echo of a player's input that :func:`shown` puts in a message."""
+
+
+def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
+    """Return ``value`` as compact JSON text for a player-facing message, cut to
+    ``limit`` characters with "…".
+
+    Errors reach players verbatim (problem+json ``detail``, mails), so an echoed input
+    reads as the JSON they sent: ``null``, ``true``, ``["fly"]``, ``{"die": 3}``, and a
+    string in double quotes (``"fly"``). A value JSON cannot write falls back to
+    ``str``.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= limit else text[:max(limit - 1, 0)] + "…"
+
+
+def _option_errors(messages: Any) -> str:
+    """Return marshmallow's error messages as one line (``sheet: Unknown field``)."""
+    if isinstance(messages, dict):
+        return "; ".join(f"{key}: {_option_errors(value)}" if key != "_schema"
+                         else _option_errors(value) for key, value in messages.items())
+    if isinstance(messages, list):
+        return " ".join(_option_errors(m).rstrip(".") + "." for m in messages).rstrip(".")
+    return str(messages)
 
 
 def require(condition: bool, code: str, detail: str, exc: type[EngineError] = IllegalMove) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engines.base import IllegalMove, InvalidMove
+from engines.base import IllegalMove, InvalidMove, shown
 
 from . import rules as r
 from . import track as tr
@@ -65,7 +65,7 @@ def describe(c: Components, move: Any) -> str:
                 return f"play {card.code} {rest['direction']}"
             if not rest:
                 return f"play {card.code}"
-    raise InvalidMove("bad-move", f"Not a Dark Horse move: {move!r}.")
+    raise InvalidMove("bad-move", f"Not a Dark Horse move: {shown(move)}.")
 
 
 def parse(c: Components, text: Any, state: Mapping[str, Any], seat: int) -> dict:
@@ -87,7 +87,8 @@ def parse(c: Components, text: Any, state: Mapping[str, Any], seat: int) -> dict
             return {"place": bug}
         if rest[1] in (tr.FRONT, tr.BACK):
             return {"place": bug, "end": rest[1]}
-        raise InvalidMove("bad-move", f"Place a Bug at the front or the back, not {rest[1]!r}.")
+        raise InvalidMove("bad-move",
+                          f"Place a Bug at the front or the back, not {shown(rest[1])}.")
     if head == "ant" and len(rest) == 1 and rest[0] in (r.TAKE, r.PASS):
         return {"ant": rest[0]}
     if head in (r.TAKE, r.PASS) and not rest:
@@ -116,7 +117,7 @@ def _play(c: Components, words: list[str], state: Mapping[str, Any], seat: int) 
         move["choose"] = int(target[0])
         words = []
     if words:
-        raise InvalidMove("bad-move", f"Cannot read {' '.join(words)!r}. " + _hint())
+        raise InvalidMove("bad-move", f"Cannot read {shown(' '.join(words))}. " + _hint())
     if (c.move_by_id[card_id].kind == BAD_ENCOUNTER_CARD and set(move) == {"play", "swap"}
             and r.phase(c, state) == r.BAD_ENCOUNTER and state["pending"]["seat"] == seat):
         return {"swap": move["swap"]}  # the chosen player wrote the card's name too
@@ -141,7 +142,7 @@ def _card(c: Components, words: list[str], state: Mapping[str, Any], seat: int
         card_id = _card_id(c, "".join(words[:size]))
         if card_id is not None and len(words) >= size:
             return card_id, words[size:]
-    raise InvalidMove("bad-move", f"There is no Move card called {words[0]!r}. " + _hint())
+    raise InvalidMove("bad-move", f"There is no Move card called {shown(words[0])}. " + _hint())
 
 
 def _card_id(c: Components, name: str) -> str | None:
@@ -166,8 +167,8 @@ def _goal_slot(c: Components, words: list[str], state: Mapping[str, Any], seat: 
         if word in (goal_id, c.goal_by_id[goal_id].bug):
             return i
     if word in c.goal_by_id or word in c.bug_by_id:
-        raise IllegalMove("goal-not-held", f"You hold no Goal card {word!r}.")
-    raise InvalidMove("bad-move", f"Say which Goal card to swap by its number, not {word!r}.")
+        raise IllegalMove("goal-not-held", f"You hold no Goal card {shown(word)}.")
+    raise InvalidMove("bad-move", f"Say which Goal card to swap by its number, not {shown(word)}.")
 
 
 def _own(state: Mapping[str, Any], key: str, seat: int) -> list[str] | None:

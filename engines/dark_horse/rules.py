@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engines.base import (BadOutcome, Chance, Decision, IllegalMove, InvalidMove, Over,
-                          Prompt, ranking_from_scores)
+                          Prompt, ranking_from_scores, shown)
 
 from . import track as tr
 from .cards import BAD_ENCOUNTER_CARD, BUG_CARD, BUG_EITHER_CARD, POSITIONS_CARD, RUN_CARD
@@ -319,7 +319,8 @@ def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
     bug, row = move["place"], state["track"]
     if not isinstance(bug, str) or bug not in c.bug_by_id:
         names = ", ".join(b.id for b in c.bugs)
-        raise IllegalMove("no-such-bug", f"There is no Bug called {bug!r}; the Bugs are {names}.")
+        raise IllegalMove("no-such-bug",
+                          f"There is no Bug called {shown(bug)}; the Bugs are {names}.")
     if bug in row:
         raise IllegalMove("bug-already-placed", f"The {c.bug_name(bug)} is already placed.")
     end = move.get("end")
@@ -330,7 +331,7 @@ def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
         raise IllegalMove("end-required", "Place the Bug just in front of the row or just "
                           "behind it (front or back); never between two Bugs.")
     if row and end not in (tr.FRONT, tr.BACK):
-        raise InvalidMove("bad-move", f"The end is \"front\" or \"back\", not {end!r}.")
+        raise InvalidMove("bad-move", f"The end is \"front\" or \"back\", not {shown(end)}.")
     new_row = tr.add_to_row(row, bug, end)
     black = bug if state["dilly_dally"] and len(new_row) == len(c.bugs) else None
     return {**state, "track": new_row, "black_base": black}
@@ -340,7 +341,7 @@ def _ant(state: Mapping[str, Any], move: dict) -> dict:
     """Take an Ant token or pass (rules/dark-horse.md, "Dilly Dally Variant" 3)."""
     choice = move["ant"]
     if choice not in (TAKE, PASS):
-        raise InvalidMove("bad-move", f"Answer \"take\" or \"pass\", not {choice!r}.")
+        raise InvalidMove("bad-move", f"Answer \"take\" or \"pass\", not {shown(choice)}.")
     return {**state, "ant_choices": [*state["ant_choices"], choice]}
 
 
@@ -350,15 +351,16 @@ def _play_card(c: Components, state: Mapping[str, Any], seat: int, move: dict) -
     card_id = move["play"]
     hand = state["hands"][seat]
     if not isinstance(card_id, str):
-        raise InvalidMove("bad-move", f"Name the card by its id (\"mv-fly+2\"), not {card_id!r}.")
+        raise InvalidMove("bad-move",
+                          f"Name the card by its id (\"mv-fly+2\"), not {shown(card_id)}.")
     if card_id not in hand:
-        raise IllegalMove("card-not-in-hand", f"You hold no Move card {card_id!r}; "
+        raise IllegalMove("card-not-in-hand", f"You hold no Move card {shown(card_id)}; "
                           f"your cards are {', '.join(hand)}.")
     card = c.move_by_id[card_id]
     direction = move.get("direction")
     if direction is not None and direction not in DIRECTIONS:
         raise InvalidMove("bad-move",
-                          f"The direction is \"forward\" or \"backward\", not {direction!r}.")
+                          f"The direction is \"forward\" or \"backward\", not {shown(direction)}.")
     if direction is not None and not card.directed:
         raise IllegalMove("no-direction-on-card", f"{c.label(card_id)} shows no ±: "
                           "it moves as printed, so leave the direction out.")
@@ -407,7 +409,7 @@ def _bad_encounter(c: Components, state: dict, seat: int, move: dict) -> dict:
         return swap_goal(state, seat, move["swap"])
     other = move["choose"]
     if type(other) is not int:
-        raise InvalidMove("bad-move", f"Choose a player by seat number, not {other!r}.")
+        raise InvalidMove("bad-move", f"Choose a player by seat number, not {shown(other)}.")
     if not 0 <= other < state["players"]:
         raise IllegalMove("no-such-player", f"There is no seat {other}; the seats are "
                           f"0 to {state['players'] - 1}.")
@@ -436,7 +438,7 @@ def swap_goal(state: Mapping[str, Any], seat: int, slot: Any) -> dict:
     """
     goals = state["goals"][seat]
     if type(slot) is not int:
-        raise InvalidMove("bad-move", f"Name the Goal card by its number, not {slot!r}.")
+        raise InvalidMove("bad-move", f"Name the Goal card by its number, not {shown(slot)}.")
     if not 1 <= slot <= len(goals):
         raise IllegalMove("goal-not-held", f"You hold no Goal card number {slot}; "
                           f"your Goal cards are numbered 1 to {len(goals)}.")

@@ -11,7 +11,8 @@ from typing import Any, Mapping
 
 from marshmallow import Schema, fields, validate
 
-from engines.base import Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt
+from engines.base import (Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt,
+                          shown)
 from engines.space_worm import notation, rules
 from engines.space_worm.moves import read_move
 from engines.space_worm.sheet import DEFAULT_SHEET, SHEETS
@@ -49,10 +50,10 @@ class SpaceWorm(Engine):
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOptions("bad-player-count", f"{self.title} takes {self.min_players} "
                                                      f"to {self.max_players} players, not "
-                                                     f"{players}.")
+                                                     f"{shown(players)}.")
         name = (options or {}).get("sheet", DEFAULT_SHEET)
         if name not in SHEETS:
-            raise InvalidOptions("bad-options", f"There is no Space Worm sheet {name!r}; "
+            raise InvalidOptions("bad-options", f"There is no Space Worm sheet {shown(name)}; "
                                                 f"choose one of {', '.join(sorted(SHEETS))}.")
         return rules.new_game(SHEETS[name], players)
 

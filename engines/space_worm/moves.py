@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import InvalidMove
+from engines.base import InvalidMove, shown
 from engines.space_worm.sheet import DIRECTIONS
 
 MOVE_KEYS = frozenset({"die", "direction"})
@@ -49,11 +49,11 @@ def read_move(move: Any) -> tuple[int, str | None]:
         direction = move["direction"]
         if direction not in DIRECTIONS:
             raise InvalidMove("bad-move", f"The direction must be one of "
-                                          f"{', '.join(DIRECTIONS)}, not {direction!r}.")
+                                          f"{', '.join(DIRECTIONS)}, not {shown(direction)}.")
         return die, direction
     if keys == HEART_KEYS:
         if move["heart"] is not True:
             raise InvalidMove("bad-move", 'To colour a Heart, send "heart": true.')
         return die, None
     raise InvalidMove("bad-move", 'A move has "die" and either "direction" or "heart": '
-                                  f"true, and nothing else; got keys {sorted(keys)}.")
+                                  f"true, and nothing else; got the keys {shown(sorted(keys))}.")

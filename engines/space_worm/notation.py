@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from engines.base import InvalidMove
+from engines.base import InvalidMove, shown
 from engines.space_worm import rules
 from engines.space_worm.moves import heart_move, line_move, read_move
 from engines.space_worm.sheet import DIRECTIONS
@@ -46,7 +46,7 @@ def parse(text: Any) -> dict:
     found = _PATTERN.match(text.lower())
     word = _WORDS.get(found.group(2)) if found else None
     if word is None:
-        raise InvalidMove("bad-move", f"Cannot read {text!r} as a move. {HELP}")
+        raise InvalidMove("bad-move", f"Cannot read {shown(text)} as a move. {HELP}")
     die = int(found.group(1))
     return heart_move(die) if word == "heart" else line_move(die, word)
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engines.base import BadOutcome, IllegalMove
+from engines.base import BadOutcome, IllegalMove, shown
 from engines.space_worm.moves import heart_move, line_move
 from engines.space_worm.scoring import final_result
 from engines.space_worm.sheet import DIRECTIONS, Sheet, get_sheet
@@ -108,7 +108,7 @@ def resolve(state: Mapping[str, Any], outcome: Any) -> State:
     if (not isinstance(outcome, list) or len(outcome) != len(faces)
             or any(type(v) is not int or not 1 <= v <= f for v, f in zip(outcome, faces))):
         raise BadOutcome("bad-outcome", f"Expected {len(faces)} dice showing 1 to {faces[0]} "
-                                        f"pips each, got {outcome!r}.")
+                                        f"pips each, got {shown(outcome)}.")
     if state["phase"] == START_ROLL:
         return _start_planet(state, outcome)
     return _round_roll(state, outcome)

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from engines.base import IllegalMove, InvalidMove
+from engines.base import IllegalMove, InvalidMove, shown
 from engines.star_maps import sheet as sh
 from engines.star_maps.sheet import Layout
 
@@ -57,7 +57,7 @@ def check_allowed(bonus: str, unlocked: Sequence[str], used: int, earned: int) -
         ``bonus-not-earned``.
     """
     if bonus not in CATALOG:
-        raise IllegalMove("no-such-bonus", f"There is no bonus {bonus!r}; bonuses are "
+        raise IllegalMove("no-such-bonus", f"There is no bonus {shown(bonus)}; bonuses are "
                                            f"{', '.join(BONUS_IDS)}.")
     if bonus not in unlocked:
         raise IllegalMove("bonus-locked", f"Bonus {bonus} is not unlocked in this game "

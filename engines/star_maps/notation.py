@@ -17,14 +17,15 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from engines.base import InvalidMove
+from engines.base import InvalidMove, shown
 from engines.star_maps.turn import read_move
 
-HELP = ("One line per move. Use the dice: `star 4 write 2 at B7` (die 4 picks the star type, "
-        "the other die's 2 goes in box B7). Make a connection: `connect C3`. Add a bonus "
-        "after a move that found the last star of a type: `... + bridge connect C5`, "
-        "`... + echo at A2`, `... + nudge star 3 write 5 at A4`. After the game the losers "
-        "vote: `choose echo`. `pass` only when you can do nothing.")
+HELP = ("One line per move. Use the dice: 'star 4 write 2 at B7' (die 4 picks the star type, "
+        "the other die's 2 goes in box B7). Make a connection: 'connect C3'. Add a bonus "
+        "after a move that found the last star of a type: '... + bridge connect C5', "
+        "'... + echo at A2', '... + nudge star 3 write 5 at A4'. After the game the losers "
+        "vote: 'choose echo'. 'pass' only when you can do nothing.")
+"""The notation help shown by the API and in mails (plain text)."""
 
 _ID = r"([A-Za-z][A-Za-z0-9]*)"
 _WRITE = re.compile(r"^star\s+(\d+)\s+write\s+(\d+)\s+at\s+" + _ID + "$", re.I)
@@ -97,4 +98,4 @@ def _parse_part(text: str) -> dict | None:
 
 
 def _unreadable(line: str) -> InvalidMove:
-    return InvalidMove("bad-move", f"Cannot read {line!r}. {HELP}")
+    return InvalidMove("bad-move", f"Cannot read {shown(line)}. {HELP}")

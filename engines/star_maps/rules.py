@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt
+from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt, shown
 from engines.star_maps import scoring, turn
 from engines.star_maps import sheet as sh
 from engines.star_maps.bonuses import BONUS_IDS
@@ -101,7 +101,7 @@ def resolve(state: Mapping, outcome: Any) -> dict:
         raise BadOutcome("no-chance-pending", "The game is not waiting for a roll.")
     if (not isinstance(outcome, list) or len(outcome) != 2
             or any(type(d) is not int or d not in sh.DIE_VALUES for d in outcome)):
-        raise BadOutcome("bad-outcome", f"A roll is two dice from 1 to 6, not {outcome!r}.")
+        raise BadOutcome("bad-outcome", f"A roll is two dice from 1 to 6, not {shown(outcome)}.")
     layout = SHEETS[state["sheet"]]
     stuck = [s for s, marks in enumerate(state["marks"])
              if not turn.can_act(layout, outcome, marks)]
@@ -225,7 +225,7 @@ def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
         raise IllegalMove("already-unlocked", f"Bonus {bonus} is already unlocked; choose "
                                               f"one of {', '.join(choices)}.")
     if bonus not in choices:
-        raise IllegalMove("no-such-bonus", f"There is no bonus {bonus!r}; choose one of "
+        raise IllegalMove("no-such-bonus", f"There is no bonus {shown(bonus)}; choose one of "
                                            f"{', '.join(choices)}.")
     votes = [bonus if s == seat else v for s, v in enumerate(state["votes"])]
     new = {**state, "votes": votes}

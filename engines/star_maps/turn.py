@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import IllegalMove, InvalidMove
+from engines.base import IllegalMove, InvalidMove, shown
 from engines.star_maps import bonuses as bz
 from engines.star_maps import sheet as sh
 from engines.star_maps.sheet import Layout
@@ -44,19 +44,20 @@ def read_move(move: Any) -> dict:
         a die value outside 1..6, a bonus list on a pass or a vote.
     """
     if not isinstance(move, dict) or move.get("act") not in _KEYS:
-        raise InvalidMove("bad-move", "A move is a JSON object whose 'act' is one of "
-                                      f"{', '.join(_KEYS)}; got {move!r}.")
+        raise InvalidMove("bad-move", 'A move is a JSON object whose "act" is one of '
+                                      f"{', '.join(_KEYS)}; got {shown(move)}.")
     act = move["act"]
     extra = {"bonuses"} if act in ("dice", "connect") else set()
     if not _KEYS[act] <= set(move) <= _KEYS[act] | extra:
-        raise InvalidMove("bad-move", f"A {act!r} move has the keys "
-                                      f"{', '.join(sorted(_KEYS[act] | extra))}; got {move!r}.")
+        raise InvalidMove("bad-move", f"A {shown(act)} move has the keys "
+                                      f"{', '.join(sorted(_KEYS[act] | extra))}; "
+                                      f"got {shown(move)}.")
     _check_fields(move)
     uses = move.get("bonuses", [])
     if not isinstance(uses, list) or not all(
             isinstance(u, dict) and "bonus" in u and set(u) <= _USE_KEYS for u in uses):
-        raise InvalidMove("bad-move", "'bonuses' is a list of objects such as "
-                                      "{'bonus': 'bridge', 'connection': 'C3'}.")
+        raise InvalidMove("bad-move", '"bonuses" is a list of objects such as '
+                                      '{"bonus": "bridge", "connection": "C3"}.')
     for use in uses:
         _check_fields(use)
     return move
@@ -65,10 +66,10 @@ def read_move(move: Any) -> dict:
 def _check_fields(item: Mapping) -> None:
     for key in _INTS:
         if key in item and (type(item[key]) is not int or item[key] not in sh.DIE_VALUES):
-            raise InvalidMove("bad-move", f"{key!r} must be a die value from 1 to 6.")
+            raise InvalidMove("bad-move", f"{shown(key)} must be a die value from 1 to 6.")
     for key in _STRS:
         if key in item and not isinstance(item[key], str):
-            raise InvalidMove("bad-move", f"{key!r} must be a string id.")
+            raise InvalidMove("bad-move", f"{shown(key)} must be a string id.")
 
 
 # --------------------------------------------------------------------------- checking

@@ -2,7 +2,7 @@
 
 A card's text is a list of sentences written in the rulebook's keywords ("Keywords and
 Terms", "Card Reference"). :data:`GRAMMAR` maps each sentence pattern to one step, a
-small JSON dict ``{"do": ..., ...}`` that ``rules.py`` resolves. A new card is a data
+small JSON dict ``{"do": ..., ...}`` that ``rules/`` resolves. A new card is a data
 entry in ``data/cards.json``; a new *keyword* is one line here plus one step handler.
 """
 

@@ -1,6 +1,6 @@
 """Worms: The Board Game as an arbiter engine (the contract in engines/base.py).
 
-The rules live in ``rules.py`` (a state machine over pending steps), the map and Things
+The rules live in ``rules/`` (a state machine over pending steps), the map and Things
 in ``board.py``, cards in ``cards.py`` + ``data/cards.json``, the notation in
 ``notation.py``. This module is the adapter: prompts, legal moves, checking a move
 (with stable codes), chance outcomes, views, timeouts, mail text.
@@ -12,8 +12,7 @@ import json
 
 from marshmallow import Schema
 
-from engines.base import (BadOutcome, Chance, Decision, Engine, IllegalMove, InvalidMove,
-                          Over, Prompt)
+from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms import board_svg, notation, rules
@@ -80,10 +79,7 @@ class WormsEngine(Engine):
             ``card-not-in-hand``, ``not-in-hex``, ``not-now``, ``not-a-choice``.
         """
         self.check_turn(state, seat)
-        if not isinstance(move, dict):
-            raise InvalidMove("bad-move", f"A Worms move is a JSON object, not {move!r}.")
-        if notation.parse(notation.describe(move)) != move:
-            raise InvalidMove("bad-move", f"Not a well-formed Worms move: {move!r}.")
+        notation.check(move)
         if move not in state["ask"]["options"]:
             raise diagnose(state, seat, move)
         return rules.answer(copy_state(state), move)
@@ -104,7 +100,7 @@ class WormsEngine(Engine):
         elif ok:
             ok = sorted(outcome) == list(range(spec["size"]))
         if not ok:
-            raise BadOutcome("bad-outcome", f"{outcome!r} does not fit {spec!r}.")
+            raise BadOutcome("bad-outcome", f"Expected {expected(spec)}, not {shown(outcome)}.")
         return rules.answer(copy_state(state), list(outcome))
 
     # -- what players see ------------------------------------------------------------
@@ -218,7 +214,7 @@ class WormsEngine(Engine):
                  f"Hand: {hand or 'empty'}.",
                  f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}."]
         if "rolled" in ask:
-            lines.insert(1, f"Accuracy dice: {ask['rolled']}.")
+            lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
         return "\n".join(lines)
 
     def describe_outcome(self, spec, outcome) -> str:
@@ -228,6 +224,14 @@ class WormsEngine(Engine):
         if spec.get("faces") == [B.FLIPPER_FACES]:
             return f"{spec.get('for', 'flipper')}: {B.FLIPPER_RESULTS[outcome[0] - 1]}"
         return f"{spec.get('for', 'dice')}: " + ", ".join(B.face(o) for o in outcome)
+
+
+def expected(spec: dict) -> str:
+    """Return what outcome a chance spec asks for, in words."""
+    if spec["kind"] == "dice":
+        n, faces = len(spec["faces"]), spec["faces"][0]
+        return f"1 die from 1 to {faces}" if n == 1 else f"{n} dice, each from 1 to {faces}"
+    return f"a shuffle of {spec['size']}: each of 0 to {spec['size'] - 1} once"
 
 
 def card_view(card: str) -> dict:
@@ -259,7 +263,9 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
     """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
     ask, verb = state["ask"], move["move"]
     if verb not in VERBS[ask["kind"]]:
-        return IllegalMove("not-now", f"The game asks for a {ask['kind']} decision, "
+        kind = ask["kind"]
+        article = "an" if kind[0] in "aeiou" else "a"
+        return IllegalMove("not-now", f"The game asks for {article} {kind} decision, "
                                       f"not '{notation.describe(move)}'.")
     things = state["things"]
     if verb == "activate":
@@ -292,8 +298,9 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
         if err:
             return err
     if verb == "pick":
-        return IllegalMove("no-such-die", f"No die shows {move['die']}; rolled "
-                                          f"{ask.get('rolled')}.")
+        rolled = ", ".join(map(str, ask.get("rolled", [])))
+        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show "
+                                          f"{rolled}.")
     if verb in ("order", "prod"):
         return IllegalMove("not-in-hex", "Name exactly the Things of that hex "
                                          "(order: each once).")

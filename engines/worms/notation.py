@@ -1,32 +1,59 @@
 """The Worms move notation: one short line per decision, read back exactly.
 
-==========================  ==============================================
-text                        move (JSON)
-==========================  ==============================================
-``activate B2``             ``{"move": "activate", "worm": "B2"}``
-``inch 3``                  ``{"move": "inch", "dir": 3}``
-``jump 3,-1``               ``{"move": "jump", "to": [3, -1]}``
-``play uzi``                ``{"move": "play", "card": "uzi"}``
-``play bazooka at 2,0``     ``{"move": "play", "card": "bazooka", "at": [2, 0]}``
+==============================  ===========================================================
+text                            move (JSON)
+==============================  ===========================================================
+``activate B2``                 ``{"move": "activate", "worm": "B2"}``
+``inch 3``                      ``{"move": "inch", "dir": 3}``
+``jump 3,-1``                   ``{"move": "jump", "to": [3, -1]}``
+``play sheep``                  ``{"move": "play", "card": "sheep"}``
+``play bazooka at 2,0``         ``{"move": "play", "card": "bazooka", "at": [2, 0]}``
 ``play air-strike at 2,0 dir 3``  ``... "at": [2, 0], "dir": 3}``
-``target 2,0`` (``dir 3``)  ``{"move": "target", "at": [2, 0]}``
+``target 2,0`` (``dir 3``)      ``{"move": "target", "at": [2, 0]}``
 ``pick die 3`` / ``pick die wind``  ``{"move": "pick", "die": 3}`` / ``"wind"``
-``order worms B1 R2``       ``{"move": "order", "what": "worms", "ids": ["B1", "R2"]}``
-``prod B1``                 ``{"move": "prod", "id": "B1"}``
-``direction 4``             ``{"move": "direction", "dir": 4}``
-``skip``                    ``{"move": "skip"}``
-==========================  ==============================================
+``order worms B1 R2``           ``{"move": "order", "what": "worms", "ids": ["B1", "R2"]}``
+``prod B1``                     ``{"move": "prod", "id": "B1"}``
+``direction 4``                 ``{"move": "direction", "dir": 4}``
+``skip``                        ``{"move": "skip"}``
+==============================  ===========================================================
 
 Hexes are axial ``q,r`` (engines/hexgrid.py); directions 1..6 as on the Wind Dial.
+Players read :data:`HELP` (plain text, for the API and mails), not this docstring.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
-from engines.base import InvalidMove
+from engines.base import InvalidMove, shown
 
-HELP = __doc__
+HELP = """\
+One move per line. Hexes are written q,r (like 2,-1); directions are 1 to 6 as on the
+Wind Dial. Worms are named by team and number (B1, R2), other Things by kind and number
+(crate1, mine2).
+  activate B2                     activate your worm B2
+  inch 3                          inch to the next hex in direction 3
+  jump 3,-1                       jump to hex 3,-1 (one or two hexes away)
+  play sheep                      play a card whose text does not start with a target
+  play bazooka at 2,0             play a card and target hex 2,0
+  play air-strike at 2,0 dir 3    play an Air Strike on hex 2,0 in direction 3
+  target 2,0                      target hex 2,0 (an Air Strike adds: dir 3)
+  pick die 3                      keep an Accuracy die (pick die wind, pick die bullseye)
+  order worms B1 R2               the order of things that happen at once (also order
+                                  things ..., order effects ...)
+  prod B1                         prod a worm or Thing out of a full hex
+  direction 4                     the direction of a Knockback after a Bullseye
+  skip                            skip an optional step"""
+"""The notation help shown by the API and in mails (plain text)."""
+
+EXAMPLES = {
+    "activate": "activate B2", "inch": "inch 3", "jump": "jump 3,-1",
+    "play": "play bazooka at 2,0", "target": "target 2,0", "pick": "pick die 3",
+    "order": "order worms B1 R2", "prod": "prod B1", "direction": "direction 4",
+    "skip": "skip",
+}
+"""One move of each verb, in notation, for error texts."""
 
 ORDER_GROUPS = ("worms", "things", "effects")
 FACES = ("wind", "bullseye")
@@ -35,13 +62,13 @@ FACES = ("wind", "bullseye")
 def _hex(text: str) -> list[int]:
     m = re.fullmatch(r"(-?\d+),(-?\d+)", text)
     if not m:
-        raise InvalidMove("bad-move", f"A hex is written q,r (like 2,-1), not {text!r}.")
+        raise InvalidMove("bad-move", f"A hex is written q,r (like 2,-1), not {shown(text)}.")
     return [int(m.group(1)), int(m.group(2))]
 
 
 def _dir(text: str) -> int:
     if not re.fullmatch(r"[1-6]", text):
-        raise InvalidMove("bad-move", f"A direction is 1 to 6, not {text!r}.")
+        raise InvalidMove("bad-move", f"A direction is 1 to 6, not {shown(text)}.")
     return int(text)
 
 
@@ -96,7 +123,7 @@ def parse(text: str) -> dict:
         return {"move": "prod", "id": _thing_id(rest[0])}
     if verb == "direction" and len(rest) == 1:
         return {"move": "direction", "dir": _dir(rest[0])}
-    raise InvalidMove("bad-move", f"Cannot read {text!r} as a Worms move.")
+    raise InvalidMove("bad-move", f"Cannot read {shown(text)} as a Worms move.")
 
 
 def describe(move: dict) -> str:
@@ -132,4 +159,25 @@ def describe(move: dict) -> str:
             return f"direction {move['dir']}"
     except (KeyError, TypeError, IndexError):
         pass
-    raise InvalidMove("bad-move", f"Not a Worms move: {move!r}.")
+    raise InvalidMove("bad-move", f"Not a Worms move: {shown(move)}.")
+
+
+def check(move) -> dict:
+    """Return ``move`` when it is a well-formed Worms move: a JSON object that
+    :func:`describe` writes and :func:`parse` reads back unchanged.
+
+    :raises InvalidMove: ``bad-move``, showing the move and a right one of its verb.
+    """
+    try:
+        if isinstance(move, dict) and parse(describe(move)) == move:
+            return move
+    except InvalidMove:
+        pass
+    if not isinstance(move, dict):
+        raise InvalidMove("bad-move", f"A Worms move is a JSON object, not {shown(move)}.")
+    verb = move.get("move")
+    if isinstance(verb, str) and verb in EXAMPLES:
+        hint = f"for example {json.dumps(parse(EXAMPLES[verb]))}"
+    else:
+        hint = f'"move" is one of {", ".join(EXAMPLES)}'
+    raise InvalidMove("bad-move", f"Not a well-formed Worms move: {shown(move)}; {hint}.")
