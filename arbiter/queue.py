@@ -23,6 +23,8 @@ def celery_init_app(app: Flask) -> Celery:
     ``app.extensions["celery"]``; return it."""
 
     class FlaskTask(Task):
+        """A task that runs inside the Flask app context."""
+
         def __call__(self, *args, **kwargs):
             with app.app_context():
                 return self.run(*args, **kwargs)

@@ -21,6 +21,8 @@ ORGANISER = {"security": [{"seatToken": []}]}
 
 @blp.route("")
 class Campaigns(MethodView):
+    """``/v1/campaigns``: create a campaign."""
+
     @blp.arguments(s.CampaignCreateSchema)
     @blp.response(201, s.CampaignCreatedSchema)
     @blp.alt_response(422, schema=ProblemSchema, description="no campaigns for that engine")
@@ -34,6 +36,8 @@ class Campaigns(MethodView):
 
 @blp.route("/<campaign_id>")
 class CampaignById(MethodView):
+    """``/v1/campaigns/{id}``: a campaign's unlocks and games."""
+
     @blp.response(200, s.CampaignSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="no such campaign")
     def get(self, campaign_id):
@@ -43,6 +47,8 @@ class CampaignById(MethodView):
 
 @blp.route("/<campaign_id>/games")
 class CampaignGames(MethodView):
+    """``/v1/campaigns/{id}/games``: start the next game."""
+
     @blp.arguments(s.NextGameSchema, required=False)
     @blp.response(201, GameCreatedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="its current game is not over")

@@ -38,6 +38,8 @@ def describe(engine: Engine) -> dict:
 
 @blp.route("")
 class Engines(MethodView):
+    """``/v1/engines``: every engine."""
+
     @blp.response(200, EngineSchema(many=True))
     def get(self):
         """List the engines."""
@@ -46,6 +48,8 @@ class Engines(MethodView):
 
 @blp.route("/<engine_id>")
 class EngineById(MethodView):
+    """``/v1/engines/{id}``: one engine."""
+
     @blp.response(200, EngineSchema)
     def get(self, engine_id):
         """Describe one engine."""

@@ -49,6 +49,8 @@ class VacationSchema(Schema):
 
 @blp.route("/<game_id>/pause")
 class Pause(MethodView):
+    """``/v1/games/{id}/pause``: stop every clock."""
+
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already paused")
@@ -61,6 +63,8 @@ class Pause(MethodView):
 
 @blp.route("/<game_id>/resume")
 class Resume(MethodView):
+    """``/v1/games/{id}/resume``: restart the clocks."""
+
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, not paused")
@@ -74,6 +78,8 @@ class Resume(MethodView):
 
 @blp.route("/<game_id>/extend")
 class Extend(MethodView):
+    """``/v1/games/{id}/extend``: move a deadline later."""
+
     @blp.arguments(ExtendSchema)
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
@@ -88,6 +94,8 @@ class Extend(MethodView):
 
 @blp.route("/<game_id>/vacation")
 class Vacation(MethodView):
+    """``/v1/games/{id}/vacation``: a seat's vacation days."""
+
     @blp.arguments(VacationSchema)
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong seat token")

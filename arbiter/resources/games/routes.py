@@ -35,6 +35,7 @@ class SelectPage(Page):
 
     @property
     def items(self):
+        """Return the rows of this page (none past ``MAX_OFFSET``)."""
         p = self.page_params
         if p.first_item > MAX_OFFSET:
             return []
@@ -42,6 +43,7 @@ class SelectPage(Page):
 
     @property
     def item_count(self):
+        """Return how many rows the whole select has."""
         from sqlalchemy import func, select
 
         return db.session.scalar(select(func.count()).select_from(self.collection.subquery()))
@@ -49,6 +51,8 @@ class SelectPage(Page):
 
 @blp.route("")
 class Games(MethodView):
+    """``/v1/games``: list and create games."""
+
     @blp.arguments(s.GameQuerySchema, location="query")
     @blp.response(200, s.GameSchema(many=True))
     @blp.paginate(SelectPage)
@@ -81,6 +85,8 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class GameById(MethodView):
+    """``/v1/games/{id}``: a game's public summary."""
+
     @blp.response(200, s.GameSchema)
     @blp.alt_response(404, schema=ProblemSchema, description="no such game")
     def get(self, game_id):
@@ -91,6 +97,8 @@ class GameById(MethodView):
 
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
+    """``/v1/games/{id}/view``: what the caller may see."""
+
     @blp.response(200, s.ViewSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
     @blp.doc(**OPTIONAL_SEAT)
@@ -102,6 +110,8 @@ class GameView(MethodView):
 
 @blp.route("/<game_id>/board.svg")
 class Board(MethodView):
+    """``/v1/games/{id}/board.svg``: the board as a picture."""
+
     @blp.doc(responses={"200": {"description": "the board as SVG",
                                 "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
              **OPTIONAL_SEAT)
@@ -114,6 +124,8 @@ class Board(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
+    """``/v1/games/{id}/legal-moves``: the caller's legal moves."""
+
     @blp.response(200, s.LegalMovesSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
     @blp.doc(**SEAT)
@@ -124,6 +136,8 @@ class LegalMoves(MethodView):
 
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
+    """``/v1/games/{id}/moves``: submit a move."""
+
     @blp.arguments(s.MoveSchema)
     @blp.response(201, s.MoveAcceptedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
@@ -159,6 +173,8 @@ def _move_of(data: dict, game_id: str):
 
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
+    """``/v1/games/{id}/resign``: resign a seat."""
+
     @blp.response(201, s.ResignedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already resigned")
     @blp.doc(parameters=[IDEMPOTENCY], **SEAT)
@@ -170,6 +186,8 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
+    """``/v1/games/{id}/events``: the log, long-polled."""
+
     @blp.arguments(s.EventsQuerySchema, location="query")
     @blp.response(200, s.EventsSchema)
     @blp.doc(**OPTIONAL_SEAT)
@@ -180,6 +198,8 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/record")
 class Record(MethodView):
+    """``/v1/games/{id}/record``: the full record once over."""
+
     @blp.response(200, s.RecordSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="the game is not over")
     def get(self, game_id):
