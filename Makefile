@@ -18,8 +18,9 @@ install: $(BIN)/.installed
 ## Start web + Celery worker + beat on the embedded default (SQLite, filesystem broker).
 run: install
 	$(BIN)/arbiter db-upgrade
-	@echo "Arbiter listening on http://127.0.0.1:$(PORT)  (API under /v1, contract at /openapi.json)"
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho --procfile Procfile start --port $(PORT)
+	@echo "Arbiter listening on http://127.0.0.1:$(PORT) (all interfaces; API under /v1, contract at /openapi.json)"
+	BASE_URL="$${BASE_URL:-http://127.0.0.1:$(PORT)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/honcho --procfile Procfile start --port $(PORT)
 
 ## Install and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: install

@@ -49,7 +49,7 @@ def verify_cmd(record) -> None:
 @click.option("--url", default="http://127.0.0.1:8000", show_default=True,
               help="base URL of a running Arbiter")
 @click.option("--seed", type=int, default=None, help="seed of the random player")
-@click.option("--out", "out_dir", default=".", show_default=True,
+@click.option("--out", "out_dir", default="records", show_default=True,
               help="folder for the saved record")
 @click.option("--email", "emails", multiple=True,
               help="an address per seat for turn mails (repeat)")

@@ -42,6 +42,14 @@ def database_url(raw: str | None, instance_path: str) -> str:
     return raw
 
 
+def engine_options(url: str) -> dict:
+    """Return SQLAlchemy engine options: a pool sized for gunicorn's threads on a
+    server database (SQLite keeps its own pool)."""
+    if url.startswith("sqlite"):
+        return {"pool_pre_ping": True}
+    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 30}
+
+
 def broker_settings(raw: str | None, instance_path: str) -> dict:
     """Return Celery settings for broker URL ``raw`` (or the filesystem default)."""
     if raw:
@@ -66,6 +74,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
     """Return the Flask config mapping read from ``env`` (default ``os.environ``)."""
     env = os.environ if env is None else env
     Path(instance_path).mkdir(parents=True, exist_ok=True)
+    url = database_url(env.get("DATABASE_URL"), instance_path)
     celery = {
         **broker_settings(env.get("CELERY_BROKER_URL"), instance_path),
         "task_ignore_result": True,
@@ -82,8 +91,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
     }
     return {
         "SECRET_KEY": env.get("SECRET_KEY", "dev-only-change-me"),
-        "SQLALCHEMY_DATABASE_URI": database_url(env.get("DATABASE_URL"), instance_path),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_DATABASE_URI": url,
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url),
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": env.get("BASE_URL", "http://localhost:8000").rstrip("/"),

@@ -8,6 +8,7 @@ Every error a client can meet is answered as ``application/problem+json`` (RFC 9
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
@@ -76,6 +77,25 @@ ENGINE_STATUS = {
 every other engine error is a 422."""
 
 
+def field_messages(messages, prefix: str = "") -> str:
+    """Return marshmallow's nested error messages as ``field: message; ...`` text."""
+    if isinstance(messages, dict):
+        parts = []
+        for key, value in messages.items():
+            if key == "json" and not prefix:
+                parts.append(field_messages(value))
+                continue
+            name = f"{prefix}.{key}" if prefix else str(key)
+            parts.append(field_messages(value, name))
+        return "; ".join(p for p in parts if p)
+    if isinstance(messages, (list, tuple)):
+        if all(isinstance(m, str) for m in messages):
+            text = " ".join(messages)
+            return f"{prefix}: {text}" if prefix else text
+        return "; ".join(field_messages(m, prefix) for m in messages)
+    return f"{prefix}: {messages}" if prefix else str(messages)
+
+
 def problem(status: int, code: str, title: str, detail: str, extra: dict | None = None) -> Response:
     """Return an ``application/problem+json`` response."""
     body = {"type": PROBLEM_BASE + code, "title": title, "status": status,
@@ -103,7 +123,7 @@ def _from_http(err: HTTPException) -> Response:
                        "The request body is not valid JSON.")
     if status == 422 and messages:
         return problem(422, "invalid-request", "Invalid request",
-                       f"Some fields are missing or wrong: {json.dumps(messages)}",
+                       f"Some fields are missing or wrong: {field_messages(messages)}.",
                        {"errors": messages})
     return problem(status, f"http-{status}", err.name, err.description or err.name)
 
@@ -134,7 +154,13 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ArbiterError)
     def _arbiter(err: ArbiterError):
-        return problem(err.status, err.code, err.title, err.detail, err.extra)
+        title = err.title if type(err) is not ArbiterError else HTTPStatus(err.status).phrase
+        return problem(err.status, err.code, title, err.detail, err.extra)
+
+    @app.errorhandler(RecursionError)
+    def _too_deep(err: RecursionError):
+        return problem(400, "malformed-json", "Malformed request",
+                       "The request body is nested too deeply to read.")
 
     @app.errorhandler(EngineError)
     def _engine(err: EngineError):

@@ -28,6 +28,11 @@ class StaleVersion(Conflict):
     code = "stale-version"
 
 
+class RaceLost(StaleVersion):
+    """Another append committed between this one's read and its write (409
+    ``stale-version``); the request may be checked again against the new version."""
+
+
 @dataclass
 class NewEvent:
     """An event about to be appended (its ``seq`` is given by the store).
@@ -55,8 +60,8 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
         the idempotent response); a callable among them is called once the events are
         flushed and returns the row (or a list of rows, or None) to write.
     :returns: the appended Event rows. The caller commits.
-    :raises StaleVersion: the game is no longer at ``game.version``; the session
-        has been rolled back.
+    :raises RaceLost: the game is no longer at ``game.version``; the session has been
+        rolled back.
     """
     old = game.version
     now = utcnow()
@@ -75,7 +80,7 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
                 sa.update(Game).where(Game.id == game.id, Game.version == old).values(**values)
                 .execution_options(synchronize_session=False))
             if result.rowcount != 1:
-                raise StaleVersion(_stale(game.id))
+                raise RaceLost(_stale(game.id))
         db.session.add_all(rows)
         db.session.flush()
         for extra in extra_rows:
@@ -89,7 +94,7 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
         db.session.rollback()
         if isinstance(err, StaleVersion):
             raise
-        raise StaleVersion(_stale(game.id)) from err
+        raise RaceLost(_stale(game.id)) from err
     for key, value in values.items():
         set_committed(game, key, value)
     return rows

@@ -41,7 +41,9 @@ def verify(record: dict) -> Verdict:
         _check(record, verdict)
     except Mismatch as err:
         verdict.ok, verdict.mismatch = False, str(err)
-    except (EngineError, KeyError, TypeError, ValueError) as err:
+    except KeyError as err:
+        verdict.ok, verdict.mismatch = False, f"the record has no {err.args[0]!s} field"
+    except (EngineError, TypeError, ValueError) as err:
         verdict.ok, verdict.mismatch = False, f"the record does not replay: {err}"
     return verdict
 

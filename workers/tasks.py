@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import smtplib
-
 from celery import shared_task
 
 from arbiter import queue
@@ -17,11 +15,11 @@ def resolve_chance(game_id: str, version: int) -> int:
     return chance.advance_chance(game_id, version)
 
 
-@shared_task(name="workers.tasks.send_mail", acks_late=True,
-             autoretry_for=(smtplib.SMTPException, OSError), retry_backoff=5,
-             retry_backoff_max=600, max_retries=8)
+@shared_task(name="workers.tasks.send_mail", acks_late=True)
 def send_mail(mail_id: int) -> bool:
-    """Send outbox mail ``mail_id`` unless it was sent; return True if this run sent it."""
+    """Send outbox mail ``mail_id`` unless it was sent; return True if this run sent it.
+    A failed send is retried by the outbox sweep once its back-off has passed (see
+    ``arbiter.service.mail``), not by Celery, so one mail never has two retry chains."""
     return mail.send(mail_id)
 
 

@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from arbiter.errors import Unprocessable
+from arbiter.errors import Unprocessable, field_messages
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
 
@@ -93,7 +93,8 @@ def load_config(raw: dict | None) -> dict:
     try:
         cfg = ClockSchema().load(raw or {})
     except ValidationError as err:
-        raise Unprocessable(f"The clock is not a valid time control: {err.messages}",
+        raise Unprocessable("The clock is not a valid time control: "
+                            f"{field_messages(err.messages)}.",
                             code="bad-clock", extra={"errors": err.messages}) from None
     if cfg["type"] == "none":
         cfg["reminders"] = []

@@ -131,12 +131,12 @@ def replay(game: Game, engine: Engine) -> dict:
 def list_games(status: str | None = None, engine: str | None = None,
                player: str | None = None) -> Any:
     """Return a select of games, newest first, filtered by status, engine and player
-    name or email."""
+    name (not email: addresses are never shown or searchable)."""
     query = sa.select(Game).order_by(Game.created_at.desc(), Game.id)
     if status:
         query = query.where(Game.status == status)
     if engine:
         query = query.where(Game.engine == engine)
     if player:
-        query = query.where(Game.seats.any(sa.or_(Seat.name == player, Seat.email == player)))
+        query = query.where(Game.seats.any(Seat.name == player))
     return query

@@ -1,10 +1,14 @@
 """Sending the outbox over SMTP: each mail claimed, sent, and marked sent, once.
 
-A mail is claimed with a conditional UPDATE (unsent, and unclaimed or its claim
-older than ``CLAIM_SECONDS``), so two workers never send the same mail at the same
-time. It carries a Message-ID derived from its outbox id, so that in the one
-remaining window (the SMTP server accepted it, the worker died before marking it
-sent) a resent copy can be recognised as the same message by mail clients.
+A mail is claimed with a conditional UPDATE (unsent, under ``MAX_ATTEMPTS`` tries, and
+unclaimed or its claim older than ``CLAIM_SECONDS``), so two workers never send the
+same mail at the same time. A send that fails leaves its claim in place: the claim is
+the back-off, and the sweep tries again once it has expired (every ``CLAIM_SECONDS``,
+at most ``MAX_ATTEMPTS`` times in all). A permanent refusal (an SMTP 5xx answer, an
+address the server cannot take) gives up at once; ``last_error`` keeps the reason.
+The Message-ID is derived from the outbox row alone, so that in the one remaining
+window (the server accepted it, the worker died before marking it sent) a resent copy
+carries the same Message-ID and mail clients show it once.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import logging
 import smtplib
 from datetime import timedelta
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import format_datetime
 from urllib.parse import parse_qs, unquote, urlparse
 
 import sqlalchemy as sa
@@ -26,6 +30,14 @@ from arbiter.models.timestamps import utcnow
 log = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 300
+"""How long a claim holds a mail: a send in progress, or the back-off after a failure."""
+
+MAX_ATTEMPTS = 10
+"""Tries before a mail is given up (``last_error`` says why)."""
+
+
+class PermanentFailure(Exception):
+    """The SMTP server refused the mail for good; it will not be retried."""
 
 
 def claim(mail_id: int) -> OutboxMail | None:
@@ -35,6 +47,7 @@ def claim(mail_id: int) -> OutboxMail | None:
     result = db.session.execute(
         sa.update(OutboxMail)
         .where(OutboxMail.id == mail_id, OutboxMail.sent_at.is_(None),
+               OutboxMail.attempts < MAX_ATTEMPTS,
                sa.or_(OutboxMail.claimed_at.is_(None), OutboxMail.claimed_at < stale))
         .values(claimed_at=now, attempts=OutboxMail.attempts + 1)
         .execution_options(synchronize_session=False))
@@ -47,21 +60,36 @@ def claim(mail_id: int) -> OutboxMail | None:
 def send(mail_id: int) -> bool:
     """Send outbox mail ``mail_id`` if nobody has; return True when this call sent it.
 
-    :raises smtplib.SMTPException, OSError: the server refused or could not be
-        reached; the claim is released so that a retry or the sweep sends it later.
+    A failure is recorded in ``last_error`` and the claim is kept as the back-off (the
+    sweep retries after ``CLAIM_SECONDS``); a permanent refusal also uses up the
+    attempts, so the mail is not tried again. Nothing is raised for a failed send.
     """
     mail = claim(mail_id)
     if mail is None:
         return False
     try:
         deliver(message(mail))
-    except (smtplib.SMTPException, OSError) as err:
-        mail.claimed_at, mail.last_error = None, str(err)[:500]
+    except (smtplib.SMTPException, OSError, UnicodeError) as err:
+        mail.last_error = f"{type(err).__name__}: {err}"[:500]
+        if is_permanent(err):
+            mail.attempts = MAX_ATTEMPTS
+        log.warning("mail %s not sent (attempt %s): %s", mail.id, mail.attempts,
+                    mail.last_error)
         db.session.commit()
-        raise
+        return False
     mail.sent_at = utcnow()
     db.session.commit()
     return True
+
+
+def is_permanent(err: Exception) -> bool:
+    """True for a refusal that retrying cannot cure: an SMTP 5xx answer, or an address
+    or feature the server does not take."""
+    if isinstance(err, (smtplib.SMTPNotSupportedError, smtplib.SMTPRecipientsRefused,
+                        UnicodeError)):
+        return True
+    code = getattr(err, "smtp_code", None)
+    return isinstance(code, int) and 500 <= code < 600
 
 
 def message(mail: OutboxMail) -> EmailMessage:
@@ -70,8 +98,9 @@ def message(mail: OutboxMail) -> EmailMessage:
     msg["From"] = current_app.config["MAIL_FROM"]
     msg["To"] = mail.to_addr
     msg["Subject"] = mail.subject
-    msg["Message-ID"] = make_msgid(idstring=f"outbox-{mail.id}-{mail.dedupe_key.replace(':', '.')}",
-                                   domain="arbiter")
+    host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
+    msg["Message-ID"] = f"<arbiter.outbox.{mail.id}.{mail.game_id}@{host}>"
+    msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
     msg.set_content(mail.body)
     return msg
@@ -96,13 +125,15 @@ def deliver(msg: EmailMessage) -> None:
 
 
 def unsent(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:
-    """Return ids of unsent, unclaimed (or stale-claimed) mails older than the delay."""
+    """Return ids of unsent mails older than the delay that may be tried now: under
+    ``MAX_ATTEMPTS`` tries, unclaimed or with an expired claim."""
     now = utcnow()
     cutoff = now - timedelta(seconds=older_than_seconds)
     stale = now - timedelta(seconds=CLAIM_SECONDS)
     return list(db.session.scalars(
         sa.select(OutboxMail.id)
         .where(OutboxMail.sent_at.is_(None), OutboxMail.created_at < cutoff,
+               OutboxMail.attempts < MAX_ATTEMPTS,
                sa.or_(OutboxMail.claimed_at.is_(None), OutboxMail.claimed_at < stale))
         .order_by(OutboxMail.id).limit(limit)))
 

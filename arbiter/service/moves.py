@@ -10,18 +10,29 @@ from arbiter.service import access, idempotency
 from arbiter.service.commit import commit
 from arbiter.service.games import load
 from arbiter.service.transition import Transition, settle
-from arbiter.store import NewEvent, StaleVersion
+from arbiter.store import NewEvent, RaceLost, StaleVersion
 
 
-def check_version(game: Game, expected: int | None) -> None:
+RACE_RETRIES = 3
+"""How often a move that lost a race is checked again against the new version."""
+
+
+def check_version(game: Game, expected: int | None, seat: int | None = None) -> None:
     """Refuse a request made against another version than the game's.
+
+    A seat that still owes the current prompt may have moved against any version since
+    that prompt began (``prompt_since``): what happened since (other seats' answers to
+    a simultaneous turn, clock events) does not change its choice.
 
     :raises StaleVersion: 409 ``stale-version``.
     """
-    if expected is not None and expected != game.version:
-        raise StaleVersion(
-            f"You moved against version {expected}, but the game is at version "
-            f"{game.version}; fetch it again and resubmit.")
+    if expected is None or expected == game.version:
+        return
+    if seat is not None and seat in game.to_act and game.prompt_since <= expected < game.version:
+        return
+    raise StaleVersion(
+        f"You moved against version {expected}, but the game is at version "
+        f"{game.version}; fetch it again and resubmit.")
 
 
 def check_active(game: Game) -> None:
@@ -35,10 +46,23 @@ def submit_move(game_id: str, token: str | None, move: Any, expected_version: in
     """Validate and record a seat's move; return ``(201, {"seq", "version", ...})``.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
-    :raises StaleVersion: ``expected_version`` is not the game's version, or another
-        append won the race.
+    :raises StaleVersion: ``expected_version`` is no longer current (see
+        :func:`check_version`); a move made against a current version that loses a race
+        to another append is checked again, up to ``RACE_RETRIES`` times.
     :raises engines.base.EngineError: the move is unreadable or illegal.
     """
+    for attempt in range(RACE_RETRIES + 1):
+        try:
+            return _submit(game_id, token, move, expected_version, idempotency_key)
+        except RaceLost:
+            if expected_version is None or attempt == RACE_RETRIES:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _submit(game_id: str, token: str | None, move: Any, expected_version: int | None,
+            idempotency_key: str | None) -> tuple[int, dict]:
+    """Load the game and record the move once (see :func:`submit_move`)."""
     game, engine, state = load(game_id)
     seat = access.seat_for(game, token)
     scope = f"moves:{game.id}:{seat.token_hash}"
@@ -46,7 +70,7 @@ def submit_move(game_id: str, token: str | None, move: Any, expected_version: in
 
     def run(row):
         check_active(game)
-        check_version(game, expected_version)
+        check_version(game, expected_version, seat.seat)
         tr = Transition(game, engine, state)
         tr.move(seat.seat, move)
         seq = tr.next_seq - 1

@@ -17,7 +17,7 @@ class DarkHorseOptions(Schema):
     """Game options (rules/dark-horse.md, "Dilly Dally Variant")."""
 
     dilly_dally = fields.Boolean(
-        load_default=False,
+        load_default=False, truthy={True}, falsy={False},
         metadata={"description": "Play the Dilly Dally Variant: Ant tokens and the black base."})
 
 

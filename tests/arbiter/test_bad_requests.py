@@ -9,7 +9,7 @@ from tests.arbiter.test_games_api import assert_problem
 from tests.helpers import auth, event_count, new_game, summary, until_decision
 
 
-@pytest.mark.parametrize("name", ["\ud800", "a\u0000b", "   ", "A\r\nBcc: x"])
+@pytest.mark.parametrize("name", ["\ud800", "a\u0000b", "   ", "A\r\nBcc: x", "\u202e"])
 def test_names_with_invalid_unicode_control_characters_or_blank_are_refused(client, name):
     answer = client.post("/v1/games", json={"engine": "space-worm", "players": [{"name": name}]})
     assert_problem(answer, 422, "invalid-request")
@@ -93,3 +93,26 @@ def test_pausing_a_game_without_a_clock_is_refused(app, client):
     assert_problem(client.post(f"/v1/games/{game_id}/pause", headers=auth(creator)),
                    409, "no-clock")
     assert summary(client, game_id)["version"] == version
+
+
+def test_deeply_nested_json_is_malformed_not_a_crash(client):
+    deep = "[" * 5000 + "]" * 5000
+    answer = client.post("/v1/games", data='{"engine": "space-worm", "options": ' + deep + "}",
+                         content_type="application/json")
+    assert answer.status_code == 400 and answer.json["code"] == "malformed-json"
+
+
+def test_titles_follow_the_status_and_details_read_as_text(client):
+    answer = client.post("/v1/games", data="x", content_type="text/plain")
+    assert answer.json["title"] == "Unsupported Media Type"
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}],
+                                            "clock": {"type": "per-move", "seconds": -1}})
+    assert answer.json["code"] == "bad-clock" and "{" not in answer.json["detail"]
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [{}]})
+    assert "players.0.name: Missing data for required field." in answer.json["detail"]
+
+
+def test_games_cannot_be_found_by_email(client):
+    new_game(client, emails=True)
+    assert client.get("/v1/games?player=p0@example.org").json == []
+    assert len(client.get("/v1/games?player=P0").json) == 1

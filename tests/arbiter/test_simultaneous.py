@@ -50,3 +50,17 @@ def test_a_round_waits_for_every_seat_and_mails_each_once(app, client):
     if s2["status"] == "active":
         new = set(turn_mails(app, game_id)) - set(first_mails)
         assert new == {f"turn:{game_id}:{s2['version']}:{seat}" for seat in s2["to_act"]}
+
+
+def test_answers_made_against_the_rounds_version_do_not_conflict(app, client):
+    """Given every seat answering with the version the round began at (as in its
+    mail), each answer is taken: the others' answers do not make it stale."""
+    game_id, tokens = new_game(client, "star-maps", players=3)
+    s = until_decision(client, app, game_id)
+    for seat in s["to_act"]:
+        legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
+        answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
+                             json={"move": legal["moves"][0], "expected_version": s["version"]})
+        assert answer.status_code == 201, answer.json
+    late = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
+    assert late["moves"] == [] or summary(client, game_id)["version"] > s["version"]

@@ -4,12 +4,14 @@ sweeps catching up, and a real Celery worker doing it all from enqueued tasks.""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
-import pytest
 import sqlalchemy as sa
+import time_machine
 
 from arbiter.extensions import db
 from arbiter.models import Game, OutboxMail
+from arbiter.models.timestamps import utcnow
 from arbiter.service import chance, mail
 from tests.conftest import make_app
 from tests.helpers import auth, new_game, play_out, summary, until_decision
@@ -67,9 +69,10 @@ def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
     assert "Scores:" in over[0].get_content()
 
 
-def test_mail_that_fails_is_released_and_the_sweep_sends_it_later(sqlite_url, smtp):
-    """Given the SMTP server down, the send fails and leaves the mail unsent; once it
-    is up, the sweep's ids send it."""
+def test_mail_that_fails_backs_off_and_the_sweep_sends_it_later(sqlite_url, smtp):
+    """Given the SMTP server down, the send fails and leaves the mail unsent, claimed
+    as its back-off; once the back-off has passed and the server is up, the sweep's
+    ids send it, with the same Message-ID and a Date."""
     url, inbox = smtp
     app = make_app(sqlite_url, SMTP_URL="smtp://127.0.0.1:9")  # nothing listens on 9
     client = app.test_client()
@@ -77,13 +80,47 @@ def test_mail_that_fails_is_released_and_the_sweep_sends_it_later(sqlite_url, sm
     until_decision(client, app, game_id)
     [(mail_id, _, _, sent)] = outbox(app, game_id)
     with app.app_context():
-        with pytest.raises(OSError):
-            mail.send(mail_id)
-        assert mail.unsent(older_than_seconds=-1) == [mail_id]
+        first_id = mail.message(db.session.get(OutboxMail, mail_id))["Message-ID"]
+        assert mail.send(mail_id) is False
+        assert db.session.get(OutboxMail, mail_id).last_error
+        assert mail.unsent(older_than_seconds=-1) == []  # backing off
         app.config["SMTP_URL"] = url
-        for pending in mail.unsent(older_than_seconds=-1):
-            mail.send(pending)
-    assert len(inbox.messages) == 1 and outbox(app, game_id)[0][3] is not None
+        with time_machine.travel(utcnow() + timedelta(seconds=mail.CLAIM_SECONDS + 1)):
+            for pending in mail.unsent(older_than_seconds=-1):
+                assert mail.send(pending) is True
+    [message] = inbox.messages
+    assert message["Message-ID"] == first_id and message["Date"]
+    assert outbox(app, game_id)[0][3] is not None
+
+
+def test_a_permanent_refusal_is_not_retried(sqlite_url, smtp):
+    """Given a server that refuses the recipient for good (5xx), the mail is given up
+    at once and never offered to the sweep again."""
+    from aiosmtpd.controller import Controller
+
+    from tests.conftest import free_port
+
+    class Refusing:
+        async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
+            return "550 5.1.1 no such user here"
+
+    port = free_port()
+    controller = Controller(Refusing(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        app = make_app(sqlite_url, SMTP_URL=f"smtp://127.0.0.1:{port}")
+        client = app.test_client()
+        game_id, _ = new_game(client, players=1, emails=True)
+        until_decision(client, app, game_id)
+        [(mail_id, _, _, _)] = outbox(app, game_id)
+        with app.app_context():
+            assert mail.send(mail_id) is False
+            row = db.session.get(OutboxMail, mail_id)
+            assert row.attempts == mail.MAX_ATTEMPTS and "550" in row.last_error
+            with time_machine.travel(utcnow() + timedelta(hours=2)):
+                assert mail.unsent(older_than_seconds=-1) == []
+    finally:
+        controller.stop()
 
 
 def test_sweep_chance_finds_games_whose_roll_was_lost(app, client):

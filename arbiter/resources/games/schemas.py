@@ -83,7 +83,7 @@ class GameQuerySchema(Schema):
 
     status = fields.String(validate=validate.OneOf(["active", "over"]))
     engine = fields.String()
-    player = fields.String(metadata={"description": "a player's name or email"})
+    player = fields.String(metadata={"description": "a player's name"})
 
 
 class MoveSchema(Schema):

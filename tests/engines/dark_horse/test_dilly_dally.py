@@ -7,7 +7,7 @@ import pytest
 
 from engines.base import Decision, IllegalMove, InvalidMove, Over
 
-from .support import E, dealt, finish, in_play, place_all, placing
+from .support import E, dealt, finish, place_all, placing
 
 TRACK = ["ladybug", "bee", "fly", "snail", "wasp", "grasshopper", "caterpillar"]
 
