@@ -217,7 +217,7 @@ def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
     :raises IllegalMove: ``game-over`` (not a vote), ``no-such-bonus``, ``already-unlocked``.
     """
     if move["act"] != "choose-bonus":
-        raise IllegalMove("game-over", "The game is over; the losers are choosing a new "
+        raise IllegalMove("game-over", "The rounds are over; the losers are choosing a new "
                                        "bonus (choose <bonus>).")
     choices = scoring.candidates(state["unlocked"])
     bonus = move["bonus"]

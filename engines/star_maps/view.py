@@ -74,8 +74,9 @@ def brief(state: Mapping, seat: int) -> str:
     if seat not in rules.owing(state):
         return "You owe no move now."
     if state["phase"] == rules.VOTE:
-        lines = ["The game is over and you are among the losers: choose one new bonus for "
-                 "the campaign. Most votes wins; a tie goes to the bonus listed first."]
+        lines = ["The last round is played and you are among the losers: choose one new "
+                 "bonus for the campaign. Most votes wins; a tie goes to the bonus listed "
+                 "first."]
         lines += [f"- choose {b}: {bz.CATALOG[b]['name']}, {bz.CATALOG[b]['text']}"
                   for b in scoring.candidates(state["unlocked"])]
         return "\n".join(lines)
