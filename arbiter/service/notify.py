@@ -26,7 +26,7 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
     """
     mails = []
     base = current_app.config["BASE_URL"]
-    board = engine.board_svg(engine.view(state, None)) is not None
+    board = type(engine).board_svg is not Engine.board_svg  # the engine draws a board
     for seat in game.seats:
         if seat.seat not in decision.seats or not seat.email or seat.resigned:
             continue
