@@ -30,7 +30,11 @@ class StaleVersion(Conflict):
 
 class RaceLost(StaleVersion):
     """Another append committed between this one's read and its write (409
-    ``stale-version``); the request may be checked again against the new version."""
+    ``stale-version``); the request may be checked again against the new version.
+    ``read_version`` is the version the losing request was checked against, when the
+    caller records it."""
+
+    read_version: int | None = None
 
 
 @dataclass
@@ -71,6 +75,7 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
     values = {**snapshot, "version": old + len(rows), "updated_at": now}
     try:
         if old == 0:
+            values["created_at"] = now
             db.session.add(game)
             for key, value in values.items():
                 setattr(game, key, value)
@@ -96,19 +101,13 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
             raise
         raise RaceLost(_stale(game.id)) from err
     for key, value in values.items():
-        set_committed(game, key, value)
+        set_committed_value(game, key, value)  # already written by the UPDATE
     return rows
 
 
 def _stale(game_id: str) -> str:
     return (f"Game {game_id} has moved on since you read it; "
             "fetch it again and resubmit against the new version.")
-
-
-def set_committed(game: Game, key: str, value: Any) -> None:
-    """Set an attribute on the loaded row without marking it dirty (it is already
-    written by the conditional UPDATE)."""
-    set_committed_value(game, key, value)
 
 
 def events_after(game_id: str, after: int, limit: int = 1000) -> list[Event]:

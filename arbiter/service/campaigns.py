@@ -81,19 +81,26 @@ def summary(campaign: Campaign) -> dict:
                       for i, g in enumerate(games, start=1)]}
 
 
-def start_next_game(campaign_id: str, token: str | None, options: dict | None,
-                    clock: dict | None, answer_row: Callable[[Game, list[str]], Any]
-                    ) -> Game:
-    """Start the campaign's next game with its carried unlocks; commit; return it.
+def organised(campaign_id: str, token: str | None) -> Campaign:
+    """Return the campaign whose organiser token ``token`` is.
 
-    :raises Unauthorized: the organiser's token is missing or wrong.
-    :raises Conflict: ``campaign-game-active`` while its last game is still played.
+    :raises NotFound: ``campaign-not-found``; :raises Unauthorized: the organiser's
+        token is missing or wrong.
     """
     campaign = get_campaign(campaign_id)
     if token is None or not secrets.compare_digest(access.token_hash(token),
                                                    campaign.token_hash):
         raise Unauthorized("Starting a campaign's game needs its organiser token.",
                            code="missing-token" if token is None else "bad-token")
+    return campaign
+
+
+def start_next_game(campaign: Campaign, options: dict | None, clock: dict | None,
+                    answer_row: Callable[[Game, list[str]], Any]) -> Game:
+    """Start the campaign's next game with its carried unlocks; commit; return it.
+
+    :raises Conflict: ``campaign-game-active`` while its last game is still played.
+    """
     games = games_of(campaign)
     if any(g.status == "active" for g in games):
         raise Conflict("The campaign's current game is still being played.",

@@ -62,7 +62,13 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     counts = {"outage": outage, "claimed": 0, "timeouts": 0, "extended": 0}
     for game_id, version in claim_due(now, limit):
         counts["claimed"] += 1
-        outcome = enforce(game_id, version, now)
+        try:
+            outcome = enforce(game_id, version, now)
+        except Exception:  # noqa: BLE001 - one broken game must not stop the others
+            db.session.rollback()
+            log.exception("clock: game %s could not be enforced; its lease will expire",
+                          game_id)
+            continue
         if outcome in ("timeouts", "extended"):
             counts[outcome] += 1
     counts["reminders"] = remind(now, limit)

@@ -53,16 +53,15 @@ def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) 
 
 
 def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:
-    """True when ``new`` continues ``old``: a simultaneous decision that some of its
-    seats have answered in this transition, the others still owing; or the same
-    decision after a transition that applied no input (a clock event, the resignation
-    of a seat not on turn)."""
+    """True when ``new`` continues ``old``: the same decision with, at most, some of its
+    seats answered (a simultaneous round part-way, a resignation or a clock event in
+    between). A roll, or a move by a seat outside ``old``, starts a new prompt."""
     if old.get("type") != "decision" or new.get("type") != "decision":
         return False
-    if not any(e.kind in ("move", "chance") for e in tr.events):
-        return old == new
-    old_seats, new_seats = set(old["seats"]), set(new["seats"])
-    if len(old_seats) < 2 or not new_seats < old_seats:
+    if old.get("kind") != new.get("kind") or any(e.kind == "chance" for e in tr.events):
         return False
-    return all(e.kind == "move" and e.seat in old_seats for e in tr.events)
-
+    old_seats, new_seats = set(old["seats"]), set(new["seats"])
+    movers = {e.seat for e in tr.events if e.kind == "move"}
+    if not movers:
+        return new_seats == old_seats
+    return new_seats < old_seats and movers <= old_seats - new_seats

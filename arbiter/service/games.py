@@ -107,17 +107,14 @@ def load(game_id: str) -> tuple[Game, Engine, dict]:
     return game, engine, game.state
 
 
-def inputs_of(events: list[Event] | list[dict]) -> list[Input]:
+def inputs_of(events: list[Event]) -> list[Input]:
     """Return the engine inputs (moves and chance outcomes) among logged events."""
     out = []
     for e in events:
-        kind = e["kind"] if isinstance(e, dict) else e.kind
-        seat = e["seat"] if isinstance(e, dict) else e.seat
-        payload = e["payload"] if isinstance(e, dict) else e.payload
-        if kind == "move":
-            out.append(Input("move", seat, payload["move"]))
-        elif kind == "chance":
-            out.append(Input("chance", None, payload["outcome"]))
+        if e.kind == "move":
+            out.append(Input("move", e.seat, e.payload["move"]))
+        elif e.kind == "chance":
+            out.append(Input("chance", None, e.payload["outcome"]))
     return out
 
 

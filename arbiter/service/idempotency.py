@@ -1,16 +1,30 @@
-"""``Idempotency-Key``: a retried POST gets its first answer again, and writes nothing."""
+"""``Idempotency-Key``: a retried POST gets its first answer again, and writes nothing.
+
+The first answer is stored in the same transaction as the events of the request, keyed
+by ``(scope, key)``; the scope names the route and, where there is one, the caller (the
+hash of its token), so one caller's key never returns another caller's answer. Stored
+answers are sealed (Fernet, from the ``cryptography`` library) with a key derived from
+``SECRET_KEY`` and the Idempotency-Key itself, so the tokens some answers carry are
+never at rest in clear: reading them back needs the client's key.
+"""
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import json
 from typing import Any, Callable
+
+from cryptography.fernet import Fernet, InvalidToken
+from flask import current_app
 
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.models import IdempotentResponse
 from arbiter.store import StaleVersion
 
+MIN_KEY = 16
 MAX_KEY = 200
 
 
@@ -19,22 +33,50 @@ def request_hash(body: Any) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
+def _fernet(scope: str, key: str) -> Fernet:
+    """Return the cipher for one ``(scope, key)``: its key is HMAC-SHA256 of them under
+    ``SECRET_KEY``."""
+    secret = current_app.config["SECRET_KEY"].encode()
+    digest = hmac.new(secret, f"{scope}\n{key}".encode(), hashlib.sha256).digest()
+    return Fernet(base64.urlsafe_b64encode(digest))
+
+
+def seal(scope: str, key: str, answer: dict) -> dict:
+    """Return ``answer`` sealed for storage: ``{"sealed": "<Fernet token>"}``."""
+    token = _fernet(scope, key).encrypt(json.dumps(answer).encode())
+    return {"sealed": token.decode()}
+
+
+def unseal(scope: str, key: str, stored_body: dict) -> dict:
+    """Return the answer sealed by :func:`seal`.
+
+    :raises Unprocessable: ``idempotency-key-reused`` when it cannot be opened (the
+        service's ``SECRET_KEY`` changed since).
+    """
+    try:
+        return json.loads(_fernet(scope, key).decrypt(stored_body["sealed"].encode()))
+    except (InvalidToken, KeyError) as err:
+        raise Unprocessable("This Idempotency-Key was used before and its answer can no "
+                            "longer be read; use a new key.",
+                            code="idempotency-key-reused") from err
+
+
 def stored(scope: str, key: str, digest: str) -> tuple[int, dict] | None:
     """Return the stored ``(status, body)`` for ``(scope, key)``, if any.
 
     :raises Unprocessable: ``idempotency-key-reused`` when the key was used with
-        another body, or ``bad-idempotency-key`` when it is too long.
+        another body, or ``bad-idempotency-key`` when it is too short or too long.
     """
-    if not key or len(key) > MAX_KEY:
-        raise Unprocessable(f"An Idempotency-Key must be 1 to {MAX_KEY} characters.",
-                            code="bad-idempotency-key")
+    if not MIN_KEY <= len(key) <= MAX_KEY:
+        raise Unprocessable(f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} characters "
+                            "(a random UUID is a good one).", code="bad-idempotency-key")
     row = db.session.get(IdempotentResponse, (scope, key))
     if row is None:
         return None
     if row.request_hash != digest:
         raise Unprocessable("This Idempotency-Key was already used for a different request.",
                             code="idempotency-key-reused")
-    return row.status, row.body
+    return row.status, unseal(scope, key, row.body)
 
 
 def once(scope: str, key: str | None, body: Any,
@@ -44,7 +86,8 @@ def once(scope: str, key: str | None, body: Any,
 
     ``run`` receives a function that builds the row to store with its answer; it
     must write that row in the same transaction as its events. Without a key ``run``
-    just runs. A concurrent twin that loses the race gets the winner's answer.
+    just runs. A concurrent twin that loses the race gets the winner's answer. Call it
+    only once the caller is identified, with the caller in ``scope``.
     """
     if key is None:
         return run(lambda status, answer: None)
@@ -55,7 +98,7 @@ def once(scope: str, key: str | None, body: Any,
 
     def row(status: int, answer: dict) -> IdempotentResponse:
         return IdempotentResponse(scope=scope, key=key, request_hash=digest, status=status,
-                                  body=answer)
+                                  body=seal(scope, key, answer))
 
     try:
         return run(row)

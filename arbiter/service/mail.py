@@ -67,19 +67,27 @@ def send(mail_id: int) -> bool:
     mail = claim(mail_id)
     if mail is None:
         return False
+    msg = message(mail)
+    db.session.commit()  # no transaction (on SQLite: no write lock) during the SMTP talk
     try:
-        deliver(message(mail))
+        deliver(msg)
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
-        mail.last_error = f"{type(err).__name__}: {err}"[:500]
+        error = f"{type(err).__name__}: {err}"[:500]
+        values = {"last_error": error}
         if is_permanent(err):
-            mail.attempts = MAX_ATTEMPTS
-        log.warning("mail %s not sent (attempt %s): %s", mail.id, mail.attempts,
-                    mail.last_error)
-        db.session.commit()
+            values["attempts"] = MAX_ATTEMPTS
+        _update(mail_id, values)
+        log.warning("mail %s not sent: %s", mail_id, error)
         return False
-    mail.sent_at = utcnow()
-    db.session.commit()
+    _update(mail_id, {"sent_at": utcnow()})
     return True
+
+
+def _update(mail_id: int, values: dict) -> None:
+    """Set columns of one outbox row in a short transaction of its own."""
+    db.session.execute(sa.update(OutboxMail).where(OutboxMail.id == mail_id).values(**values)
+                       .execution_options(synchronize_session=False))
+    db.session.commit()
 
 
 def is_permanent(err: Exception) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter.errors import Conflict
+from arbiter.errors import Conflict, Unprocessable
 from arbiter.models import Game
 from arbiter.service import access, idempotency
 from arbiter.service.commit import commit
@@ -12,6 +12,9 @@ from arbiter.service.games import load
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
 
+
+MISSING = object()
+"""No ``move`` in the request (``None`` is a JSON value a client may send)."""
 
 RACE_RETRIES = 3
 """How often a move that lost a race is checked again against the new version."""
@@ -41,9 +44,30 @@ def check_active(game: Game) -> None:
         raise Conflict("The game is over; no more moves are taken.", code="game-over")
 
 
+def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> Any:
+    """Return the move of a request: ``move`` as JSON, or ``text`` parsed by the engine.
+
+    :raises Unprocessable: ``missing-move`` (neither) or ``move-and-text`` (both).
+    :raises engines.base.InvalidMove: the text cannot be read.
+    """
+    if move is not MISSING and text is not None:
+        raise Unprocessable("Send 'move' or 'text', not both.", code="move-and-text")
+    if move is MISSING and text is None:
+        raise Unprocessable("Send either 'move' (as /legal-moves lists it) or 'text' "
+                            "(in the game's notation).", code="missing-move")
+    return move if move is not MISSING else engine.parse(text, state, seat)
+
+
 def submit_move(game_id: str, token: str | None, move: Any, expected_version: int | None,
-                idempotency_key: str | None = None) -> tuple[int, dict]:
-    """Validate and record a seat's move; return ``(201, {"seq", "version", ...})``.
+                idempotency_key: str | None = None, text: str | None = None,
+                body: Any = None) -> tuple[int, dict]:
+    """Validate and record a seat's move, given as JSON (``move``) or in the engine's
+    notation (``text``, read against the state the move is checked on); return
+    ``(201, {"seq", "version", ...})``.
+
+    ``body`` is the request as sent (hashed for the Idempotency-Key). A move without
+    ``expected_version`` that loses a race is retried as if made against the version
+    it was first checked on, so it is never applied to another prompt.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     :raises StaleVersion: ``expected_version`` is no longer current (see
@@ -51,37 +75,51 @@ def submit_move(game_id: str, token: str | None, move: Any, expected_version: in
         to another append is checked again, up to ``RACE_RETRIES`` times.
     :raises engines.base.EngineError: the move is unreadable or illegal.
     """
+    request = body if body is not None else {"move": move, "text": text,
+                                             "expected_version": expected_version}
     for attempt in range(RACE_RETRIES + 1):
         try:
-            return _submit(game_id, token, move, expected_version, idempotency_key)
-        except RaceLost:
-            if expected_version is None or attempt == RACE_RETRIES:
+            return _submit(game_id, token, move, text, expected_version,
+                           idempotency_key, request)
+        except RaceLost as lost:
+            if attempt == RACE_RETRIES:
                 raise
+            if expected_version is None:
+                expected_version = lost.read_version
     raise AssertionError("unreachable")
 
 
-def _submit(game_id: str, token: str | None, move: Any, expected_version: int | None,
-            idempotency_key: str | None) -> tuple[int, dict]:
-    """Load the game and record the move once (see :func:`submit_move`)."""
+def _submit(game_id: str, token: str | None, move: Any, text: str | None,
+            expected_version: int | None, idempotency_key: str | None,
+            request: Any) -> tuple[int, dict]:
+    """Load the game and record the move once (see :func:`submit_move`).
+
+    :raises RaceLost: with ``read_version``, the version this attempt checked against.
+    """
     game, engine, state = load(game_id)
     seat = access.seat_for(game, token)
     scope = f"moves:{game.id}:{seat.token_hash}"
-    body = {"move": move, "expected_version": expected_version}
 
     def run(row):
+        read_version = game.version
         check_active(game)
         check_version(game, expected_version, seat.seat)
+        chosen = read_move(engine, state, seat.seat, move, text)
         tr = Transition(game, engine, state)
-        tr.move(seat.seat, move)
+        tr.move(seat.seat, chosen)
         seq = tr.next_seq - 1
         settle(tr, game.resigned, roll=False)
         answer = {"seq": seq, "version": game.version + len(tr.events),
                   "status": "over" if tr.result else "active",
                   "text": tr.events[0].payload["text"]}
-        commit(tr, [r for r in [row(201, answer)] if r is not None])
+        try:
+            commit(tr, [row(201, answer)])
+        except RaceLost as lost:
+            lost.read_version = read_version
+            raise
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, body, run)
+    return idempotency.once(scope, idempotency_key, request, run)
 
 
 def resign(game_id: str, token: str | None, idempotency_key: str | None = None

@@ -97,8 +97,9 @@ def event_json(event: Event, seat: int | None, over: bool) -> dict:
 
 def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -> dict:
     """Return ``{"events": [...], "version"}`` with ``seq > after``, as the reader
-    may see them; with ``wait`` > 0, hold the request up to that many seconds
-    (capped by ``LONG_POLL_MAX``) until there is something new (long-poll)."""
+    may see them (at most 1,000; ``version`` is the seq of the last one returned, the
+    ``after`` of the next call); with ``wait`` > 0, hold the request up to that many
+    seconds (capped by ``LONG_POLL_MAX``) until there is something new (long-poll)."""
     game = get_game(game_id)
     seat = reader_seat(game, token)
     deadline = time.monotonic() + min(max(wait, 0.0), current_app.config["LONG_POLL_MAX"])
@@ -109,9 +110,9 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
         db.session.rollback()
         time.sleep(0.1)
     game = get_game(game_id)
-    db.session.refresh(game)
     over = game.status == "over"
-    return {"events": [event_json(e, seat, over) for e in rows], "version": game.version}
+    version = rows[-1].seq if rows else game.version  # pass it as the next ``after``
+    return {"events": [event_json(e, seat, over) for e in rows], "version": version}
 
 
 def record(game_id: str) -> dict:

@@ -3,6 +3,7 @@ the losers choose carry over to the campaign's later games."""
 
 from __future__ import annotations
 
+from arbiter import fairness
 from tests.helpers import auth, play_out
 
 
@@ -17,9 +18,10 @@ def next_game(client, campaign, token, **body):
                        headers=auth(token) if token else {})
 
 
-def test_a_campaign_carries_the_losers_bonus_into_its_next_game(app, client):
-    """Given a 2-player campaign, after its first game the chosen bonus (if any) is
-    unlocked in the second game's options, and the campaign lists both games."""
+def test_a_campaign_carries_the_losers_bonus_into_its_next_game(app, client, monkeypatch):
+    """Given a 2-player campaign whose first game has a loser, the bonus the loser chose
+    is unlocked in the second game's options, and the campaign lists both games."""
+    monkeypatch.setattr(fairness, "new_seed", lambda: "11" * 32)  # a game with a loser
     created = create(client)
     assert created.status_code == 201
     campaign, token = created.json["id"], created.json["token"]

@@ -105,7 +105,7 @@ def test_bad_clock_requests_are_refused_and_append_nothing(app, client):
 
 def test_a_retried_pause_with_its_idempotency_key_answers_the_same(app, client):
     game_id, _, creator, _ = clocked_game(client, app, CLOCK)
-    headers = {**auth(creator), "Idempotency-Key": "k1"}
+    headers = {**auth(creator), "Idempotency-Key": "pause-key-000001"}
     first = client.post(f"/v1/games/{game_id}/pause", headers=headers)
     again = client.post(f"/v1/games/{game_id}/pause", headers=headers)
     assert first.status_code == again.status_code == 201 and first.json == again.json

@@ -80,7 +80,7 @@ def test_an_idempotency_key_returns_the_first_answer_and_writes_nothing(any_app)
     game_id, tokens = new_game(client, players=1)
     s = until_decision(client, any_app, game_id)
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-    headers = {**auth(tokens[0]), "Idempotency-Key": "retry-1"}
+    headers = {**auth(tokens[0]), "Idempotency-Key": "retry-key-00000001"}
     body = {"move": legal["moves"][0], "expected_version": s["version"]}
     first = client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body)
     count = event_count(any_app, game_id)
@@ -96,8 +96,8 @@ def test_an_idempotency_key_returns_the_first_answer_and_writes_nothing(any_app)
 def test_creating_with_an_idempotency_key_creates_one_game(app, client):
     """Given a retried creation, one game exists and the same tokens come back."""
     body = {"engine": "space-worm", "players": [{"name": "Ann"}]}
-    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
-    second = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-1"})
+    first = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-key-0000001"})
+    second = client.post("/v1/games", json=body, headers={"Idempotency-Key": "create-key-0000001"})
     assert first.status_code == second.status_code == 201
     assert first.json["id"] == second.json["id"]
     assert first.json["seats"] == second.json["seats"]

@@ -57,7 +57,8 @@ def test_the_command_exits_0_on_a_true_record_and_1_on_a_forged_one(record, tmp_
     good = tmp_path / "good.json"
     good.write_text(json.dumps(record))
     forged = copy.deepcopy(record)
-    first_chance(forged)["payload"]["outcome"] = [1, 1]
+    roll = first_chance(forged)["payload"]
+    roll["outcome"] = [v % 6 + 1 for v in roll["outcome"]]  # every die changed
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(forged))
     ok = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(good)],

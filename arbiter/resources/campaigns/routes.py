@@ -9,9 +9,8 @@ from arbiter.resources import headers
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import campaigns, reading
+from arbiter.service import campaigns, creation
 from arbiter.service.games import NewPlayer
-from arbiter.service.idempotency import once
 
 blp = Blueprint("campaigns", __name__, url_prefix="/v1/campaigns",
                 description="Campaigns: games of one engine whose unlocks carry over.")
@@ -56,16 +55,7 @@ class CampaignGames(MethodView):
     def post(self, data, campaign_id):
         """Start the campaign's next game (Bearer organiser token), unlocks carried."""
 
-        def run(row):
-            answer = {}
-
-            def stored(game, tokens):
-                answer.update(reading.created(game, tokens))
-                return row(201, answer)
-
-            campaigns.start_next_game(campaign_id, headers.token(), data["options"],
-                                      data["clock"], stored)
-            return 201, answer
-
-        status, body = once(f"campaign:{campaign_id}", headers.idempotency_key(), data, run)
+        status, body = creation.next_campaign_game(
+            campaign_id, headers.token(), data.get("options"), data.get("clock"),
+            headers.idempotency_key(), data)
         return body, status

@@ -6,13 +6,12 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint, Page
 
-from arbiter.errors import Unprocessable
 from arbiter.resources.problem import ProblemSchema
 from arbiter.extensions import db
 from arbiter.resources import headers
 from arbiter.resources.games import schemas as s
-from arbiter.service import games, moves, reading
-from arbiter.service.idempotency import once
+from arbiter.service import creation, games, moves, reading
+from arbiter.service.moves import MISSING
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create them, read them, move in them.")
@@ -35,11 +34,12 @@ class SelectPage(Page):
 
     @property
     def items(self):
-        """Return the rows of this page (none past ``MAX_OFFSET``)."""
+        """Return the summaries of this page's games (none past ``MAX_OFFSET``)."""
         p = self.page_params
         if p.first_item > MAX_OFFSET:
             return []
-        return list(db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size)))
+        rows = db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size))
+        return [reading.summary(game) for game in rows]
 
     @property
     def item_count(self):
@@ -67,19 +67,10 @@ class Games(MethodView):
     def post(self, data):
         """Create a game; the answer carries each seat's token, shown only this once."""
 
-        def run(row):
-            players = [games.NewPlayer(p["name"], p.get("email"), p.get("tz"))
-                       for p in data["players"]]
-            answer = {}
-
-            def stored(game, tokens):
-                answer.update(reading.created(game, tokens))
-                return row(201, answer)
-
-            games.create_game(data["engine"], players, data["options"], data["clock"], stored)
-            return 201, answer
-
-        status, body = once("games", headers.idempotency_key(), data, run)
+        players = [games.NewPlayer(p["name"], p.get("email"), p.get("tz"))
+                   for p in data["players"]]
+        status, body = creation.new_game(data["engine"], players, data["options"],
+                                         data["clock"], headers.idempotency_key(), data)
         return body, status, headers.etag(body["version"])
 
 
@@ -148,27 +139,10 @@ class Moves(MethodView):
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
         expected = headers.expected_version(data.get("expected_version"))
-        move = _move_of(data, game_id)
-        status, body = moves.submit_move(game_id, headers.token(), move, expected,
-                                         headers.idempotency_key())
+        status, body = moves.submit_move(game_id, headers.token(), data.get("move", MISSING),
+                                         expected, headers.idempotency_key(),
+                                         text=data.get("text"), body=data)
         return body, status, headers.etag(body["version"])
-
-
-def _move_of(data: dict, game_id: str):
-    """Return the move of a request: ``move`` as JSON, or ``text`` parsed by the engine.
-
-    :raises Unprocessable: ``missing-move`` when neither or both are given.
-    """
-    if "move" in data and "text" in data:
-        raise Unprocessable("Send 'move' or 'text', not both.", code="move-and-text")
-    if "move" not in data and "text" not in data:
-        raise Unprocessable("Send either 'move' (as /legal-moves lists it) or 'text' "
-                            "(in the game's notation).", code="missing-move")
-    if "move" in data:
-        return data["move"]
-    game, engine, state = games.load(game_id)
-    seat = reading.reader_seat(game, headers.token())
-    return engine.parse(data["text"], state, seat if seat is not None else -1)
 
 
 @blp.route("/<game_id>/resign")

@@ -1,0 +1,50 @@
+"""Creating games once per Idempotency-Key: plain games and a campaign's next game."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from arbiter.models import Game
+from arbiter.service import access, campaigns, games, idempotency, reading
+
+
+def _once(scope: str, key: str | None, body: Any,
+          create: Callable[[Callable[[Game, list[str]], Any]], Game]) -> tuple[int, dict]:
+    """Run ``create`` once per ``(scope, key)``; return ``(201, creation answer)``."""
+
+    def run(row):
+        answer: dict = {}
+
+        def stored(game: Game, tokens: list[str]):
+            answer.update(reading.created(game, tokens))
+            return row(201, answer)
+
+        create(stored)
+        return 201, answer
+
+    return idempotency.once(scope, key, body, run)
+
+
+def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | None,
+             clock: dict | None, key: str | None, body: Any) -> tuple[int, dict]:
+    """Create a game (once per Idempotency-Key); return ``(201, answer with tokens)``.
+
+    :raises arbiter.errors.Unprocessable, engines.base.InvalidOptions: see
+        :func:`arbiter.service.games.create_game`.
+    """
+    return _once("games", key, body, lambda stored: games.create_game(
+        engine_id, players, options, clock, stored)[0])
+
+
+def next_campaign_game(campaign_id: str, token: str | None, options: dict | None,
+                       clock: dict | None, key: str | None, body: Any) -> tuple[int, dict]:
+    """Start a campaign's next game (organiser token; once per Idempotency-Key, scoped to
+    the organiser); return ``(201, answer with tokens)``.
+
+    :raises arbiter.errors.Unauthorized, arbiter.errors.Conflict: see
+        :mod:`arbiter.service.campaigns`.
+    """
+    campaign = campaigns.organised(campaign_id, token)
+    scope = f"campaign:{campaign.id}:{access.token_hash(token)}"
+    return _once(scope, key, body, lambda stored: campaigns.start_next_game(
+        campaign, options, clock, stored))
