@@ -98,13 +98,29 @@ def load(game_id: str) -> tuple[Game, Engine, dict]:
     """Return the game, its engine and its current state.
 
     The state comes from the game row's snapshot; when the engine's version has
-    changed since, the log is folded again under the new rules.
+    changed since, the log is folded again under the new rules and the snapshot (state,
+    prompt) is rewritten, once, if the game has not moved meanwhile.
     """
     game = get_game(game_id)
     engine = engines.get(game.engine)
     if game.engine_version != engine.version:
-        return game, engine, replay(game, engine)
+        state = replay(game, engine)
+        renew_snapshot(game, engine, state)
+        return get_game(game_id), engine, state
     return game, engine, game.state
+
+
+def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
+    """Store ``state`` folded by ``engine`` as the game's snapshot, with its prompt,
+    unless another append moved the game on (then the next load folds again)."""
+    prompt = game.prompt if game.status == "over" else engine.prompt(state).to_json()
+    db.session.execute(
+        sa.update(Game).where(Game.id == game.id, Game.version == game.version)
+        .values(state=state, engine_version=engine.version, prompt=prompt,
+                prompt_type=prompt["type"])
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    db.session.expire(game)
 
 
 def inputs_of(events: list[Event]) -> list[Input]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 
 import pytest
+
+import engines
 import sqlalchemy as sa
 from sqlalchemy.exc import DatabaseError
 
@@ -117,5 +119,7 @@ def test_loading_uses_the_snapshot_and_refolds_after_an_engine_change(app, clien
         db.session.commit()
         db.session.expire_all()
         _, _, refolded = games.load(game_id)
-        assert refolded == state and refolded is not games.get_game(game_id).state
+        assert refolded == state
+        renewed = games.get_game(game_id)
+        assert renewed.engine_version == engines.get("space-worm").version  # stored once
     assert summary(client, game_id)["status"] == "over"
