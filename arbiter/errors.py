@@ -90,7 +90,7 @@ def field_messages(messages, prefix: str = "") -> str:
         return "; ".join(p for p in parts if p)
     if isinstance(messages, (list, tuple)):
         if all(isinstance(m, str) for m in messages):
-            text = " ".join(messages)
+            text = " ".join(m.rstrip(".") + "." for m in messages).rstrip(".")
             return f"{prefix}: {text}" if prefix else text
         return "; ".join(field_messages(m, prefix) for m in messages)
     return f"{prefix}: {messages}" if prefix else str(messages)

@@ -93,9 +93,10 @@ def _update(mail_id: int, values: dict) -> None:
 def is_permanent(err: Exception) -> bool:
     """True for a refusal that retrying cannot cure: an SMTP 5xx answer, or an address
     or feature the server does not take."""
-    if isinstance(err, (smtplib.SMTPNotSupportedError, smtplib.SMTPRecipientsRefused,
-                        UnicodeError)):
+    if isinstance(err, (smtplib.SMTPNotSupportedError, UnicodeError)):
         return True
+    if isinstance(err, smtplib.SMTPRecipientsRefused):  # permanent only if all are 5xx
+        return all(500 <= code < 600 for code, _ in err.recipients.values())
     code = getattr(err, "smtp_code", None)
     return isinstance(code, int) and 500 <= code < 600
 

@@ -33,6 +33,9 @@ def check_version(game: Game, expected: int | None, seat: int | None = None) -> 
         return
     if seat is not None and seat in game.to_act and game.prompt_since <= expected < game.version:
         return
+    if expected > game.version:
+        raise StaleVersion(f"There is no version {expected} yet: the game is at version "
+                           f"{game.version}.")
     raise StaleVersion(
         f"You moved against version {expected}, but the game is at version "
         f"{game.version}; fetch it again and resubmit.")

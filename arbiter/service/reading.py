@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import sqlalchemy as sa
 from flask import current_app
 
 from arbiter.errors import Conflict, NotFound
@@ -104,6 +105,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     seat = reader_seat(game, token)
     deadline = time.monotonic() + min(max(wait, 0.0), current_app.config["LONG_POLL_MAX"])
     while True:
+        known = db.session.scalar(sa.select(Game.version).where(Game.id == game_id))
         rows = events_after(game_id, after)
         if rows or time.monotonic() >= deadline:
             break
@@ -111,7 +113,8 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
         time.sleep(0.1)
     game = get_game(game_id)
     over = game.status == "over"
-    version = rows[-1].seq if rows else game.version  # pass it as the next ``after``
+    # the next ``after``: never past an event this answer did not include
+    version = rows[-1].seq if rows else min(after, known)
     return {"events": [event_json(e, seat, over) for e in rows], "version": version}
 
 

@@ -103,6 +103,8 @@ def test_long_poll_returns_at_once_when_there_is_news_and_waits_otherwise(app, c
     started = time.monotonic()
     answer = client.get(f"/v1/games/{game_id}/events?after=3&wait=0.5").json
     assert answer["events"] == [] and time.monotonic() - started >= 0.5
+    assert answer["version"] == 3  # the next after: nothing skipped
+    assert client.get(f"/v1/games/{game_id}/events?after=99").json["version"] == 3
 
 
 # ----------------------------------------------------------------------------- bad input
