@@ -4,6 +4,7 @@ sweeps catching up, and a real Celery worker doing it all from enqueued tasks.""
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -93,64 +94,61 @@ def test_mail_that_fails_backs_off_and_the_sweep_sends_it_later(sqlite_url, smtp
     assert outbox(app, game_id)[0][3] is not None
 
 
-def test_a_temporary_refusal_is_retried_later(sqlite_url):
-    """Given a server that answers the recipient with 451 (greylisting), the mail is
-    kept for a later try, not given up."""
-    from aiosmtpd.controller import Controller
-
-    from tests.conftest import free_port
-
-    class Greylisting:
-        async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
-            return "451 4.3.0 try later"
-
-    port = free_port()
-    controller = Controller(Greylisting(), hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        app = make_app(sqlite_url, SMTP_URL=f"smtp://127.0.0.1:{port}")
-        client = app.test_client()
-        game_id, _ = new_game(client, players=1, emails=True)
-        until_decision(client, app, game_id)
-        [(mail_id, _, _, _)] = outbox(app, game_id)
-        with app.app_context():
-            assert mail.send(mail_id) is False
-            row = db.session.get(OutboxMail, mail_id)
-            assert row.attempts == 1 and "451" in row.last_error
-            with time_machine.travel(utcnow() + timedelta(seconds=mail.CLAIM_SECONDS + 1)):
-                assert mail.unsent(older_than_seconds=-1) == [mail_id]
-    finally:
-        controller.stop()
-
-
-def test_a_permanent_refusal_is_not_retried(sqlite_url, smtp):
-    """Given a server that refuses the recipient for good (5xx), the mail is given up
-    at once and never offered to the sweep again."""
+@contextmanager
+def refusing_smtp(reply: str):
+    """A real SMTP server on loopback answering every recipient with ``reply``; yields
+    its URL."""
     from aiosmtpd.controller import Controller
 
     from tests.conftest import free_port
 
     class Refusing:
         async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
-            return "550 5.1.1 no such user here"
+            return reply
 
     port = free_port()
     controller = Controller(Refusing(), hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        app = make_app(sqlite_url, SMTP_URL=f"smtp://127.0.0.1:{port}")
+        yield f"smtp://127.0.0.1:{port}"
+    finally:
+        controller.stop()
+
+
+def first_mail_refused(sqlite_url, reply: str):
+    """Send a 1-player game's first turn mail to a server answering ``reply``; return
+    the app and the mail's id (the send must have failed)."""
+    with refusing_smtp(reply) as url:
+        app = make_app(sqlite_url, SMTP_URL=url)
         client = app.test_client()
         game_id, _ = new_game(client, players=1, emails=True)
         until_decision(client, app, game_id)
         [(mail_id, _, _, _)] = outbox(app, game_id)
         with app.app_context():
             assert mail.send(mail_id) is False
-            row = db.session.get(OutboxMail, mail_id)
-            assert row.attempts == mail.MAX_ATTEMPTS and "550" in row.last_error
-            with time_machine.travel(utcnow() + timedelta(hours=2)):
-                assert mail.unsent(older_than_seconds=-1) == []
-    finally:
-        controller.stop()
+    return app, mail_id
+
+
+def test_a_temporary_refusal_is_retried_later(sqlite_url):
+    """Given a server that answers the recipient with 451 (greylisting), the mail is
+    kept for a later try, not given up."""
+    app, mail_id = first_mail_refused(sqlite_url, "451 4.3.0 try later")
+    with app.app_context():
+        row = db.session.get(OutboxMail, mail_id)
+        assert row.attempts == 1 and "451" in row.last_error
+        with time_machine.travel(utcnow() + timedelta(seconds=mail.CLAIM_SECONDS + 1)):
+            assert mail.unsent(older_than_seconds=-1) == [mail_id]
+
+
+def test_a_permanent_refusal_is_not_retried(sqlite_url):
+    """Given a server that refuses the recipient for good (5xx), the mail is given up
+    at once and never offered to the sweep again."""
+    app, mail_id = first_mail_refused(sqlite_url, "550 5.1.1 no such user here")
+    with app.app_context():
+        row = db.session.get(OutboxMail, mail_id)
+        assert row.attempts == mail.MAX_ATTEMPTS and "550" in row.last_error
+        with time_machine.travel(utcnow() + timedelta(hours=2)):
+            assert mail.unsent(older_than_seconds=-1) == []
 
 
 def test_sweep_chance_finds_games_whose_roll_was_lost(app, client):
