@@ -19,7 +19,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import config, database, errors, queue
+    from arbiter import config, database, errors, guards, queue
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import register_blueprints
 
@@ -38,8 +38,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme(
         "creatorToken", {"type": "http", "scheme": "bearer",
                          "description": "the creator token shown once at game creation"})
+    api.spec.components.security_scheme(
+        "organiserToken", {"type": "http", "scheme": "bearer",
+                           "description": "the organiser token shown once at campaign "
+                                          "creation"})
     register_blueprints(api)
     errors.register(app)
+    guards.register(app)
     queue.celery_init_app(app)
     return app
 

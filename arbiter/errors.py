@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from http import HTTPStatus
 
-from flask import Flask, Response, json, request
+from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
 from engines.base import EngineError
@@ -107,16 +107,20 @@ def _from_http(err: HTTPException) -> Response:
     """Map werkzeug/flask-smorest HTTP errors (404, 405, 413, webargs 422) to problems."""
     status = err.code or 500
     if status == 413:
-        return problem(413, "body-too-large", "Request body too large",
-                       "The request body is larger than the 64 KiB the service accepts.")
+        answer = problem(413, "body-too-large", "Request body too large",
+                         "The request body is larger than the 64 KiB the service accepts.")
+        answer.headers["Connection"] = "close"
+        return answer
     if status == 404:
         return problem(404, "not-found", "Not found", "There is nothing at this address.")
     if status == 415:
         return problem(415, "unsupported-media-type", "Unsupported media type",
                        "Send the request body as JSON (Content-Type: application/json).")
     if status == 405:
-        return problem(405, "method-not-allowed", "Method not allowed",
-                       "This address does not accept that method.")
+        answer = problem(405, "method-not-allowed", "Method not allowed",
+                         "This address does not accept that method.")
+        answer.headers.update({k: v for k, v in err.get_headers() if k == "Allow"})
+        return answer
     messages = (getattr(err, "data", None) or {}).get("messages")
     if status == 400:
         return problem(400, "malformed-json", "Malformed request",
@@ -137,20 +141,8 @@ ENGINE_TITLES = {
 """Human titles for the engines' error classes (the class name otherwise)."""
 
 
-def require_json_body() -> None:
-    """Refuse a request body that is not JSON, before any view reads it.
-
-    :raises ArbiterError: 415 ``unsupported-media-type``.
-    """
-    if request.method in ("POST", "PUT", "PATCH") and request.content_length \
-            and not request.is_json:
-        raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
-                           code="unsupported-media-type", status=415)
-
-
 def register(app: Flask) -> None:
     """Install the handlers that turn every error into problem+json."""
-    app.before_request(require_json_body)
 
     @app.errorhandler(ArbiterError)
     def _arbiter(err: ArbiterError):

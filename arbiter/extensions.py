@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from flask_migrate import Migrate
-from flask_smorest import Api
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
+
+from arbiter.contract import ArbiterApi
 
 
 class Base(DeclarativeBase):
@@ -14,4 +15,4 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
-api = Api()
+api = ArbiterApi()

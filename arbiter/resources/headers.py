@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import request
 
 from arbiter.errors import ArbiterError
 from arbiter.service import access
+from arbiter.service.idempotency import KEY_PATTERN
+
+IF_MATCH_PATTERN = r'^(\*|(W/)?"[0-9]{1,10}")$'
+"""``*`` or a game ETag, strong or weak: ``"7"``, ``W/"7"``."""
+
+IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
+               "schema": {"type": "string", "pattern": KEY_PATTERN},
+               "description": "16 to 200 visible ASCII characters (a random UUID is a good "
+                              "one); a retry with the same key gets the first answer again"}
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
+            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
+            "description": "the game's ETag, e.g. \"7\" (* for any version)"}
+
+
+def security(*schemes: str, optional: bool = False) -> dict:
+    """Return the ``security`` of an operation that takes a bearer token of one of
+    ``schemes`` (``optional``: it may also be called without one), for ``blp.doc``."""
+    requirements = [{scheme: []} for scheme in schemes]
+    return {"security": ([{}] if optional else []) + requirements}
 
 
 def token() -> str | None:
@@ -41,13 +62,13 @@ def if_match_version() -> int | None:
     :raises ArbiterError: 400 ``bad-if-match`` for a value that is not a game ETag.
     """
     raw = request.headers.get("If-Match")
-    if raw is None or raw.strip() == "*":
+    if raw is None:
         return None
+    if not re.fullmatch(IF_MATCH_PATTERN, raw.strip()):
+        raise ArbiterError(f"If-Match must be a game ETag such as '\"7\"' (or *), not "
+                           f"{raw!r}.", code="bad-if-match")
     value = raw.strip().removeprefix("W/").strip('"')
-    if not value.isdigit() or len(value) > 10:
-        raise ArbiterError(f"If-Match must be a game ETag such as '\"7\"', not {raw!r}.",
-                           code="bad-if-match")
-    return int(value)
+    return None if value == "*" else int(value)
 
 
 def etag(version: int) -> dict:

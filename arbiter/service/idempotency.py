@@ -14,6 +14,7 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 from typing import Any, Callable
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -26,6 +27,8 @@ from arbiter.store import StaleVersion
 
 MIN_KEY = 16
 MAX_KEY = 200
+KEY_PATTERN = f"^[!-~]{{{MIN_KEY},{MAX_KEY}}}$"
+"""An Idempotency-Key: 16 to 200 visible ASCII characters (no space, no control)."""
 
 
 def request_hash(body: Any) -> str:
@@ -67,9 +70,10 @@ def stored(scope: str, key: str, digest: str) -> tuple[int, dict] | None:
     :raises Unprocessable: ``idempotency-key-reused`` when the key was used with
         another body, or ``bad-idempotency-key`` when it is too short or too long.
     """
-    if not MIN_KEY <= len(key) <= MAX_KEY:
-        raise Unprocessable(f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} characters "
-                            "(a random UUID is a good one).", code="bad-idempotency-key")
+    if not re.fullmatch(KEY_PATTERN, key):
+        raise Unprocessable(f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} visible ASCII "
+                            "characters (a random UUID is a good one).",
+                            code="bad-idempotency-key")
     row = db.session.get(IdempotentResponse, (scope, key))
     if row is None:
         return None

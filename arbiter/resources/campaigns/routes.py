@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from arbiter.resources.blueprint import Blueprint
 
 from arbiter.resources import headers
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
-from arbiter.resources.problem import ProblemSchema
+from arbiter.problem import ProblemSchema
 from arbiter.service import campaigns, creation
 from arbiter.service.games import NewPlayer
 
 blp = Blueprint("campaigns", __name__, url_prefix="/v1/campaigns",
                 description="Campaigns: games of one engine whose unlocks carry over.")
 
-ORGANISER = {"security": [{"seatToken": []}]}
+ORGANISER = headers.security("organiserToken")
 
 
 @blp.route("")
@@ -51,7 +51,7 @@ class CampaignGames(MethodView):
     @blp.arguments(s.NextGameSchema, required=False)
     @blp.response(201, GameCreatedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="its current game is not over")
-    @blp.doc(**ORGANISER)
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **ORGANISER)
     def post(self, data, campaign_id):
         """Start the campaign's next game (Bearer organiser token), unlocks carried."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from arbiter.resources.blueprint import Blueprint
 from marshmallow import fields as ma_fields
 from marshmallow import missing
 

@@ -7,21 +7,19 @@ answer) as the bearer token; vacation needs the player's seat token.
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
+from arbiter.problem import ProblemSchema
 from arbiter.resources import headers
-from arbiter.resources.problem import ProblemSchema
+from arbiter.resources.blueprint import Blueprint
+from arbiter.resources.fields import WholeNumber
 from arbiter.service import clock, clock_actions
 
 blp = Blueprint("clock", __name__, url_prefix="/v1/games",
                 description="The clock: pause, resume, extend deadlines, vacation.")
 
-CREATOR = {"security": [{"creatorToken": []}]}
-SEAT = {"security": [{"seatToken": []}]}
-IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
-               "schema": {"type": "string", "maxLength": 200},
-               "description": "a retry with the same key gets the first answer again"}
+CREATOR = headers.security("creatorToken")
+SEAT = headers.security("seatToken")
 
 
 class ClockEventSchema(Schema):
@@ -35,16 +33,16 @@ class ClockEventSchema(Schema):
 class ExtendSchema(Schema):
     """``POST .../extend``: move a deadline later by ``seconds``."""
 
-    seconds = fields.Integer(required=True, strict=True,
-                             validate=validate.Range(min=1, max=clock.MAX_SECONDS))
-    seat = fields.Integer(load_default=None, allow_none=True, strict=True,
-                          metadata={"description": "default: every seat that owes a move"})
+    seconds = WholeNumber(required=True, validate=validate.Range(min=1, max=clock.MAX_SECONDS))
+    seat = WholeNumber(load_default=None, allow_none=True,
+                       validate=validate.Range(min=0, max=15),
+                       metadata={"description": "default: every seat that owes a move"})
 
 
 class VacationSchema(Schema):
     """``POST .../vacation``: stop your clock for ``days`` days."""
 
-    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=366))
+    days = WholeNumber(required=True, validate=validate.Range(min=1, max=366))
 
 
 @blp.route("/<game_id>/pause")
@@ -54,7 +52,7 @@ class Pause(MethodView):
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already paused")
-    @blp.doc(parameters=[IDEMPOTENCY], **CREATOR)
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATOR)
     def post(self, game_id):
         """Pause every clock of the game (Bearer creator token)."""
         status, body = clock_actions.pause(game_id, headers.token(), headers.idempotency_key())
@@ -68,7 +66,7 @@ class Resume(MethodView):
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, not paused")
-    @blp.doc(parameters=[IDEMPOTENCY], **CREATOR)
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATOR)
     def post(self, game_id):
         """Resume a paused game; deadlines move by the pause's length (creator token)."""
         status, body = clock_actions.resume(game_id, headers.token(),
@@ -84,7 +82,7 @@ class Extend(MethodView):
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, no running clock")
-    @blp.doc(parameters=[IDEMPOTENCY], **CREATOR)
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATOR)
     def post(self, data, game_id):
         """Extend a seat's deadline, or every running one (Bearer creator token)."""
         status, body = clock_actions.extend(game_id, headers.token(), data["seconds"],
@@ -101,7 +99,7 @@ class Vacation(MethodView):
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong seat token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, no clock")
     @blp.alt_response(422, schema=ProblemSchema, description="beyond the yearly allowance")
-    @blp.doc(parameters=[IDEMPOTENCY], **SEAT)
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **SEAT)
     def post(self, data, game_id):
         """Declare vacation days for your seat: its clock stops (Bearer seat token)."""
         status, body = clock_actions.vacation(game_id, headers.token(), data["days"],

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint, Page
+from flask_smorest import Page
 
-from arbiter.resources.problem import ProblemSchema
 from arbiter.extensions import db
+from arbiter.problem import ProblemSchema
 from arbiter.resources import headers
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
 from arbiter.service.moves import MISSING
@@ -16,14 +17,8 @@ from arbiter.service.moves import MISSING
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create them, read them, move in them.")
 
-SEAT = {"security": [{"seatToken": []}]}
-OPTIONAL_SEAT = {"security": [{}, {"seatToken": []}]}
-IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
-               "schema": {"type": "string", "maxLength": 200},
-               "description": "a retry with the same key gets the first answer again"}
-IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
-            "schema": {"type": "string"}, "description": "the game's ETag, e.g. \"7\""}
-
+SEAT = headers.security("seatToken")
+OPTIONAL_SEAT = headers.security("seatToken", optional=True)
 
 MAX_OFFSET = 2**31
 """Pages past this offset are empty (no database takes an offset of any size)."""
@@ -63,7 +58,7 @@ class Games(MethodView):
     @blp.arguments(s.GameCreateSchema)
     @blp.response(201, s.GameCreatedSchema)
     @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
-    @blp.doc(parameters=[IDEMPOTENCY])
+    @blp.doc(parameters=[headers.IDEMPOTENCY])
     def post(self, data):
         """Create a game; the answer carries each seat's token, shown only this once."""
 
@@ -135,7 +130,7 @@ class Moves(MethodView):
     @blp.alt_response(409, schema=ProblemSchema,
                       description="stale version, not your turn, game over")
     @blp.alt_response(422, schema=ProblemSchema, description="an illegal or unreadable move")
-    @blp.doc(parameters=[IDEMPOTENCY, IF_MATCH], **SEAT)
+    @blp.doc(parameters=[headers.IDEMPOTENCY, headers.IF_MATCH], **SEAT)
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
         expected = headers.expected_version(data.get("expected_version"))
@@ -151,7 +146,7 @@ class Resign(MethodView):
 
     @blp.response(201, s.ResignedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already resigned")
-    @blp.doc(parameters=[IDEMPOTENCY], **SEAT)
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **SEAT)
     def post(self, game_id):
         """Resign your seat (Bearer seat token): it ranks last and moves no more."""
         status, body = moves.resign(game_id, headers.token(), headers.idempotency_key())

@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.resources.fields import WholeNumber
 from arbiter.resources.text import printable
 
 from arbiter.service.clock import check_tz
@@ -88,13 +89,20 @@ class GameQuerySchema(Schema):
 
 class MoveSchema(Schema):
     """``POST /v1/games/{id}/moves``: a move as listed by ``/legal-moves``, or its text
-    in the engine's notation."""
+    in the engine's notation: exactly one of the two."""
 
-    move = fields.Raw(metadata={"description": "a move as /legal-moves lists it"})
+    class Meta:
+        """``move`` or ``text``, not both (422 ``move-and-text``), not neither (422
+        ``missing-move``)."""
+
+        openapi = {"oneOf": [{"required": ["move"]}, {"required": ["text"]}]}
+
+    move = fields.Raw(metadata={"description": "a move as /legal-moves lists it",
+                                "not": {"type": "null"}})
     text = fields.String(validate=validate.Length(min=1, max=500),
                          metadata={"description": "the move in the engine's notation"})
-    expected_version = fields.Integer(load_default=None, allow_none=True, strict=True,
-                                      validate=validate.Range(min=0, max=2**31 - 1))
+    expected_version = WholeNumber(load_default=None, allow_none=True,
+                                   validate=validate.Range(min=0, max=2**31 - 1))
 
 
 class ResignedSchema(Schema):

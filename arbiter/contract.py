@@ -1,0 +1,147 @@
+"""What every operation of the contract declares, whoever wrote its route.
+
+Views declare their success answer and the errors that only they raise (409 for a
+stale version, 422 for an illegal move ...). :func:`complete` then adds, to every
+operation in the spec, the error answers that the layers below the view give on any
+route of that shape, and serves every error as ``application/problem+json`` with the
+one ``Problem`` schema:
+
+- every operation: 400 (a request line or header gunicorn cannot read), 414 (URL too
+  long), 431 (headers too large), 503 (the database is unavailable, ``Retry-After``);
+- a path parameter: 404 (nothing at that address);
+- a query or body argument: 422 (``invalid-request``, with ``errors`` per field);
+- a request body: 400 (malformed JSON), 413 (over ``MAX_CONTENT_LENGTH``, the
+  connection is closed), 415 (not JSON);
+- a security requirement: 401 (missing, malformed or wrong token);
+- an ``Idempotency-Key`` parameter: 422 (``bad-idempotency-key``,
+  ``idempotency-key-reused``); an ``If-Match`` parameter: 400 (``bad-if-match``).
+
+It also writes down input rules the service enforces on every string query parameter
+(no NUL character) and makes the ``X-Pagination`` header what it is: a string holding
+JSON. A marshmallow schema may add JSON Schema keywords for rules across its fields
+(``class Meta: openapi = {"oneOf": ...}``). :func:`complete` is idempotent; ``ArbiterApi`` runs it after each blueprint is
+registered, so routes added later are covered the same way.
+"""
+
+from __future__ import annotations
+
+import copy
+from http import HTTPStatus
+
+from flask_smorest import Api
+
+from arbiter.problem import ProblemSchema
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+NO_NUL = "^[^\\u0000]*$"
+"""JSON Schema pattern of text without a NUL character (PostgreSQL cannot store one)."""
+
+EVERY_OPERATION = {
+    400: "a request line, header or body the server cannot read",
+    414: "the URL is too long",
+    431: "the request's headers are too large",
+    503: "the database is unavailable; retry after Retry-After seconds",
+}
+PATH_PARAMETER = {404: "nothing at this address"}
+ARGUMENTS = {422: "a field is missing or wrong (invalid-request, with errors per field)"}
+REQUEST_BODY = {400: "the body is not valid JSON", 413: "the body is too large (the "
+                "connection is closed)", 415: "the body is not JSON"}
+SECURED = {401: "a missing, malformed or wrong token"}
+HEADER_RULES = {"Idempotency-Key": {422: "an Idempotency-Key too short, too long or "
+                                         "used before for another request"},
+                "If-Match": {400: "an If-Match that is not a game ETag"}}
+
+RETRY_AFTER = {"description": "seconds to wait before trying again",
+               "schema": {"type": "integer", "minimum": 0}}
+PAGINATION_HEADER = {
+    "description": "JSON text: total, total_pages, first_page, last_page, page, "
+                   "previous_page, next_page",
+    "schema": {"type": "string", "contentMediaType": "application/json"},
+}
+
+
+def problem_response(description: str, status: int) -> dict:
+    """Return an OpenAPI response object for an error: problem+json, ``Problem``."""
+    out = {"description": description,
+           "content": {PROBLEM_MEDIA_TYPE: {"schema": dict(PROBLEM_REF)}}}
+    if status in (429, 503):
+        out["headers"] = {"Retry-After": copy.deepcopy(RETRY_AFTER)}
+    return out
+
+
+def _statuses(operation: dict, path_parameters: list[dict]) -> dict[int, str]:
+    """Return the error statuses (with a description) the generic layers give for an
+    operation of this shape."""
+    parameters = path_parameters + operation.get("parameters", [])
+    tables = [EVERY_OPERATION]
+    if any(p.get("in") == "path" for p in parameters):
+        tables.append(PATH_PARAMETER)
+    if any(p.get("in") == "query" for p in parameters) or "requestBody" in operation:
+        tables.append(ARGUMENTS)
+    if "requestBody" in operation:
+        tables.append(REQUEST_BODY)
+    if any(requirement for requirement in operation.get("security", [])):
+        tables.append(SECURED)
+    tables += [HEADER_RULES.get(p.get("name"), {}) for p in parameters if p.get("in") == "header"]
+    found: dict[int, list[str]] = {}
+    for table in tables:
+        for status, description in table.items():
+            found.setdefault(status, []).append(description)
+    return {status: "; ".join(descriptions) for status, descriptions in found.items()}
+
+
+def _complete_operation(operation: dict, path_parameters: list[dict]) -> None:
+    """Declare the generic errors of one operation, every error as problem+json."""
+    responses = operation.setdefault("responses", {})
+    responses.pop("default", None)
+    for status, description in _statuses(operation, path_parameters).items():
+        responses.setdefault(str(status), {"description": description})
+    for code, response in list(responses.items()):
+        if code.isdigit() and int(code) >= 400:
+            description = response.get("description") if isinstance(response, dict) else None
+            if not description or "$ref" in response:
+                description = HTTPStatus(int(code)).phrase
+            responses[code] = problem_response(description, int(code))
+    for p in operation.get("parameters", []):
+        _forbid_nul(p)
+
+
+def _forbid_nul(parameter: dict) -> None:
+    """Write the no-NUL rule into a string query parameter without a pattern."""
+    schema = parameter.get("schema", {})
+    if parameter.get("in") == "query" and schema.get("type") == "string" \
+            and "pattern" not in schema and "enum" not in schema:
+        schema["pattern"] = NO_NUL
+
+
+def complete(api: Api) -> None:
+    """Complete every operation of ``api``'s spec (see the module docstring)."""
+    spec = api.spec
+    for path in spec._paths.values():
+        path_parameters = path.get("parameters", [])
+        for method, operation in path.items():
+            if method != "parameters" and isinstance(operation, dict):
+                _complete_operation(operation, path_parameters)
+    spec.components.headers["PAGINATION"] = copy.deepcopy(PAGINATION_HEADER)
+    for key, name in api.ma_plugin.converter.refs.items():
+        extra = getattr(getattr(key[0], "Meta", None), "openapi", None)
+        if extra and name in spec.components.schemas:
+            spec.components.schemas[name].update(copy.deepcopy(extra))
+    for name in [n for n in spec.components.responses if n in HTTPStatus.__members__
+                 or n == "DEFAULT_ERROR"]:
+        del spec.components.responses[name]
+
+
+class ArbiterApi(Api):
+    """flask-smorest's ``Api`` whose error answers are problem details: no
+    flask-smorest ``Error`` schema, no ``default`` answer, and :func:`complete` run on
+    the spec after every blueprint is registered."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def register_blueprint(self, blp, *, parameters=None, **options):
+        """Register ``blp`` (as flask-smorest does), then complete the spec."""
+        super().register_blueprint(blp, parameters=parameters, **options)
+        complete(self)

@@ -1,0 +1,48 @@
+"""Checks every request passes before a view runs: a JSON body, no NUL characters.
+
+They are the input rules the contract states for every operation (see
+``arbiter.contract``): a body is JSON (415 otherwise), a path parameter with a NUL
+character names nothing (404), a query value with one is refused (422), since no
+database stores NUL in text (PostgreSQL refuses it).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, request
+
+from arbiter.errors import ArbiterError, NotFound
+
+
+def require_json_body() -> None:
+    """Refuse a request body that is not JSON, before any view reads it.
+
+    :raises ArbiterError: 415 ``unsupported-media-type``.
+    """
+    if request.method in ("POST", "PUT", "PATCH") and request.content_length \
+            and not request.is_json:
+        raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
+                           code="unsupported-media-type", status=415)
+
+
+def refuse_nul() -> None:
+    """Refuse NUL characters in the path and the query string.
+
+    :raises NotFound: 404 ``not-found`` for a path parameter holding one.
+    :raises ArbiterError: 422 ``invalid-request`` (with ``errors``) for a query value.
+    """
+    if any("\x00" in str(value) for value in (request.view_args or {}).values()):
+        raise NotFound("There is nothing at this address.", code="not-found")
+    bad = sorted({name for name, value in request.args.items(multi=True)
+                  if "\x00" in name or "\x00" in value})
+    if bad:
+        names = ", ".join(repr(n) for n in bad)
+        raise ArbiterError(f"Some fields are missing or wrong: {names} must not contain a "
+                           "NUL character.", code="invalid-request", status=422,
+                           extra={"errors": {"query": {n: ["Must not contain a NUL character."]
+                                                       for n in bad}}})
+
+
+def register(app: Flask) -> None:
+    """Run the checks before every request."""
+    app.before_request(require_json_body)
+    app.before_request(refuse_nul)

@@ -1,0 +1,22 @@
+"""Marshmallow fields for what JSON Schema means by its types."""
+
+from __future__ import annotations
+
+from marshmallow import fields
+
+
+class WholeNumber(fields.Integer):
+    """An integer as JSON Schema defines one: any number with no fractional part, so
+    ``6`` and ``6.0`` are both 6; never ``true``, ``"6"`` or ``6.5``."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        """Return ``value`` as an ``int``.
+
+        :raises marshmallow.ValidationError: for anything but a whole number.
+        """
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
