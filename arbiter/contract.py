@@ -61,6 +61,25 @@ PAGINATION_HEADER = {
 }
 
 
+def link(path: str, method: str, description: str, body: dict | None = None,
+         **parameters: str) -> dict:
+    """Return an OpenAPI link to the operation ``method path`` (for stateful clients
+    and fuzzers such as schemathesis), its parameters given as runtime expressions and
+    named ``<location>.<name>``: ``link("/v1/games/{game_id}", "get", "...",
+    path__game_id="$response.body#/id")``."""
+    ref = "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
+    out = {"operationRef": ref, "description": description,
+           "parameters": {k.replace("__", ".", 1): v for k, v in parameters.items()}}
+    if body is not None:
+        out["requestBody"] = body
+    return out
+
+
+def links(status: int, **named: dict) -> dict:
+    """Return ``blp.doc`` arguments adding the links ``named`` to answer ``status``."""
+    return {"responses": {str(status): {"links": named}}}
+
+
 def problem_response(description: str, status: int) -> dict:
     """Return an OpenAPI response object for an error: problem+json, ``Problem``."""
     out = {"description": description,

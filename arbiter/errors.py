@@ -96,10 +96,16 @@ def field_messages(messages, prefix: str = "") -> str:
     return f"{prefix}: {messages}" if prefix else str(messages)
 
 
+def problem_body(status: int, code: str, title: str, detail: str,
+                 extra: dict | None = None) -> dict:
+    """Return the members of a problem details answer (RFC 9457) as a dict."""
+    return {"type": PROBLEM_BASE + code, "title": title, "status": status,
+            "detail": detail, "code": code, **(extra or {})}
+
+
 def problem(status: int, code: str, title: str, detail: str, extra: dict | None = None) -> Response:
     """Return an ``application/problem+json`` response."""
-    body = {"type": PROBLEM_BASE + code, "title": title, "status": status,
-            "detail": detail, "code": code, **(extra or {})}
+    body = problem_body(status, code, title, detail, extra)
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 

@@ -3,9 +3,13 @@ for integration tests, with their output in log files."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import requests
 
 BIN = Path(sys.executable).parent
 
@@ -32,6 +36,13 @@ def stop(procs: list[subprocess.Popen], grace_seconds: float = 20) -> None:
             proc.kill()
 
 
+def web_command(port: int, threads: int = 4) -> list:
+    """Return the Procfile's ``web`` command (gunicorn with ``arbiter.gunicorn_config``)
+    listening on 127.0.0.1:``port`` with ``threads`` threads per worker."""
+    return [BIN / "gunicorn", "--config", "python:arbiter.gunicorn_config", "--bind",
+            f"127.0.0.1:{port}", "--threads", str(threads), "arbiter:create_app()"]
+
+
 def celery_commands(folder: Path) -> dict[str, list]:
     """Return the ``worker`` and ``beat`` commands of the Procfile, beat's schedule file
     in ``folder``."""
@@ -41,3 +52,53 @@ def celery_commands(folder: Path) -> dict[str, list]:
         "beat": [BIN / "celery", "-A", "workers.worker", "beat", "--loglevel=INFO",
                  "--schedule", str(folder / "beat-schedule")],
     }
+
+
+def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 60) -> None:
+    """Wait until ``url`` answers ``/v1/engines``.
+
+    :raises RuntimeError: a process exited, or nothing answered within ``seconds``.
+    """
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
+        try:
+            if requests.get(f"{url}/v1/engines", timeout=10).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def service_env(folder: Path, port: int, database_url: str | None = None,
+                broker_url: str | None = None, **extra: str) -> dict:
+    """Return the environment of a service whose instance folder is ``folder``
+    (SQLite and the filesystem broker unless URLs are given)."""
+    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+           "BASE_URL": f"http://127.0.0.1:{port}", "PATH": f"{BIN}:{os.environ['PATH']}",
+           "SECRET_KEY": "test-only-secret-key", **extra}
+    for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url)):
+        if value:
+            env[key] = value
+        else:
+            env.pop(key, None)
+    return env
+
+
+def serve(folder: Path, port: int, env: dict, celery: bool = True,
+          threads: int = 4) -> list[subprocess.Popen]:
+    """Migrate the database, start web (and worker + beat) and wait until it answers;
+    return the processes (stop them with :func:`stop`)."""
+    subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True)
+    commands = {"web": web_command(port, threads)}
+    if celery:
+        commands.update(celery_commands(folder))
+    procs = start(commands, env, folder / "logs")
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}", procs)
+    except RuntimeError:
+        stop(procs)
+        raise
+    return procs

@@ -10,16 +10,19 @@ from arbiter.errors import ArbiterError
 from arbiter.service import access
 from arbiter.service.idempotency import KEY_PATTERN
 
-IF_MATCH_PATTERN = r'^(\*|(W/)?"[0-9]{1,10}")$'
-"""``*`` or a game ETag, strong or weak: ``"7"``, ``W/"7"``."""
+IF_MATCH_PATTERN = r'^(\*|(W/)?"[0-9]{1,10}"|[0-9]{1,10})$'
+"""``*`` or a game ETag, strong or weak: ``"7"``, ``W/"7"``; a bare version ``7`` is
+read as ``"7"``."""
 
 IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
-               "schema": {"type": "string", "pattern": KEY_PATTERN},
+               "schema": {"type": "string", "pattern": KEY_PATTERN,
+                          "example": "5b1e0c3a-8f0c-4d2e-9a61-7c3b2f1e4d5a"},
                "description": "16 to 200 visible ASCII characters (a random UUID is a good "
                               "one); a retry with the same key gets the first answer again"}
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
-            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN},
-            "description": "the game's ETag, e.g. \"7\" (* for any version)"}
+            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "example": '"7"'},
+            "description": "the game's ETag, e.g. \"7\" (a bare 7 is read as \"7\"; * for "
+                           "any version)"}
 
 
 def security(*schemes: str, optional: bool = False) -> dict:

@@ -30,6 +30,18 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
+def require(token: str | None) -> str:
+    """Return ``token``.
+
+    :raises Unauthorized: ``missing-token`` when there is none.
+    """
+    if token is None:
+        raise Unauthorized("This needs your seat token: send 'Authorization: Bearer "
+                           "<token>' as given when the game was created.",
+                           code="missing-token")
+    return token
+
+
 def seat_for(game: Game, token: str | None, required: bool = True) -> Seat | None:
     """Return the seat of ``game`` that ``token`` opens (None for no token if optional).
 
@@ -38,9 +50,7 @@ def seat_for(game: Game, token: str | None, required: bool = True) -> Seat | Non
     """
     if token is None:
         if required:
-            raise Unauthorized("This needs your seat token: send 'Authorization: Bearer "
-                               "<token>' as given when the game was created.",
-                               code="missing-token")
+            require(token)
         return None
     digest = token_hash(token)
     for seat in game.seats:

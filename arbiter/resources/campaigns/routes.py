@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 
+from arbiter.contract import link, links
 from arbiter.resources import headers
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
@@ -16,6 +17,15 @@ blp = Blueprint("campaigns", __name__, url_prefix="/v1/campaigns",
                 description="Campaigns: games of one engine whose unlocks carry over.")
 
 ORGANISER = headers.security("organiserToken")
+CAMPAIGN = "/v1/campaigns/{campaign_id}"
+CREATED_LINKS = links(
+    201,
+    GetCampaign=link(CAMPAIGN, "get", "the new campaign",
+                     path__campaign_id="$response.body#/id"),
+    NextGame=link(CAMPAIGN + "/games", "post", "start its first game (organiser token)",
+                  path__campaign_id="$response.body#/id",
+                  header__Authorization="Bearer {$response.body#/token}"),
+)
 
 
 @blp.route("")
@@ -25,6 +35,7 @@ class Campaigns(MethodView):
     @blp.arguments(s.CampaignCreateSchema)
     @blp.response(201, s.CampaignCreatedSchema)
     @blp.alt_response(422, schema=ProblemSchema, description="no campaigns for that engine")
+    @blp.doc(**CREATED_LINKS)
     def post(self, data):
         """Create a campaign; the answer carries the organiser token, shown only once."""
         players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in data["players"]]

@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields, validate
 
+import engines
+
 from arbiter.resources.games.schemas import PlayerSchema
 from arbiter.resources.text import printable
 
@@ -9,7 +11,9 @@ from arbiter.resources.text import printable
 class CampaignCreateSchema(Schema):
     """``POST /v1/campaigns``: an engine with campaigns, a name, the players."""
 
-    engine = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    engine = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={
+        "enum": [e.id for e in engines.all_engines() if e.campaign_options([]) is not None],
+        "description": "an engine with campaigns (422 no-campaigns, unknown-engine)"})
     name = fields.String(load_default="Campaign",
                          validate=[validate.Length(min=1, max=120), printable])
     players = fields.List(fields.Nested(PlayerSchema), required=True,

@@ -6,12 +6,13 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Page
 
+from arbiter.contract import link, links
 from arbiter.extensions import db
 from arbiter.problem import ProblemSchema
 from arbiter.resources import headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
-from arbiter.service import creation, games, moves, reading
+from arbiter.service import access, creation, games, moves, reading
 from arbiter.service.moves import MISSING
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
@@ -19,6 +20,36 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games",
 
 SEAT = headers.security("seatToken")
 OPTIONAL_SEAT = headers.security("seatToken", optional=True)
+
+GAME = "/v1/games/{game_id}"
+SEAT0 = "Bearer {$response.body#/seats/0/token}"
+CREATED_LINKS = links(
+    201,
+    GetGame=link(GAME, "get", "the new game's summary", path__game_id="$response.body#/id"),
+    GetView=link(GAME + "/view", "get", "seat 0's view", path__game_id="$response.body#/id",
+                 header__Authorization=SEAT0),
+    GetLegalMoves=link(GAME + "/legal-moves", "get", "seat 0's legal moves",
+                       path__game_id="$response.body#/id", header__Authorization=SEAT0),
+    GetEvents=link(GAME + "/events", "get", "the log", path__game_id="$response.body#/id"),
+    Pause=link(GAME + "/pause", "post", "pause the clock (creator token)",
+               path__game_id="$response.body#/id",
+               header__Authorization="Bearer {$response.body#/creator_token}"),
+)
+LEGAL_LINKS = links(
+    200,
+    SubmitMove=link(GAME + "/moves", "post", "play the first legal move",
+                    body={"move": "$response.body#/moves/0",
+                          "expected_version": "$response.body#/version"},
+                    path__game_id="$request.path.game_id",
+                    header__Authorization="$request.header.Authorization"),
+)
+MOVED_LINKS = links(
+    201,
+    GetGame=link(GAME, "get", "the game after the move", path__game_id="$request.path.game_id"),
+    GetLegalMoves=link(GAME + "/legal-moves", "get", "the next legal moves",
+                       path__game_id="$request.path.game_id",
+                       header__Authorization="$request.header.Authorization"),
+)
 
 MAX_OFFSET = 2**31
 """Pages past this offset are empty (no database takes an offset of any size)."""
@@ -58,7 +89,7 @@ class Games(MethodView):
     @blp.arguments(s.GameCreateSchema)
     @blp.response(201, s.GameCreatedSchema)
     @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
-    @blp.doc(parameters=[headers.IDEMPOTENCY])
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATED_LINKS)
     def post(self, data):
         """Create a game; the answer carries each seat's token, shown only this once."""
 
@@ -114,7 +145,7 @@ class LegalMoves(MethodView):
 
     @blp.response(200, s.LegalMovesSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
-    @blp.doc(**SEAT)
+    @blp.doc(**SEAT, **LEGAL_LINKS)
     def get(self, game_id):
         """List every legal move of your seat now (Bearer seat token)."""
         return reading.legal_moves(game_id, headers.token())
@@ -130,11 +161,12 @@ class Moves(MethodView):
     @blp.alt_response(409, schema=ProblemSchema,
                       description="stale version, not your turn, game over")
     @blp.alt_response(422, schema=ProblemSchema, description="an illegal or unreadable move")
-    @blp.doc(parameters=[headers.IDEMPOTENCY, headers.IF_MATCH], **SEAT)
+    @blp.doc(parameters=[headers.IDEMPOTENCY, headers.IF_MATCH], **SEAT, **MOVED_LINKS)
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
+        token = access.require(headers.token())
         expected = headers.expected_version(data.get("expected_version"))
-        status, body = moves.submit_move(game_id, headers.token(), data.get("move", MISSING),
+        status, body = moves.submit_move(game_id, token, data.get("move", MISSING),
                                          expected, headers.idempotency_key(),
                                          text=data.get("text"), body=data)
         return body, status, headers.etag(body["version"])

@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields, validate
 
+import engines
+
 from arbiter.resources.fields import WholeNumber
 from arbiter.resources.text import printable
 
@@ -22,10 +24,15 @@ class PlayerSchema(Schema):
 class GameCreateSchema(Schema):
     """``POST /v1/games``."""
 
-    engine = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    engine = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                           metadata={"enum": list(engines.ENGINE_MODULES),
+                                     "description": "an engine id (422 unknown-engine)"})
     players = fields.List(fields.Nested(PlayerSchema), required=True,
-                          validate=validate.Length(min=1, max=16))
-    options = fields.Dict(load_default=dict)
+                          validate=validate.Length(min=1, max=16),
+                          metadata={"description": "as many as the engine seats (422 "
+                                                   "bad-player-count)"})
+    options = fields.Dict(load_default=dict, metadata={
+        "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options)"})
     clock = fields.Dict(load_default=dict, metadata={"description": (
         "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
         "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "

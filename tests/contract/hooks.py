@@ -1,0 +1,126 @@
+"""Schemathesis hooks (``SCHEMATHESIS_HOOKS=tests.contract.hooks``): point generated
+requests at real games with real tokens, so the fuzzer reaches more than 404s.
+
+The games come from ``tests/contract/seed.py`` (``ARBITER_FUZZ_FIXTURES`` names the
+file). Only cases generated as valid (positive) are changed, and each choice is a
+function of the generated values, so a failing case shrinks and replays the same way:
+about three in four get the id of a real game (or campaign) fit for the route, and a
+few moves become the first legal move of the game now, so moves are accepted too.
+Long-polls wait at most half a second (a real wait blocks until a move comes, up to
+30 s). The auth provider sends the route's real token (creator, organiser or seat);
+schemathesis's ``ignored_auth`` check then also tries each request without it and
+with a wrong one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from functools import lru_cache
+from pathlib import Path
+
+import requests
+import schemathesis
+
+CREATOR_ROUTES = ("/pause", "/resume", "/extend")
+
+
+@lru_cache(maxsize=1)
+def fixtures() -> dict:
+    """Return the seeded games, campaign and service URL."""
+    return json.loads(Path(os.environ["ARBITER_FUZZ_FIXTURES"]).read_text())
+
+
+def _draw(case, salt: str) -> int:
+    """Return a number in 0..99 that depends only on the case's generated values."""
+    seen = json.dumps([case.operation.label, case.path_parameters, case.query, salt],
+                      sort_keys=True, default=str)
+    return zlib.crc32(seen.encode()) % 100
+
+
+def _game_for(path: str, draw: int, secured: bool) -> dict:
+    """Return the seeded game a route should see."""
+    games = fixtures()["games"]
+    if path.endswith("/record"):
+        return games["over"]
+    if path.endswith(CREATOR_ROUTES) or path.endswith("/vacation"):
+        return games["clocked"]
+    if path.endswith("/resign"):
+        return games["resign"]
+    if path.endswith("/board.svg"):
+        return games["board"]
+    return games["over"] if not secured and draw % 2 == 0 else games["active"]
+
+
+def _token_for(path: str, game: dict, draw: int) -> str | None:
+    """Return the token a route wants for ``game``: creator, or a seat's."""
+    if path.endswith(CREATOR_ROUTES):
+        return game["creator"]
+    return game["tokens"][draw % len(game["tokens"])] if game["tokens"] else None
+
+
+def _legal_move(game_id: str, token: str) -> dict | None:
+    """Return a body playing the seat's first legal move now, or None."""
+    answer = requests.get(f"{fixtures()['url']}/v1/games/{game_id}/legal-moves",
+                          headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    legal = answer.json() if answer.ok else {}
+    if legal.get("moves"):
+        return {"move": legal["moves"][0], "expected_version": legal["version"]}
+    return None
+
+
+def _seeded_game(game_id: str) -> dict | None:
+    """Return the seeded game with this id, if it is one."""
+    return next((g for g in fixtures()["games"].values() if g["id"] == game_id), None)
+
+
+@schemathesis.auth()
+class SeededTokens:
+    """Bearer tokens of the seeded games: the creator's on pause, resume and extend,
+    the organiser's on a campaign, otherwise a seat's, of the game in the path (or of
+    the game the route is pointed at, when its path names no seeded game yet)."""
+
+    def get(self, case, context):
+        """Return the seeded games and campaign."""
+        return fixtures()
+
+    def set(self, case, data, context):
+        """Send the token the route wants as ``Authorization: Bearer``."""
+        if not case.operation.definition.raw.get("security"):
+            return
+        params = case.path_parameters or {}
+        if "campaign_id" in params:
+            token = data["campaign"]["token"]
+        else:
+            game = _seeded_game(params.get("game_id", "")) or \
+                _game_for(case.operation.path, 0, secured=True)
+            token = _token_for(case.operation.path, game, _draw(case, "seat"))
+        if token:
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+@schemathesis.hook
+def map_case(context, case):
+    """Point a valid generated case at a real game or campaign (see the module)."""
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return case
+    path = case.operation.path
+    if path.endswith("/events") and case.query and "wait" in case.query:
+        try:
+            case.query["wait"] = min(float(case.query["wait"]), 0.5)
+        except (TypeError, ValueError):
+            pass
+    params = case.path_parameters or {}
+    draw = _draw(case, "target")
+    if draw >= 75:
+        return case
+    if "campaign_id" in params:
+        params["campaign_id"] = fixtures()["campaign"]["id"]
+    elif "game_id" in params:
+        game = _game_for(path, draw, bool(case.operation.definition.raw.get("security")))
+        params["game_id"] = game["id"]
+        token = _token_for(path, game, draw)
+        if path.endswith("/moves") and token and draw % 3 == 0:
+            case.body = _legal_move(game["id"], token) or case.body
+    return case
