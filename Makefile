@@ -18,7 +18,7 @@ install: $(BIN)/.installed
 ## Start web + Celery worker + beat on the embedded default (SQLite, filesystem broker).
 run: install
 	$(BIN)/arbiter db-upgrade
-	@echo "Arbiter listening on http://127.0.0.1:$(PORT) (all interfaces; API under /v1, contract at /openapi.json)"
+	@echo "Arbiter on http://$${HOST:-127.0.0.1}:$(PORT) (HOST=0.0.0.0 for other machines; API under /v1, contract at /openapi.json)"
 	BASE_URL="$${BASE_URL:-http://127.0.0.1:$(PORT)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho --procfile Procfile start --port $(PORT)
 
@@ -27,10 +27,12 @@ test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## The long random playouts: thousands of games per engine, then games played through the
-## API checking every response and mail for another seat's secrets.
+## API checking every response and mail for another seat's secrets, then schemathesis's
+## long profile (300 cases per operation and phase, on each configured database).
 soak: install
 	ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-10000} $(BIN)/python -m pytest tests/engines -q -k "playout or contract" $(PYTEST_ARGS)
 	ARBITER_API_PLAYOUTS=$${ARBITER_API_PLAYOUTS:-1000} $(BIN)/python -m pytest tests/arbiter/test_secrets.py -q $(PYTEST_ARGS)
+	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/contract/test_schemathesis.py -q -s $(PYTEST_ARGS)
 
 ## Benchmarks: print figures (not tests).
 bench: install

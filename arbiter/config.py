@@ -14,7 +14,10 @@
 ``BASE_URL``
     the public URL of the service, used in mail links (default ``http://localhost:8000``).
 ``SECRET_KEY``
-    Flask's secret key (default: a development key; set it in production).
+    the key that seals stored idempotent answers (and signs whatever else needs it).
+    Unset: a random key is made once and kept in ``<instance>/secret_key`` (mode 0600),
+    and every start logs that it is used; several machines must share one
+    ``SECRET_KEY``, so set it in production (``arbiter doctor`` says so).
 ``CLOCK_SWEEP_SECONDS``
     how often beat runs the clock sweep (timeouts, reminders; default 15).
 ``CLOCK_OUTAGE_SECONDS``
@@ -27,9 +30,48 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import secrets
+import time
 from pathlib import Path
 from typing import Mapping
+
+log = logging.getLogger(__name__)
+
+SECRET_KEY_FILE = "secret_key"
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """Return the secret key kept in the instance folder, making it on first use.
+
+    The file is created exclusively (mode 0600), so processes starting together
+    agree on one key.
+    """
+    path = Path(instance_path) / SECRET_KEY_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):
+            key = path.read_text().strip()
+            if key:
+                return key
+            time.sleep(0.05)
+        raise RuntimeError(f"{path} is empty: remove it or set SECRET_KEY") from None
+    key = secrets.token_urlsafe(32)
+    with os.fdopen(fd, "w") as out:
+        out.write(key)
+    return key
+
+
+def secret_key(env: Mapping[str, str], instance_path: str) -> str:
+    """Return ``SECRET_KEY`` from ``env``, or the instance folder's key (logged)."""
+    if env.get("SECRET_KEY"):
+        return env["SECRET_KEY"]
+    log.warning("SECRET_KEY is not set: using the key kept in %s; set SECRET_KEY in "
+                "production (every machine of a deployment needs the same one)",
+                Path(instance_path) / SECRET_KEY_FILE)
+    return instance_secret_key(instance_path)
 
 
 def database_url(raw: str | None, instance_path: str) -> str:
@@ -90,7 +132,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "broker_connection_retry_on_startup": True,
     }
     return {
-        "SECRET_KEY": env.get("SECRET_KEY", "dev-only-change-me"),
+        "SECRET_KEY": secret_key(env, instance_path),
+        "SECRET_KEY_FROM_ENV": bool(env.get("SECRET_KEY")),
         "SQLALCHEMY_DATABASE_URI": url,
         "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url),
         "SMTP_URL": env.get("SMTP_URL", ""),

@@ -5,7 +5,7 @@ create -> read -> legal moves -> move), reaching real games with real tokens thr
 
 On SQLite with the filesystem broker always; on PostgreSQL with Redis when
 ``ARBITER_TEST_POSTGRES_URL`` and ``ARBITER_TEST_REDIS_URL`` are set. The budget is
-``ARBITER_FUZZ_EXAMPLES`` generated cases per operation and phase (default 15, a few
+``ARBITER_FUZZ_EXAMPLES`` generated cases per operation and phase (default 25, about two
 minutes; ``make soak`` runs 300) with seed ``ARBITER_FUZZ_SEED`` (default 16, so a
 failure replays). Each run prints its figures: operations tested, cases generated,
 findings (``pytest -s`` shows them; the JSON report is kept in the test's folder).
@@ -25,7 +25,7 @@ from tests.conftest import REDIS_URL, free_port, need
 from tests.contract.seed import seed
 
 HERE = Path(__file__).parent
-EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "15")
+EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "25")
 SEED = os.environ.get("ARBITER_FUZZ_SEED", "16")
 
 
