@@ -1,97 +1,92 @@
-"""gunicorn's side of the contract: the errors gunicorn answers itself are problem
-details too, and an answer that says ``Connection: close`` closes the connection.
+"""The web server's side of the contract: the errors uvicorn answers itself are
+problem details too.
 
-gunicorn answers a request it cannot parse (a bad request line or header: 400, a URL
-over ``limit_request_line``: 414, headers over ``limit_request_fields`` or
-``limit_request_field_size``: 431) without calling the app, with an HTML page; and it
-drops the ``Connection`` header an app sends. :class:`ProblemWorker` is gunicorn's
-threaded worker with both changed; ``arbiter/gunicorn_config.py`` selects it.
+uvicorn (h11) answers a request it cannot parse without calling the app, with a
+``text/plain`` 400. :class:`ProblemH11Protocol` is uvicorn's h11 protocol answering
+those as ``application/problem+json`` (400 ``bad-request``), refusing a request line or
+head over its limit (414 ``uri-too-long``, 431 ``headers-too-large``), and closing the
+connection as uvicorn does. The Procfile selects
+it with ``--http arbiter.serve:ProblemH11Protocol``.
 """
 
 from __future__ import annotations
 
 import json
-import re
+import os
 from http import HTTPStatus
 
-from gunicorn import util
-from gunicorn.workers.gthread import ThreadWorker
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from arbiter.errors import problem_body
 
-GUNICORN_PROBLEMS = {
+SERVER_PROBLEMS = {
     400: ("bad-request", "The request line or one of its headers cannot be read."),
     414: ("uri-too-long", "The URL is longer than the server reads."),
     431: ("headers-too-large", "The request's headers are larger than the server reads."),
-    500: ("internal-error", "Something went wrong on the server; nothing was recorded."),
 }
-"""Codes and details of the answers gunicorn gives without the app, by status."""
+"""Codes and details of the answers the server gives without the app, by status."""
 
 
-class _Recorder:
-    """Stands in for the client socket while gunicorn writes its HTML error, to learn
-    the status it chose."""
-
-    def __init__(self) -> None:
-        self.data = b""
-
-    def gettimeout(self) -> float:
-        """Say the socket is non-blocking, so gunicorn does not change it."""
-        return 0.0
-
-    def sendall(self, data: bytes) -> None:
-        """Keep what gunicorn wrote."""
-        self.data += data
-
-    def status(self) -> int:
-        """Return the status of the recorded answer (500 if none)."""
-        found = re.match(rb"HTTP/1\.[01] (\d{3}) ", self.data)
-        return int(found.group(1)) if found else 500
+def problem_json(status: int) -> bytes:
+    """Return the problem+json body of an error the server answers with ``status``."""
+    code, detail = SERVER_PROBLEMS.get(status, (f"http-{status}", HTTPStatus(status).phrase))
+    return json.dumps(problem_body(status, code, HTTPStatus(status).phrase, detail)).encode()
 
 
-def problem_answer(status: int) -> bytes:
-    """Return the raw HTTP answer (problem+json, ``Connection: close``) for an error
-    gunicorn answers with ``status``."""
-    code, detail = GUNICORN_PROBLEMS.get(status, (f"http-{status}", HTTPStatus(status).phrase))
-    body = json.dumps(problem_body(status, code, HTTPStatus(status).phrase, detail)).encode()
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
-            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
-    return head.encode("latin-1") + body
+class ProblemH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, its own refusals answered as problem+json, with fixed
+    limits: a request line over ``MAX_REQUEST_LINE`` bytes (default 8190) is 414, a
+    request head (line and headers) over ``--h11-max-incomplete-event-size`` (16 KiB)
+    is 431, however the bytes arrive (h11 alone only measures a head still
+    incomplete)."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_head = self.config.h11_max_incomplete_event_size or 16 * 1024
+        self.max_line = int(os.environ.get("MAX_REQUEST_LINE", "8190"))
+        self.head: bytearray | None = bytearray()
+        self.refusal = 400
+        next_event = self.conn.next_event
 
-def honour_connection_close(app):
-    """Wrap a WSGI app so that an answer with ``Connection: close`` makes gunicorn
-    close the connection after it (gunicorn drops hop-by-hop headers; its response
-    object, whose ``start_response`` the app is given, can be told to close)."""
+        def watched_next_event():
+            try:
+                return next_event()
+            except h11.RemoteProtocolError as err:
+                self.refusal = err.error_status_hint
+                raise
 
-    def wrapped(environ, start_response):
-        def start(status, headers, exc_info=None):
-            if any(k.lower() == "connection" and v.lower() == "close" for k, v in headers):
-                force_close = getattr(getattr(start_response, "__self__", None),
-                                      "force_close", None)
-                if force_close:
-                    force_close()
-            return start_response(status, headers, exc_info)
+        self.conn.next_event = watched_next_event
 
-        return app(environ, start)
+    def data_received(self, data: bytes) -> None:
+        """Refuse a request whose line or head is over its limit, before h11 reads it."""
+        if self.head is not None:
+            self.head += data
+            line_end, head_end = self.head.find(b"\n"), self.head.find(b"\r\n\r\n")
+            if (line_end if line_end >= 0 else len(self.head)) > self.max_line:
+                self.send_problem(414)
+                return
+            if (head_end if head_end >= 0 else len(self.head)) > self.max_head:
+                self.send_problem(431)
+                return
+            if head_end >= 0:
+                self.head = None
+        super().data_received(data)
 
-    return wrapped
+    def on_response_complete(self) -> None:
+        """Measure the next request of the connection afresh."""
+        self.head = bytearray()
+        super().on_response_complete()
 
+    def send_400_response(self, msg: str) -> None:
+        """Answer a request h11 cannot read (400, or 431 for size) as problem+json."""
+        self.send_problem(self.refusal if self.refusal in SERVER_PROBLEMS else 400)
 
-class ProblemWorker(ThreadWorker):
-    """gunicorn's gthread worker answering its own errors as problem+json."""
-
-    def load_wsgi(self) -> None:
-        """Load the app (as gunicorn does) and wrap it in
-        :func:`honour_connection_close`."""
-        super().load_wsgi()
-        self.wsgi = honour_connection_close(self.wsgi)
-
-    def handle_error(self, req, client, addr, exc) -> None:
-        """Log the error as gunicorn does, but answer it as problem+json."""
-        recorder = _Recorder()
-        super().handle_error(req, recorder, addr, exc)
-        try:
-            util.write_nonblock(client, problem_answer(recorder.status()))
-        except Exception:  # noqa: BLE001 - the client may be gone, as in gunicorn
-            self.log.debug("Failed to send error message.")
+    def send_problem(self, status: int) -> None:
+        """Answer with a problem+json of ``status`` and close the connection."""
+        headers = [(b"content-type", b"application/problem+json"), (b"connection", b"close")]
+        body = problem_json(status)
+        head = b"HTTP/1.1 %d %s\r\n" % (status, HTTPStatus(status).phrase.encode())
+        head += b"".join(k + b": " + v + b"\r\n" for k, v in headers)
+        self.transport.write(head + b"content-length: %d\r\n\r\n" % len(body) + body)
+        self.transport.close()

@@ -1,4 +1,4 @@
-"""Starting and stopping the service's real processes (gunicorn, celery worker, beat)
+"""Starting and stopping the service's real processes (web, celery worker, beat)
 for integration tests, with their output in log files."""
 
 from __future__ import annotations
@@ -36,11 +36,12 @@ def stop(procs: list[subprocess.Popen], grace_seconds: float = 20) -> None:
             proc.kill()
 
 
-def web_command(port: int, threads: int = 4) -> list:
-    """Return the Procfile's ``web`` command (gunicorn with ``arbiter.gunicorn_config``)
-    listening on 127.0.0.1:``port`` with ``threads`` threads per worker."""
-    return [BIN / "gunicorn", "--config", "python:arbiter.gunicorn_config", "--bind",
-            f"127.0.0.1:{port}", "--threads", str(threads), "arbiter:create_app()"]
+def web_command(port: int, workers: int = 1) -> list:
+    """Return the Procfile's ``web`` command (uvicorn in front of the Flask app, its own
+    errors as problem+json) listening on 127.0.0.1:``port``."""
+    return [BIN / "uvicorn", "--factory", "arbiter.streams.asgi:create_app", "--http",
+            "arbiter.serve:ProblemH11Protocol", "--host", "127.0.0.1", "--port", str(port),
+            "--workers", str(workers), "--timeout-graceful-shutdown", "5"]
 
 
 def celery_commands(folder: Path) -> dict[str, list]:
@@ -87,12 +88,11 @@ def service_env(folder: Path, port: int, database_url: str | None = None,
     return env
 
 
-def serve(folder: Path, port: int, env: dict, celery: bool = True,
-          threads: int = 4) -> list[subprocess.Popen]:
+def serve(folder: Path, port: int, env: dict, celery: bool = True) -> list[subprocess.Popen]:
     """Migrate the database, start web (and worker + beat) and wait until it answers;
     return the processes (stop them with :func:`stop`)."""
     subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True)
-    commands = {"web": web_command(port, threads)}
+    commands = {"web": web_command(port)}
     if celery:
         commands.update(celery_commands(folder))
     procs = start(commands, env, folder / "logs")

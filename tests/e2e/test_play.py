@@ -60,7 +60,8 @@ def stack(tmp_path, smtp, request):
         subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True,
                        capture_output=True)
         commands = {
-            "web": processes.web_command(port),
+            "web": [BIN / "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class",
+                    "gthread", "--workers", "2", "--threads", "4", "arbiter:create_app()"],
             **processes.celery_commands(tmp_path),
         }
         procs = processes.start(commands, env, tmp_path / "logs")
