@@ -77,7 +77,7 @@ def link(path: str, method: str, description: str, body: dict | None = None,
 
 def links(status: int, **named: dict) -> dict:
     """Return ``blp.doc`` arguments adding the links ``named`` to answer ``status``."""
-    return {"responses": {str(status): {"links": named}}}
+    return {"responses": {status: {"links": named}}}
 
 
 def problem_response(description: str, status: int) -> dict:

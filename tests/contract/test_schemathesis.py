@@ -27,7 +27,7 @@ from tests.contract.seed import seed
 HERE = Path(__file__).parent
 NEVER_ENDS = ["/v1/games/{game_id}/stream"]
 """Operations whose answer never ends (Server-Sent Events: a request/response fuzzer
-would wait forever on a real game); their own tests are in tests/streams/."""
+would wait forever on a real game); their own tests are tests/arbiter/test_streams.py and test_stream_hub.py."""
 EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "25")
 SEED = os.environ.get("ARBITER_FUZZ_SEED", "16")
 
