@@ -65,6 +65,26 @@ def play_cmd(engine, players, url, seed, out_dir, emails) -> None:
     sys.exit(0 if played.verdict.ok else 1)
 
 
+@main.command("doctor")
+def doctor_cmd() -> None:
+    """Check this deployment: configuration, database (reachable, migrated), broker,
+    SMTP, beat's heartbeat, the outbox and inbound backlogs, the clock sweep's lag.
+
+    Prints one line per check; exit status 0 when nothing is a problem, 1 otherwise.
+    """
+    from arbiter import create_app, health
+
+    app = create_app()
+    with app.app_context():
+        findings = health.run(app)
+    width = max(len(f.name) for f in findings)
+    for f in findings:
+        click.echo(f"{f.level.upper():8} {f.name:{width}}  {f.detail}")
+    problems = [f for f in findings if not f.ok]
+    click.echo(f"{len(problems)} problem(s)." if problems else "Nothing is wrong.")
+    sys.exit(1 if problems else 0)
+
+
 @main.command("db-upgrade")
 def db_upgrade() -> None:
     """Create or upgrade the database schema (Alembic migrations)."""

@@ -161,6 +161,15 @@ class ArbiterApi(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def register_blueprint(self, blp, *, parameters=None, **options):
-        """Register ``blp`` (as flask-smorest does), then complete the spec."""
+        """Register ``blp`` (as flask-smorest does), then complete the spec.
+
+        :raises TypeError: ``blp`` is not an ``arbiter.resources.blueprint.Blueprint``
+            (whose parser answers every unreadable body with 400 problem+json).
+        """
+        from arbiter.resources.blueprint import Blueprint
+
+        if not isinstance(blp, Blueprint):
+            raise TypeError(f"blueprint {blp.name!r}: build REST resources on "
+                            "arbiter.resources.blueprint.Blueprint, not flask_smorest's")
         super().register_blueprint(blp, parameters=parameters, **options)
         complete(self)

@@ -6,8 +6,8 @@ file). Only cases generated as valid (positive) are changed, and each choice is 
 function of the generated values, so a failing case shrinks and replays the same way:
 about three in four get the id of a real game (or campaign) fit for the route, and a
 few moves become the first legal move of the game now, so moves are accepted too.
-Long-polls wait at most half a second (a real wait blocks until a move comes, up to
-30 s). The auth provider sends the route's real token (creator, organiser or seat);
+Long-polls wait at most half a second, in every case whose ``wait`` is valid (a real
+wait blocks until a move comes, up to 30 s). The auth provider sends the route's real token (creator, organiser or seat);
 schemathesis's ``ignored_auth`` check then also tries each request without it and
 with a wrong one.
 """
@@ -100,17 +100,24 @@ class SeededTokens:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
 
+def _short(wait):
+    """Return a valid ``wait`` (a number from 0 to 30) cut to half a second; anything
+    else (absent, out of range, not a number: what a negative case tests) unchanged."""
+    try:
+        seconds = float(wait)
+    except (TypeError, ValueError):
+        return wait
+    return min(seconds, 0.5) if 0 <= seconds <= 30 else wait
+
+
 @schemathesis.hook
 def map_case(context, case):
     """Point a valid generated case at a real game or campaign (see the module)."""
-    if case.meta is None or not case.meta.generation.mode.is_positive:
-        return case
     path = case.operation.path
     if path.endswith("/events") and case.query and "wait" in case.query:
-        try:
-            case.query["wait"] = min(float(case.query["wait"]), 0.5)
-        except (TypeError, ValueError):
-            pass
+        case.query = {**case.query, "wait": _short(case.query.get("wait"))}
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return case
     params = case.path_parameters or {}
     draw = _draw(case, "target")
     if draw >= 75:

@@ -1,0 +1,212 @@
+"""What a deployment needs to work, checked: for ``arbiter doctor``, ``/readyz``.
+
+Each check takes the Flask app (inside its app context) and returns a
+:class:`Finding`: ``ok``, ``warning`` (works, but not as it should in production) or
+``problem`` (something is broken), with a sentence an operator understands. No check
+changes anything.
+"""
+
+from __future__ import annotations
+
+import smtplib
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlparse
+
+import sqlalchemy as sa
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Flask
+
+from arbiter import database
+from arbiter.extensions import db
+from arbiter.models import ClockSweep, Game, OutboxMail
+from arbiter.models.timestamps import UTCDateTime, utcnow
+from arbiter.service.mail import MAX_ATTEMPTS
+
+OUTBOX_LATE_SECONDS = 300
+"""An unsent mail older than this is a backlog (the sweep retries every 15 s)."""
+
+
+@dataclass
+class Finding:
+    """The outcome of one check: ``level`` is ``ok``, ``warning``, ``problem`` or
+    ``skipped`` (it needs what another check found broken)."""
+
+    name: str
+    level: str
+    detail: str
+
+    @property
+    def ok(self) -> bool:
+        """True unless it is a problem."""
+        return self.level != "problem"
+
+
+def _sweep_seconds(app: Flask) -> float:
+    """Return how often beat runs the clock sweep, in seconds."""
+    return float(app.config["CELERY"]["beat_schedule"]["sweep-clock"]["schedule"])
+
+
+def config(app: Flask) -> Finding:
+    """Check the settings a production deployment needs."""
+    notes = []
+    if not app.config.get("SECRET_KEY_FROM_ENV"):
+        notes.append("SECRET_KEY is not set (a key kept in the instance folder is used; "
+                     "every machine of a deployment needs the same one)")
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite") and \
+            not app.config["CELERY"]["broker_url"].startswith("filesystem"):
+        notes.append("the database is SQLite but the broker is a server: workers on other "
+                     "machines cannot reach a SQLite file")
+    if "localhost" in app.config["BASE_URL"] or "127.0.0.1" in app.config["BASE_URL"]:
+        notes.append(f"BASE_URL is {app.config['BASE_URL']}: links in mails only work on "
+                     "this machine")
+    if notes:
+        return Finding("config", "warning", "; ".join(notes) + ".")
+    return Finding("config", "ok", "SECRET_KEY and BASE_URL are set.")
+
+
+def database_ready(app: Flask) -> Finding:
+    """Check the database answers and is migrated to the code's head revision."""
+    try:
+        with db.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+            current = MigrationContext.configure(conn).get_current_heads()
+    except Exception as err:  # noqa: BLE001 - any driver error means "unreachable"
+        return Finding("database", "problem", f"cannot reach the database: {_first_line(err)}")
+    heads = ScriptDirectory(str(database.MIGRATIONS)).get_heads()
+    if set(current) != set(heads):
+        return Finding("database", "problem",
+                       f"the schema is at {', '.join(current) or 'nothing'}, the code needs "
+                       f"{', '.join(heads)}: run `arbiter db-upgrade`.")
+    return Finding("database", "ok", f"reachable, migrated ({', '.join(heads)}).")
+
+
+def broker(app: Flask) -> Finding:
+    """Check the Celery broker answers (or, for the filesystem transport, its folders
+    exist)."""
+    celery = app.extensions["celery"]
+    url = celery.conf.broker_url
+    if url.startswith("filesystem"):
+        options = celery.conf.broker_transport_options
+        missing = [f for f in (options["data_folder_in"], options["processed_folder"])
+                   if not Path(f).is_dir()]
+        if missing:
+            return Finding("broker", "problem", f"broker folders missing: {', '.join(missing)}")
+        return Finding("broker", "ok", f"filesystem transport in {options['data_folder_in']}.")
+    try:
+        with celery.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, timeout=3)
+    except Exception as err:  # noqa: BLE001 - any transport error means "unreachable"
+        return Finding("broker", "problem", f"cannot reach the broker: {_first_line(err)}")
+    return Finding("broker", "ok", f"reachable ({urlparse(url).scheme}).")
+
+
+def smtp(app: Flask) -> Finding:
+    """Check the SMTP server of ``SMTP_URL`` answers a greeting."""
+    url = app.config["SMTP_URL"]
+    if not url:
+        return Finding("smtp", "warning", "SMTP_URL is not set: mails are written to the "
+                                          "worker's log, not sent.")
+    parts = urlparse(url)
+    smtp_class = smtplib.SMTP_SSL if parts.scheme == "smtps" else smtplib.SMTP
+    port = parts.port or (465 if parts.scheme == "smtps" else 25)
+    try:
+        with smtp_class(parts.hostname or "localhost", port, timeout=5) as server:
+            server.ehlo()
+    except (OSError, smtplib.SMTPException) as err:
+        return Finding("smtp", "problem", f"cannot reach {parts.hostname}:{port}: "
+                                          f"{_first_line(err)}")
+    return Finding("smtp", "ok", f"{parts.hostname}:{port} answers.")
+
+
+def beat(app: Flask) -> Finding:
+    """Check beat ran the clock sweep recently (its heartbeat in ``clock_sweeps``)."""
+    row = db.session.get(ClockSweep, "clock")
+    if row is None:
+        return Finding("beat", "warning", "the clock sweep has never run: is `beat` started?")
+    lag = (utcnow() - row.last_run).total_seconds()
+    every = _sweep_seconds(app)
+    if lag > 3 * every:
+        return Finding("beat", "problem", f"the clock sweep last ran {lag:.0f} s ago (it "
+                                          f"should every {every:.0f} s): is `beat` running?")
+    return Finding("beat", "ok", f"the clock sweep ran {lag:.0f} s ago.")
+
+
+def outbox(app: Flask) -> Finding:
+    """Check no mail waits too long to be sent, and count those given up."""
+    now = utcnow()
+    unsent = OutboxMail.sent_at.is_(None)
+    waiting, oldest = db.session.execute(
+        sa.select(sa.func.count(), sa.func.min(OutboxMail.created_at))
+        .where(unsent, OutboxMail.attempts < MAX_ATTEMPTS)).one()
+    given_up = db.session.scalar(sa.select(sa.func.count()).where(
+        unsent, OutboxMail.attempts >= MAX_ATTEMPTS))
+    detail = f"{waiting} mail(s) waiting"
+    if given_up:
+        detail += f", {given_up} given up (outbox.last_error says why)"
+    if oldest is not None and (now - oldest).total_seconds() > OUTBOX_LATE_SECONDS:
+        age = (now - oldest).total_seconds()
+        return Finding("outbox", "problem", f"{detail}; the oldest for {age:.0f} s: are the "
+                                            "worker and SMTP up?")
+    return Finding("outbox", "warning" if given_up else "ok", detail + ".")
+
+
+def inbound(app: Flask) -> Finding:
+    """Check received mail is processed (when this deployment takes mail in)."""
+    if not sa.inspect(db.session.connection()).has_table("inbound"):
+        return Finding("inbound", "ok", "this deployment takes no mail in.")
+    table = sa.table("inbound", sa.column("status"), sa.column("received_at", UTCDateTime))
+    waiting, oldest = db.session.execute(
+        sa.select(sa.func.count(), sa.func.min(table.c.received_at))
+        .where(table.c.status == "pending")).one()
+    if waiting and oldest is not None and \
+            (utcnow() - oldest).total_seconds() > OUTBOX_LATE_SECONDS:
+        return Finding("inbound", "problem", f"{waiting} received mail(s) not processed, the "
+                                             "oldest for over 5 minutes: is the worker up?")
+    return Finding("inbound", "ok", f"{waiting} received mail(s) waiting.")
+
+
+def clock(app: Flask) -> Finding:
+    """Check no deadline is overdue by more than two sweeps (the sweep is behind)."""
+    every = _sweep_seconds(app)
+    now = utcnow()
+    behind = now - timedelta(seconds=2 * every)
+    count, oldest = db.session.execute(
+        sa.select(sa.func.count(), sa.func.min(Game.deadline))
+        .where(Game.status == "active", Game.deadline < behind)).one()
+    if count:
+        lag = (now - oldest).total_seconds()
+        return Finding("clock", "problem", f"{count} deadline(s) passed and not enforced, the "
+                                           f"oldest {lag:.0f} s ago: is beat running?")
+    return Finding("clock", "ok", "no deadline is overdue.")
+
+
+def _first_line(err: Exception) -> str:
+    """Return the first line of an error's text."""
+    return (str(err).strip().splitlines() or [type(err).__name__])[0]
+
+
+READINESS = (database_ready, broker)
+"""What ``/readyz`` checks: a web process can serve only with both."""
+
+EVERYTHING = (config, database_ready, broker, smtp, beat, outbox, inbound, clock)
+"""What ``arbiter doctor`` checks, in order."""
+
+
+def run(app: Flask, checks=EVERYTHING) -> list[Finding]:
+    """Run ``checks`` in order; the ones after the database need it, so they are
+    skipped (as problems) when it is unreachable."""
+    findings = []
+    for check in checks:
+        if check not in (config, database_ready, broker, smtp) and \
+                any(f.name == "database" and not f.ok for f in findings):
+            findings.append(Finding(check.__name__, "skipped", "not checked: no database."))
+            continue
+        try:
+            findings.append(check(app))
+        except Exception as err:  # noqa: BLE001 - a check must never crash the doctor
+            db.session.rollback()
+            findings.append(Finding(check.__name__, "problem", _first_line(err)))
+    return findings

@@ -1,0 +1,60 @@
+"""The README's tour runs as written: every shell block marked ``<!-- tour -->`` is run,
+in order, by bash against a live service (web, worker and beat on the embedded
+default), as a new user pasting them would; then the game it played is checked."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests import processes
+from tests.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+README_URL = "http://127.0.0.1:8000"
+
+
+def tour_blocks(text: str) -> list[str]:
+    """Return the shell blocks that follow a ``<!-- tour -->`` line, in order."""
+    return re.findall(r"<!-- tour -->\n```sh\n(.*?)```", text, flags=re.S)
+
+
+def test_the_readme_has_a_tour():
+    blocks = tour_blocks((ROOT / "README.md").read_text())
+    assert len(blocks) >= 3 and any("/moves" in b for b in blocks)
+
+
+@pytest.fixture
+def live(tmp_path):
+    """The service on its own port, in its own folder; yields its URL."""
+    port = free_port()
+    procs = processes.serve(tmp_path, port, processes.service_env(tmp_path, port))
+    yield f"http://127.0.0.1:{port}"
+    processes.stop(procs)
+
+
+def test_the_tour_runs_as_pasted(live, tmp_path):
+    if shutil.which("curl") is None:
+        pytest.fail("curl is not installed (.ci/run installs it)")
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / ".venv").symlink_to(ROOT / ".venv")
+    script = "\n".join(tour_blocks((ROOT / "README.md").read_text()))
+    script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID"\n'
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=user,
+                          capture_output=True, text=True, timeout=600)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert output.count("OK: seed matches its commitment") == 2, output
+    assert '"code"' not in done.stdout, output  # no problem+json answer on the way
+    game_id = re.search(r"TOUR-GAME=(\w+)", output).group(1)
+    record = requests.get(f"{live}/v1/games/{game_id}/record", timeout=30).json()
+    moves = [e for e in record["events"] if e["kind"] == "move"]
+    assert [m["seat"] for m in moves[:2]] == [0, 1]
+    assert any(e["kind"] == "resigned" and e["seat"] == 1 for e in record["events"])
+    assert (user / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
