@@ -55,7 +55,7 @@ def make_app(db_url: str, **config):
     """Return an app on ``db_url`` with the schema migrated; tasks are not enqueued
     unless the config says so."""
     settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": db_url, "ENQUEUE": False,
-                "BASE_URL": "http://arbiter.test", **config}
+                "BASE_URL": "http://arbiter.test", "OPEN_CREATION": True, **config}
     app = create_app(settings)
     with app.app_context():
         upgrade()

@@ -12,8 +12,8 @@ import engines
 from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.models import Event, Game, Seat
-from arbiter.service import access, clock as clocks
+from arbiter.models import Account, Event, Game, Seat
+from arbiter.service import access, accounts, clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
@@ -44,9 +44,12 @@ def engine_for(engine_id: str) -> Engine:
 
 def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 clock: dict | None = None,
-                answer_row: Callable[[Game, list[str]], Any] | None = None
-                ) -> tuple[Game, list[str]]:
+                answer_row: Callable[[Game, list[str]], Any] | None = None,
+                creator: Account | None = None) -> tuple[Game, list[str]]:
     """Create a game, its seats and its first events; commit.
+
+    :param creator: the account creating it (None: a creator token only). A seat whose
+        email is a verified account's is linked to that account.
 
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
@@ -69,9 +72,8 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 prompt_since=0)
     game.creator_token = access.new_token()
     game.creator_token_hash = access.token_hash(game.creator_token)
-    game.seats = [Seat(seat=i, name=p.name, email=p.email, tz=p.tz,
-                       token_hash=access.token_hash(t))
-                  for i, (p, t) in enumerate(zip(players, tokens))]
+    game.creator_account_id = creator.id if creator else None
+    game.seats = [_seat(i, p, t) for i, (p, t) in enumerate(zip(players, tokens))]
     tr = Transition(game, engine, state)
     tr.events.append(NewEvent("game-created", None, {
         "engine": engine.id, "engine_version": engine.version, "options": loaded,
@@ -81,6 +83,15 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     settle(tr, set(), roll=False)
     commit(tr, [lambda: answer_row(game, tokens)] if answer_row else [])
     return game, tokens
+
+
+def _seat(number: int, player: NewPlayer, token: str) -> Seat:
+    """Return a new seat; linked to the account of its email address, if any."""
+    account = accounts.account_by_address(player.email)
+    return Seat(seat=number, name=player.name, email=player.email,
+                tz=player.tz or (account.tz if account else None),
+                token_hash=access.token_hash(token),
+                account_id=account.id if account else None)
 
 
 def get_game(game_id: str) -> Game:
