@@ -14,8 +14,12 @@ bearer = identity.bearer
 
 
 def new_token() -> str:
-    """Return a fresh game token (32 random bytes, URL-safe base64)."""
-    return secrets.token_urlsafe(32)
+    """Return a fresh game token (32 random bytes, URL-safe base64), never starting
+    with the personal tokens' prefix ``arb_``."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith(identity.TOKEN_PREFIX):
+            return token
 
 
 def seat_for(game: Game, token, required: bool = True) -> Seat | None:

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import sqlalchemy as sa
+from flask import g, has_request_context
+from sqlalchemy.orm import defer, joinedload
 
 import engines
 from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.models import Account, Event, Game, Seat
+from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
 from arbiter.service import access, accounts, clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
@@ -94,15 +96,60 @@ def _seat(number: int, player: NewPlayer, token: str) -> Seat:
                 account_id=account.id if account else None)
 
 
-def get_game(game_id: str) -> Game:
-    """Return the game ``game_id``.
+def get_game(game_id: str, with_state: bool = True) -> Game:
+    """Return the game ``game_id`` with its seats, in one SELECT.
 
+    :param with_state: False leaves the (large) state snapshot unread until it is
+        first used, for readers that need only the summary columns.
     :raises NotFound: ``game-not-found``.
     """
-    game = db.session.get(Game, game_id)
+    options = [joinedload(Game.seats)] + ([] if with_state else [defer(Game.state)])
+    game = db.session.get(Game, game_id, options=options)
     if game is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
     return game
+
+
+def preload(game_id: str, scope: str, key: str | None) -> Game:
+    """Read now what the request's :func:`load_with_answer` will ask for, and keep it
+    for that call (once): the request guard authenticates against the game this reads,
+    before the body is parsed, and the write path still reads once.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    loaded = _read_with_answer(game_id, scope, key)
+    g.setdefault("arbiter_preloaded", {})[(game_id, scope, key)] = loaded
+    return loaded[0]
+
+
+def load_with_answer(game_id: str, scope: str, key: str | None
+                     ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
+    None), read together in one SELECT (the write path of a move stays at one read);
+    what :func:`preload` read for this request is taken instead, once.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    if has_request_context():
+        kept = g.get("arbiter_preloaded", {}).pop((game_id, scope, key), None)
+        if kept is not None:
+            return kept
+    return _read_with_answer(game_id, scope, key)
+
+
+def _read_with_answer(game_id: str, scope: str, key: str | None
+                      ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Read the game, its engine and state, and the stored answer (see above)."""
+    if key is None:
+        return (*load(game_id), None)
+    stored = IdempotentResponse
+    query = (sa.select(Game, stored).where(Game.id == game_id)
+             .outerjoin(stored, sa.and_(stored.scope == scope, stored.key == key))
+             .options(joinedload(Game.seats)))
+    row = db.session.execute(query).unique().first()
+    if row is None:
+        raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
+    return (*_current(row[0]), row[1])
 
 
 def load(game_id: str) -> tuple[Game, Engine, dict]:
@@ -112,7 +159,12 @@ def load(game_id: str) -> tuple[Game, Engine, dict]:
     changed since, the log is folded again under the new rules and the snapshot (state,
     prompt) is rewritten, once, if the game has not moved meanwhile.
     """
-    game = get_game(game_id)
+    return _current(get_game(game_id))
+
+
+def _current(game: Game) -> tuple[Game, Engine, dict]:
+    """Return ``game``, its engine and its state, refolded if the engine changed."""
+    game_id = game.id
     engine = engines.get(game.engine)
     if game.engine_version != engine.version:
         state = replay(game, engine)

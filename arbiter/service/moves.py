@@ -8,7 +8,7 @@ from arbiter.errors import Conflict, Unprocessable
 from arbiter.models import Game
 from arbiter.service import identity, idempotency
 from arbiter.service.commit import commit
-from arbiter.service.games import load
+from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
 
@@ -102,10 +102,10 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
     """
-    game, engine, state = load(game_id)
     who = identity.as_principal(token)
+    scope = idempotency.caller_scope("moves", game_id, who)
+    game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = identity.seat_for(game, who)
-    scope = f"moves:{game.id}:{who.token_hash}"
 
     def run(row):
         read_version = game.version
@@ -126,7 +126,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
             raise
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, request, run)
+    return idempotency.once(scope, idempotency_key, request, run, known)
 
 
 def resign(game_id: str, token: identity.Principal | str | None, idempotency_key: str | None = None
@@ -136,10 +136,10 @@ def resign(game_id: str, token: identity.Principal | str | None, idempotency_key
 
     :raises Conflict: ``game-over`` or ``already-resigned``.
     """
-    game, engine, state = load(game_id)
     who = identity.as_principal(token)
+    scope = idempotency.caller_scope("resign", game_id, who)
+    game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = identity.seat_for(game, who)
-    scope = f"resign:{game.id}:{who.token_hash}"
 
     def run(row):
         check_active(game)
@@ -155,4 +155,4 @@ def resign(game_id: str, token: identity.Principal | str | None, idempotency_key
         commit(tr, [r for r in [row(201, answer)] if r is not None])
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, {"resign": True}, run)
+    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known)
