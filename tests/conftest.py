@@ -20,6 +20,10 @@ from arbiter import create_app
 from arbiter.config import database_url
 from arbiter.extensions import db
 
+os.environ.setdefault("OPEN_CREATION", "1")
+"""Tests create games without tokens unless they say otherwise (the servers they start
+inherit this); ``tests/arbiter/test_accounts.py`` checks closed creation."""
+
 POSTGRES_URL = os.environ.get("ARBITER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL")
 REQUIRE_SERVICES = os.environ.get("ARBITER_REQUIRE_SERVICES") == "1"
