@@ -42,7 +42,10 @@ def refuse_nul() -> None:
                                                        for n in bad}}})
 
 
-def register(app: Flask) -> None:
-    """Run the checks before every request."""
-    app.before_request(require_json_body)
+def register(app: Flask, authenticate) -> None:
+    """Run the checks before every request: NUL characters first (before anything,
+    even ``authenticate``, reads the database with the path's ids), then
+    ``authenticate``, then the body's media type (never a 415 before a 401)."""
     app.before_request(refuse_nul)
+    app.before_request(authenticate)
+    app.before_request(require_json_body)

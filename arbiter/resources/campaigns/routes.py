@@ -6,7 +6,7 @@ from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 
 from arbiter.contract import link, links
-from arbiter.resources import headers
+from arbiter.resources import guard, headers
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
 from arbiter.problem import ProblemSchema
@@ -59,6 +59,7 @@ class CampaignById(MethodView):
 class CampaignGames(MethodView):
     """``/v1/campaigns/{id}/games``: start the next game."""
 
+    @guard.needs("organiser")
     @blp.arguments(s.NextGameSchema, required=False)
     @blp.response(201, GameCreatedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="its current game is not over")
