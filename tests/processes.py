@@ -4,6 +4,8 @@ for integration tests, with their output in log files."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -12,6 +14,7 @@ from pathlib import Path
 import requests
 
 BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def start(commands: dict[str, list], env: dict, logs: Path) -> list[subprocess.Popen]:
@@ -36,12 +39,15 @@ def stop(procs: list[subprocess.Popen], grace_seconds: float = 20) -> None:
             proc.kill()
 
 
-def web_command(port: int, workers: int = 1) -> list:
-    """Return the Procfile's ``web`` command (uvicorn in front of the Flask app, its own
-    errors as problem+json) listening on 127.0.0.1:``port``."""
-    return [BIN / "uvicorn", "--factory", "arbiter.streams.asgi:create_app", "--http",
-            "arbiter.serve:ProblemH11Protocol", "--host", "127.0.0.1", "--port", str(port),
-            "--workers", str(workers), "--timeout-graceful-shutdown", "5"]
+def web_command(port: int) -> list:
+    """Return the Procfile's ``web`` command as written, listening on
+    127.0.0.1:``port`` (``$HOST`` and ``$PORT`` filled in)."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines()
+                if line.startswith("web:"))
+    words = shlex.split(line.removeprefix("web:"))
+    filled = [re.sub(r"\$\{HOST(:-[^}]*)?\}", "127.0.0.1",
+                     re.sub(r"\$\{PORT(:-[^}]*)?\}", str(port), w)) for w in words]
+    return [BIN / filled[0], *filled[1:]]
 
 
 def celery_commands(folder: Path) -> dict[str, list]:

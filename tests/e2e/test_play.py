@@ -16,7 +16,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import requests
 
 import engines
 
@@ -26,20 +25,6 @@ from tests.conftest import REDIS_URL, free_port, need
 
 BIN = processes.BIN
 ENGINES_TO_PLAY = list(engines.ENGINE_MODULES)
-
-
-def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        for proc in procs:
-            if proc.poll() is not None:
-                raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
-        try:
-            if requests.get(f"{url}/v1/engines", timeout=10).ok:
-                return
-        except requests.RequestException:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not come up")
 
 
 @pytest.fixture
@@ -67,7 +52,7 @@ def stack(tmp_path, smtp, request):
         procs = processes.start(commands, env, tmp_path / "logs")
         request.addfinalizer(lambda: processes.stop(procs))
         url = f"http://127.0.0.1:{port}"
-        wait_until_up(url, procs)
+        processes.wait_until_up(url, procs)
         return url
 
     return start, inbox
