@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from arbiter.errors import Unauthorized
 from arbiter.models import Game, Seat
+
+
+@dataclass(frozen=True)
+class SeatGrant:
+    """A seat already authenticated by other means than its bearer token: the web
+    session set from a signed seat link (``arbiter/service/links.py``). Service calls
+    take it wherever they take a token."""
+
+    game_id: str
+    seat: int
 
 
 def new_token() -> str:
@@ -30,8 +41,10 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-def seat_for(game: Game, token: str | None, required: bool = True) -> Seat | None:
-    """Return the seat of ``game`` that ``token`` opens (None for no token if optional).
+def seat_for(game: Game, token: "str | SeatGrant | None", required: bool = True
+             ) -> Seat | None:
+    """Return the seat of ``game`` that ``token`` (a bearer token or a
+    :class:`SeatGrant`) opens (None for no token if optional).
 
     :raises Unauthorized: ``missing-token`` when required and absent, ``bad-token``
         when it opens no seat of this game.
@@ -42,6 +55,11 @@ def seat_for(game: Game, token: str | None, required: bool = True) -> Seat | Non
                                "<token>' as given when the game was created.",
                                code="missing-token")
         return None
+    if isinstance(token, SeatGrant):
+        for seat in game.seats:
+            if token.game_id == game.id and seat.seat == token.seat:
+                return seat
+        raise Unauthorized("That seat is not a seat of this game.", code="bad-token")
     digest = token_hash(token)
     for seat in game.seats:
         if secrets.compare_digest(seat.token_hash, digest):
