@@ -30,6 +30,14 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def caller_hash(token: "str | SeatGrant | None") -> str:
+    """Return the hash that names a caller in an Idempotency-Key scope: its token's
+    hash, or for a :class:`SeatGrant` the hash of its game and seat."""
+    if isinstance(token, SeatGrant):
+        return token_hash(f"seat-grant\n{token.game_id}\n{token.seat}")
+    return token_hash(token or "")
+
+
 def bearer(header: str | None) -> str | None:
     """Return the token of an ``Authorization: Bearer <token>`` header, or None."""
     if not header:

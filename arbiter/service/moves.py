@@ -99,7 +99,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
     """
-    scope = f"moves:{game_id}:{access.token_hash(token or '')}"
+    scope = f"moves:{game_id}:{access.caller_hash(token)}"
     game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = access.seat_for(game, token)
 
@@ -132,7 +132,7 @@ def resign(game_id: str, token: str | None, idempotency_key: str | None = None
 
     :raises Conflict: ``game-over`` or ``already-resigned``.
     """
-    scope = f"resign:{game_id}:{access.token_hash(token or '')}"
+    scope = f"resign:{game_id}:{access.caller_hash(token)}"
     game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = access.seat_for(game, token)
 

@@ -35,8 +35,8 @@ def summary(game: Game) -> dict:
 
 
 def created(game: Game, tokens: list[str]) -> dict:
-    """Return the answer to a game's creation: its summary, every seat's token and the
-    creator token (pause, resume, extend), all shown this once."""
+    """Return the answer to a game's creation: its summary, every seat's token and signed
+    web link, and the creator token (pause, resume, extend), all shown this once."""
     return {**summary(game), "creator_token": game.creator_token,
             "seats": [{"seat": s.seat, "name": s.name, "token": t,
                        "link": links.seat_url(game.id, s.seat)}

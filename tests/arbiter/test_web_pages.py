@@ -20,7 +20,8 @@ from tests.conftest import make_app
 from tests.helpers import auth, event_count, new_game, play_out, summary, until_decision
 
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
-MOVE_BUTTON = re.compile(r'<button type="submit" name="move" value="([^"]+)"')
+MOVE_BUTTON = re.compile(r'<button type="submit" name="move" value="([^"]+)"'
+                         r'|<option value="([^"]+)"')
 
 
 def open_seat(client, app, game_id: str, seat: int):
@@ -43,7 +44,7 @@ def form_fields(text: str) -> dict:
     return {"csrf_token": CSRF.search(form).group(1),
             "expected_version": re.search(r'name="expected_version" value="(\d+)"', form).group(1),
             "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
-            "move": html.unescape(MOVE_BUTTON.search(form).group(1))}
+            "move": html.unescape([g for g in MOVE_BUTTON.search(form).groups() if g][0])}
 
 
 def seat_to_move(client, app, engine: str = "space-worm", players: int = 2):
