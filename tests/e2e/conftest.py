@@ -5,8 +5,8 @@ the browser tests of a module.
 Playwright cannot download its own browsers here, so it drives ``/usr/bin/chromium``
 (``ARBITER_CHROMIUM`` elsewhere), headless, sandbox off (root in CI). Without that
 binary the browser tests skip with a reason, unless ``ARBITER_REQUIRE_SERVICES=1``.
-Screenshots go to ``test-results/screenshots/``, the processes' logs to
-``test-results/logs/`` (gitignored, replaced each run).
+Screenshots go to ``browser-test-output/screenshots/``, the processes' logs to
+``browser-test-output/logs/`` (gitignored; each run overwrites them).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tests.conftest import REQUIRE_SERVICES, free_port
 CHROMIUM = os.environ.get("ARBITER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "browser-test-output" / "screenshots"
 
 
 @pytest.fixture(scope="session")

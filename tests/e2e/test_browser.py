@@ -28,6 +28,8 @@ from tests.e2e.conftest import create
 
 PLAYERS = {"space-worm": 2, "dark-horse": 2, "star-maps": 2, "worms": 2}
 MAX_MOVES = 300
+MID_MOVE = 8
+"""The move after which the mid-game screenshot is taken (Worms games can be short)."""
 SERIOUS = {"serious", "critical"}
 
 
@@ -147,7 +149,7 @@ def play_by_clicking(url: str, engine: str, new_context, screenshots, rng) -> tu
         else:
             click_a_move(page, rng)
         moves += 1
-        if moves == 12:
+        if moves == MID_MOVE:
             page.goto(f"{url}/games/{game_id}")
             page.screenshot(path=screenshots / f"{engine}-mid.png", full_page=True)
     assert summary(url, game_id)["status"] == "over", f"no end after {moves} moves"

@@ -48,17 +48,25 @@ def test_every_engine_draws_every_moment_for_every_reader(engine_id) -> None:
             assert words and all(isinstance(line, str) and line for line in words)
 
 
-@pytest.mark.parametrize("engine_id", ["space-worm", "dark-horse", "star-maps"])
-def test_new_pictures_carry_a_title_and_their_words(engine_id) -> None:
+@pytest.mark.parametrize("engine_id", list(engines.ENGINE_MODULES))
+def test_pictures_carry_a_title_and_their_words(engine_id) -> None:
     """The picture names itself (``<title>``) and carries the board in words
-    (``<desc>``) for screen readers, and fits a phone: at most 380 units wide, so it
-    scales to a 360-pixel screen at no less than 95 %."""
+    (``<desc>``) for screen readers."""
     engine = engines.get(engine_id)
     view = engine.view(moments(engine)[1], 0)
     root = ET.fromstring(engine.board_svg(view))
     assert root.get("role") == "img"
     assert root.find(SVG + "title").text
     assert root.find(SVG + "desc").text == " ".join(engine.board_text(view))
+
+
+@pytest.mark.parametrize("engine_id", ["space-worm", "dark-horse", "star-maps"])
+def test_new_pictures_fit_a_phone(engine_id) -> None:
+    """Space Worm, Dark Horse and Star Maps pictures are at most 380 units wide, so they
+    scale to a 360-pixel phone screen at no less than 95 % (Worms' map is wider and
+    scales down with the page)."""
+    engine = engines.get(engine_id)
+    root = ET.fromstring(engine.board_svg(engine.view(moments(engine)[1], 0)))
     assert float(root.get("viewBox").split()[2]) <= 380
 
 

@@ -4,38 +4,65 @@
   "use strict";
 
   // Deadlines in the viewer's own time zone.
-  document.querySelectorAll("time.local").forEach(function (el) {
-    var when = new Date(el.getAttribute("datetime"));
-    if (!isNaN(when)) {
-      el.textContent = when.toLocaleString(undefined, {
-        dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
-    }
-  });
+  function localTimes(root) {
+    root.querySelectorAll("time.local").forEach(function (el) {
+      var when = new Date(el.getAttribute("datetime"));
+      if (!isNaN(when)) {
+        el.textContent = when.toLocaleString(undefined, {
+          dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+      }
+    });
+  }
 
   // A double click sends one move: the first submission disables the form's buttons
   // (the server also answers a repeated Idempotency-Key with the first answer).
-  document.querySelectorAll("form").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      if (form.dataset.sent) { event.preventDefault(); return; }
-      form.dataset.sent = "1";
-      window.setTimeout(function () {
-        form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-      }, 0);
+  function oneSubmission(root) {
+    root.querySelectorAll("form").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (form.dataset.sent) { event.preventDefault(); return; }
+        form.dataset.sent = "1";
+        window.setTimeout(function () {
+          form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+        }, 0);
+      });
     });
-  });
+  }
 
-  // The page reloads itself when the game moves (long-poll of the public log).
+  localTimes(document);
+  oneSubmission(document);
+
+  // When the game moves, the page fetches itself again and swaps in the new content,
+  // keeping the messages it shows (a reload shows the same state).
   var main = document.querySelector("main[data-game]");
-  if (!main || main.dataset.status !== "active") { return; }
-  var game = main.dataset.game, version = main.dataset.version;
+  if (!main) { return; }
+
+  function swap(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+    if (!fresh) { window.location.reload(); return; }
+    var messages = main.querySelector(".messages");
+    var stale = fresh.querySelector(".messages");
+    if (stale) { stale.remove(); }
+    if (messages) { fresh.insertBefore(messages, fresh.firstChild); }
+    main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes));
+    main.dataset.version = fresh.dataset.version;
+    main.dataset.status = fresh.dataset.status;
+    document.title = new DOMParser().parseFromString(html, "text/html").title;
+    localTimes(main);
+    oneSubmission(main);
+  }
+
   function poll() {
-    fetch("/v1/games/" + encodeURIComponent(game) + "/events?after=" + version + "&wait=25",
-          { credentials: "omit", headers: { "Accept": "application/json" } })
+    if (main.dataset.status !== "active") { return; }
+    var url = "/v1/games/" + encodeURIComponent(main.dataset.game) + "/events?after=" +
+      main.dataset.version + "&wait=25";
+    fetch(url, { credentials: "omit", headers: { "Accept": "application/json" } })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
       .then(function (body) {
-        if (body.events && body.events.length) { window.location.reload(); return; }
-        poll();
+        if (!body.events || !body.events.length) { return null; }
+        return fetch(window.location.pathname, { credentials: "same-origin" })
+          .then(function (r) { return r.text(); }).then(swap);
       })
+      .then(poll)
       .catch(function () { window.setTimeout(poll, 5000); });
   }
   poll();
