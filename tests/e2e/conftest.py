@@ -1,6 +1,6 @@
 """Browser fixtures (pytest-playwright) on Debian's Chromium, and one running service
-(gunicorn web, Celery worker and beat as real processes, embedded default) shared by
-the browser tests of a module.
+(the Procfile's web process, uvicorn with the streams' ASGI front, a Celery worker and
+beat, as real processes, embedded default) shared by the browser tests of a module.
 
 Playwright cannot download its own browsers here, so it drives ``/usr/bin/chromium``
 (``ARBITER_CHROMIUM`` elsewhere), headless, sandbox off (root in CI). Without that
@@ -59,9 +59,10 @@ def service(tmp_path_factory):
         env.pop(key, None)
     subprocess.run([processes.BIN / "arbiter", "db-upgrade"], env=env, check=True,
                    capture_output=True)
-    commands = {"web": [processes.BIN / "gunicorn", "--bind", f"127.0.0.1:{port}",
-                        "--worker-class", "gthread", "--workers", "2", "--threads", "8",
-                        "arbiter:create_app()"],
+    commands = {"web": [processes.BIN / "uvicorn", "--factory",  # as in the Procfile
+                        "arbiter.streams.asgi:create_app", "--host", "127.0.0.1",
+                        "--port", str(port), "--workers", "2",
+                        "--timeout-graceful-shutdown", "5"],
                 **processes.celery_commands(folder)}
     procs = processes.start(commands, env, SCREENSHOTS.parent / "logs")
     try:

@@ -257,3 +257,25 @@ def test_the_list_and_a_refused_link_in_the_browser(service, page) -> None:
     assert "not valid" in page.content()
     page.goto(f"{url}/games/{game['id']}")
     assert "You are watching" in page.content()
+
+
+def test_the_page_updates_itself_when_the_game_moves(service, page) -> None:
+    """A spectator's open page follows the game: after a move made elsewhere (REST), it
+    shows the new version and the move in its log, without being reloaded (it follows
+    the game's event stream)."""
+    url = service
+    game = create(url, "dark-horse", 2)
+    s = settled(url, game["id"])
+    page.goto(f"{url}/games/{game['id']}")
+    page.evaluate("window.notReloaded = true")
+    seat = s["to_act"][0]
+    auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    legal = requests.get(f"{url}/v1/games/{game['id']}/legal-moves", headers=auth,
+                         timeout=30).json()
+    answer = requests.post(f"{url}/v1/games/{game['id']}/moves", headers=auth, timeout=30,
+                           json={"move": legal["moves"][0], "expected_version": legal["version"]})
+    assert answer.status_code == 201
+    page.wait_for_function(f"Number(document.querySelector('main').dataset.version) >= "
+                           f"{answer.json()['seq']}", timeout=20000)
+    assert page.evaluate("window.notReloaded") is True
+    assert legal["notation"][0] in page.locator("ol.log").inner_text()

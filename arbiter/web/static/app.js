@@ -37,7 +37,8 @@
   if (!main) { return; }
 
   function swap(html) {
-    var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.querySelector("main");
     if (!fresh) { window.location.reload(); return; }
     var messages = main.querySelector(".messages");
     var stale = fresh.querySelector(".messages");
@@ -46,9 +47,39 @@
     main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes));
     main.dataset.version = fresh.dataset.version;
     main.dataset.status = fresh.dataset.status;
-    document.title = new DOMParser().parseFromString(html, "text/html").title;
+    document.title = doc.title;
     localTimes(main);
     oneSubmission(main);
+  }
+
+  var busy = false, again = false;
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(window.location.pathname, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); }).then(swap)
+      .catch(function () { /* the next event tries again */ })
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  // The game's event stream (SSE); the long-poll of /events where EventSource is absent.
+  var KINDS = ["move", "chance", "resigned", "game-over", "seed-revealed", "clock-paused",
+               "clock-resumed", "deadline-extended", "vacation"];
+  if (window.EventSource) {
+    if (main.dataset.status !== "active") { return; }
+    var stream = new EventSource("/v1/games/" + encodeURIComponent(main.dataset.game) +
+                                 "/stream?after=" + main.dataset.version);
+    KINDS.forEach(function (kind) {
+      stream.addEventListener(kind, function (message) {
+        var event = JSON.parse(message.data);
+        if (event.seq > Number(main.dataset.version)) { refresh(); }
+        if (kind === "seed-revealed") { stream.close(); }
+      });
+    });
+    return;
   }
 
   function poll() {
@@ -58,11 +89,9 @@
     fetch(url, { credentials: "omit", headers: { "Accept": "application/json" } })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
       .then(function (body) {
-        if (!body.events || !body.events.length) { return null; }
-        return fetch(window.location.pathname, { credentials: "same-origin" })
-          .then(function (r) { return r.text(); }).then(swap);
+        if (body.events && body.events.length) { refresh(); }
       })
-      .then(poll)
+      .then(function () { window.setTimeout(poll, 200); })
       .catch(function () { window.setTimeout(poll, 5000); });
   }
   poll();
