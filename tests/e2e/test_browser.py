@@ -275,7 +275,10 @@ def test_the_page_updates_itself_when_the_game_moves(service, page) -> None:
     answer = requests.post(f"{url}/v1/games/{game['id']}/moves", headers=auth, timeout=30,
                            json={"move": legal["moves"][0], "expected_version": legal["version"]})
     assert answer.status_code == 201
-    page.wait_for_function(f"Number(document.querySelector('main').dataset.version) >= "
-                           f"{answer.json()['seq']}", timeout=20000)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and int(
+            page.locator("main").get_attribute("data-version")) < answer.json()["seq"]:
+        time.sleep(0.1)
+    assert int(page.locator("main").get_attribute("data-version")) >= answer.json()["seq"]
     assert page.evaluate("window.notReloaded") is True
     assert legal["notation"][0] in page.locator("ol.log").inner_text()
