@@ -24,6 +24,9 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
                static_url_path="/static/web")
 
 PAGE_SIZE = 25
+LIVE_UPDATE = "X-Arbiter-Live-Update"
+"""The header of the page's own refetch when the game moved (app.js): the answer
+leaves out the messages, which belong to the page the browser shows."""
 
 
 @bp.get("/")
@@ -55,7 +58,8 @@ def game(game_id: str):
     page = game_page.build(current, seats.grant_for(game_id))
     return render_template("game.html", page=page, move_form=MoveForm(),
                            resign_form=ResignForm(), token_form=TokenForm(),
-                           leave_form=LeaveForm())
+                           leave_form=LeaveForm(),
+                           live_update=request.headers.get(LIVE_UPDATE) == "1")
 
 
 @bp.get("/games/<game_id>/open")
@@ -105,9 +109,7 @@ def move(game_id: str):
         return refused_form(game_id, form)
     grant = seats.grant_for(game_id)
     if grant is None:
-        flash("Open your seat first (the link in your turn mail, or your seat token).",
-              "error")
-        return back(game_id)
+        return no_seat(game_id)
     chosen, text = read_choice(form)
     if chosen is None and text is None:
         flash("Pick a move, or write one.", "error")
@@ -136,8 +138,7 @@ def resign(game_id: str):
         return refused_form(game_id, form)
     grant = seats.grant_for(game_id)
     if grant is None:
-        flash("Open your seat first.", "error")
-        return back(game_id)
+        return no_seat(game_id)
     try:
         moves.resign(game_id, grant, form.key.data)
     except (ArbiterError, EngineError) as err:
@@ -158,6 +159,12 @@ def read_choice(form: MoveForm) -> tuple[object, str | None]:
         except ValueError:
             return None, None
     return None, text or None
+
+
+def no_seat(game_id: str):
+    """Send a browser that holds no seat of the game back to its page, saying why."""
+    flash("Open your seat first (the link in your turn mail, or your seat token).", "error")
+    return back(game_id)
 
 
 def back(game_id: str):

@@ -317,3 +317,14 @@ def test_creation_answers_carry_each_seats_link(client, app) -> None:
         browser = app.test_client()
         assert browser.get(seat["link"].replace("http://arbiter.test", "")).status_code == 303
         assert f"You are playing seat {seat['seat']}" in page(browser, answer["id"])
+
+
+def test_a_live_update_leaves_the_pages_messages_alone(client, app) -> None:
+    """The page's own refetch (a live update, app.js) does not take the message meant
+    for the page the browser navigates to after a move."""
+    game_id, _, _ = seat_to_move(client, app)
+    fields = form_fields(page(client, game_id))
+    client.post(f"/games/{game_id}/move", data=fields)
+    live = client.get(f"/games/{game_id}", headers={"X-Arbiter-Live-Update": "1"})
+    assert "Move recorded" not in live.get_data(as_text=True)
+    assert "Move recorded" in page(client, game_id)

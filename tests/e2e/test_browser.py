@@ -38,7 +38,7 @@ def summary(url: str, game_id: str) -> dict:
     return requests.get(f"{url}/v1/games/{game_id}", timeout=30).json()
 
 
-def settled(url: str, game_id: str, seconds: float = 60) -> dict:
+def settled(url: str, game_id: str, seconds: float = 120) -> dict:
     """Wait until the worker has rolled what it must: the game waits for a seat or is
     over; return the summary."""
     deadline = time.monotonic() + seconds
@@ -50,12 +50,20 @@ def settled(url: str, game_id: str, seconds: float = 60) -> dict:
     raise AssertionError(f"game {game_id} did not settle: {s}")
 
 
+def fresh_page(new_context):
+    """Return a page in a browser context of its own (its own cookies), patient with a
+    loaded machine (60 s per step)."""
+    context = new_context()
+    context.set_default_timeout(60_000)
+    return context.new_page()
+
+
 def open_seats(new_context, game: dict) -> list:
     """Open every seat's signed link in a browser context of its own; return a page
     per seat, each showing its seat's page."""
     pages = []
     for seat in game["seats"]:
-        page = new_context().new_page()
+        page = fresh_page(new_context)
         page.goto(seat["link"])
         assert f"You are playing seat {seat['seat']}" in page.content()
         assert "key=" not in page.url
@@ -131,7 +139,7 @@ def play_by_clicking(url: str, engine: str, new_context, screenshots, rng) -> tu
     game = create(url, engine, PLAYERS[engine])
     game_id = game["id"]
     pages = open_seats(new_context, game)
-    spectator = new_context().new_page()
+    spectator = fresh_page(new_context)
     moves = 0
     while moves < MAX_MOVES:
         s = settled(url, game_id)
@@ -176,7 +184,7 @@ def test_a_whole_game_by_clicking(service, new_context, screenshots, engine) -> 
     assert "The game is over" in text and record["seed"] in text
     assert "Verified: the seed matches the commitment" in text
     names = {p["seat"]: p["name"] for p in record["players"]}
-    items = spectator.locator("ol.result li").all_inner_texts()
+    items = spectator.locator("ul.result li").all_inner_texts()
     scores = record["result"]["scores"]
     assert sorted(items) == sorted(
         f"{place}. {names[s]}: {scores[s]}" for place, s in _places(record["result"]))
@@ -201,7 +209,7 @@ def test_dark_horse_pages_never_hold_the_other_seats_cards(service, new_context)
     game = create(url, "dark-horse", 3)
     game_id = game["id"]
     pages = open_seats(new_context, game)
-    spectator = new_context().new_page()
+    spectator = fresh_page(new_context)
     seen: list[tuple[int, str, str]] = []  # (version, seat 0's html, spectator's html)
     rng = random.Random(11)
     for _ in range(MAX_MOVES):

@@ -16,11 +16,13 @@
 
   // A double click sends one move: the first submission disables the form's buttons
   // (the server also answers a repeated Idempotency-Key with the first answer).
+  var leaving = false;  // a form was sent: the page is being replaced, stop updating it
   function oneSubmission(root) {
     root.querySelectorAll("form").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (form.dataset.sent) { event.preventDefault(); return; }
         form.dataset.sent = "1";
+        leaving = true;
         window.setTimeout(function () {
           form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
         }, 0);
@@ -37,6 +39,7 @@
   if (!main) { return; }
 
   function swap(html) {
+    if (leaving) { return; }
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.querySelector("main");
     if (!fresh) { window.location.reload(); return; }
@@ -54,9 +57,11 @@
 
   var busy = false, again = false;
   function refresh() {
+    if (leaving) { return; }
     if (busy) { again = true; return; }
     busy = true;
-    fetch(window.location.pathname, { credentials: "same-origin" })
+    fetch(window.location.pathname, { credentials: "same-origin",
+                                      headers: { "X-Arbiter-Live-Update": "1" } })
       .then(function (r) { return r.text(); }).then(swap)
       .catch(function () { /* the next event tries again */ })
       .then(function () {
