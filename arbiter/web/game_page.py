@@ -15,7 +15,7 @@ import engines
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
 from arbiter.service import clock, reading
-from arbiter.service.access import SeatGrant
+from arbiter.service.identity import SeatGrant
 from arbiter.verify import verify
 
 BUTTONS_MAX = 24

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import session
 
-from arbiter.service.access import SeatGrant
+from arbiter.service.identity import SeatGrant, seat_grant
 
 MAX_SEATS = 50
 """Seats one browser remembers (the oldest are forgotten first)."""
@@ -15,7 +15,7 @@ MAX_SEATS = 50
 def grant_for(game_id: str) -> SeatGrant | None:
     """Return the seat this browser holds in ``game_id``, or None (a spectator)."""
     seat = (session.get("seats") or {}).get(game_id)
-    return SeatGrant(game_id, seat) if type(seat) is int else None
+    return seat_grant(game_id, seat) if type(seat) is int else None
 
 
 def remember(game_id: str, seat: int) -> None:
