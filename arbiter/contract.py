@@ -134,9 +134,21 @@ def _forbid_nul(parameter: dict) -> None:
         schema["pattern"] = NO_NUL
 
 
+def text_rules(converter, field, **kwargs) -> dict:
+    """apispec attribute function: the pattern of fields validated by
+    ``arbiter.resources.text.printable``."""
+    from arbiter.resources.text import printable, printable_pattern
+
+    validators = getattr(field, "validators", [])
+    return {"pattern": printable_pattern()} if printable in validators else {}
+
+
 def complete(api: Api) -> None:
     """Complete every operation of ``api``'s spec (see the module docstring)."""
     spec = api.spec
+    converter = api.ma_plugin.converter
+    if text_rules not in getattr(converter, "attribute_functions", []):
+        converter.add_attribute_function(text_rules)
     for path in spec._paths.values():
         path_parameters = path.get("parameters", [])
         for method, operation in path.items():

@@ -48,7 +48,7 @@ def browser_context_args(browser_context_args):
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """Start web, worker and beat on the embedded default; yield the base URL."""
-    from tests.e2e.test_play import wait_until_up
+    from tests.processes import wait_until_up
 
     folder = tmp_path_factory.mktemp("browser-stack")
     port = free_port()
