@@ -97,17 +97,21 @@ def get_game(game_id: str) -> Game:
 def load(game_id: str) -> tuple[Game, Engine, dict]:
     """Return the game, its engine and its current state.
 
-    The state comes from the game row's snapshot; when the engine's version has
-    changed since, the log is folded again under the new rules and the snapshot (state,
-    prompt) is rewritten, once, if the game has not moved meanwhile.
+    A game keeps the rules of the engine version it was created with: when the engine
+    still plays that version (:meth:`engines.base.Engine.at_version`), the state is the
+    game row's snapshot and the engine returned is the one of that version. When this
+    code no longer plays it, the log is folded again under today's rules and the
+    snapshot (state, prompt, version) is rewritten, once, if the game has not moved
+    meanwhile.
     """
     game = get_game(game_id)
+    recorded = engines.at_version(game.engine, game.engine_version)
+    if recorded is not None:
+        return game, recorded, game.state
     engine = engines.get(game.engine)
-    if game.engine_version != engine.version:
-        state = replay(game, engine)
-        renew_snapshot(game, engine, state)
-        return get_game(game_id), engine, state
-    return game, engine, game.state
+    state = replay(game, engine)
+    renew_snapshot(game, engine, state)
+    return get_game(game_id), engine, state
 
 
 def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
