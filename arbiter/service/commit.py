@@ -39,8 +39,9 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows])
+    game_id, mail_ids = game.id, [m.id for m in mails]  # read before commit expires them
     db.session.commit()
-    after_commit(game.id, prompt, new_version, [m.id for m in mails])
+    after_commit(game_id, prompt, new_version, mail_ids)
     return rows
 
 

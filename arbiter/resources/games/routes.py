@@ -24,6 +24,18 @@ IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
             "schema": {"type": "string"}, "description": "the game's ETag, e.g. \"7\""}
 
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "an ETag this route gave you: 304 while it still holds"}
+NOT_MODIFIED = "not modified since the ETag given in If-None-Match (empty body)"
+
+
+def answer(tag: str, body: dict | None):
+    """Return the view's answer: ``body`` with ``tag`` as ETag, or 304 when None."""
+    if body is None:
+        return headers.not_modified(tag)
+    return body, 200, headers.etag_header(tag)
+
 
 MAX_OFFSET = 2**31
 """Pages past this offset are empty (no database takes an offset of any size)."""
@@ -79,11 +91,12 @@ class GameById(MethodView):
     """``/v1/games/{id}``: a game's public summary."""
 
     @blp.response(200, s.GameSchema)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(404, schema=ProblemSchema, description="no such game")
+    @blp.doc(parameters=[IF_NONE_MATCH])
     def get(self, game_id):
-        """Read a game's public summary (ETag: its version)."""
-        game = games.get_game(game_id)
-        return reading.summary(game), 200, headers.etag(game.version)
+        """Read a game's public summary (ETag: its version; If-None-Match: 304)."""
+        return answer(*reading.summary_if_changed(game_id, headers.cached))
 
 
 @blp.route("/<game_id>/view")
@@ -91,12 +104,13 @@ class GameView(MethodView):
     """``/v1/games/{id}/view``: what the caller may see."""
 
     @blp.response(200, s.ViewSchema)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
-    @blp.doc(**OPTIONAL_SEAT)
+    @blp.doc(parameters=[IF_NONE_MATCH], **OPTIONAL_SEAT)
     def get(self, game_id):
-        """Read what your seat may see (Bearer seat token), or the spectator's view."""
-        body = reading.view(game_id, headers.token())
-        return body, 200, headers.etag(body["version"])
+        """Read what your seat may see (Bearer seat token), or the spectator's view
+        (ETag: version and seat; If-None-Match: 304)."""
+        return answer(*reading.view_if_changed(game_id, headers.token(), headers.cached))
 
 
 @blp.route("/<game_id>/board.svg")
@@ -118,11 +132,14 @@ class LegalMoves(MethodView):
     """``/v1/games/{id}/legal-moves``: the caller's legal moves."""
 
     @blp.response(200, s.LegalMovesSchema)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
-    @blp.doc(**SEAT)
+    @blp.doc(parameters=[IF_NONE_MATCH], **SEAT)
     def get(self, game_id):
-        """List every legal move of your seat now (Bearer seat token)."""
-        return reading.legal_moves(game_id, headers.token())
+        """List every legal move of your seat now (Bearer seat token; ETag: version
+        and seat; If-None-Match: 304)."""
+        return answer(*reading.legal_moves_if_changed(game_id, headers.token(),
+                                                      headers.cached))
 
 
 @blp.route("/<game_id>/moves")
