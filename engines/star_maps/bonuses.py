@@ -66,12 +66,6 @@ def bonus_ids(rules_version: int) -> list[str]:
     return [b for b in BONUS_IDS if CATALOG[b].get("since_version", 1) <= rules_version]
 
 
-def unlocked_by(types: Sequence[int]) -> list[str]:
-    """Return the bonuses that finding every star of ``types`` unlocks, in list order
-    (rules/star-maps.md, "Bonuses"; ``unlocked_by`` in ``bonuses.json``)."""
-    keyed = {UNLOCKED_BY[t] for t in types if t in UNLOCKED_BY}
-    return [b for b in BONUS_IDS if b in keyed]
-
 LastWrite = tuple[int | None, int] | None
 """The ``(star die, value)`` a move wrote last (``echo`` repeats its value); None if none."""
 

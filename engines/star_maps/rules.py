@@ -48,7 +48,7 @@ from typing import Any, Mapping, Sequence
 from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt, shown
 from engines.star_maps import scoring, turn
 from engines.star_maps import sheet as sh
-from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, unlocked_by
+from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, UNLOCKED_BY
 from engines.star_maps.sheet import SHEETS
 
 ROLL, CHOOSE, VOTE, OVER = "roll", "choose", "vote", "over"
@@ -104,10 +104,10 @@ def unlock_found_types(state: Mapping) -> dict:
     found = {s: sh.complete_types(layout, marks) for s, marks in enumerate(state["marks"])}
     unlocks = list(state["unlocks"])
     for die in sorted({t for types in found.values() for t in types}):
-        for bonus in unlocked_by([die]):
-            if bonus not in state["unlocked"] and all(u["bonus"] != bonus for u in unlocks):
-                unlocks.append({"bonus": bonus, "type": die, "round": state["round"],
-                                "by": [s for s, types in found.items() if die in types]})
+        bonus = UNLOCKED_BY.get(die)
+        if bonus and bonus not in state["unlocked"] and all(u["bonus"] != bonus for u in unlocks):
+            unlocks.append({"bonus": bonus, "type": die, "round": state["round"],
+                            "by": [s for s, types in found.items() if die in types]})
     new = {u["bonus"] for u in unlocks}
     unlocked = [b for b in BONUS_IDS if b in state["unlocked"] or b in new]
     return {**state, "unlocked": unlocked, "unlocks": unlocks}
