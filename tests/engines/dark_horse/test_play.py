@@ -112,6 +112,8 @@ def test_two_positions_card_offers_no_direction_a_bug_cannot_move(card, offered,
     assert err.value.code == "direction-blocked" and f"play it {offered}" in err.value.detail
     assert state == before
     assert E.timeout_move(state, 0) == {"play": card, "direction": offered}
+    assert E.view(state, 0)["you"]["hand"][0]["directions"] == [offered]
+    assert f"({offered} only)" in E.brief(state, 0)
 
 
 def test_version_1_games_keep_both_directions_on_positions_cards() -> None:
