@@ -22,7 +22,7 @@ module is the machine: the handler table, :func:`run`, :func:`answer`,
 
 from __future__ import annotations
 
-from engines.worms.rules import effects, frames, moving, targets, turn
+from engines.worms.rules import effects, frames, moving, setup, targets, turn
 from engines.worms.rules.frames import ORDER_LIMIT
 from engines.worms.rules.targets import accuracy_dice
 from engines.worms.rules.turn import card_name, finish
@@ -31,7 +31,9 @@ __all__ = ["HANDLERS", "ORDER_LIMIT", "accuracy_dice", "answer", "card_name", "f
            "new_state", "run"]
 
 HANDLERS = {
-    "setup-shuffle": turn.h_setup_shuffle, "turn-start": turn.h_turn_start,
+    "setup-shuffle": setup.h_setup_shuffle, "turn-start": turn.h_turn_start,
+    "place-tile": setup.h_place_tile, "place-thing": setup.h_place_thing,
+    "select": setup.h_select, "first-player": setup.h_first_player, "draft": setup.h_draft,
     "activate": turn.h_activate, "move": turn.h_move, "card": turn.h_card,
     "line": turn.h_line, "text": turn.h_text, "end-turn": turn.h_end_turn,
     "drop": turn.h_drop, "discard": turn.h_discard, "pass": turn.h_pass,
@@ -50,7 +52,7 @@ HANDLERS = {
     "enter": moving.h_enter, "collect": moving.h_collect, "mine": moving.h_mine,
     "fire": moving.h_fire, "settle": moving.h_settle, "order": frames.h_order,
     "do-draw": turn.h_draw, "do-at-end-turn": turn.h_at_end_turn,
-    "sentries": effects.h_sentries,
+    "sentries": effects.h_sentries, "reshuffle-drop": turn.h_reshuffle_drop,
 }
 """Frame op -> its handler ``(state, frame) -> None``; ``do-<keyword>`` frames are the
 steps of card texts (``cards.GRAMMAR``)."""
@@ -72,6 +74,6 @@ def answer(st: dict, value) -> dict:
 
 
 def new_state(players: int, options: dict) -> dict:
-    """Return the start state of a first game (Setting up your first game), stopped at
-    its first hidden shuffle."""
+    """Return the start state (standard setup or first game, ``options["setup"]``),
+    stopped at its first decision or chance."""
     return run(turn.start_state(players, options))

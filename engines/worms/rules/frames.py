@@ -46,7 +46,8 @@ def ask_flipper(st: dict, purpose: str) -> None:
 
 
 def ask_move(st: dict, kind: str, options: list[dict], **info) -> None:
-    """Stop for a decision of the active player among ``options``."""
+    """Stop for a decision of the active player among ``options`` (``private=True``:
+    the answer stays hidden from the other seats until the game is over)."""
     st["ask"] = {"type": "decision", "seat": st["turn"]["seat"], "kind": kind,
                  "options": options, **info}
 
