@@ -61,11 +61,6 @@ class WormsOptions(Schema):
     larger_map = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2),
                                 metadata={"description": "Larger map: extra Map Tiles, placed "
                                           "by the youngest player (standard setup)"})
-    timer = _flag("Timer: each turn must reach End turn within timer_seconds")
-    timer_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
-                                   validate=validate.Range(10, 86400),
-                                   metadata={"description": "the Timer, in seconds "
-                                             "(default 60, as the book's sand timer)"})
 
     @validates_schema(pass_original=True)
     def _consistent(self, data: dict, original, **_) -> None:
@@ -80,8 +75,6 @@ class WormsOptions(Schema):
         if data.get("setup") == "first-game" and given.get("youngest") not in (None, 0):
             raise ValidationError("youngest names who is first during the standard setup; "
                                   "the first-game setup has no setup turns (Blue starts)")
-        if given.get("timer_seconds") is not None and not data.get("timer"):
-            raise ValidationError("timer_seconds needs timer: true")
 
 
 class WormsEngine(Engine):
