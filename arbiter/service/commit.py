@@ -10,6 +10,7 @@ from arbiter.models import Event
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, notify
 from arbiter.service.transition import Transition
+from arbiter.streams import publish
 
 
 def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
@@ -46,7 +47,9 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
 
 
 def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:
-    """Enqueue what the committed transition needs: a roll, the mails."""
+    """Tell the streams, and enqueue what the committed transition needs: a roll,
+    the mails."""
+    publish.committed(game_id, version)
     if prompt["type"] == "chance":
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     for mail_id in mail_ids:

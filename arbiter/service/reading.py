@@ -168,6 +168,29 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     return {"events": [event_json(e, seat, over) for e in rows], "version": version}
 
 
+def stream_reader(game_id: str, token: str | None) -> tuple[int | None, bool]:
+    """Return ``(seat, over)`` for a reader opening a stream of ``game_id``: the
+    token's seat (None: a spectator) and whether the game is over.
+
+    :raises NotFound: ``game-not-found``; :raises arbiter.errors.Unauthorized: a
+        token that opens no seat of this game.
+    """
+    game = get_game(game_id, with_state=False)
+    return reader_seat(game, token), game.status == "over"
+
+
+def backlog(game_id: str, after: int) -> list[Event]:
+    """Return every event of ``game_id`` after seq ``after``, in order (a stream's
+    catch-up, read in pages of 1,000)."""
+    rows: list[Event] = []
+    while True:
+        page = events_after(game_id, after)
+        rows += page
+        if len(page) < 1000:
+            return rows
+        after = page[-1].seq
+
+
 def record(game_id: str) -> dict:
     """Return the full record of a finished game, seed revealed.
 
