@@ -12,6 +12,7 @@ import json
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from engines import move_parts
 from engines.base import (BadOutcome, Chance, Decision, Engine, IllegalMove, InvalidOptions,
                           Over, Prompt, shown)
 from engines.hexgrid import Hex
@@ -61,6 +62,12 @@ class WormsOptions(Schema):
     larger_map = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2),
                                 metadata={"description": "Larger map: extra Map Tiles, placed "
                                           "by the youngest player (standard setup)"})
+    timer = _flag("Timer: each turn must reach End turn within timer_seconds of its first "
+                  "decision, or it jumps to End turn (a card text being resolved finishes)")
+    timer_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                   validate=validate.Range(10, 86400),
+                                   metadata={"description": "the Timer, in seconds "
+                                             "(default 60, as the book's sand timer)"})
 
     @validates_schema(pass_original=True)
     def _consistent(self, data: dict, original, **_) -> None:
@@ -75,6 +82,8 @@ class WormsOptions(Schema):
         if data.get("setup") == "first-game" and given.get("youngest") not in (None, 0):
             raise ValidationError("youngest names who is first during the standard setup; "
                                   "the first-game setup has no setup turns (Blue starts)")
+        if given.get("timer_seconds") is not None and not data.get("timer"):
+            raise ValidationError("timer_seconds needs timer: true")
 
 
 class WormsEngine(Engine):
@@ -117,7 +126,8 @@ class WormsEngine(Engine):
         if ask["type"] == "chance":
             vis = ask["visible_to"]
             return Chance(ask["spec"], None if vis is None else tuple(vis))
-        return Decision((ask["seat"],), ask["kind"], bool(ask.get("private")))
+        return Decision((ask["seat"],), ask["kind"], bool(ask.get("private")),
+                        rules.turn_clock(state))
 
     def legal_moves(self, state: dict, seat: int) -> list:
         """Return the pending decision's answers if ``seat`` owes it, else ``[]``."""
@@ -125,6 +135,11 @@ class WormsEngine(Engine):
         if state["over"] is None and ask and ask["type"] == "decision" and ask["seat"] == seat:
             return copy_state(ask["options"])
         return []
+
+    def legal_parts(self, state: dict, seat: int) -> dict | None:
+        """Return a decision of more than 40 moves by its parts (an Air Strike's hexes
+        and directions, the Map Tile anchors, the setup's Things and hexes)."""
+        return move_parts.compress(self.legal_moves(state, seat))
 
     def play(self, state: dict, seat: int, move) -> dict:
         """Apply a decision.
@@ -139,6 +154,8 @@ class WormsEngine(Engine):
         notation.check(move)
         if move not in state["ask"]["options"]:
             raise diagnose(state, seat, move)
+        if move == rules.TIME_UP:
+            return rules.time_up(copy_state(state))
         return rules.answer(copy_state(state), move)
 
     def resolve(self, state: dict, outcome) -> dict:
@@ -240,6 +257,8 @@ class WormsEngine(Engine):
         self.check_turn(state, seat)
         ask = state["ask"]
         options = ask["options"]
+        if rules.TIME_UP in options:
+            return dict(rules.TIME_UP)
         if {"move": "skip"} in options:
             return {"move": "skip"}
         if ask["kind"] == "direction":
@@ -292,6 +311,11 @@ class WormsEngine(Engine):
                  f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}."]
         if "rolled" in ask:
             lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
+        timer = rules.turn_clock(state)
+        if timer:
+            lines.append(f"Timer: this turn must reach End turn within {timer['seconds']} "
+                         "seconds of its first decision (the deadline above); then it "
+                         "jumps to End turn ('time-up' ends it now).")
         return "\n".join(lines)
 
     def describe_outcome(self, spec, outcome) -> str:
@@ -334,6 +358,9 @@ def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
 def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
     """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
     ask, verb = state["ask"], move["move"]
+    if verb == "time-up":
+        return IllegalMove("no-timer", "The Timer is not running now (no Timer in this game, "
+                                       "or this step is past it).")
     if verb not in VERBS[ask["kind"]]:
         kind = ask["kind"]
         article = "an" if kind[0] in "aeiou" else "a"

@@ -17,6 +17,7 @@ text                            move (JSON)
 ``tile A at 1,-2 rot 3``        ``{"move": "tile", "tile": "A", "at": [1, -2], "rot": 3}``
 ``place blue at 1,2``           ``{"move": "place", "thing": "blue", "at": [1, 2]}``
 ``choose firestorm``            ``{"move": "choose", "card": "firestorm"}``
+``time-up``                     ``{"move": "time-up"}``
 ``skip``                        ``{"move": "skip"}``
 ==============================  ===========================================================
 
@@ -52,6 +53,7 @@ Wind Dial. Worms are named by team and number (B1, R2), other Things by kind and
   place blue at 1,2               setup: place a Thing from the pile (blue, red, yellow,
                                   green worms; drum, crate, mine) on hex 1,2
   choose firestorm                Sudden Death Draft: keep that Sudden Death card
+  time-up                         Timer: end the turn now (it jumps to End turn)
   skip                            skip an optional step"""
 """The notation help shown by the API and in mails (plain text)."""
 
@@ -60,7 +62,7 @@ EXAMPLES = {
     "play": "play bazooka at 2,0", "target": "target 2,0", "pick": "pick die 3",
     "order": "order worms B1 R2", "prod": "prod B1", "direction": "direction 4",
     "tile": "tile A at 1,-2 rot 3", "place": "place blue at 1,2",
-    "choose": "choose firestorm", "skip": "skip",
+    "choose": "choose firestorm", "time-up": "time-up", "skip": "skip",
 }
 """One move of each verb, in notation, for error texts."""
 
@@ -111,6 +113,8 @@ def parse(text: str) -> dict:
     low = [w.lower() for w in rest]
     if verb == "skip" and not rest:
         return {"move": "skip"}
+    if verb == "time-up" and not rest:
+        return {"move": "time-up"}
     if verb == "activate" and len(rest) == 1:
         return {"move": "activate", "worm": _thing_id(rest[0])}
     if verb == "inch" and len(rest) == 1:
@@ -150,8 +154,8 @@ def describe(move: dict) -> str:
     """
     try:
         kind = move["move"]
-        if kind == "skip":
-            return "skip"
+        if kind in ("skip", "time-up"):
+            return kind
         if kind == "activate":
             return f"activate {move['worm']}"
         if kind == "inch":

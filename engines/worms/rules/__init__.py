@@ -23,12 +23,13 @@ module is the machine: the handler table, :func:`run`, :func:`answer`,
 from __future__ import annotations
 
 from engines.worms.rules import effects, frames, moving, setup, targets, turn
-from engines.worms.rules.frames import ORDER_LIMIT
+from engines.worms.rules.frames import ORDER_LIMIT, note
 from engines.worms.rules.targets import accuracy_dice
 from engines.worms.rules.turn import card_name, finish
+from engines.worms.rules.frames import TIME_UP, turn_clock
 
-__all__ = ["HANDLERS", "ORDER_LIMIT", "accuracy_dice", "answer", "card_name", "finish",
-           "new_state", "run"]
+__all__ = ["HANDLERS", "ORDER_LIMIT", "TIME_UP", "accuracy_dice", "answer", "card_name",
+           "finish", "new_state", "run", "time_up", "turn_clock"]
 
 HANDLERS = {
     "setup-shuffle": setup.h_setup_shuffle, "turn-start": turn.h_turn_start,
@@ -64,6 +65,17 @@ def run(st: dict) -> dict:
         frame = st["stack"][-1]
         HANDLERS[frame["op"]](st, frame)
     return st
+
+
+def time_up(st: dict) -> dict:
+    """Timer: the turn's time ran out (or the player ends it): "their turn immediately
+    Jumps to step 6 ... If a card has been played and any text is still being
+    resolved, the player can complete it, but must then immediately proceed to step
+    6" (Timer). The pending step is asked again, without the Timer, or skipped."""
+    st["turn"]["time_up"] = True
+    st["ask"] = None
+    note(st, "time is up")
+    return run(st)
 
 
 def answer(st: dict, value) -> dict:

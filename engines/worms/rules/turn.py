@@ -73,6 +73,9 @@ def h_turn_start(st: dict, fr: dict) -> None:
 def h_activate(st: dict, fr: dict) -> None:
     """1. Activate a worm (Supply Crate taken), 2. Heal it."""
     worms = B.worms_of(st, st["teams"][st["turn"]["seat"]])
+    if cut(st) and "answer" not in fr:                  # the Timer ran out first
+        done(st)
+        return
     if "answer" not in fr and len(worms) > 1:
         ask_move(st, "activate", [{"move": "activate", "worm": w} for w in worms])
         return

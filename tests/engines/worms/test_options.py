@@ -22,6 +22,7 @@ def name(card: str) -> str:
     ({"no_sudden_death": True, "sudden_death_draft": True}, "nothing to draft"),
     ({"setup": "first-game", "larger_map": 1}, "first-game map is fixed"),
     ({"setup": "first-game", "youngest": 1}, "no setup turns"),
+    ({"timer_seconds": 30}, "timer_seconds needs timer"),
     ({"youngest": 3}, "youngest is a seat"),
     ({"larger_map": 5}, "larger_map"),
     ({"setup": "quick"}, "setup"),
@@ -34,9 +35,9 @@ def test_contradictory_options_are_refused_with_a_reason(options: dict, words: s
 
 def test_options_load_twice_the_same() -> None:
     """Loaded options load again unchanged (the arbiter stores and replays them)."""
-    loaded = ENGINE.load_options(3, {"larger_map": 1})
+    loaded = ENGINE.load_options(3, {"timer": True, "larger_map": 1})
     assert ENGINE.load_options(3, loaded) == loaded
-    assert loaded["setup"] == "standard"
+    assert loaded["setup"] == "standard" and loaded["timer_seconds"] is None
 
 
 def test_parting_gifts_blast_where_the_die_scatters_the_worm() -> None:

@@ -21,7 +21,7 @@ from engines.worms import ENGINE, board
 GAMES = int(os.environ.get("ARBITER_PLAYOUTS", "300"))
 
 RULES = ["parting_gifts", "true_elimination", "sudden_death_draft", "no_sudden_death",
-         "late_superweapons", "longer_game", "reduced_blast"]
+         "late_superweapons", "longer_game", "reduced_blast", "timer"]
 EVERYTHING = {rule: True for rule in RULES if rule != "no_sudden_death"}
 
 OPTION_SETS: dict[str, dict] = {
