@@ -71,9 +71,10 @@ def test_the_sweep_jumps_the_turn_to_end_turn_and_later_moves_are_refused(app, c
         _, _, state = load(game_id)
     if state["turn"]["number"] == 1:                    # Blue's Drop card asks a target
         assert state["log"][0] == "time is up" and state["log"][1].startswith("drop ")
+        assert s["clock"]["turn_clock"] is None         # the Drop card is not timed
     else:                                               # or it needed none: Red's turn
         assert state["turn"]["seat"] == 1 and s["to_act"] == [1]
-    assert s["clock"]["turn_clock"] is None             # the Drop card is not timed
+        assert s["clock"]["turn_clock"]["seat"] == 1    # Red's own Timer
     assert s["clock"]["seats"][0]["misses"] == 0
     moves = [e.payload["move"] for e in events(app, game_id, "move")]
     assert {"move": "activate", "worm": "B1"} not in moves   # no step after the deadline
