@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 from typing import Any
 
 FILL_KEY = "at"
@@ -86,10 +85,11 @@ def count(part: dict) -> int:
     return n
 
 
-def pick(legal: dict, rng: random.Random) -> Any:
+def pick(legal: dict, rng: Any) -> Any:
     """Return a random legal move of a ``/legal-moves`` answer (``moves`` and, when
-    present, ``parts``), each listed move or part combination about equally likely;
-    None when there is none."""
+    present, ``parts``), each listed move or part combination about equally likely,
+    drawn with ``rng`` (a ``random.Random`` the caller owns: engines hold no
+    randomness); None when there is none."""
     moves, parts = legal.get("moves") or [], legal.get("parts") or []
     sizes = [count(p) for p in parts]
     total = len(moves) + sum(sizes)
