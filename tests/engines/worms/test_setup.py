@@ -164,3 +164,15 @@ def test_first_player_rolls_until_a_number_for_the_wind() -> None:
     assert p.seats == (blue,) and s["turn"]["number"] == 1
     assert all(len(h) == 5 for h in s["hands"])         # Starting hand
     assert len(s["drop"]) == 2 * 2 + 2 + 1              # Decks: two per player, two, SD
+
+
+def test_the_board_is_drawn_during_the_setup_without_naming_teams() -> None:
+    """The picture of a setup in progress (no Wind yet, colours still hidden) is valid
+    SVG and names no seat's colour."""
+    import xml.etree.ElementTree as ET
+    s = ENGINE.setup(3, {})
+    for state in (s, until(s, "place")):
+        for seat in (None, 0):
+            svg = ENGINE.board_svg(ENGINE.view(state, seat))
+            ET.fromstring(svg)
+            assert "Setup" in svg and "wind -" in svg
