@@ -4,8 +4,8 @@ list with and without parts (issue 14, "Measured").
 What it measures: for each option set of ``tests/engines/worms/test_playouts.py``
 (each setup, each optional rule on, all at once), how many complete random games
 :func:`arbiter.playout.random_game` plays per second on one core (players 2, 3, 4 in
-turn, games seeded 0, 1, 2, ...), and over those games the longest list of legal
-moves an engine decision had (``len(legal_moves)``) against the number of entries
+turn, games seeded 0, 1, 2, ...), and over three more games (2, 3 and 4 players) the
+longest list of legal moves an engine decision had (``len(legal_moves)``) against the number of entries
 ``/legal-moves`` shows for it (listed moves plus parts, :mod:`engines.move_parts`).
 
 How: ``ARBITER_BENCH_WORMS_SECONDS`` (default 1) seconds of wall time per option set.
@@ -51,15 +51,13 @@ def main(argv: list[str] | None = None) -> None:
     overall = (0, 0, "")
     for name, options in OPTION_SETS.items():
         games, inputs, started = 0, 0, time.perf_counter()
-        longest = (0, 0)
         while time.perf_counter() - started < SECONDS:
-            game = random_game(ENGINE, 2 + games % 3, options, random.Random(games),
-                               keep_states=games < 3)
-            if games < 3:
-                longest = max(longest, widest(game))
+            game = random_game(ENGINE, 2 + games % 3, options, random.Random(games))
             games += 1
             inputs += len(game.inputs)
         elapsed = time.perf_counter() - started
+        longest = max(widest(random_game(ENGINE, n, options, random.Random(n),
+                                         keep_states=True)) for n in (2, 3, 4))
         report.add(name, "games/s (mean inputs/game)",
                    f"{games / elapsed:,.1f} ({inputs / games:.0f})")
         if longest[0] > overall[0]:
