@@ -165,7 +165,8 @@ class Engine:
 
     - ``id``: the registry id (``space-worm``);
     - ``title``: a human name; ``version``: a string that changes whenever a rule
-      change could make an old log replay differently;
+      change could make an old log replay differently (a game keeps the rules of the
+      version it was created with: see :meth:`at_version`);
     - ``min_players`` / ``max_players``;
     - ``options_schema``: a marshmallow ``Schema`` class for the game options;
     - ``notation``: a short help text describing the move notation, for the API and
@@ -179,6 +180,19 @@ class Engine:
     max_players: int = 1
     options_schema: type[Schema] = Schema
     notation: str = ""
+
+    # -- rule versions -------------------------------------------------------
+    def at_version(self, version: str | None) -> "Engine | None":
+        """Return this game playing the rules of ``version``, or None when this code
+        no longer plays them.
+
+        A game keeps the rules it was created with: its log is folded, and it goes on,
+        with the engine of its recorded version. An engine that changes a rule bumps
+        ``version`` and overrides this method to return an engine for each older
+        version it still plays (its ``version`` attribute is that older version).
+        Default: only the current version.
+        """
+        return self if version == self.version else None
 
     # -- options -------------------------------------------------------------
     def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
