@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from http import HTTPStatus
 
-from flask import Flask, Response, json
+from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from engines.base import EngineError
@@ -141,8 +141,10 @@ def _from_http(err: HTTPException) -> Response:
     """Map werkzeug/flask-smorest HTTP errors (404, 405, 413, webargs 422) to problems."""
     status = err.code or 500
     if status == 413:
+        limit = request.max_content_length or 0
+        size = f"{limit // 1024} KiB" if limit < 1024 * 1024 else f"{limit / 2**20:g} MiB"
         answer = problem(413, "body-too-large", "Request body too large",
-                         "The request body is larger than the 64 KiB the service accepts.")
+                         f"The request body is larger than the {size} this address accepts.")
         answer.headers["Connection"] = "close"
         return answer
     if status == 404:

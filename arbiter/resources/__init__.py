@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_smorest import Api
 
 from arbiter.resources.auth.routes import blp as auth_blp
+from arbiter.resources.bulk.routes import blp as bulk_blp
 from arbiter.resources.campaigns.routes import blp as campaigns_blp
 from arbiter.resources.engines.routes import blp as engines_blp
 from arbiter.resources.games.routes import blp as games_blp
@@ -12,7 +13,8 @@ from arbiter.resources.games.clock_routes import blp as clock_blp
 from arbiter.resources.health.routes import blp as health_blp
 from arbiter.resources.me.routes import blp as me_blp
 
-BLUEPRINTS = [engines_blp, games_blp, clock_blp, campaigns_blp, auth_blp, me_blp, health_blp]
+BLUEPRINTS = [engines_blp, games_blp, bulk_blp, clock_blp, campaigns_blp, auth_blp, me_blp,
+              health_blp]
 
 
 def register_blueprints(api: Api) -> None:

@@ -30,6 +30,12 @@ class NewPlayer:
     email: str | None = None
     tz: str | None = None
 
+    @classmethod
+    def many(cls, rows: list[dict]) -> list["NewPlayer"]:
+        """Return the players of a creation request's ``players`` list (dicts with
+        ``name`` and optional ``email`` and ``tz``)."""
+        return [cls(p["name"], p.get("email"), p.get("tz")) for p in rows]
+
 
 def engine_for(engine_id: str) -> Engine:
     """Return the engine registered as ``engine_id``.
@@ -62,6 +68,21 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
+    tr, tokens = prepare_game(engine_id, players, options, clock, creator)
+    commit(tr, [lambda: answer_row(tr.game, tokens)] if answer_row else [])
+    return tr.game, tokens
+
+
+def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
+                 clock: dict | None = None,
+                 creator: Account | None = None) -> tuple[Transition, list[str]]:
+    """Validate a new game and build it, its seats and its first events, writing
+    nothing (the one check of every creation: single, bulk, campaign); the caller
+    writes the transition (:func:`arbiter.service.commit.commit` or ``stage``).
+
+    :returns: the settled transition of the new game (version 0) and the seat tokens.
+    :raises: as :func:`create_game`.
+    """
     engine = engine_for(engine_id)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
@@ -83,8 +104,7 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     tr.events.extend(NewEvent("seat-joined", i, {"name": p.name})
                      for i, p in enumerate(players))
     settle(tr, set(), roll=False)
-    commit(tr, [lambda: answer_row(game, tokens)] if answer_row else [])
-    return game, tokens
+    return tr, tokens
 
 
 def _seat(number: int, player: NewPlayer, token: str) -> Seat:
@@ -153,24 +173,28 @@ def _read_with_answer(game_id: str, scope: str, key: str | None
 
 
 def load(game_id: str) -> tuple[Game, Engine, dict]:
-    """Return the game, its engine and its current state.
-
-    The state comes from the game row's snapshot; when the engine's version has
-    changed since, the log is folded again under the new rules and the snapshot (state,
-    prompt) is rewritten, once, if the game has not moved meanwhile.
-    """
+    """Return the game, its engine and its current state (see :func:`_current`)."""
     return _current(get_game(game_id))
 
 
 def _current(game: Game) -> tuple[Game, Engine, dict]:
-    """Return ``game``, its engine and its state, refolded if the engine changed."""
+    """Return ``game``, its engine and its state.
+
+    A game keeps the rules of the engine version it was created with: when the engine
+    still plays that version (:meth:`engines.base.Engine.at_version`), the state is the
+    game row's snapshot and the engine returned is the one of that version. When this
+    code no longer plays it, the log is folded again under today's rules and the
+    snapshot (state, prompt, version) is rewritten, once, if the game has not moved
+    meanwhile.
+    """
+    recorded = engines.at_version(game.engine, game.engine_version)
+    if recorded is not None:
+        return game, recorded, game.state
     game_id = game.id
     engine = engines.get(game.engine)
-    if game.engine_version != engine.version:
-        state = replay(game, engine)
-        renew_snapshot(game, engine, state)
-        return get_game(game_id), engine, state
-    return game, engine, game.state
+    state = replay(game, engine)
+    renew_snapshot(game, engine, state)
+    return get_game(game_id), engine, state
 
 
 def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
