@@ -19,7 +19,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import config, database, errors, queue
+    from arbiter import config, database, errors, queue, unavailable
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import register_blueprints
 
@@ -40,6 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                          "description": "the creator token shown once at game creation"})
     register_blueprints(api)
     errors.register(app)
+    unavailable.register(app)
     queue.celery_init_app(app)
     return app
 

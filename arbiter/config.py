@@ -20,6 +20,19 @@
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
+``MAIL_RETRY_FIRST_SECONDS``, ``MAIL_RETRY_MAX_SECONDS``
+    the back-off of a failed send: the first wait (default 5), doubled per try up to
+    the cap (default 40), so that mail waiting out an SMTP outage goes out within a
+    minute of its end.
+``MAIL_GIVE_UP_SECONDS``
+    a mail still failing this long after it was written is given up (default 259200,
+    3 days).
+``MAIL_CLAIM_SECONDS``
+    how long a send in progress holds its mail; a worker lost mid-send leaves the mail
+    to be sent again after this (default 300).
+``DB_RETRY_AFTER_SECONDS``
+    the ``Retry-After`` of the 503 answered while the database cannot be reached
+    (default 5).
 ``ARBITER_INSTANCE_PATH``
     the folder for the embedded SQLite file and filesystem broker (default:
     ``instance/`` beside the package).
@@ -47,7 +60,8 @@ def engine_options(url: str) -> dict:
     server database (SQLite keeps its own pool)."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}
-    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 30}
+    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 30, "pool_timeout": 10,
+            "connect_args": {"connect_timeout": 5}}
 
 
 def broker_settings(raw: str | None, instance_path: str) -> dict:
@@ -99,6 +113,13 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "LONG_POLL_MAX": 30.0,
         "CLOCK_OUTAGE_SECONDS": float(env.get("CLOCK_OUTAGE_SECONDS", 300)),
+        "MAIL_RETRY_FIRST_SECONDS": float(env.get("MAIL_RETRY_FIRST_SECONDS", 5)),
+        "MAIL_RETRY_MAX_SECONDS": float(env.get("MAIL_RETRY_MAX_SECONDS", 40)),
+        "MAIL_GIVE_UP_SECONDS": float(env.get("MAIL_GIVE_UP_SECONDS", 3 * 86400)),
+        "MAIL_CLAIM_SECONDS": float(env.get("MAIL_CLAIM_SECONDS", 300)),
+        "MAIL_MARK_SENT_SECONDS": 120.0,
+        "SMTP_TIMEOUT_SECONDS": 30.0,
+        "DB_RETRY_AFTER_SECONDS": int(env.get("DB_RETRY_AFTER_SECONDS", 5)),
         "CELERY": celery,
         "ENQUEUE": True,
         "API_TITLE": "Arbiter",

@@ -17,6 +17,25 @@ log = logging.getLogger(__name__)
 RESOLVE_CHANCE = "workers.tasks.resolve_chance"
 SEND_MAIL = "workers.tasks.send_mail"
 
+ROUTES = {
+    "workers.tasks.resolve_chance": {"queue": "chance"},
+    "workers.tasks.sweep_chance": {"queue": "chance"},
+    "workers.tasks.sweep_clock": {"queue": "clock"},
+    "workers.tasks.send_mail": {"queue": "mail"},
+    "workers.tasks.sweep_outbox": {"queue": "mail"},
+    "*webhook*": {"queue": "webhooks"},
+}
+"""Which queue each task goes to: dice and deadlines (``chance``, ``clock``) apart from
+mail and webhooks (``mail``, ``webhooks``), so that a slow SMTP server or web hook never
+delays a roll or a timeout. The ``Procfile`` runs one worker for each group; any other
+task goes to Celery's default queue ``celery``, which the game worker also serves."""
+
+GAME_QUEUES = ("chance", "clock", "celery")
+"""The queues of the Procfile's ``worker`` process (dice, deadlines, everything else)."""
+
+MAIL_QUEUES = ("mail", "webhooks")
+"""The queues of the Procfile's ``mailer`` process (outgoing mail and web hooks)."""
+
 
 def celery_init_app(app: Flask) -> Celery:
     """Create the Celery app from ``app.config["CELERY"]`` and store it in
@@ -31,6 +50,7 @@ def celery_init_app(app: Flask) -> Celery:
 
     celery_app = Celery(app.name, task_cls=FlaskTask)
     celery_app.config_from_object(app.config["CELERY"])
+    celery_app.conf.task_routes = celery_app.conf.task_routes or ROUTES
     celery_app.set_default()
     app.extensions["celery"] = celery_app
     return celery_app

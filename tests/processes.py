@@ -3,11 +3,13 @@ for integration tests, with their output in log files."""
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
+PROCFILE = Path(__file__).resolve().parent.parent / "Procfile"
 
 
 def start(commands: dict[str, list], env: dict, logs: Path) -> list[subprocess.Popen]:
@@ -32,12 +34,25 @@ def stop(procs: list[subprocess.Popen], grace_seconds: float = 20) -> None:
             proc.kill()
 
 
+def procfile() -> dict[str, list[str]]:
+    """Return the ``Procfile``'s processes as ``{name: argv}`` (unexpanded)."""
+    out = {}
+    for line in PROCFILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, command = line.split(":", 1)
+            out[name.strip()] = shlex.split(command)
+    return out
+
+
 def celery_commands(folder: Path) -> dict[str, list]:
-    """Return the ``worker`` and ``beat`` commands of the Procfile, beat's schedule file
-    in ``folder``."""
-    return {
-        "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
-                   "--concurrency=2"],
-        "beat": [BIN / "celery", "-A", "workers.worker", "beat", "--loglevel=INFO",
-                 "--schedule", str(folder / "beat-schedule")],
-    }
+    """Return the Procfile's Celery processes (the ``worker`` for dice and deadlines,
+    the ``mailer`` for mail and web hooks, ``beat``) as commands of this virtualenv,
+    beat's schedule file in ``folder``."""
+    commands = {}
+    for name, argv in procfile().items():
+        if argv[0] != "celery":
+            continue
+        commands[name] = [BIN / "celery", *argv[1:]]
+        if "beat" in argv:
+            commands[name] += ["--schedule", str(folder / "beat-schedule")]
+    return commands

@@ -14,7 +14,10 @@ from arbiter.models.timestamps import UTCDateTime, utcnow
 class OutboxMail(db.Model):
     """One mail to send. ``dedupe_key`` is unique, so a mail is queued at most once
     (``turn:<game>:<prompt seq>:<seat>``, ``over:<game>:<seat>``); ``sent_at`` is set
-    once the SMTP server accepted it; ``claimed_at`` marks a send in progress."""
+    once the SMTP server accepted its data; ``claimed_at`` is the last try's start;
+    ``retry_at`` is when it may be tried (again): the end of a send's lease, or of the
+    back-off after a failure; ``given_up_at`` is set when it will never be tried again
+    (a permanent refusal, or too old)."""
 
     __tablename__ = "outbox"
 
@@ -29,4 +32,6 @@ class OutboxMail(db.Model):
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0)
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    given_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(sa.Text, nullable=True)

@@ -18,11 +18,12 @@ Run by Celery beat every ``CLOCK_SWEEP_SECONDS`` (default 15 s). One sweep:
    worker lost after claiming leaves the lease to expire: the next sweep claims again.
 3. **Outage policy.** A deadline that fell inside a recorded outage is not enforced:
    it is extended by the outage's length (a ``deadline-extended`` event with
-   ``"reason": "outage"``), once per game and outage, in deadline order. A stop of the
+   ``"reason": "outage"``), once per game and outage, in deadline order, and the
+   reminders of the extended deadlines are due again (for the new deadline). A stop of the
    sweep shorter than the threshold is no outage: deadlines it missed are enforced late.
 4. **Reminders.** It claims the games whose ``games.remind_at`` has passed the same
-   way, and reminds each seat still owing a move once per threshold per prompt
-   (``clock_reminders`` keys that), never after the seat moved (its clock has
+   way, and reminds each seat still owing a move once per threshold per prompt and
+   deadline (``clock_reminders`` keys that; an outage extension clears it), never after the seat moved (its clock has
    stopped) and never a resigned seat (its clock never runs). A player (one email
    address) with several games due in the same sweep gets one mail listing them all.
 """
@@ -145,6 +146,7 @@ def enforce(game_id: str, version: int, now: datetime) -> str:
         length = (outage.ended_at - outage.started_at).total_seconds()
         seats = [s for s, d in clock.deadlines(game).items()
                  if outage.started_at < d <= outage.ended_at]
+        _rearm_reminders(game, seats)
         tr.events.append(NewEvent("deadline-extended", None, {
             "reason": "outage", "outage": outage.id, "seconds": length, "seats": seats,
             "outage_from": iso(outage.started_at), "outage_to": iso(outage.ended_at)}))
@@ -159,6 +161,17 @@ def enforce(game_id: str, version: int, now: datetime) -> str:
         log.info("game %s moved before its timeout at version %s", game_id, version)
         return "none"
     return outcome
+
+
+def _rearm_reminders(game: Game, seats: list[int]) -> None:
+    """Forget the reminders given for the old deadlines of ``seats`` in this prompt
+    (in the extension's transaction), so that each extended deadline gets every
+    reminder due for it, quoting the new deadline."""
+    db.session.execute(
+        sa.delete(ClockReminder).where(ClockReminder.game_id == game.id,
+                                       ClockReminder.prompt_seq == game.prompt_since,
+                                       ClockReminder.seat.in_(seats))
+        .execution_options(synchronize_session=False))
 
 
 def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
@@ -277,7 +290,7 @@ def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
                   f"deadline {clock.local(item['deadline'], seat.tz)}",
                   f"  {base}/v1/games/{game.id}"]
     keys = sorted(f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}"
-                  for i in items for t in i["thresholds"])
+                  f":{iso(i['deadline'])}" for i in items for t in i["thresholds"])
     digest = hashlib.sha256("|".join(keys).encode()).hexdigest()[:32]
     subject = (f"[Arbiter] Reminder: your move in game {items[0]['game'].id}"
                if len(items) == 1 else f"[Arbiter] Reminder: your move in {len(items)} games")
