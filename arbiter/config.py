@@ -17,6 +17,9 @@
     Flask's secret key (default: a development key; set it in production).
 ``CLOCK_SWEEP_SECONDS``
     how often beat runs the clock sweep (timeouts, reminders; default 15).
+``SWEEP_SECONDS``
+    how often beat runs the outbox and chance sweeps, which send the mail and roll the
+    dice that were missed (broker down, worker lost; default 15).
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
@@ -89,13 +92,14 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
     env = os.environ if env is None else env
     Path(instance_path).mkdir(parents=True, exist_ok=True)
     url = database_url(env.get("DATABASE_URL"), instance_path)
+    sweeps = float(env.get("SWEEP_SECONDS", 15))
     celery = {
         **broker_settings(env.get("CELERY_BROKER_URL"), instance_path),
         "task_ignore_result": True,
         "imports": ("workers.tasks",),
         "beat_schedule": {
-            "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": 15.0},
-            "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": 15.0},
+            "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": sweeps},
+            "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": sweeps},
             "sweep-clock": {"task": "workers.tasks.sweep_clock",
                             "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
         },

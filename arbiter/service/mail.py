@@ -64,20 +64,23 @@ def _may_try(now: datetime):
                    sa.or_(OutboxMail.retry_at.is_(None), OutboxMail.retry_at <= now))
 
 
-def claim(mail_id: int) -> OutboxMail | None:
-    """Claim an unsent mail for sending; return it, or None if sent, given up, being
-    sent or backing off."""
+def claim(mail_id: int):
+    """Claim an unsent mail for sending; return its row (``id``, ``game_id``,
+    ``to_addr``, ``subject``, ``body``, ``created_at``, ``attempts``), or None if sent,
+    given up, being sent or backing off. The claim and the read are one statement, so
+    a database lost after it cannot leave a mail claimed but unread."""
     now = utcnow()
     lease = now + timedelta(seconds=_setting("MAIL_CLAIM_SECONDS"))
-    result = db.session.execute(
+    row = db.session.execute(
         sa.update(OutboxMail)
         .where(OutboxMail.id == mail_id, _may_try(now))
         .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
-        .execution_options(synchronize_session=False))
+        .returning(OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr,
+                   OutboxMail.subject, OutboxMail.body, OutboxMail.created_at,
+                   OutboxMail.attempts)
+        .execution_options(synchronize_session=False)).first()
     db.session.commit()
-    if result.rowcount != 1:
-        return None
-    return db.session.get(OutboxMail, mail_id)
+    return row
 
 
 def send(mail_id: int) -> bool:
@@ -92,12 +95,11 @@ def send(mail_id: int) -> bool:
     mail = claim(mail_id)
     if mail is None:
         return False
-    msg, attempts, created = message(mail), mail.attempts, mail.created_at
-    db.session.commit()  # no transaction (on SQLite: no write lock) during the SMTP talk
+    msg = message(mail)
     try:
         deliver(msg, accepted=lambda: mark_sent(mail_id))
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
-        _failed(mail_id, err, attempts, created)
+        _failed(mail_id, err, mail.attempts, mail.created_at)
         return False
     return True
 
@@ -153,8 +155,9 @@ def is_permanent(err: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def message(mail: OutboxMail) -> EmailMessage:
-    """Return the MIME message of an outbox row."""
+def message(mail) -> EmailMessage:
+    """Return the MIME message of an outbox row (an ``OutboxMail`` or a row with its
+    ``id``, ``game_id``, ``to_addr``, ``subject``, ``body`` and ``created_at``)."""
     msg = EmailMessage()
     msg["From"] = current_app.config["MAIL_FROM"]
     msg["To"] = mail.to_addr
