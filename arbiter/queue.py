@@ -8,6 +8,7 @@ transaction that made them necessary has committed.
 from __future__ import annotations
 
 import logging
+import time
 
 from celery import Celery, Task
 from flask import Flask, current_app
@@ -56,13 +57,25 @@ def celery_init_app(app: Flask) -> Celery:
     return celery_app
 
 
+BROKER_PAUSE_SECONDS = 2.0
+"""After a failed enqueue, this process sends nothing for this long: while the broker
+is down, one request in each such span pays the publish retries, not every one."""
+
+_broker_down_until = 0.0
+
+
 def enqueue(task_name: str, *args) -> None:
     """Send task ``task_name`` with ``args``; a broker outage is logged, not raised
     (the beat sweeps pick up what was not sent)."""
+    global _broker_down_until
     if not current_app.config.get("ENQUEUE", True):
+        return
+    if time.monotonic() < _broker_down_until:
+        log.info("broker down: %s%r not sent; the sweep will send it", task_name, args)
         return
     try:
         current_app.extensions["celery"].send_task(task_name, args=list(args))
     except Exception:  # noqa: BLE001 - any broker failure: the sweep catches up
+        _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
         log.warning("could not enqueue %s%r; the sweep will retry", task_name, args,
                     exc_info=True)

@@ -17,7 +17,8 @@ from tests.conftest import free_port
 
 
 class Inbox:
-    """What the server accepted: ``email.message`` objects, with the time of each."""
+    """What the server accepted: ``email.message`` objects, with the ``time.time()``
+    of each."""
 
     def __init__(self) -> None:
         self.messages = []
@@ -27,7 +28,7 @@ class Inbox:
     def add(self, content: bytes) -> None:
         with self.lock:
             self.messages.append(message_from_bytes(content, policy=default))
-            self.times.append(time.monotonic())
+            self.times.append(time.time())
 
     def to(self, address: str) -> list:
         """Return the messages sent to ``address``."""

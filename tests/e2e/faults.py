@@ -55,40 +55,63 @@ class Stack:
         }
         self.procs: dict[str, subprocess.Popen] = {}
         self.starts = Counter()
+        self.crashes: list[tuple[str, float, int]] = []
+        self.killed: set[str] = set()
         for name in self.commands:
             self.start(name)
         wait_until_up(self.url, list(self.procs.values()))
+        self.watching = True
+        threading.Thread(target=self._supervise, daemon=True).start()
         self.app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "ENQUEUE": False,
                                "TESTING": True})
 
+    def _supervise(self) -> None:
+        """Restart a process that exited by itself one second later, as a process
+        manager would (systemd ``Restart=always``); each such exit is kept in
+        ``crashes`` as ``(name, time.time(), exit code)``."""
+        while self.watching:
+            time.sleep(0.5)
+            for name, proc in list(self.procs.items()):
+                if name not in self.killed and proc.poll() is not None and self.watching:
+                    self.crashes.append((name, time.time(), proc.returncode))
+                    time.sleep(1.0)
+                    self.start(name)
+
     def start(self, name: str) -> None:
         """Start process ``name`` (its log appended to ``logs/<name>.log``)."""
+        self.killed.discard(name)
         self.logs.mkdir(parents=True, exist_ok=True)
         out = open(self.logs / f"{name}.log", "a")
         self.starts[name] += 1
         self.procs[name] = subprocess.Popen([str(c) for c in self.commands[name]],
                                             env=self.env, stdout=out,
-                                            stderr=subprocess.STDOUT)
+                                            stderr=subprocess.STDOUT,
+                                            start_new_session=True)
 
     def kill(self, name: str) -> None:
-        """SIGKILL process ``name`` and its children (a prefork worker's pool)."""
+        """SIGKILL process ``name`` and its children (a prefork worker's pool: each
+        process runs in a session of its own)."""
         proc = self.procs[name]
-        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
-                                  text=True).stdout.split()
-        proc.send_signal(signal.SIGKILL)
-        for child in children:
-            try:
-                os.kill(int(child), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        self.killed.add(name)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         proc.wait(10)
 
     def alive(self) -> bool:
-        """True when every process is running (none died by itself)."""
-        return all(p.poll() is None for p in self.procs.values())
+        """True when every process is running and none exited by itself."""
+        return not self.crashes and all(p.poll() is None for p in self.procs.values())
 
     def stop(self) -> None:
+        """Stop every process (SIGTERM, then SIGKILL to each process group)."""
+        self.watching = False
         processes.stop(list(self.procs.values()))
+        for proc in self.procs.values():
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         with self.app.app_context():
             db.engine.dispose()
 
@@ -264,7 +287,7 @@ def settle_mail(stack: Stack, seconds: float = 120) -> None:
         if waiting == 0:
             break
         time.sleep(0.5)
-    time.sleep(2)
+    time.sleep(1)
 
 
 def check(stack: Stack, driver: Driver, inbox) -> Outcome:
@@ -330,3 +353,60 @@ def _check_inbox(stack: Stack, inbox, out: Outcome) -> None:
     if missing:
         out.problems.append(f"{len(missing)} mails never received: {sorted(missing)[:10]}")
     out.mails = len(inbox.messages)
+
+
+def events_of(stack: Stack, game_ids: list[str], kind: str | None = None) -> list:
+    """Return ``(game_id, seq, kind, seat, payload, at as time.time())`` of the games'
+    events, in log order."""
+    from arbiter.models import Event
+
+    with stack.app.app_context():
+        query = sa.select(Event).where(Event.game_id.in_(game_ids)).order_by(
+            Event.game_id, Event.seq)
+        if kind:
+            query = query.where(Event.kind == kind)
+        rows = [(e.game_id, e.seq, e.kind, e.seat, e.payload, e.at.timestamp())
+                for e in db.session.scalars(query)]
+        db.session.remove()
+    return rows
+
+
+def roll_delays(stack: Stack, game_ids: list[str]) -> list[float]:
+    """Seconds from the event that made each game wait for chance to its roll."""
+    rows = events_of(stack, game_ids)
+    delays = []
+    for before, event in zip(rows, rows[1:]):
+        if event[2] == "chance" and before[0] == event[0] and before[2] != "chance" \
+                and before[2] != "seat-joined":
+            delays.append(event[5] - before[5])
+    return delays
+
+
+def timeout_lateness(stack: Stack, game_ids: list[str]) -> list[float]:
+    """Seconds from each enforced deadline to its timeout move's commit."""
+    from datetime import datetime
+
+    out = []
+    for _, _, _, _, payload, at in events_of(stack, game_ids, "move"):
+        if "timeout" in payload:
+            deadline = datetime.fromisoformat(payload["timeout"]["deadline"]
+                                              .replace("Z", "+00:00"))
+            out.append(at - deadline.timestamp())
+    return out
+
+
+def unsent_ids(stack: Stack) -> list[tuple[int, float]]:
+    """Return ``(id, created_at as time.time())`` of the mails not sent yet."""
+    with stack.app.app_context():
+        rows = [(m.id, m.created_at.timestamp()) for m in db.session.scalars(
+            sa.select(OutboxMail).where(OutboxMail.sent_at.is_(None)))]
+        db.session.remove()
+    return rows
+
+
+def arrivals(inbox) -> dict[int, float]:
+    """Return ``{outbox id: when it first arrived}``."""
+    out = {}
+    for message, at in zip(list(inbox.messages), list(inbox.times)):
+        out.setdefault(int(message["X-Arbiter-Outbox"]), at)
+    return out

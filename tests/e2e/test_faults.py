@@ -29,11 +29,12 @@ import uuid
 
 import pytest
 
-from tests.e2e.faults import SOAK, Driver, Stack, check, settle_mail
+from tests.e2e.faults import (SOAK, Driver, Stack, arrivals, check, events_of, roll_delays,
+                               settle_mail, timeout_lateness, unsent_ids)
 from tests.servers import PrivatePostgres, PrivateRedis
 from tests.smtp_server import BreakableSmtp
 
-GAMES = 10 if SOAK else 4
+GAMES = 10 if SOAK else 3
 OPTIONS = {} if SOAK else {"sheet": "small"}
 
 pytestmark = pytest.mark.faults
@@ -82,14 +83,17 @@ def report(name: str, **figures) -> None:
     print(f"\n[fault] {name}: " + ", ".join(f"{k}={v}" for k, v in figures.items()))
 
 
-def finish(stack: Stack, driver: Driver, smtp, seconds: float = 300) -> None:
-    """Wait for every game to end and the mail to settle, then assert the checks."""
+def finish(stack: Stack, driver: Driver, smtp, seconds: float = 300,
+           crashes_allowed: bool = False) -> None:
+    """Wait for every game to end and the mail to settle, then assert the checks (and,
+    unless allowed, that no process exited by itself)."""
     assert driver.wait(seconds), "some games did not finish"
     settle_mail(stack)
     outcome = check(stack, driver, smtp.inbox)
     assert outcome.problems == [], outcome.problems
     assert outcome.games == driver.games and outcome.mails > 0
     assert driver.bad_answers() == [], driver.bad_answers()[:5]
+    assert crashes_allowed or stack.crashes == [], stack.crashes
     return outcome
 
 
@@ -118,3 +122,167 @@ def test_postgres_stopped_for_30_seconds_then_started(world, servers):
     assert stack.alive() and all(n == 1 for n in stack.starts.values())
     report("postgres down 30 s", during=dict(during), recovery_s=round(recovery, 2),
            events=outcome.events, mails=outcome.mails)
+
+
+def start_games(stack: Stack, **kwargs) -> Driver:
+    """Create the scenario's games and start playing them."""
+    driver = Driver(stack.url, kwargs.pop("games", GAMES), options=OPTIONS, **kwargs)
+    driver.create()
+    driver.start()
+    return driver
+
+
+def test_redis_stopped_then_started(world, servers):
+    """Given Redis stopped mid-game (15 s; a minute under soak), clients keep getting
+    answers meanwhile (no 5xx, no hang); after it is back, the rolls and mails that
+    were never queued catch up through the sweeps, and nothing is lost or doubled.
+
+    A Celery worker holding unacknowledged messages when the connection drops may
+    exit ("Unrecoverable error" in kombu's restore of unacked messages): the stack
+    restarts it as a process manager would, and the figures say when that happened."""
+    _, redis_server = servers
+    stack, smtp = world()
+    driver = start_games(stack)
+    time.sleep(4)
+    down = time.time()
+    redis_server.stop()
+    time.sleep(60 if SOAK else 15)
+    starting = time.time()
+    redis_server.start()
+    up = time.time()
+    outcome = finish(stack, driver, smtp, crashes_allowed=True)
+    during = driver.during(down + 1, starting)
+    assert during and all(isinstance(s, int) and s < 500 for s in during), during
+    slowest = max(a.seconds for a in driver.answers if down <= a.at <= starting)
+    rolls = [at for _, _, _, _, _, at in events_of(stack, driver.ids, "chance") if at > up]
+    mails = [at for at in smtp.inbox.times if at > up]
+    report("redis down", seconds=round(starting - down), during=dict(during),
+           crashed_and_restarted=[(n, code) for n, _, code in stack.crashes],
+           slowest_answer_s=round(slowest, 2),
+           first_roll_after_s=round(min(rolls) - up, 1) if rolls else None,
+           first_mail_after_s=round(min(mails) - up, 1) if mails else None,
+           events=outcome.events, mails=outcome.mails)
+
+
+def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world):
+    """Given the SMTP server down (40 s, past the back-off's cap; 3 minutes under
+    soak), the games go on; once it is back, every mail that waited goes out within
+    a minute (the back-off starts at 5 s and is capped at 40 s), each exactly once."""
+    stack, smtp = world()
+    driver = start_games(stack)
+    time.sleep(3)
+    smtp.stop()
+    down = time.time()
+    time.sleep(180 if SOAK else 40)
+    waiting = unsent_ids(stack)
+    smtp.start()
+    up = time.time()
+    outcome = finish(stack, driver, smtp)
+    arrived = arrivals(smtp.inbox)
+    delays = [arrived[i] - max(up, created) for i, created in waiting]
+    assert waiting and max(delays) < 60, (len(waiting), max(delays))
+    report("smtp down", seconds=round(up - down), waiting_mails=len(waiting),
+           last_waiting_mail_after_s=round(max(delays), 1),
+           answers_during=dict(driver.during(down, up)), mails=outcome.mails)
+
+
+def test_a_slow_smtp_server_never_delays_dice_timeouts_or_answers(world):
+    """Given an SMTP server taking 2 s per mail for the first 15 s (mail piles up
+    behind it), rolls and timeouts are not delayed (their workers do not send mail)
+    and answers stay quick; afterwards every mail goes out once."""
+    stack, smtp = world()
+    smtp.data_delay = 2.0
+    driver = start_games(stack)
+    clocked = start_games(stack, games=2, clock={"type": "per-move", "seconds": 3},
+                          sleepers=(1,))
+    time.sleep(15)
+    backlog = len(unsent_ids(stack))
+    smtp.data_delay = 0.0
+    finish(stack, driver, smtp)
+    finish(stack, clocked, smtp)
+    rolls = roll_delays(stack, driver.ids + clocked.ids)
+    late = timeout_lateness(stack, clocked.ids)
+    moves = sorted(a.seconds for a in driver.answers if a.what == "move")
+    assert backlog > 5  # mail really was waiting behind the slow server
+    assert max(rolls) < 10 and late and max(late) < 10, (max(rolls), late)
+    report("slow smtp (2 s per mail)", mail_backlog=backlog,
+           roll_delay_max_s=round(max(rolls), 2),
+           roll_delay_median_s=round(sorted(rolls)[len(rolls) // 2], 2),
+           timeout_late_max_s=round(max(late), 2),
+           move_p95_s=round(moves[int(len(moves) * 0.95)], 2))
+
+
+def test_workers_killed_mid_roll_and_mid_send_then_restarted(world):
+    """Given the dice worker SIGKILLed just after moves that lead to a roll, and the
+    mail worker SIGKILLed while the SMTP server holds a mail's data (before it
+    accepted it), each started again: every roll and every mail still happens, once."""
+    stack, smtp = world(MAIL_CLAIM_SECONDS="10")
+    smtp.data_delay = 0.3
+    kills = {"worker": 0, "mailer": 0}
+
+    def kill_mailer_mid_send(envelope):
+        if kills["mailer"] < 2 and len(smtp.inbox.messages) % 15 == 7:
+            kills["mailer"] += 1
+            stack.kill("mailer")
+            threading.Timer(1.0, stack.start, args=("mailer",)).start()
+
+    smtp.on_data = kill_mailer_mid_send
+    driver = start_games(stack)
+    deadline = time.monotonic() + 40
+    seen = 0
+    while time.monotonic() < deadline and kills["worker"] < 3 and driver.threads[0].is_alive():
+        time.sleep(0.05)
+        if len(driver.moved) > seen + 10:
+            seen = len(driver.moved)
+            time.sleep(0.03)
+            stack.kill("worker")
+            kills["worker"] += 1
+            stack.start("worker")
+            time.sleep(4)
+    outcome = finish(stack, driver, smtp)
+    rolls = roll_delays(stack, driver.ids)
+    assert kills["worker"] >= 2 and kills["mailer"] >= 1, kills
+    report("workers killed", kills=kills, roll_delay_max_s=round(max(rolls), 1),
+           events=outcome.events, mails=outcome.mails)
+
+
+def test_beat_killed_around_deadlines_then_restarted(world):
+    """Given clocked games whose seat 1 never moves (3 s per move, a reminder 2 s
+    before), beat SIGKILLed for 3 s (shorter than the 5 s outage threshold: deadlines
+    enforced late) and later for 8 s (an outage: deadlines extended, and reminded
+    again for the new deadline), each deadline is enforced exactly once."""
+    stack, smtp = world(CLOCK_OUTAGE_SECONDS="5")
+    driver = start_games(stack, clock={"type": "per-move", "seconds": 3, "reminders": [2]},
+                         sleepers=(1,))
+    gaps = []
+    for pause, off in ((4, 3), (3, 8)):
+        time.sleep(pause)
+        stack.kill("beat")
+        started = time.time()
+        time.sleep(off)
+        stack.start("beat")
+        gaps.append((started, time.time()))
+    outcome = finish(stack, driver, smtp)
+    extended = events_of(stack, driver.ids, "deadline-extended")
+    assert extended, "the 8 s stop of beat was no outage"
+    reminders = reminder_times(stack)
+    for game_id, _, _, _, payload, at in extended:
+        assert any(g == game_id and t >= at for g, t in reminders), game_id
+    late = timeout_lateness(stack, driver.ids)
+    report("beat killed", stops=[round(b - a, 1) for a, b in gaps],
+           timeouts=outcome.timeouts, extensions=len(extended),
+           timeout_late_max_s=round(max(late), 1), reminders=len(reminders))
+
+
+def reminder_times(stack: Stack) -> list[tuple[str, float]]:
+    """Return ``(game_id, written at)`` of every reminder mail in the outbox."""
+    import sqlalchemy as sa
+
+    from arbiter.extensions import db
+    from arbiter.models import OutboxMail
+
+    with stack.app.app_context():
+        rows = [(m.game_id, m.created_at.timestamp()) for m in db.session.scalars(
+            sa.select(OutboxMail).where(OutboxMail.dedupe_key.like("remind:%")))]
+        db.session.remove()
+    return rows
