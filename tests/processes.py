@@ -44,6 +44,20 @@ def procfile() -> dict[str, list[str]]:
     return out
 
 
+def web_command(port: int) -> list:
+    """Return the Procfile's ``web`` process as a command of this virtualenv, listening
+    on 127.0.0.1:``port``."""
+    argv = procfile()["web"]
+    out = [BIN / argv[0]]
+    for arg in argv[1:]:
+        if "PORT" in arg:
+            arg = str(port)
+        elif arg == "0.0.0.0" or "HOST" in arg:
+            arg = "127.0.0.1"
+        out.append(arg)
+    return out
+
+
 def celery_commands(folder: Path) -> dict[str, list]:
     """Return the Procfile's Celery processes (the ``worker`` for dice and deadlines,
     the ``mailer`` for mail and web hooks, ``beat``) as commands of this virtualenv,

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlencode
 
 from a2wsgi import WSGIMiddleware
 
+from arbiter import unavailable
 from arbiter.errors import ArbiterError, problem_for
 from arbiter.service import access
 from arbiter.streams import wire
@@ -110,11 +111,18 @@ class Front:
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
+        except unavailable.UNREACHABLE as err:
+            await self.send_unavailable(send, err)
+            return
         config = self.flask.config
         reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after})
         self.hub.join(reader, {game_id: over})
         try:
-            rows = await self.in_thread(reading.backlog, game_id, after)
+            try:
+                rows = await self.in_thread(reading.backlog, game_id, after)
+            except unavailable.UNREACHABLE as err:
+                await self.send_unavailable(send, err)
+                return
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send(body(b"retry: %d\n\n" % config["STREAM_RETRY_MS"]))
             over = over or any(e.kind == "game-over" for e in rows)
@@ -221,6 +229,17 @@ class Front:
         response = problem_for(err)
         await send({"type": "http.response.start", "status": response.status_code,
                     "headers": [(b"content-type", b"application/problem+json")]})
+        await send(body(response.get_data(), more=False))
+
+
+    async def send_unavailable(self, send, err: Exception) -> None:
+        """Answer a database that cannot be reached: 503 problem+json with
+        ``Retry-After`` (see :mod:`arbiter.unavailable`), before any stream began."""
+        with self.flask.app_context():
+            response = unavailable.answer(err)
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"application/problem+json"),
+            (b"retry-after", response.headers["Retry-After"].encode())]})
         await send(body(response.get_data(), more=False))
 
 

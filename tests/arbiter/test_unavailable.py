@@ -46,3 +46,29 @@ def test_requests_needing_the_database_get_503_with_retry_after(unreachable_clie
 def test_what_needs_no_database_still_answers(unreachable_client):
     """Given the database down, the engine list (no database) still answers 200."""
     assert unreachable_client.get("/v1/engines").status_code == 200
+
+
+def test_a_stream_asked_for_while_the_database_is_down_gets_503(unreachable_client):
+    """Given the database down, the web front's own route (the SSE stream, served
+    outside Flask) answers 503 problem+json with Retry-After too."""
+    import asyncio
+
+    from arbiter.streams.asgi import Front
+
+    front = Front(unreachable_client.application)
+    sent = []
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/v1/games/abc/stream",
+             "query_string": b"", "headers": []}
+    asyncio.run(front(scope, receive, send))
+    start = sent[0]
+    assert start["status"] == 503
+    assert dict(start["headers"])[b"retry-after"] == b"7"
+    assert dict(start["headers"])[b"content-type"] == b"application/problem+json"
+    assert b"database-unavailable" in sent[1]["body"]

@@ -33,8 +33,8 @@ names at full length (a minute of Redis, minutes of SMTP)."""
 
 
 class Stack:
-    """web (gunicorn), worker (chance + clock), mailer (mail) and beat, as processes
-    with ``env``; each can be killed and started again by name."""
+    """The Procfile's processes: web (uvicorn), worker (chance + clock), mailer (mail)
+    and beat, with ``env``; each can be killed and started again by name."""
 
     def __init__(self, folder: Path, database_url: str, broker_url: str, smtp_url: str,
                  **settings: str) -> None:
@@ -49,8 +49,7 @@ class Stack:
         subprocess.run([BIN / "arbiter", "db-upgrade"], env=self.env, check=True,
                        capture_output=True)
         self.commands = {
-            "web": [BIN / "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--worker-class",
-                    "gthread", "--workers", "2", "--threads", "8", "arbiter:create_app()"],
+            "web": processes.web_command(self.port),
             **processes.celery_commands(folder),
         }
         self.procs: dict[str, subprocess.Popen] = {}
@@ -216,8 +215,9 @@ class Driver:
             if state["status"] == "over":
                 return
             seats = [s for s in state["to_act"] if s not in self.sleepers]
-            if not seats:
-                time.sleep(0.2)
+            if not seats:  # wait for the roll or the clock, as a client would
+                self.call("GET", f"/v1/games/{game_id}/events?after={state['version']}"
+                          "&wait=2", "long-poll")
                 continue
             seat = rng.choice(seats)
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
