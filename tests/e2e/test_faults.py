@@ -133,7 +133,7 @@ def start_games(stack: Stack, **kwargs) -> Driver:
 
 
 def test_redis_stopped_then_started(world, servers):
-    """Given Redis stopped mid-game (15 s; a minute under soak), clients keep getting
+    """Given Redis stopped mid-game (10 s; a minute under soak), clients keep getting
     answers meanwhile (no 5xx, no hang); after it is back, the rolls and mails that
     were never queued catch up through the sweeps, and nothing is lost or doubled.
 
@@ -146,7 +146,7 @@ def test_redis_stopped_then_started(world, servers):
     time.sleep(4)
     down = time.time()
     redis_server.stop()
-    time.sleep(60 if SOAK else 15)
+    time.sleep(60 if SOAK else 10)
     starting = time.time()
     redis_server.start()
     up = time.time()
@@ -165,7 +165,7 @@ def test_redis_stopped_then_started(world, servers):
 
 
 def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world):
-    """Given the SMTP server down (40 s, past the back-off's cap; 3 minutes under
+    """Given the SMTP server down (36 s, past the back-off's cap; 3 minutes under
     soak), the games go on; once it is back, every mail that waited goes out within
     a minute (the back-off starts at 5 s and is capped at 40 s), each exactly once."""
     stack, smtp = world()
@@ -173,7 +173,7 @@ def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world)
     time.sleep(3)
     smtp.stop()
     down = time.time()
-    time.sleep(180 if SOAK else 40)
+    time.sleep(180 if SOAK else 36)
     waiting = unsent_ids(stack)
     smtp.start()
     up = time.time()
@@ -187,7 +187,7 @@ def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world)
 
 
 def test_a_slow_smtp_server_never_delays_dice_timeouts_or_answers(world):
-    """Given an SMTP server taking 2 s per mail for the first 15 s (mail piles up
+    """Given an SMTP server taking 2 s per mail for the first 10 s (mail piles up
     behind it), rolls and timeouts are not delayed (their workers do not send mail)
     and answers stay quick; afterwards every mail goes out once."""
     stack, smtp = world()
@@ -195,7 +195,7 @@ def test_a_slow_smtp_server_never_delays_dice_timeouts_or_answers(world):
     driver = start_games(stack)
     clocked = start_games(stack, games=2, clock={"type": "per-move", "seconds": 3},
                           sleepers=(1,))
-    time.sleep(15)
+    time.sleep(10)
     backlog = len(unsent_ids(stack))
     smtp.data_delay = 0.0
     finish(stack, driver, smtp)
