@@ -45,7 +45,8 @@ class Stack:
                     "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url,
                     "SMTP_URL": smtp_url, "BASE_URL": self.url,
                     "SECRET_KEY": uuid.uuid4().hex, "PATH": f"{BIN}:{os.environ['PATH']}",
-                    "CLOCK_SWEEP_SECONDS": "1", "SWEEP_SECONDS": "5", **settings}
+                    "CLOCK_SWEEP_SECONDS": "1", "SWEEP_SECONDS": "5", "OPEN_CREATION": "1",
+                    **settings}
         subprocess.run([BIN / "arbiter", "db-upgrade"], env=self.env, check=True,
                        capture_output=True)
         self.commands = {

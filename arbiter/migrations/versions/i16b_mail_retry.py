@@ -2,7 +2,7 @@
 was given up, instead of a fixed 5-minute claim and 10 tries
 
 Revision ID: i16b_mail_retry
-Revises: 0003
+Revises: i10a_accounts
 Create Date: 2026-12-01
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = 'i16b_mail_retry'
-down_revision = '0003'
+down_revision = 'i10a_accounts'
 branch_labels = None
 depends_on = None
 
