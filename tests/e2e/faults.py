@@ -160,7 +160,8 @@ class Driver:
         try:
             response = self.http.request(method, self.url + path, timeout=30, **kwargs)
         except requests.RequestException as err:
-            self._keep(Answer(started, what, type(err).__name__, time.time() - started))
+            self._keep(Answer(started, what, type(err).__name__, time.time() - started,
+                              str(err)[:300]))
             return None
         self._keep(Answer(started, what, response.status_code, time.time() - started,
                           response.headers.get("Content-Type", ""),
