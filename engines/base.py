@@ -154,7 +154,8 @@ class Engine:
 
     - ``id``: the registry id (``space-worm``);
     - ``title``: a human name; ``version``: a string that changes whenever a rule
-      change could make an old log replay differently;
+      change could make an old log replay differently (a game keeps the rules of the
+      version it was created with: see :meth:`at_version`);
     - ``min_players`` / ``max_players``;
     - ``options_schema``: a marshmallow ``Schema`` class for the game options;
     - ``notation``: a short help text describing the move notation, for the API and
@@ -168,6 +169,19 @@ class Engine:
     max_players: int = 1
     options_schema: type[Schema] = Schema
     notation: str = ""
+
+    # -- rule versions -------------------------------------------------------
+    def at_version(self, version: str | None) -> "Engine | None":
+        """Return this game playing the rules of ``version``, or None when this code
+        no longer plays them.
+
+        A game keeps the rules it was created with: its log is folded, and it goes on,
+        with the engine of its recorded version. An engine that changes a rule bumps
+        ``version`` and overrides this method to return an engine for each older
+        version it still plays (its ``version`` attribute is that older version).
+        Default: only the current version.
+        """
+        return self if version == self.version else None
 
     # -- options -------------------------------------------------------------
     def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
@@ -269,6 +283,12 @@ class Engine:
         """Return a picture of a ``view`` as SVG text, or None when the game has no
         board worth drawing (served at ``/v1/games/{id}/board.svg``)."""
         return None
+
+    def board_text(self, view: dict) -> list[str]:
+        """Return the board of a ``view`` in words, one sentence a line: the text
+        alternative of :meth:`board_svg` for screen readers and text-only clients.
+        Default: none."""
+        return []
 
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return a chance outcome as text for logs and mails."""
