@@ -65,6 +65,52 @@ def play_cmd(engine, players, url, seed, out_dir, emails) -> None:
     sys.exit(0 if played.verdict.ok else 1)
 
 
+@main.command("mail-in")
+@click.option("--rcpt", "rcpts", multiple=True,
+              help="an envelope recipient (Postfix pipe: ${recipient}); repeat")
+@click.option("--sender", default=None, help="the envelope sender (Postfix pipe: ${sender})")
+def mail_in(rcpts, sender) -> None:
+    """Read one message on standard input and store it for processing.
+
+    Exit status (sysexits): 0 taken (or a duplicate), 65 refused as unreadable or too
+    large, 75 try again later (the database is unavailable).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from arbiter import create_app
+    from arbiter.mailin.receive import receive
+
+    raw = sys.stdin.buffer.read()
+    try:
+        app = create_app()
+        with app.app_context():
+            outcome = receive(raw, list(rcpts) or None, sender, "pipe")
+    except SQLAlchemyError as err:
+        click.echo(f"try again later: {type(err).__name__}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    if not outcome.taken:
+        click.echo(f"refused: {outcome.reason}", err=True)
+        sys.exit(EX_DATAERR)
+    click.echo(f"{outcome.status}: inbound #{outcome.inbound_id}")
+
+
+EX_DATAERR = 65
+EX_TEMPFAIL = 75
+
+
+@main.command("mailin")
+@click.option("--url", default=None, help="smtp://host:port to bind (default MAILIN_URL)")
+def mailin_cmd(url) -> None:
+    """Run the SMTP listener for inbound mail (the Procfile's ``mailin``)."""
+    import logging
+
+    from arbiter import create_app
+    from arbiter.mailin.smtp import serve
+
+    logging.basicConfig(level=logging.INFO)
+    serve(create_app(), url)
+
+
 @main.command("db-upgrade")
 def db_upgrade() -> None:
     """Create or upgrade the database schema (Alembic migrations)."""

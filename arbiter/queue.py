@@ -16,6 +16,7 @@ log = logging.getLogger(__name__)
 
 RESOLVE_CHANCE = "workers.tasks.resolve_chance"
 SEND_MAIL = "workers.tasks.send_mail"
+PROCESS_INBOUND = "workers.tasks.process_inbound"
 
 
 def celery_init_app(app: Flask) -> Celery:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from arbiter.errors import Unauthorized
 from arbiter.models import Game, Seat
@@ -30,8 +31,20 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-def seat_for(game: Game, token: str | None, required: bool = True) -> Seat | None:
-    """Return the seat of ``game`` that ``token`` opens (None for no token if optional).
+@dataclass(frozen=True)
+class Verified:
+    """A seat authenticated by another channel than a bearer token: a reply to a
+    turn mail whose capability address and sender were checked (``arbiter.mailin``).
+    Passed where a token goes, it opens that one seat of that one game."""
+
+    game_id: str
+    seat: int
+
+
+def seat_for(game: Game, token: "str | Verified | None", required: bool = True
+             ) -> Seat | None:
+    """Return the seat of ``game`` that ``token`` opens (None for no token if optional);
+    a :class:`Verified` seat of this game opens itself.
 
     :raises Unauthorized: ``missing-token`` when required and absent, ``bad-token``
         when it opens no seat of this game.
@@ -42,6 +55,10 @@ def seat_for(game: Game, token: str | None, required: bool = True) -> Seat | Non
                                "<token>' as given when the game was created.",
                                code="missing-token")
         return None
+    if isinstance(token, Verified):
+        if token.game_id == game.id and 0 <= token.seat < len(game.seats):
+            return game.seats[token.seat]
+        raise Unauthorized("That seat is not a seat of this game.", code="bad-token")
     digest = token_hash(token)
     for seat in game.seats:
         if secrets.compare_digest(seat.token_hash, digest):

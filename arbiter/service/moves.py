@@ -63,14 +63,16 @@ def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> An
 
 def submit_move(game_id: str, token: str | None, move: Any, expected_version: int | None,
                 idempotency_key: str | None = None, text: str | None = None,
-                body: Any = None) -> tuple[int, dict]:
+                body: Any = None, via: dict | None = None) -> tuple[int, dict]:
     """Validate and record a seat's move, given as JSON (``move``) or in the engine's
     notation (``text``, read against the state the move is checked on); return
     ``(201, {"seq", "version", ...})``.
 
     ``body`` is the request as sent (hashed for the Idempotency-Key). A move without
     ``expected_version`` that loses a race is retried as if made against the version
-    it was first checked on, so it is never applied to another prompt.
+    it was first checked on, so it is never applied to another prompt. ``via`` says
+    how the move came when not by REST (``{"channel": "mail", "message_id": ...}``);
+    it is recorded in the move event's payload.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     :raises StaleVersion: ``expected_version`` is no longer current (see
@@ -83,7 +85,7 @@ def submit_move(game_id: str, token: str | None, move: Any, expected_version: in
     for attempt in range(RACE_RETRIES + 1):
         try:
             return _submit(game_id, token, move, text, expected_version,
-                           idempotency_key, request)
+                           idempotency_key, request, via)
         except RaceLost as lost:
             if attempt == RACE_RETRIES:
                 raise
@@ -94,7 +96,7 @@ def submit_move(game_id: str, token: str | None, move: Any, expected_version: in
 
 def _submit(game_id: str, token: str | None, move: Any, text: str | None,
             expected_version: int | None, idempotency_key: str | None,
-            request: Any) -> tuple[int, dict]:
+            request: Any, via: dict | None = None) -> tuple[int, dict]:
     """Load the game and record the move once (see :func:`submit_move`).
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
@@ -109,7 +111,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
         check_version(game, expected_version, seat.seat)
         chosen = read_move(engine, state, seat.seat, move, text)
         tr = Transition(game, engine, state)
-        tr.move(seat.seat, chosen)
+        tr.move(seat.seat, chosen, **({"via": via} if via else {}))
         seq = tr.next_seq - 1
         settle(tr, game.resigned, roll=False)
         answer = {"seq": seq, "version": game.version + len(tr.events),
