@@ -32,7 +32,7 @@
     inbound messages larger than this are refused unread (default 1048576).
 ``MAIL_REPLIES_PER_HOUR``
     at most this many answers to one address per hour; mail beyond is recorded and
-    not acted on (default 30).
+    not acted on (default 120).
 ``MAIL_AUTHSERV_ID``
     the authserv-id of the receiving MTA's ``Authentication-Results`` headers to
     trust (default: every such header).
@@ -78,7 +78,7 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
     for sub in ("out", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return {
-        "broker_url": "filesystem://",
+        "broker_url": "arbiterfs://",  # kombu's filesystem transport, atomic writes
         "broker_transport_options": {
             "data_folder_in": str(folder / "out"),
             "data_folder_out": str(folder / "out"),
@@ -130,7 +130,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "MAIL_REPLY_MAILBOX": env.get("MAIL_REPLY_MAILBOX", ""),
         "MAILIN_URL": env.get("MAILIN_URL", "smtp://127.0.0.1:8025"),
         "MAIL_MAX_BYTES": int(env.get("MAIL_MAX_BYTES", 1024 * 1024)),
-        "MAIL_REPLIES_PER_HOUR": int(env.get("MAIL_REPLIES_PER_HOUR", 30)),
+        "MAIL_REPLIES_PER_HOUR": int(env.get("MAIL_REPLIES_PER_HOUR", 120)),
         "MAIL_AUTHSERV_ID": env.get("MAIL_AUTHSERV_ID", ""),
         "MAIL_LIST_MOVES": int(env.get("MAIL_LIST_MOVES", 30)),
         "IMAP_URL": env.get("IMAP_URL", ""),
