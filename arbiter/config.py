@@ -40,6 +40,23 @@
     ``imap://user:password@host:port/Folder`` (``imaps://`` for TLS): poll this mailbox
     for inbound mail (default: unset, no polling); ``IMAP_POLL_SECONDS`` (default 30),
     ``IMAP_DONE_FOLDER`` (move recorded messages there; default: only mark them seen).
+``WEB_THREADS``
+    threads of the web process that run Flask requests (default 32); streams and
+    long-polls wait on the event loop and hold none.
+``STREAM_REDIS_URL``
+    Redis for the stream notices (pub/sub); default: the Celery broker when it is
+    Redis, else none (notices in-process, plus the poll).
+``STREAM_CHANNEL``
+    prefix of the Redis channels (default ``arbiter``).
+``STREAM_BUFFER``
+    messages a stream reader may fall behind before it is cut off (default 256).
+``STREAM_KEEPALIVE_SECONDS``
+    an idle stream gets a keep-alive after this long (default 15).
+``STREAM_POLL_SECONDS``
+    how often each web process reads the versions of the games it streams, to catch
+    lost notices and writes from other processes on the embedded default (default 1).
+``STREAM_RETRY_MS``
+    the SSE ``retry`` given to clients (default 1000).
 ``ARBITER_INSTANCE_PATH``
     the folder for the embedded SQLite file and filesystem broker (default:
     ``instance/`` beside the package).
@@ -101,6 +118,15 @@ def _beat(env: Mapping[str, str]) -> dict:
     }
 
 
+def stream_redis_url(env: Mapping[str, str]) -> str:
+    """Return the Redis URL the stream notices go through: ``STREAM_REDIS_URL``, else
+    the Celery broker when it is Redis, else "" (in-process notices and the poll)."""
+    if "STREAM_REDIS_URL" in env:
+        return env["STREAM_REDIS_URL"]
+    broker = env.get("CELERY_BROKER_URL", "")
+    return broker if broker.startswith(("redis://", "rediss://")) else ""
+
+
 def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
     """Return the Flask config mapping read from ``env`` (default ``os.environ``)."""
     env = os.environ if env is None else env
@@ -137,6 +163,13 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "IMAP_DONE_FOLDER": env.get("IMAP_DONE_FOLDER", ""),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "LONG_POLL_MAX": 30.0,
+        "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
+        "STREAM_REDIS_URL": stream_redis_url(env),
+        "STREAM_CHANNEL": env.get("STREAM_CHANNEL", "arbiter"),
+        "STREAM_BUFFER": int(env.get("STREAM_BUFFER", 256)),
+        "STREAM_KEEPALIVE_SECONDS": float(env.get("STREAM_KEEPALIVE_SECONDS", 15)),
+        "STREAM_POLL_SECONDS": float(env.get("STREAM_POLL_SECONDS", 1.0)),
+        "STREAM_RETRY_MS": int(env.get("STREAM_RETRY_MS", 1000)),
         "CLOCK_OUTAGE_SECONDS": float(env.get("CLOCK_OUTAGE_SECONDS", 300)),
         "CELERY": celery,
         "ENQUEUE": True,

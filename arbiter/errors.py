@@ -103,6 +103,12 @@ def problem(status: int, code: str, title: str, detail: str, extra: dict | None 
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
+def problem_for(err: ArbiterError) -> Response:
+    """Return the problem+json answer to ``err``."""
+    title = err.title if type(err) is not ArbiterError else HTTPStatus(err.status).phrase
+    return problem(err.status, err.code, title, err.detail, err.extra)
+
+
 def _from_http(err: HTTPException) -> Response:
     """Map werkzeug/flask-smorest HTTP errors (404, 405, 413, webargs 422) to problems."""
     status = err.code or 500
@@ -152,10 +158,7 @@ def register(app: Flask) -> None:
     """Install the handlers that turn every error into problem+json."""
     app.before_request(require_json_body)
 
-    @app.errorhandler(ArbiterError)
-    def _arbiter(err: ArbiterError):
-        title = err.title if type(err) is not ArbiterError else HTTPStatus(err.status).phrase
-        return problem(err.status, err.code, title, err.detail, err.extra)
+    app.register_error_handler(ArbiterError, problem_for)
 
     @app.errorhandler(RecursionError)
     def _too_deep(err: RecursionError):

@@ -259,6 +259,12 @@ class Engine:
         of its finished games in order; None when the game has no campaigns."""
         return None
 
+    def reference(self) -> dict | None:
+        """Return the game's component data that players may read before a game (for
+        Worms the card list: what each card does), shown by ``GET /v1/engines/{id}``;
+        None when there is nothing to show."""
+        return None
+
     def board_svg(self, view: dict) -> str | None:
         """Return a picture of a ``view`` as SVG text, or None when the game has no
         board worth drawing (served at ``/v1/games/{id}/board.svg``)."""

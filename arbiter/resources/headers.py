@@ -1,8 +1,9 @@
-"""Reading the HTTP headers the API relies on: bearer token, If-Match, Idempotency-Key."""
+"""Reading the HTTP headers the API relies on: bearer token, If-Match, If-None-Match,
+Idempotency-Key; writing ETag and 304 Not Modified."""
 
 from __future__ import annotations
 
-from flask import request
+from flask import Response, request
 
 from arbiter.errors import ArbiterError
 from arbiter.service import access
@@ -52,4 +53,20 @@ def if_match_version() -> int | None:
 
 def etag(version: int) -> dict:
     """Return the ETag header for a game version."""
-    return {"ETag": f'"{version}"'}
+    return etag_header(str(version))
+
+
+def etag_header(tag: str) -> dict:
+    """Return the ETag header for an opaque tag (unquoted, e.g. ``7-seat0``)."""
+    return {"ETag": f'"{tag}"'}
+
+
+def cached(tag: str) -> bool:
+    """Return True when ``If-None-Match`` names ``tag`` (weak comparison, RFC 9110
+    section 13.1.2; ``*`` matches any)."""
+    return request.if_none_match.contains_weak(tag)
+
+
+def not_modified(tag: str) -> Response:
+    """Return an empty 304 Not Modified carrying ``tag`` as its ETag."""
+    return Response(status=304, headers=etag_header(tag))

@@ -10,6 +10,7 @@ from arbiter.models import Event
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, notify
 from arbiter.service.transition import Transition
+from arbiter.streams import publish
 
 
 def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
@@ -39,13 +40,16 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows])
+    game_id, mail_ids = game.id, [m.id for m in mails]  # read before commit expires them
     db.session.commit()
-    after_commit(game.id, prompt, new_version, [m.id for m in mails])
+    after_commit(game_id, prompt, new_version, mail_ids)
     return rows
 
 
 def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:
-    """Enqueue what the committed transition needs: a roll, the mails."""
+    """Tell the streams, and enqueue what the committed transition needs: a roll,
+    the mails."""
+    publish.committed(game_id, version)
     if prompt["type"] == "chance":
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     for mail_id in mail_ids:

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import sqlalchemy as sa
+from sqlalchemy.orm import defer, joinedload
 
 import engines
 from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.models import Event, Game, Seat
+from arbiter.models import Event, Game, IdempotentResponse, Seat
 from arbiter.service import access, clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
@@ -83,15 +84,37 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     return game, tokens
 
 
-def get_game(game_id: str) -> Game:
-    """Return the game ``game_id``.
+def get_game(game_id: str, with_state: bool = True) -> Game:
+    """Return the game ``game_id`` with its seats, in one SELECT.
 
+    :param with_state: False leaves the (large) state snapshot unread until it is
+        first used, for readers that need only the summary columns.
     :raises NotFound: ``game-not-found``.
     """
-    game = db.session.get(Game, game_id)
+    options = [joinedload(Game.seats)] + ([] if with_state else [defer(Game.state)])
+    game = db.session.get(Game, game_id, options=options)
     if game is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
     return game
+
+
+def load_with_answer(game_id: str, scope: str, key: str | None
+                     ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
+    None), read together in one SELECT (the write path of a move stays at one read).
+
+    :raises NotFound: ``game-not-found``.
+    """
+    if key is None:
+        return (*load(game_id), None)
+    stored = IdempotentResponse
+    query = (sa.select(Game, stored).where(Game.id == game_id)
+             .outerjoin(stored, sa.and_(stored.scope == scope, stored.key == key))
+             .options(joinedload(Game.seats)))
+    row = db.session.execute(query).unique().first()
+    if row is None:
+        raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
+    return (*_current(row[0]), row[1])
 
 
 def load(game_id: str) -> tuple[Game, Engine, dict]:
@@ -101,7 +124,12 @@ def load(game_id: str) -> tuple[Game, Engine, dict]:
     changed since, the log is folded again under the new rules and the snapshot (state,
     prompt) is rewritten, once, if the game has not moved meanwhile.
     """
-    game = get_game(game_id)
+    return _current(get_game(game_id))
+
+
+def _current(game: Game) -> tuple[Game, Engine, dict]:
+    """Return ``game``, its engine and its state, refolded if the engine changed."""
+    game_id = game.id
     engine = engines.get(game.engine)
     if game.engine_version != engine.version:
         state = replay(game, engine)

@@ -61,8 +61,16 @@ def unseal(scope: str, key: str, stored_body: dict) -> dict:
                             code="idempotency-key-reused") from err
 
 
-def stored(scope: str, key: str, digest: str) -> tuple[int, dict] | None:
+LOOK_UP = object()
+"""``known`` of :func:`stored` / :func:`once`: the stored answer has not been read yet."""
+
+
+def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP
+           ) -> tuple[int, dict] | None:
     """Return the stored ``(status, body)`` for ``(scope, key)``, if any.
+
+    :param known: the stored row (or None: there is none) when the caller already
+        read it with the game (:func:`arbiter.service.games.load_with_answer`).
 
     :raises Unprocessable: ``idempotency-key-reused`` when the key was used with
         another body, or ``bad-idempotency-key`` when it is too short or too long.
@@ -70,7 +78,7 @@ def stored(scope: str, key: str, digest: str) -> tuple[int, dict] | None:
     if not MIN_KEY <= len(key) <= MAX_KEY:
         raise Unprocessable(f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} characters "
                             "(a random UUID is a good one).", code="bad-idempotency-key")
-    row = db.session.get(IdempotentResponse, (scope, key))
+    row = db.session.get(IdempotentResponse, (scope, key)) if known is LOOK_UP else known
     if row is None:
         return None
     if row.request_hash != digest:
@@ -80,19 +88,20 @@ def stored(scope: str, key: str, digest: str) -> tuple[int, dict] | None:
 
 
 def once(scope: str, key: str | None, body: Any,
-         run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]]
-         ) -> tuple[int, dict]:
+         run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]],
+         known: Any = LOOK_UP) -> tuple[int, dict]:
     """Run ``run`` at most once per ``(scope, key)``; return its ``(status, body)``.
 
     ``run`` receives a function that builds the row to store with its answer; it
     must write that row in the same transaction as its events. Without a key ``run``
     just runs. A concurrent twin that loses the race gets the winner's answer. Call it
-    only once the caller is identified, with the caller in ``scope``.
+    only once the caller is identified, with the caller in ``scope``. ``known``: see
+    :func:`stored`.
     """
     if key is None:
         return run(lambda status, answer: None)
     digest = request_hash(body)
-    first = stored(scope, key, digest)
+    first = stored(scope, key, digest, known)
     if first:
         return first
 

@@ -8,7 +8,7 @@ from arbiter.errors import Conflict, Unprocessable
 from arbiter.models import Game
 from arbiter.service import access, idempotency
 from arbiter.service.commit import commit
-from arbiter.service.games import load
+from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
 
@@ -101,9 +101,9 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
     """
-    game, engine, state = load(game_id)
+    scope = f"moves:{game_id}:{access.token_hash(token or '')}"
+    game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = access.seat_for(game, token)
-    scope = f"moves:{game.id}:{seat.token_hash}"
 
     def run(row):
         read_version = game.version
@@ -124,7 +124,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
             raise
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, request, run)
+    return idempotency.once(scope, idempotency_key, request, run, known)
 
 
 def resign(game_id: str, token: str | None, idempotency_key: str | None = None
@@ -134,9 +134,9 @@ def resign(game_id: str, token: str | None, idempotency_key: str | None = None
 
     :raises Conflict: ``game-over`` or ``already-resigned``.
     """
-    game, engine, state = load(game_id)
+    scope = f"resign:{game_id}:{access.token_hash(token or '')}"
+    game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = access.seat_for(game, token)
-    scope = f"resign:{game.id}:{seat.token_hash}"
 
     def run(row):
         check_active(game)
@@ -152,4 +152,4 @@ def resign(game_id: str, token: str | None, idempotency_key: str | None = None
         commit(tr, [r for r in [row(201, answer)] if r is not None])
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, {"resign": True}, run)
+    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known)

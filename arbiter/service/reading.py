@@ -4,6 +4,7 @@ and the full record once it is over."""
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import sqlalchemy as sa
 from flask import current_app
@@ -50,13 +51,45 @@ def reader_seat(game: Game, token: str | None) -> int | None:
     return None if seat is None else seat.seat
 
 
+Unchanged = Callable[[str], bool]
+"""Given a reader's tag, True when the reader already holds that answer
+(``If-None-Match``); the read then stops before the state is loaded."""
+
+
+def reader_tag(version: int, seat: int | None) -> str:
+    """Return the entity tag of what ``seat`` (None: a spectator) reads at ``version``."""
+    return f"{version}-{'spectator' if seat is None else f'seat{seat}'}"
+
+
+def summary_if_changed(game_id: str, unchanged: Unchanged) -> tuple[str, dict | None]:
+    """Return ``(tag, summary)`` of a game, the summary None when ``unchanged(tag)``;
+    the tag is the version. The state snapshot is never read.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    game = get_game(game_id, with_state=False)
+    tag = str(game.version)
+    return tag, None if unchanged(tag) else summary(game)
+
+
 def view(game_id: str, token: str | None) -> dict:
     """Return ``{"seat", "version", "view"}``: the engine's view for the token's seat
     (the spectator's without a token; everything once the game is over)."""
-    game, engine, state = load(game_id)
+    return view_if_changed(game_id, token, lambda tag: False)[1]
+
+
+def view_if_changed(game_id: str, token: str | None, unchanged: Unchanged
+                    ) -> tuple[str, dict | None]:
+    """Return ``(tag, view)`` as :func:`view` does; the view is None (and the state
+    not read) when ``unchanged(tag)``."""
+    game = get_game(game_id, with_state=False)
     seat = reader_seat(game, token)
-    return {"seat": seat, "version": game.version, "status": game.status,
-            "to_act": game.to_act, "view": engine.view(state, seat)}
+    tag = reader_tag(game.version, seat)
+    if unchanged(tag):
+        return tag, None
+    game, engine, state = load(game_id)
+    return tag, {"seat": seat, "version": game.version, "status": game.status,
+                 "to_act": game.to_act, "view": engine.view(state, seat)}
 
 
 def board_svg(game_id: str, token: str | None) -> str:
@@ -72,16 +105,33 @@ def board_svg(game_id: str, token: str | None) -> str:
 
 
 def legal_moves(game_id: str, token: str | None) -> dict:
-    """Return ``{"seat", "version", "moves"}`` for the token's seat (empty when it
-    owes no move).
+    """Return ``{"seat", "version", "moves", "notation"}`` for the token's seat (no
+    moves when it owes none).
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     """
-    game, engine, state = load(game_id)
+    return legal_moves_if_changed(game_id, token, lambda tag: False)[1]
+
+
+def legal_moves_if_changed(game_id: str, token: str | None, unchanged: Unchanged
+                           ) -> tuple[str, dict | None]:
+    """Return ``(tag, moves)`` as :func:`legal_moves` does; the body is None when
+    ``unchanged(tag)``. The state is read only when the seat owes a move.
+
+    :raises arbiter.errors.Unauthorized: missing or wrong token.
+    """
+    game = get_game(game_id, with_state=False)
     seat = access.seat_for(game, token)
-    moves = engine.legal_moves(state, seat.seat) if seat.seat in game.to_act else []
-    return {"seat": seat.seat, "version": game.version, "moves": moves,
-            "notation": [engine.describe(m) for m in moves]}
+    tag = reader_tag(game.version, seat.seat)
+    if unchanged(tag):
+        return tag, None
+    moves, notation = [], []
+    if seat.seat in game.to_act:
+        game, engine, state = load(game_id)
+        moves = engine.legal_moves(state, seat.seat)
+        notation = [engine.describe(m) for m in moves]
+    return tag, {"seat": seat.seat, "version": game.version, "moves": moves,
+                 "notation": notation}
 
 
 def event_json(event: Event, seat: int | None, over: bool) -> dict:
@@ -116,6 +166,29 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     # the next ``after``: never past an event this answer did not include
     version = rows[-1].seq if rows else min(after, known)
     return {"events": [event_json(e, seat, over) for e in rows], "version": version}
+
+
+def stream_reader(game_id: str, token: str | None) -> tuple[int | None, bool]:
+    """Return ``(seat, over)`` for a reader opening a stream of ``game_id``: the
+    token's seat (None: a spectator) and whether the game is over.
+
+    :raises NotFound: ``game-not-found``; :raises arbiter.errors.Unauthorized: a
+        token that opens no seat of this game.
+    """
+    game = get_game(game_id, with_state=False)
+    return reader_seat(game, token), game.status == "over"
+
+
+def backlog(game_id: str, after: int) -> list[Event]:
+    """Return every event of ``game_id`` after seq ``after``, in order (a stream's
+    catch-up, read in pages of 1,000)."""
+    rows: list[Event] = []
+    while True:
+        page = events_after(game_id, after)
+        rows += page
+        if len(page) < 1000:
+            return rows
+        after = page[-1].seq
 
 
 def record(game_id: str) -> dict:

@@ -27,7 +27,7 @@ BOX = {k: v for k, v in MAP["box"].items() if isinstance(v, int) and not isinsta
 """Component counts in the box: the pool Place draws from (rulebook, Components)."""
 
 TEAM_LETTERS = {"blue": "B", "red": "R", "yellow": "Y", "green": "G"}
-MOVABLE = ("worm", "drum", "crate", "mine")
+MOVABLE = ("worm", "drum", "crate", "mine", "sentry")
 """Things that can be moved (Craters and Fire are immoveable: rulebook, Crater, Fire)."""
 
 
@@ -132,14 +132,15 @@ def full_hexes(st: dict) -> list[str]:
 def first_game_map(players: int) -> tuple[list[str], list[dict], list[str]]:
     """Return (Land hexes, Things, teams) of the first-game layout for ``players``.
 
-    Tiles marked 2 (or 3) and the Things on them are removed for 2 (or 3) players
-    (rulebook, Setting up your first game); worms of teams nobody plays are left out.
+    The tile marked 3 and its Things are removed with fewer than 4 players, the tile
+    marked 2 too with 2 players (rulebook, Setting up your first game; components:
+    the map shrinks with the player count); worms of teams nobody plays are left out.
     """
     layout = MAP["first_game"]
     teams = layout["teams"][:players]
     land: set[str] = set()
     for placed in layout["tiles"]:
-        if placed.get("removed_for_players") == players:
+        if players < placed.get("needs_players", 0):
             continue
         anchor = Hex.parse(placed["at"])
         for off in MAP["tiles"][placed["tile"]]["hexes"]:

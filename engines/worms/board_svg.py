@@ -13,7 +13,7 @@ SIZE = 34.0
 TEAM_COLOURS = {"blue": "#2f6fdd", "red": "#d23a3a", "yellow": "#e0b400", "green": "#2e9e45"}
 THING_STYLE = {
     "drum": ("#8a3b12", "D"), "crate": ("#b8863b", "S"), "mine": ("#333333", "M"),
-    "fire": ("#ff7a00", "F"), "crater": ("#6b5a4a", "C"),
+    "fire": ("#ff7a00", "F"), "crater": ("#6b5a4a", "C"), "sentry": ("#556b2f", "G"),
 }
 
 

@@ -16,7 +16,8 @@ from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms import board_svg, notation, rules
-from engines.worms.cards import CARDS
+from engines.worms.cards import CARDS, catalogue
+from engines.worms.rules.targets import target_error
 
 VERBS = {
     "activate": {"activate"}, "move": {"inch", "jump", "skip"}, "card": {"play", "skip"},
@@ -40,7 +41,7 @@ class WormsEngine(Engine):
 
     id = "worms"
     title = "Worms: The Board Game"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 4
     options_schema = WormsOptions
@@ -140,6 +141,11 @@ class WormsEngine(Engine):
             out["hands"] = [[card_view(c) for c in h] for h in state["hands"]]
             out["decks"].update(supply_cards=state["supply"], drop_cards=state["drop"])
         return copy_state(out)
+
+    def reference(self) -> dict:
+        """Return the card list (every card: deck, copies, Superweapon, Action Line,
+        text, whether it is sourced) and the counts of Things in the box."""
+        return {"cards": catalogue(), "things": dict(B.BOX)}
 
     def board_svg(self, view: dict) -> str:
         """Return the map of a view as SVG (hexes, Water, Things, worms, Target, wind)."""
@@ -243,20 +249,8 @@ def card_view(card: str) -> dict:
 
 def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
     """Return why a target hex breaks a target step, or None."""
-    h = Hex(*at)
-    if not B.on_board(state, h.key()):
-        return IllegalMove("off-the-map", f"{h.q},{h.r} is off the map.")
-    if step.get("do") == "air-strike":
-        return None
-    origin = Hex.parse(state["turn"]["worm_hex"])
-    if step.get("direct") and not origin.is_direct(h):
-        return IllegalMove("not-direct", f"{h.q},{h.r} is not a Direct hex from your worm.")
-    if step.get("within") is not None and origin.distance(h) > step["within"]:
-        return IllegalMove("out-of-range", f"{h.q},{h.r} is more than {step['within']} "
-                                           "hexes from your worm.")
-    if step.get("new") and state["target"] and state["target"]["hex"] == h.key():
-        return IllegalMove("not-new", "That hex holds the Target Token: target a New hex.")
-    return None
+    err = target_error(state, step, Hex(*at).key())
+    return IllegalMove(*err) if err else None
 
 
 def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
@@ -273,11 +267,11 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
     if verb in ("inch", "jump"):
         here = Hex.parse(things[state["turn"]["worm"]]["hex"])
         dest = here.neighbor(move["dir"]) if verb == "inch" else Hex(*move["to"])
-        if verb == "jump" and (here.distance(dest) > 2 or dest == here):
-            return IllegalMove("jump-too-far", "Jump to a hex one or two hexes away.")
+        if verb == "jump" and here.distance(dest) > 2:
+            return IllegalMove("jump-too-far", "Jump to a hex within two hexes.")
         if not B.on_board(state, dest.key()):
             return IllegalMove("off-the-map", f"{dest.key()} is off the map.")
-        if not B.is_land(state, dest.key()):
+        if verb == "inch" and not B.is_land(state, dest.key()):
             return IllegalMove("into-water", f"{dest.key()} is a Water hex.")
     if verb == "play":
         names = {rules.card_name(c) for c in state["hands"][seat]}

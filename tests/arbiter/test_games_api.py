@@ -38,6 +38,16 @@ def test_engines_are_listed_with_counts_options_and_notation(client):
     assert_problem(client.get("/v1/engines/chess"), 404, "unknown-engine")
 
 
+def test_worms_shows_its_card_list(client):
+    """Players read what each Worms card does before a game (issue 14, Deliver 2)."""
+    worms = client.get("/v1/engines/worms").json
+    cards = {c["id"]: c for c in worms["reference"]["cards"]}
+    assert cards["bazooka"]["text"] == "Target a Direct hex. Accuracy 4. Blast."
+    assert cards["bazooka"]["line"] == ["text", "move"] and cards["bazooka"]["sourced"]
+    assert sum(c["copies"] for c in cards.values()) >= 80
+    assert "reference" not in client.get("/v1/engines/space-worm").json
+
+
 def test_create_answers_summary_tokens_and_commitment(client):
     """Given a creation, the answer carries the wire shape DESIGN.md promises."""
     answer = client.post("/v1/games", json={"engine": "space-worm", "players": [

@@ -30,10 +30,14 @@ def _field(field: ma_fields.Field) -> dict:
 def describe(engine: Engine) -> dict:
     """Return the public description of an engine."""
     schema = engine.options_schema()
-    return {"id": engine.id, "title": engine.title, "version": engine.version,
-            "min_players": engine.min_players, "max_players": engine.max_players,
-            "options": {name: _field(f) for name, f in schema.fields.items()},
-            "notation": engine.notation}
+    out = {"id": engine.id, "title": engine.title, "version": engine.version,
+           "min_players": engine.min_players, "max_players": engine.max_players,
+           "options": {name: _field(f) for name, f in schema.fields.items()},
+           "notation": engine.notation}
+    reference = engine.reference()
+    if reference is not None:
+        out["reference"] = reference
+    return out
 
 
 @blp.route("")

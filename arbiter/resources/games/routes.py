@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint, Page
 
@@ -12,6 +12,7 @@ from arbiter.resources import headers
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
 from arbiter.service.moves import MISSING
+from arbiter.streams import wire
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create them, read them, move in them.")
@@ -23,6 +24,18 @@ IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
                "description": "a retry with the same key gets the first answer again"}
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
             "schema": {"type": "string"}, "description": "the game's ETag, e.g. \"7\""}
+
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "an ETag this route gave you: 304 while it still holds"}
+NOT_MODIFIED = "not modified since the ETag given in If-None-Match (empty body)"
+
+
+def answer(tag: str, body: dict | None):
+    """Return the view's answer: ``body`` with ``tag`` as ETag, or 304 when None."""
+    if body is None:
+        return headers.not_modified(tag)
+    return body, 200, headers.etag_header(tag)
 
 
 MAX_OFFSET = 2**31
@@ -79,11 +92,12 @@ class GameById(MethodView):
     """``/v1/games/{id}``: a game's public summary."""
 
     @blp.response(200, s.GameSchema)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(404, schema=ProblemSchema, description="no such game")
+    @blp.doc(parameters=[IF_NONE_MATCH])
     def get(self, game_id):
-        """Read a game's public summary (ETag: its version)."""
-        game = games.get_game(game_id)
-        return reading.summary(game), 200, headers.etag(game.version)
+        """Read a game's public summary (ETag: its version; If-None-Match: 304)."""
+        return answer(*reading.summary_if_changed(game_id, headers.cached))
 
 
 @blp.route("/<game_id>/view")
@@ -91,12 +105,13 @@ class GameView(MethodView):
     """``/v1/games/{id}/view``: what the caller may see."""
 
     @blp.response(200, s.ViewSchema)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
-    @blp.doc(**OPTIONAL_SEAT)
+    @blp.doc(parameters=[IF_NONE_MATCH], **OPTIONAL_SEAT)
     def get(self, game_id):
-        """Read what your seat may see (Bearer seat token), or the spectator's view."""
-        body = reading.view(game_id, headers.token())
-        return body, 200, headers.etag(body["version"])
+        """Read what your seat may see (Bearer seat token), or the spectator's view
+        (ETag: version and seat; If-None-Match: 304)."""
+        return answer(*reading.view_if_changed(game_id, headers.token(), headers.cached))
 
 
 @blp.route("/<game_id>/board.svg")
@@ -118,11 +133,14 @@ class LegalMoves(MethodView):
     """``/v1/games/{id}/legal-moves``: the caller's legal moves."""
 
     @blp.response(200, s.LegalMovesSchema)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
-    @blp.doc(**SEAT)
+    @blp.doc(parameters=[IF_NONE_MATCH], **SEAT)
     def get(self, game_id):
-        """List every legal move of your seat now (Bearer seat token)."""
-        return reading.legal_moves(game_id, headers.token())
+        """List every legal move of your seat now (Bearer seat token; ETag: version
+        and seat; If-None-Match: 304)."""
+        return answer(*reading.legal_moves_if_changed(game_id, headers.token(),
+                                                      headers.cached))
 
 
 @blp.route("/<game_id>/moves")
@@ -168,6 +186,44 @@ class Events(MethodView):
     def get(self, args, game_id):
         """Read the log after seq N as you may see it; ``wait`` long-polls for news."""
         return reading.events(game_id, headers.token(), args["after"], args["wait"])
+
+
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "the seq of the last event you received: resume after it"}
+AFTER = {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
+         "description": "start after this seq (when there is no Last-Event-ID)"}
+
+
+@blp.route("/<game_id>/stream")
+class Stream(MethodView):
+    """``/v1/games/{id}/stream``: the log as Server-Sent Events."""
+
+    @blp.doc(responses={"200": {
+        "description": "Server-Sent Events: one message per event, ``id`` its seq, "
+                       "``event`` its kind, ``data`` the event as ``/events`` shows it "
+                       "with the game's ``version``; a ``: keep-alive`` comment when idle; "
+                       "``event: cut`` when the reader fell too far behind",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+        parameters=[LAST_EVENT_ID, AFTER], **OPTIONAL_SEAT)
+    @blp.alt_response(400, schema=ProblemSchema, description="a Last-Event-ID that is no seq")
+    @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
+    @blp.alt_response(404, schema=ProblemSchema, description="no such game")
+    def get(self, game_id):
+        """Stream the log as you may see it: the events after ``Last-Event-ID`` (or
+        ``after``), then each new one as it is committed (served by the web process's
+        event loop; a Flask server alone answers the backlog and ends, and the client
+        reconnects with its Last-Event-ID)."""
+        after = wire.read_after(request.headers.get("Last-Event-ID")
+                                or request.args.get("after"), "Last-Event-ID")
+        seat, over = reading.stream_reader(game_id, headers.token())
+        rows = reading.backlog(game_id, after)
+        over = over or any(e.kind == "game-over" for e in rows)
+        version = rows[-1].seq if rows else after
+        text = b"retry: %d\n\n" % current_app.config["STREAM_RETRY_MS"] + b"".join(
+            wire.sse(reading.event_json(e, seat, over), version) for e in rows)
+        return Response(text, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache"})
 
 
 @blp.route("/<game_id>/record")

@@ -43,11 +43,14 @@ HANDLERS = {
     "do-place": effects.h_place, "do-remove-crater": effects.h_remove_crater,
     "do-move": turn.h_move, "do-move-to-target": moving.h_move_to_target,
     "do-change-wind": effects.h_change_wind, "do-play-another": turn.h_play_another,
-    "blast-hex": effects.h_blast_hex, "blast-worm": effects.h_blast_worm,
-    "damage-thing": effects.h_damage_thing, "explode": effects.h_explode,
+    "blast-hex": effects.h_blast_hex, "blast-thing": effects.h_blast_thing,
+    "damage-hex": effects.h_damage_hex, "place-hex": effects.h_place_hex,
+    "explode": effects.h_explode,
     "place-fires": effects.h_place_fires, "scatter-thing": moving.h_scatter_thing,
     "enter": moving.h_enter, "collect": moving.h_collect, "mine": moving.h_mine,
     "fire": moving.h_fire, "settle": moving.h_settle, "order": frames.h_order,
+    "do-draw": turn.h_draw, "do-at-end-turn": turn.h_at_end_turn,
+    "sentries": effects.h_sentries,
 }
 """Frame op -> its handler ``(state, frame) -> None``; ``do-<keyword>`` frames are the
 steps of card texts (``cards.GRAMMAR``)."""

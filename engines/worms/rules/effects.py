@@ -9,7 +9,8 @@ from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms.rules.frames import ask_dice, done, note, order_frame
 from engines.worms.rules.targets import target_hexes
-from engines.worms.rules.things import damage, damage_all, destroy, flood, key_of, move_thing
+from engines.worms.rules.things import (damage, damage_all, destroy, flood, key_of,
+                                        move_thing, option)
 
 
 def h_blast(st: dict, fr: dict) -> None:
@@ -19,7 +20,9 @@ def h_blast(st: dict, fr: dict) -> None:
 
 def h_blast_hex(st: dict, fr: dict) -> None:
     """Blast: Water -> nothing; else a Crater, then one die per Thing, worms first,
-    each group ordered by the active player (Blast)."""
+    each group ordered by the active player (Blast). Oil Drums, Supply Crates and
+    Mines get their die too; Craters and Fire are immoveable and indestructible, so
+    no die of theirs could matter."""
     key = fr["hex"]
     if not B.is_land(st, key):
         done(st)
@@ -30,14 +33,22 @@ def h_blast_hex(st: dict, fr: dict) -> None:
         done(st)
         return
     worms = B.things_in(st, key, ("worm",))
-    others = B.things_in(st, key, ("drum", "crate", "mine"))
-    done(st, order_frame("worms", {w: [{"op": "blast-worm", "id": w, "hex": key}] for w in worms}),
-         order_frame("things", {t: [{"op": "damage-thing", "id": t, "hex": key}] for t in others}),
+    others = B.things_in(st, key, B.MOVABLE[1:])
+    done(st, order_frame("worms", {w: [blast_thing(w, key)] for w in worms}),
+         order_frame("things", {t: [blast_thing(t, key)] for t in others}),
          {"op": "settle"})
 
 
-def h_blast_worm(st: dict, fr: dict) -> None:
-    """One worm in a Blast: Damage it, then move it the rolled way (Blast)."""
+def blast_thing(thing: str, key: str) -> dict:
+    """Return the frame of one Thing's die in a Blast."""
+    return {"op": "blast-thing", "id": thing, "hex": key}
+
+
+def h_blast_thing(st: dict, fr: dict) -> None:
+    """One Thing in a Blast: roll a die, Damage it, then move it the rolled way (Blast).
+    Reduced Blast: no Damage, the Thing still moves (Optional Rules). Parting Gifts:
+    the die is rolled before a destroyed worm's death Blast, which goes off in the hex
+    the die Scatters it into."""
     t = st["things"].get(fr["id"])
     if t is None or t["hex"] != fr["hex"]:
         done(st)
@@ -46,27 +57,24 @@ def h_blast_worm(st: dict, fr: dict) -> None:
         ask_dice(st, 1, "blast")
         return
     direction = B.direction_of(st, B.face_label(fr["answer"][0]))
-    follow = damage(st, fr["id"])
+    here = Hex.parse(key_of(st, fr["id"]))
+    dest = here if direction is None else here.neighbor(direction)
+    follow = [] if option(st, "reduced_blast") else damage(st, fr["id"], dest.key())
     if fr["id"] in st["things"] and direction is not None:
-        follow += move_thing(st, fr["id"],
-                             Hex.parse(key_of(st, fr["id"])).neighbor(direction).key())
+        follow = move_thing(st, fr["id"], dest.key()) + follow
     done(st, *follow)
 
 
-def h_damage_thing(st: dict, fr: dict) -> None:
-    """Damage one Thing still in its hex."""
-    t = st["things"].get(fr["id"])
-    if t is None or t["hex"] != fr["hex"]:
-        done(st)
-        return
-    done(st, *damage(st, fr["id"]))
-
-
 def h_damage(st: dict, fr: dict) -> None:
-    """Damage: every Thing in the target hexes, at once; what that sets off is ordered
-    by the active player (General Rules)."""
-    hit = [i for k in target_hexes(st) for i in B.things_in(st, k)]
-    done(st, *damage_all(st, hit))
+    """Damage: every Thing in each target hex at once, hex by hex in order (an Air
+    Strike's three hexes: Air Strike targets); what that sets off is ordered by the
+    active player (General Rules)."""
+    done(st, *[{"op": "damage-hex", "hex": k} for k in target_hexes(st)])
+
+
+def h_damage_hex(st: dict, fr: dict) -> None:
+    """Damage every Thing in one hex."""
+    done(st, *damage_all(st, B.things_in(st, fr["hex"])))
 
 
 def h_damage_worms(st: dict, fr: dict) -> None:
@@ -101,12 +109,18 @@ def h_place_fires(st: dict, fr: dict) -> None:
 
 
 def h_place(st: dict, fr: dict) -> None:
-    """Place a Thing from the pool in each target hex (Place); a full hex is prodded."""
-    for k in target_hexes(st):
-        if B.add_thing(st, fr["thing"], k):
-            note(st, f"place {fr['thing']} at {k}")
-            if fr["thing"] == "crater" and len(B.things_in(st, k, ("crater",))) >= 3:
-                flood(st, k)
+    """Place a Thing from the pool in each target hex, hex by hex (Place); a full hex
+    is prodded after each."""
+    done(st, *[{"op": "place-hex", "hex": k, "thing": fr["thing"]} for k in target_hexes(st)])
+
+
+def h_place_hex(st: dict, fr: dict) -> None:
+    """Place one Thing from the pool in one hex (Place); three Craters flood it."""
+    k = fr["hex"]
+    if B.add_thing(st, fr["thing"], k):
+        note(st, f"place {fr['thing']} at {k}")
+        if fr["thing"] == "crater" and len(B.things_in(st, k, ("crater",))) >= 3:
+            flood(st, k)
     done(st, {"op": "settle"})
 
 
@@ -140,3 +154,15 @@ def h_change_wind(st: dict, fr: dict) -> None:
         st["wind"] = label
     note(st, f"wind {st['wind']}")
     done(st)
+
+
+def h_sentries(st: dict, fr: dict) -> None:
+    """Sentry Guns fire at End turn: each Damages every worm in the six hexes around
+    it, all at once (an invented token rule, data/cards.json "sentry-gun")."""
+    guns = [Hex.parse(t["hex"]) for t in st["things"].values() if t["kind"] == "sentry"]
+    around = {h.key() for g in guns for h in g.neighbors()}
+    worms = sorted(i for i, t in st["things"].items()
+                   if t["kind"] == "worm" and t["hex"] in around)
+    if worms:
+        note(st, "sentry guns fire")
+    done(st, *damage_all(st, worms))

@@ -11,9 +11,10 @@ from itertools import permutations
 from engines.worms import board as B
 
 
-ORDER_LIMIT = 5
-"""Up to this many simultaneous items are ordered by the active player (all the
-permutations are listed); beyond it they resolve in id order (a documented limit)."""
+ORDER_LIMIT = 3
+"""Up to this many simultaneous items are ordered by the active player in one
+decision listing every permutation; with more, the player picks the next item one at
+a time (each pick resolves before the next is asked), so the list stays short."""
 
 
 # --------------------------------------------------------------------------- frames
@@ -64,12 +65,18 @@ def order_frame(what: str, items: dict[str, list[dict]]) -> dict:
 
 
 def h_order(st: dict, fr: dict) -> None:
-    """Ask the order of simultaneous items, then resolve them in it."""
+    """Ask the order of simultaneous items, then resolve them in it (General Rules):
+    up to :data:`ORDER_LIMIT` items as one permutation, more one pick at a time."""
     ids = list(fr["items"])
     if "answer" in fr:
         ids = fr["answer"]["ids"]
-    elif 1 < len(ids) <= ORDER_LIMIT:
+    elif len(ids) > ORDER_LIMIT:
+        ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": [i]} for i in ids])
+        return
+    elif len(ids) > 1:
         ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": list(p)}
                                for p in permutations(ids)])
         return
-    done(st, *[f for i in ids for f in fr["items"][i]])
+    rest = {i: f for i, f in fr["items"].items() if i not in ids}
+    done(st, *[f for i in ids for f in fr["items"][i]],
+         *([order_frame(fr["what"], rest)] if rest else []))

@@ -102,7 +102,7 @@ def h_settle(st: dict, fr: dict) -> None:
         options = [{"move": "prod", "id": w} for w in worms]
         if not worms:
             options = [{"move": "prod", "id": t}
-                       for t in B.things_in(st, key, ("drum", "crate", "mine"))]
+                       for t in B.things_in(st, key, B.MOVABLE[1:])]
             if not options:
                 declined.append(key)
                 continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms.rules.frames import ask_dice, ask_move, done, note
+from engines.worms.rules.things import active_worm
 
 
 def target_hexes(st: dict) -> list[str]:
@@ -26,19 +27,34 @@ def target_options(st: dict, step: dict) -> list[dict]:
     board = B.board_hexes(st["dial"], st["radius"])
     if step["do"] == "air-strike":
         return [{"at": list(map(int, k.split(","))), "dir": d} for k in board for d in range(1, 7)]
-    origin = Hex.parse(st["turn"]["worm_hex"])
-    current = st["target"]["hex"] if st["target"] else None
-    out = []
-    for k in board:
-        h = Hex.parse(k)
-        if step["direct"] and not origin.is_direct(h):
-            continue
-        if step["within"] is not None and origin.distance(h) > step["within"]:
-            continue
-        if step["new"] and k == current:
-            continue
-        out.append({"at": [h.q, h.r]})
-    return out
+    return [{"at": list(map(int, k.split(",")))} for k in board
+            if target_error(st, step, k) is None]
+
+
+def target_error(st: dict, step: dict, key: str) -> tuple[str, str] | None:
+    """Return ``(code, sentence)`` when hex ``key`` breaks a target step's limits
+    (Direct hex, Hex within X, New hex, Empty, Non-full hex), None when it fits. With
+    no active worm on the map (a Drop card after the worm sank) Direct and within
+    count from nowhere: no hex fits them."""
+    h = Hex.parse(key)
+    if not B.on_board(st, key):
+        return "off-the-map", f"{key} is off the map."
+    if step["do"] == "air-strike":
+        return None
+    origin = Hex.parse(st["turn"]["worm_hex"]) if st["turn"]["worm_hex"] else None
+    if (step["direct"] or step["within"] is not None) and origin is None:
+        return "no-worm", "Your worm is not on the map to aim from."
+    if step["direct"] and not origin.is_direct(h):
+        return "not-direct", f"{key} is not a Direct hex from your worm."
+    if step["within"] is not None and origin.distance(h) > step["within"]:
+        return "out-of-range", f"{key} is more than {step['within']} hexes from your worm."
+    if step["new"] and st["target"] and st["target"]["hex"] == key:
+        return "not-new", "That hex holds the Target Token: target a New hex."
+    if step.get("empty") and not (B.is_land(st, key) and B.count_in(st, key) == 0):
+        return "not-empty", f"{key} is not an Empty hex (a Land hex with no Things)."
+    if step.get("nonfull") and not (B.is_land(st, key) and B.count_in(st, key) < 3):
+        return "full-hex", f"{key} is not a Non-full hex (a Land hex with fewer than three Things)."
+    return None
 
 
 def set_target(st: dict, at: list[int], direction: int | None = None) -> None:
@@ -64,8 +80,11 @@ def h_target(st: dict, fr: dict) -> None:
 
 
 def h_target_own(st: dict, fr: dict) -> None:
-    """Target your Own hex."""
-    set_target(st, list(map(int, st["turn"]["worm_hex"].split(","))))
+    """Target your Own hex (no worm on the map: no target)."""
+    if active_worm(st) is None:
+        st["target"] = None
+    else:
+        set_target(st, list(map(int, st["turn"]["worm_hex"].split(","))))
     done(st)
 
 

@@ -17,6 +17,19 @@ def active_worm(st: dict) -> str | None:
     return w if w in st["things"] else None
 
 
+def cut(st: dict) -> bool:
+    """Return True when the rest of the turn up to End turn is skipped: the active
+    worm was Damaged during its turn (Damage) or the Timer ran out (Timer). A card
+    text being resolved still finishes; the Action Line and the steps do not."""
+    turn = st["turn"]
+    return bool(turn["hurt"] or turn.get("time_up"))
+
+
+def option(st: dict, name: str):
+    """Return the value of a game option (absent in old states: off)."""
+    return st["options"].get(name)
+
+
 def key_of(st: dict, thing: str) -> str:
     """Return the hex of a Thing."""
     return st["things"][thing]["hex"]
@@ -24,9 +37,12 @@ def key_of(st: dict, thing: str) -> str:
 
 def move_thing(st: dict, thing: str, key: str) -> list[dict]:
     """Move a Thing into a hex: Water sinks it (Water hex); else return the frame that
-    resolves what it finds there."""
+    resolves what it finds there. A Thing "moved" into its own hex stays and sets
+    nothing off."""
     if thing == st["turn"]["worm"]:
         st["turn"]["worm_hex"] = key
+    if st["things"][thing]["hex"] == key and B.is_land(st, key):
+        return []
     if not B.is_land(st, key):
         destroy(st, thing)
         note(st, f"{thing} sinks at {key}")
@@ -46,8 +62,10 @@ def damage_all(st: dict, ids: list[str]) -> list[dict]:
     return [order_frame("effects", effects), {"op": "settle"}] if effects else []
 
 
-def damage(st: dict, thing: str) -> list[dict]:
-    """Damage a Thing now; return the frames of what follows (Damage)."""
+def damage(st: dict, thing: str, death_hex: str | None = None) -> list[dict]:
+    """Damage a Thing now; return the frames of what follows (Damage). With Parting
+    Gifts a worm destroyed by the Damage is followed by a Blast in its hex, or in
+    ``death_hex``, the hex a Blast's die Scatters it into (Optional Rules)."""
     t = st["things"][thing]
     kind = t["kind"]
     if kind == "worm":
@@ -56,6 +74,8 @@ def damage(st: dict, thing: str) -> list[dict]:
         if t["damaged"]:
             destroy(st, thing)
             note(st, f"{thing} destroyed")
+            if option(st, "parting_gifts"):
+                return [{"op": "blast-hex", "hex": death_hex or t["hex"]}]
         else:
             t["damaged"] = True
             note(st, f"{thing} damaged")

@@ -8,9 +8,9 @@ from engines.base import ranking_from_scores
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms.cards import CARDS, deck_list, first_target, FIXED_STARTERS
-from engines.worms.rules.frames import ask_chance, ask_move, done, note, push
+from engines.worms.rules.frames import ask_chance, ask_move, done, note, order_frame, push
 from engines.worms.rules.targets import target_options
-from engines.worms.rules.things import active_worm, move_thing
+from engines.worms.rules.things import active_worm, cut, move_thing
 
 
 # --------------------------------------------------------------------------- setup
@@ -115,7 +115,9 @@ def h_activate(st: dict, fr: dict) -> None:
 
 
 def move_options(st: dict, ways: list[str]) -> list[dict]:
-    """Return the legal Inch / Jump moves of the active worm, then ``skip``."""
+    """Return the legal Inch / Jump moves of the active worm, then ``skip``. A Jump may
+    choose any hex within two on the board, the worm's own hex and Water included
+    (Jumping: "choose any hex within two hexes"; a Jump into Water sinks the worm)."""
     here = Hex.parse(st["things"][st["turn"]["worm"]]["hex"])
     out = []
     if "inch" in ways:
@@ -123,14 +125,16 @@ def move_options(st: dict, ways: list[str]) -> list[dict]:
                 if B.is_land(st, here.neighbor(d).key())]
     if "jump" in ways:
         out += [{"move": "jump", "to": [h.q, h.r]} for h in here.within(2)
-                if h != here and B.is_land(st, h.key())]
+                if B.on_board(st, h.key())]
     return out + [{"move": "skip"}]
 
 
 def h_move(st: dict, fr: dict) -> None:
-    """3./4. Inch or Jump (each optional), and the Movement symbol (Movement)."""
+    """3./4. Inch or Jump (each optional), the Movement symbol (Movement), and an Inch
+    or Jump in a card text, which is still resolved after the worm is Damaged or the
+    Timer ran out (Damage: "finish resolving your Weapon Card text")."""
     worm = active_worm(st)
-    if worm is None or st["turn"]["hurt"]:
+    if worm is None or (cut(st) and fr["op"] == "move"):
         done(st)
         return
     if "answer" not in fr:
@@ -168,9 +172,11 @@ def card_name(card: str) -> str:
 
 
 def h_card(st: dict, fr: dict) -> None:
-    """5. Play a Weapon Card (also the Draw symbol and "Play another card")."""
+    """5. Play a Weapon Card (also the Draw symbol and "Play another card"); a "Play
+    another card" in a card text is still offered once the turn is cut short."""
     seat = st["turn"]["seat"]
-    if st["turn"]["hurt"] or active_worm(st) is None or not st["hands"][seat]:
+    if (cut(st) and not fr.get("from_text")) or active_worm(st) is None \
+            or not st["hands"][seat]:
         done(st)
         return
     if "answer" not in fr:
@@ -185,14 +191,20 @@ def h_card(st: dict, fr: dict) -> None:
     hand.remove(card)
     note(st, f"play {card_name(card)}")
     preset = {k: mv[k] for k in ("at", "dir") if k in mv} or None
-    done(st, {"op": "line", "card": card, "i": 0, "preset": preset})
+    done(st, {"op": "line", "card": card, "i": 0, "preset": preset,
+              "from_text": bool(fr.get("from_text"))})
 
 
 def h_line(st: dict, fr: dict) -> None:
     """Read the Action Line left to right: Text, Movement, Draw (5. Play a Weapon
-    Card); a worm Damaged on its own turn stops the line after the text (Damage)."""
+    Card). Once the turn is cut short (the worm Damaged, the Timer out) the line stops
+    after the text being resolved; a card played by "Play another card" in a text is
+    part of that text: its Text symbols are still resolved, nothing else."""
     symbols = CARDS[card_name(fr["card"])]["line"]
-    if fr["i"] >= len(symbols) or st["turn"]["hurt"]:
+    if cut(st) and fr.get("from_text"):
+        while fr["i"] < len(symbols) and symbols[fr["i"]] != "text":
+            fr["i"] += 1
+    if fr["i"] >= len(symbols) or (cut(st) and not fr.get("from_text")):
         st["discard"].append(fr["card"])
         done(st)
         return
@@ -220,12 +232,48 @@ def h_text(st: dict, fr: dict) -> None:
 
 
 def h_play_another(st: dict, fr: dict) -> None:
-    """Play another card."""
-    done(st, {"op": "card"})
+    """Play another card (a step of the text: still offered once the turn is cut
+    short)."""
+    done(st, {"op": "card", "from_text": True})
+
+
+def h_at_end_turn(st: dict, fr: dict) -> None:
+    """"At End turn." keeps the rest of a card text for step 6 of this turn; "From now
+    on at End turn." adds it as a rule for every later End turn (a Sudden Death card
+    that adds a rule: Sudden Death), once however often its text is resolved."""
+    if fr["always"]:
+        rules = st.setdefault("rules", [])
+        if fr["steps"] not in rules:
+            rules.append(fr["steps"])
+    else:
+        st["turn"].setdefault("end", []).append(fr["steps"])
+    done(st)
 
 
 def h_end_turn(st: dict, fr: dict) -> None:
-    """6. End turn: no card of this set has an end-of-turn effect."""
+    """6. End turn: "There are some effects that trigger at the end of the turn. Do
+    those now": Sentry Guns fire, then this turn's "At End turn" texts and the rules
+    added for the rest of the game, in an order the active player picks (General
+    Rules). The Timer stops here (Timer)."""
+    st["turn"]["ended"] = True
+    texts = st["turn"].get("end", []) + st.get("rules", [])
+    items = {f"end{i + 1}": [{"op": "text", "steps": [dict(s) for s in steps]}]
+             for i, steps in enumerate(texts)}
+    if any(t["kind"] == "sentry" for t in st["things"].values()):
+        items["sentries"] = [{"op": "sentries"}]
+    done(st, order_frame("effects", items))
+
+
+def h_draw(st: dict, fr: dict) -> None:
+    """Draw a card (the top of the Supply Deck), or a Superweapon: the first
+    Superweapon in the Supply Deck (Superweapons: "no rules effect except when
+    referred to by a card"); nothing when there is none."""
+    seat, deck = st["turn"]["seat"], st["supply"]
+    found = [c for c in deck if not fr["super"] or CARDS[card_name(c)]["super"]][:1]
+    if found:
+        deck.remove(found[0])
+        st["hands"][seat].append(found[0])
+        note(st, f"{st['teams'][seat]} draws a {'Superweapon' if fr['super'] else 'card'}")
     done(st)
 
 

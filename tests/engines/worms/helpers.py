@@ -6,7 +6,7 @@ from engines.base import Chance, Decision
 from engines.worms import ENGINE
 
 
-def start(players: int = 2, shuffles: dict | None = None) -> dict:
+def start(players: int = 4, shuffles: dict | None = None) -> dict:
     """Return a game past its four setup shuffles (identity order unless given):
     Blue's first decision (rulebook, Setting up your first game)."""
     state = ENGINE.setup(players, {})
@@ -90,9 +90,9 @@ def json_copy(state: dict) -> dict:
 
 
 def blue_ready(*, remove_things: tuple[str, ...] = (), cards: tuple[str, ...] = ()) -> dict:
-    """Return a 2-player game at Blue's card step (5. Play a Weapon Card) with B1
+    """Return a 4-player game (the whole first-game map) at Blue's card step (5. Play a Weapon Card) with B1
     active at -2,1, both moves skipped, minus ``remove_things``."""
-    s = remove(start(2), *remove_things)
+    s = remove(start(4), *remove_things)
     s["hands"][0] += [f"w{90 + i}-{c}" for i, c in enumerate(cards)]
     s = move(s, "activate B1")
     return move(move(s, "skip"), "skip")

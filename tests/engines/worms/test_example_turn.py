@@ -1,7 +1,8 @@
 """The rulebook's "An example turn", every figure as in the book, with fixed chance.
 
-Layout: engines/worms/data/map.json ("first_game"): Blue worm A is B1, B is B2, Red
-worm X is R1. Wind starts at 2 (Setting up your first game, 4. Wind Direction).
+Layout: engines/worms/data/map.json ("first_game"), four players (every tile, as in the
+book's diagrams): Blue worm A is B1, B is B2, Red worm X is R1. Wind starts at 2
+(Setting up your first game, 4. Wind Direction).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tests.engines.worms.helpers import (BULLSEYE, SAFE, WIND, at, hex_of, kind,
 
 def blue_to_blast() -> dict:
     """Steps 1-5 of the example up to the Blast die: return the state awaiting it."""
-    s = start(2)
+    s = start(4)
     assert s["wind"] == 2 and s["turn"]["seat"] == 0 and s["teams"][0] == "blue"
     # 1. Activate a worm: Blue could also choose B.
     assert ENGINE.legal_moves(s, 0) == [{"move": "activate", "worm": "B1"},
@@ -63,10 +64,11 @@ def test_example_turn_every_figure_as_in_the_book() -> None:
     # 6. End turn: nothing. 7. Drop card: two Supply Crates, one at a time, then Wind.
     assert kind(s) == "target"
     assert s["log"][-1] == "drop supply-drop"
-    s = move(s, "target -2,1")
-    s = move(s, "target 0,-2")
+    assert ENGINE.legal_moves(s, 0) == [{"move": "target", "at": [-2, 1]},
+                                        {"move": "target", "at": [-2, 2]}]   # the Emptiest
+    s = move(s, "target -2,1")                          # the second: -2,2 is now the only one
     assert [t for t in at(s, "-2,1") if t.startswith("crate")]
-    assert [t for t in at(s, "0,-2") if t.startswith("crate")]
+    assert [t for t in at(s, "-2,2") if t.startswith("crate")]
     s = roll(s, 5, purpose="wind")
     assert s["wind"] == 5
     # 8. Pass the Target Token: Red's turn.

@@ -68,7 +68,9 @@ def test_blast_worms_first_in_the_players_order() -> None:
     assert hex_of(s, "R2") == "1,0" and s["things"]["R2"]["damaged"]
     s = roll(s, BULLSEYE, purpose="blast")              # R1: Damaged, stays
     assert hex_of(s, "R1") == "1,1" and s["things"]["R1"]["damaged"]
-    assert drum not in s["things"]                      # then the drum: Damaged -> explodes
+    assert kind(s) == "blast" and drum in s["things"]   # then a die for the drum too
+    s = roll(s, 4, purpose="blast")
+    assert drum not in s["things"]                      # Damaged -> destroyed, explodes
     assert kind(s) == "oil-drum"
 
 
@@ -113,7 +115,7 @@ def test_oil_drum_five_dice_duplicates_once_then_fire() -> None:
     assert s["pool"]["fire"] == board.BOX["fire"] - 2
     # B1 was Damaged during its own card: the card text finishes (Knockback finds no
     # worm at -1,1), then the turn goes to End turn: the Drop card comes next.
-    assert s["log"][-1] == "drop supply-drop"
+    assert "drop supply-drop" in s["log"] and "B1 inches" not in " ".join(s["log"])
 
 
 def test_mine_damaged_blasts() -> None:
@@ -122,6 +124,7 @@ def test_mine_damaged_blasts() -> None:
     s = move(s, "play bazooka at 0,1")
     s = roll(s, BULLSEYE, BULLSEYE, BULLSEYE)
     s = roll(s, BULLSEYE, purpose="blast")              # B2 Damaged, stays; then the mine
+    s = roll(s, 3, purpose="blast")                     # its die: Damaged -> destroyed
     assert "mine2" not in s["things"]
     assert kind(s) == "blast"                           # the mine's Blast: B2 again
     s = roll(s, BULLSEYE, purpose="blast")
@@ -134,7 +137,7 @@ def test_mine_damaged_blasts() -> None:
 @pytest.mark.parametrize("flip,blast", [(SAFE, False), (DANGER, True)])
 def test_moving_into_a_mine(flip: int, blast: bool) -> None:
     """A worm moving into a Mine destroys it and flips: Danger -> Blast (Mine)."""
-    s = move(start(2), "activate B1")
+    s = move(start(4), "activate B1")
     s = move(remove(s, "crate1"), "inch 4")             # only mine1 at -2,2
     s = roll(s, flip, purpose="mine")
     assert "mine1" not in s["things"]
@@ -145,7 +148,7 @@ def test_moving_into_a_mine(flip: int, blast: bool) -> None:
 def test_moving_into_fire(flip: int, damaged: bool) -> None:
     """A Thing moving into Fire destroys it and flips: Danger -> Damage (Fire); a worm
     Damaged in its own turn skips to End turn (Damage)."""
-    s = move(start(2), "activate B1")
+    s = move(start(4), "activate B1")
     s, fire = add(s, "fire", "-1,1")
     s = move(s, "inch 3")                               # into drum1 + fire at -1,1
     s = roll(s, flip, purpose="fire")
@@ -155,7 +158,7 @@ def test_moving_into_fire(flip: int, damaged: bool) -> None:
 
 def test_supply_crate_taken_on_activation() -> None:
     """A worm that begins its activation on a Supply Crate takes it (1. Activate)."""
-    s = put(start(2), "B1", "-2,2")
+    s = put(start(4), "B1", "-2,2")
     s = remove(s, "mine1")
     s = move(s, "activate B1")
     assert "crate1" not in s["things"] and len(s["hands"][0]) == 6
@@ -163,7 +166,7 @@ def test_supply_crate_taken_on_activation() -> None:
 
 def test_activation_heals() -> None:
     """2. Heal worm if Damaged."""
-    s = start(2)
+    s = start(4)
     s["things"]["B1"]["damaged"] = True
     s = move(s, "activate B1")
     assert not s["things"]["B1"]["damaged"]
@@ -172,7 +175,7 @@ def test_activation_heals() -> None:
 def test_jump_takes_crate_before_scatter() -> None:
     """A Jump moves the worm, takes the crate there, then Scatters it (Movement;
     components: Clarifications)."""
-    s = move(remove(start(2), "mine1"), "activate B2")   # B2 at -3,3; crate2 at -3,2
+    s = move(remove(start(4), "mine1"), "activate B2")   # B2 at -3,3; crate2 at -3,2
     s = move(s, "jump -3,2")
     assert "crate2" not in s["things"] and len(s["hands"][0]) == 6
     assert kind(s) == "scatter"
@@ -183,7 +186,7 @@ def test_jump_takes_crate_before_scatter() -> None:
 def test_full_hex_prods_the_worm() -> None:
     """Four Things in a hex after a move: prod a worm there with a Knockback Scatter; a
     Bullseye lets the player choose the direction (Full hex, Knockback Scatter)."""
-    s = move(remove(start(2), "crate1", "mine1"), "activate B1")
+    s = move(remove(start(4), "crate1", "mine1"), "activate B1")
     for thing in ("crater", "crater", "drum"):
         s, _ = add(s, thing, "-2,2")
     s = move(s, "inch 4")                               # B1 is the fourth Thing
@@ -201,11 +204,11 @@ def test_full_hex_without_worms_may_prod_a_thing() -> None:
     a Mine moved onto a worm goes off as if the worm had moved onto it (Mine)."""
     s = blue_ready(cards=("mine-layer",))
     for thing in ("crater", "fire"):
-        s, _ = add(s, thing, "-2,0")                    # with drum3: 3 Things
+        s, _ = add(s, thing, "-2,0")                    # with drum4: 3 Things
     s = move(s, "play mine-layer at -2,0")              # a Mine makes 4
     assert kind(s) == "prod"
     mine = [t for t in at(s, "-2,0") if t.startswith("mine")][0]
-    assert ENGINE.legal_moves(s, 0) == [{"move": "prod", "id": "drum3"},
+    assert ENGINE.legal_moves(s, 0) == [{"move": "prod", "id": "drum4"},
                                         {"move": "prod", "id": mine}, {"move": "skip"}]
     assert ENGINE.timeout_move(s, 0) == {"move": "skip"}
     assert kind(move(s, "skip")) == "move"              # declined: the Movement symbol
@@ -230,8 +233,7 @@ def test_damaged_during_own_card_finishes_text_then_end_turn() -> None:
 
 def test_change_wind_numbers_only() -> None:
     """Change Wind: a number turns the dial, Wind or Bullseye leave it (Direction)."""
-    s = move(blue_ready(), "skip")                      # no card
-    s = move(move(s, "target 1,0"), "target -2,-1")
+    s = through_targets(move(blue_ready(), "skip"))     # no card; the Supply Drop
     assert roll(s, WIND)["wind"] == 2
     assert roll(s, BULLSEYE)["wind"] == 2
     assert roll(s, 6)["wind"] == 6
@@ -263,18 +265,26 @@ def test_new_hex_for_the_second_shot() -> None:
 
 def test_pool_limits_place() -> None:
     """If you run out of a component, you cannot place more (Place)."""
-    s = move(blue_ready(), "skip")
+    s = blue_ready()
     s["pool"]["crate"] = 0
-    s = move(move(s, "target 1,0"), "target -2,-1")
-    assert not [t for t in s["things"] if t.startswith("crate") and
-                s["things"][t]["hex"] in ("1,0", "-2,-1")]
+    crates = {t for t in s["things"] if t.startswith("crate")}
+    s = through_targets(move(s, "skip"))
+    assert {t for t in s["things"] if t.startswith("crate")} == crates
+    assert kind(s) == "wind"
+
+
+def through_targets(s: dict) -> dict:
+    """Answer target decisions with their first choice until something else is asked."""
+    while kind(s) == "target":
+        s = ENGINE.play(s, 0, ENGINE.legal_moves(s, 0)[0])
+    return s
 
 
 def test_sudden_death_is_last_and_repeats() -> None:
     """The last Drop card is the Sudden Death card; after it, every Drop step resolves
     its Drop text again (Draw a Drop Card, Sudden Death)."""
-    s = start(2, {"drop": [6, 7, 8, 9, 4, 5, 0, 1, 2, 3], "sudden_death": [1, 0]})
-    assert len(s["drop"]) == 7 and s["drop"][-1].endswith("nuclear-test")
+    s = start(4, {"sudden_death": [1, 0, 2, 3, 4, 5, 6, 7]})
+    assert len(s["drop"]) == 2 * 4 + 2 + 1 and s["drop"][-1].endswith("nuclear-test")
     s["drop"] = s["drop"][-1:]
     s = move(move(move(s, "activate B1"), "skip"), "skip")
     s = move(s, "skip")

@@ -1,0 +1,249 @@
+"""The web process: an ASGI application (served by uvicorn) in front of the Flask app.
+
+It serves itself, on its event loop, the requests that wait: ``GET
+/v1/games/{id}/stream`` (Server-Sent Events) and ``GET /v1/games/{id}/events`` with
+``wait`` > 0 (the long-poll); every other request goes to the Flask app through
+a2wsgi's thread pool (``WEB_THREADS`` threads). So a waiting client costs a socket,
+a small queue and a coroutine, never a thread. The Flask app keeps every route,
+including a ``/stream`` that answers the backlog and ends (for a Flask server with no
+front, and for the OpenAPI contract); the long-poll asks Flask for the answer (so
+authentication, validation and filtering stay in one place) and, when there is
+nothing new yet, waits for the game's next version on the hub and asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlencode
+
+from a2wsgi import WSGIMiddleware
+
+from arbiter.errors import ArbiterError, problem_for
+from arbiter.service import access
+from arbiter.streams import wire
+from arbiter.streams.hub import Hub, Reader
+
+GAME_STREAM = re.compile(r"/v1/games/([^/]+)/stream")
+GAME_EVENTS = re.compile(r"/v1/games/([^/]+)/events")
+SSE_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"),
+               (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]
+
+
+def create_app(flask_app=None) -> "Front":
+    """Return the ASGI application around ``flask_app`` (default: a new
+    :func:`arbiter.create_app`); uvicorn calls it with ``--factory``."""
+    if flask_app is None:
+        from arbiter import create_app as create_flask_app
+
+        flask_app = create_flask_app()
+    return Front(flask_app)
+
+
+def header(scope: dict, name: bytes) -> str | None:
+    """Return the request header ``name`` (lower case), or None."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+class Front:
+    """The ASGI application: streams and long-polls here, the rest to Flask."""
+
+    def __init__(self, flask_app) -> None:
+        self.flask = flask_app
+        self.wsgi = WSGIMiddleware(flask_app, workers=flask_app.config["WEB_THREADS"])
+        self.hub = Hub(flask_app)
+        flask_app.extensions["stream_hub"] = self.hub
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await self.lifespan(receive, send)
+            return
+        if scope["type"] == "http" and scope["method"] == "GET":
+            match = GAME_STREAM.fullmatch(scope["path"])
+            if match:
+                await self.game_stream(match.group(1), scope, receive, send)
+                return
+            match = GAME_EVENTS.fullmatch(scope["path"])
+            if match and self.long_poll_args(scope) is not None:
+                await self.long_poll(match.group(1), scope, send)
+                return
+        await self.wsgi(scope, receive, send)
+
+    async def lifespan(self, receive, send) -> None:
+        """Start the hub's notice sources at startup, stop them at shutdown."""
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self.hub.start()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.hub.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def in_thread(self, func, *args) -> Any:
+        """Run ``func(*args)`` inside a Flask app context in a worker thread."""
+        def run():
+            with self.flask.app_context():
+                return func(*args)
+
+        return await asyncio.to_thread(run)
+
+    # --------------------------------------------------------------- SSE per game
+
+    async def game_stream(self, game_id: str, scope: dict, receive, send) -> None:
+        """``GET /v1/games/{id}/stream``: the backlog after ``Last-Event-ID`` (or
+        ``?after=``), then every new event as it is committed, each exactly once."""
+        from arbiter.service import reading
+
+        try:
+            token = access.bearer(header(scope, b"authorization"))
+            query = parse_qs(scope["query_string"].decode("latin-1"))
+            after = wire.read_after(header(scope, b"last-event-id")
+                               or (query.get("after") or [None])[0], "Last-Event-ID")
+            seat, over = await self.in_thread(reading.stream_reader, game_id, token)
+        except ArbiterError as err:
+            await self.send_problem(send, err)
+            return
+        config = self.flask.config
+        reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after})
+        self.hub.join(reader, {game_id: over})
+        try:
+            rows = await self.in_thread(reading.backlog, game_id, after)
+            await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
+            await send(body(b"retry: %d\n\n" % config["STREAM_RETRY_MS"]))
+            over = over or any(e.kind == "game-over" for e in rows)
+            version = rows[-1].seq if rows else after
+            for event in rows:
+                await send(body(render_sse(game_id, reading.event_json(event, seat, over),
+                                           version)))
+            reader.last[game_id] = max(reader.last[game_id], version)
+            await self.pump(reader, {game_id: version}, wire.SSE_KEEPALIVE, receive, send)
+        finally:
+            self.hub.leave(reader)
+
+    async def pump(self, reader: Reader, sent: dict[str, int], keepalive: bytes,
+                   receive, send) -> None:
+        """Send ``reader``'s queued messages (skipping seqs already sent) and a
+        keep-alive when idle, until the client leaves or the reader is cut off."""
+        every = self.flask.config["STREAM_KEEPALIVE_SECONDS"]
+
+        async def forward() -> None:
+            while True:
+                try:
+                    game_id, seq, data = await asyncio.wait_for(reader.queue.get(), every)
+                except asyncio.TimeoutError:
+                    await send(body(keepalive))
+                    continue
+                if seq > sent.get(game_id, 0):
+                    sent[game_id] = seq
+                    await send(body(data))
+
+        async def gone() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        tasks = [asyncio.ensure_future(t) for t in (forward(), gone(), reader.cut.wait())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if reader.cut.is_set():
+            self.hub.leave(reader)
+            ending = (wire.sse_cut("You fell too far behind; reconnect with Last-Event-ID.")
+                      if keepalive == wire.SSE_KEEPALIVE else b"")
+            try:  # a stuck client may never take it: give up after a second
+                await asyncio.wait_for(send(body(ending, more=False)), 1.0)
+            except (asyncio.TimeoutError, OSError):
+                pass
+
+    # --------------------------------------------------------------- long-poll
+
+    def long_poll_args(self, scope: dict) -> tuple[int, float] | None:
+        """Return ``(after, wait)`` of a long-poll request, or None when it does not
+        wait or its query is not valid (Flask then answers it, with the problem)."""
+        query = parse_qs(scope["query_string"].decode("latin-1"))
+        try:
+            after = int((query.get("after") or ["0"])[0])
+            wait = float((query.get("wait") or ["0"])[0])
+        except ValueError:
+            return None
+        if wait <= 0 or wait > 30 or after < 0:
+            return None
+        return after, min(wait, self.flask.config["LONG_POLL_MAX"])
+
+    async def long_poll(self, game_id: str, scope: dict, send) -> None:
+        """``GET .../events?after=N&wait=S``: Flask's answer at once when it has
+        events (or is a problem); else wait on the hub, without a thread, up to S
+        seconds for the game to pass version N, and ask Flask again."""
+        after, wait = self.long_poll_args(scope)
+        query = parse_qs(scope["query_string"].decode("latin-1"))
+        query["wait"] = ["0"]
+        now = {**scope, "query_string": urlencode(query, doseq=True).encode()}
+        waiter = self.hub.watch(game_id, after)
+        try:
+            answer = await self.ask_flask(now)
+            if answer_is_final(answer):
+                await replay(answer, send)
+                return
+            try:
+                await asyncio.wait_for(asyncio.shield(waiter[1]), wait)
+            except asyncio.TimeoutError:
+                pass
+            await replay(await self.ask_flask(now), send)
+        finally:
+            self.hub.unwatch(game_id, waiter)
+
+    async def ask_flask(self, scope: dict) -> list[dict]:
+        """Return the ASGI messages of the Flask app's answer to a GET ``scope``."""
+        messages: list[dict] = []
+
+        async def no_body() -> dict:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def keep(message: dict) -> None:
+            messages.append(message)
+
+        await self.wsgi(scope, no_body, keep)
+        return messages
+
+    # --------------------------------------------------------------- problems
+
+    async def send_problem(self, send, err: ArbiterError) -> None:
+        """Answer ``err`` as problem+json, before any stream began."""
+        response = problem_for(err)
+        await send({"type": "http.response.start", "status": response.status_code,
+                    "headers": [(b"content-type", b"application/problem+json")]})
+        await send(body(response.get_data(), more=False))
+
+
+def render_sse(game_id: str, event: dict, version: int) -> bytes:
+    """Render one event of a game stream (see :func:`arbiter.streams.wire.sse`)."""
+    return wire.sse(event, version)
+
+
+def body(data: bytes, more: bool = True) -> dict:
+    """Return an ASGI response body message."""
+    return {"type": "http.response.body", "body": data, "more_body": more}
+
+
+def answer_is_final(messages: list[dict]) -> bool:
+    """True when a Flask ``/events`` answer is a problem or carries events."""
+    start = next(m for m in messages if m["type"] == "http.response.start")
+    if start["status"] != 200:
+        return True
+    data = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body")
+    return bool(json.loads(data)["events"])
+
+
+async def replay(messages: list[dict], send) -> None:
+    """Send an answer collected by :meth:`Front.ask_flask`."""
+    for message in messages:
+        await send(message)

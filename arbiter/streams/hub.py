@@ -1,0 +1,281 @@
+"""The fan-out of committed events to the readers of one web process (asyncio).
+
+A :class:`Hub` keeps a :class:`Feed` per game that has readers (SSE or ndjson
+:class:`Reader` objects) or long-poll waiters. A notice "game G is at version V"
+(from Redis pub/sub, from this process's own commits, or from the poll of watched
+games) makes the feed read the events after the lowest seq its readers hold, once,
+in a worker thread, and put each into every reader's bounded queue as the bytes that
+reader may see (hidden payloads stay hidden until the game is over, as ``/events``
+does). Rendering is shared between readers who see the same bytes. A reader whose
+queue is full is cut off at once (it reconnects with ``Last-Event-ID``), so one stuck
+client never delays the others; an idle reader is a queue and a coroutine, no thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import sqlalchemy as sa
+
+from arbiter.streams import publish
+
+log = logging.getLogger(__name__)
+
+Render = Callable[[str, dict, int], bytes]
+"""``(game_id, event as /events shows it, version) -> bytes`` (SSE or ndjson)."""
+
+READ_LIMIT = 1000
+
+
+class Reader:
+    """One open stream: the games it follows (each with the reader's seat, None for a
+    spectator), how it renders events, and a queue of at most ``buffer`` messages.
+
+    ``last[game]`` is the highest seq put into the queue or sent; ``cut`` is set when
+    the queue overflowed.
+    """
+
+    def __init__(self, seats: dict[str, int | None], render: Render, buffer: int,
+                 after: dict[str, int]) -> None:
+        self.seats = seats
+        self.render = render
+        self.queue: asyncio.Queue = asyncio.Queue(buffer)
+        self.last = dict(after)
+        self.cut = asyncio.Event()
+
+    def offer(self, game_id: str, seq: int, data: bytes) -> bool:
+        """Queue one message; return False (and set ``cut``) when the queue is full."""
+        try:
+            self.queue.put_nowait((game_id, seq, data))
+        except asyncio.QueueFull:
+            self.cut.set()
+            return False
+        self.last[game_id] = seq
+        return True
+
+
+@dataclass
+class Feed:
+    """The readers and long-poll waiters of one game, and whether a read is running."""
+
+    readers: set = field(default_factory=set)
+    waiters: list = field(default_factory=list)
+    reading: bool = False
+    again: bool = False
+    over: bool = False
+
+
+def visible(event: Any, seat: int | None, over: bool) -> bool:
+    """Return True when ``seat`` may read ``event``'s payload (see
+    :func:`arbiter.service.reading.event_json`)."""
+    return over or event.visible_to is None or seat in event.visible_to
+
+
+class Hub:
+    """Fan-out for one process's event loop; ``flask_app`` gives the database.
+
+    :param config: ``STREAM_REDIS_URL``, ``STREAM_CHANNEL``, ``STREAM_POLL_SECONDS``
+        are read from ``flask_app.config``.
+    """
+
+    def __init__(self, flask_app) -> None:
+        self.app = flask_app
+        self.feeds: dict[str, Feed] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.tasks: list[asyncio.Task] = []
+        self.open_readers = 0
+
+    # ----------------------------------------------------------------- life cycle
+
+    def start(self) -> None:
+        """Start the notice sources on the running loop (once): Redis or in-process
+        notices, and the poll of watched games."""
+        if self.loop is not None:
+            return
+        self.loop = asyncio.get_running_loop()
+        if self.app.config.get("STREAM_REDIS_URL"):
+            self.tasks.append(self.loop.create_task(self._listen_redis()))
+        else:
+            publish.LISTENERS.append(self.notify_threadsafe)
+        self.tasks.append(self.loop.create_task(self._poll()))
+
+    async def stop(self) -> None:
+        """Cancel the notice sources."""
+        if self.notify_threadsafe in publish.LISTENERS:
+            publish.LISTENERS.remove(self.notify_threadsafe)
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.tasks.clear()
+        self.loop = None
+
+    # ----------------------------------------------------------------- readers
+
+    def join(self, reader: Reader, over: dict[str, bool]) -> None:
+        """Add ``reader`` to the feeds of its games (``over``: which are finished)."""
+        self.start()
+        self.open_readers += 1
+        for game_id in reader.seats:
+            feed = self.feeds.setdefault(game_id, Feed())
+            feed.readers.add(reader)
+            feed.over = feed.over or over.get(game_id, False)
+
+    def leave(self, reader: Reader) -> None:
+        """Remove ``reader`` from its feeds (idempotent)."""
+        for game_id in reader.seats:
+            feed = self.feeds.get(game_id)
+            if feed is not None and reader in feed.readers:
+                feed.readers.discard(reader)
+                self._drop_if_idle(game_id, feed)
+        if reader.seats:
+            self.open_readers -= 1
+            reader.seats = {}
+
+    def watch(self, game_id: str, after: int) -> tuple[int, asyncio.Future]:
+        """Return a long-poll waiter: its future is resolved with the version once
+        ``game_id`` is past ``after`` (no thread is held while it waits). Pass it to
+        :meth:`unwatch` when done."""
+        self.start()
+        waiter = (after, self.loop.create_future())
+        self.feeds.setdefault(game_id, Feed()).waiters.append(waiter)
+        return waiter
+
+    def unwatch(self, game_id: str, waiter: tuple[int, asyncio.Future]) -> None:
+        """Forget a waiter made by :meth:`watch` (idempotent)."""
+        feed = self.feeds.get(game_id)
+        if feed is not None and waiter in feed.waiters:
+            feed.waiters.remove(waiter)
+            self._drop_if_idle(game_id, feed)
+
+    def _drop_if_idle(self, game_id: str, feed: Feed) -> None:
+        if not feed.readers and not feed.waiters and not feed.reading:
+            self.feeds.pop(game_id, None)
+
+    # ----------------------------------------------------------------- notices
+
+    def notify_threadsafe(self, game_id: str, version: int) -> None:
+        """:meth:`notify` from another thread (the in-process publisher)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.notify, game_id, version)
+
+    def notify(self, game_id: str, version: int) -> None:
+        """``game_id`` has committed events up to ``version``: wake its long-poll
+        waiters and read the new events for its readers."""
+        feed = self.feeds.get(game_id)
+        if feed is None:
+            return
+        for after, future in list(feed.waiters):
+            if version > after and not future.done():
+                future.set_result(version)
+        if not any(r.last.get(game_id, 0) < version for r in feed.readers):
+            return
+        if feed.reading:
+            feed.again = True
+            return
+        feed.reading = True
+        self.loop.create_task(self._refresh(game_id, feed))
+
+    async def _refresh(self, game_id: str, feed: Feed) -> None:
+        """Read the events its readers miss, as often as notices asked, and deliver."""
+        try:
+            while feed.readers:
+                feed.again = False
+                after = min(r.last.get(game_id, 0) for r in feed.readers)
+                rows = await asyncio.to_thread(self._read, game_id, after)
+                if rows:
+                    self.deliver(game_id, feed, rows)
+                if not feed.again and len(rows) < READ_LIMIT:
+                    break
+        except Exception:  # noqa: BLE001 - the next notice or poll tries again
+            log.exception("reading the events of game %s for its streams failed", game_id)
+        finally:
+            feed.reading = False
+            self._drop_if_idle(game_id, feed)
+
+    def _read(self, game_id: str, after: int) -> list:
+        """Return the events of ``game_id`` after ``after`` (runs in a worker thread)."""
+        from arbiter.store import events_after
+
+        with self.app.app_context():
+            return events_after(game_id, after, limit=READ_LIMIT)
+
+    def deliver(self, game_id: str, feed: Feed, rows: list) -> None:
+        """Put ``rows`` into each reader's queue as that reader may see them; cut off
+        readers whose queue is full."""
+        from arbiter.service.reading import event_json
+
+        feed.over = feed.over or any(e.kind == "game-over" for e in rows)
+        version = rows[-1].seq
+        rendered: dict[tuple, bytes] = {}
+        for reader in list(feed.readers):
+            seat = reader.seats.get(game_id)
+            for event in rows:
+                if event.seq <= reader.last.get(game_id, 0):
+                    continue
+                key = (reader.render, event.seq, visible(event, seat, feed.over))
+                data = rendered.get(key)
+                if data is None:
+                    data = reader.render(game_id, event_json(event, seat, feed.over), version)
+                    rendered[key] = data
+                if not reader.offer(game_id, event.seq, data):
+                    self.leave(reader)
+                    break
+
+    # ----------------------------------------------------------------- sources
+
+    async def _poll(self) -> None:
+        """Every ``STREAM_POLL_SECONDS``, read the versions of the watched games and
+        notify those that moved (catches notices lost or sent by other processes)."""
+        from arbiter.models import Game
+
+        every = float(self.app.config.get("STREAM_POLL_SECONDS", 1.0))
+
+        def versions(ids: list[str]) -> list[tuple[str, int]]:
+            with self.app.app_context():
+                from arbiter.extensions import db
+
+                out = []
+                for i in range(0, len(ids), 500):
+                    out += db.session.execute(sa.select(Game.id, Game.version)
+                                              .where(Game.id.in_(ids[i:i + 500]))).all()
+                return out
+
+        while True:
+            await asyncio.sleep(every)
+            ids = list(self.feeds)
+            if not ids:
+                continue
+            try:
+                for game_id, version in await asyncio.to_thread(versions, ids):
+                    self.notify(game_id, version)
+            except Exception:  # noqa: BLE001 - try again at the next tick
+                log.warning("the stream poll failed", exc_info=True)
+
+    async def _listen_redis(self) -> None:
+        """Follow ``<STREAM_CHANNEL>:game:*`` on Redis; reconnect after a failure."""
+        import redis.asyncio as aioredis
+
+        url = self.app.config["STREAM_REDIS_URL"]
+        pattern = publish.channel(self.app.config["STREAM_CHANNEL"], "*")
+        prefix = len(pattern) - 1
+        while True:
+            client = aioredis.Redis.from_url(url)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.psubscribe(pattern)
+                    async for message in pubsub.listen():
+                        if message["type"] != "pmessage":
+                            continue
+                        self.notify(message["channel"].decode()[prefix:],
+                                    int(message["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the poll covers the gap; reconnect
+                log.warning("Redis stream subscription lost; reconnecting", exc_info=True)
+                await asyncio.sleep(1.0)
+            finally:
+                await client.aclose()

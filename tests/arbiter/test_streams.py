@@ -1,0 +1,233 @@
+"""Event streams and the long-poll on the real web process (uvicorn serving
+:mod:`arbiter.streams.asgi`), on the embedded default (SQLite, in-process notices and
+the poll) and on PostgreSQL + Redis pub/sub. The test process writes to the same
+database as another process would (the worker rolling dice), so notices cross
+processes as in production.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+import uuid
+
+import pytest
+import requests
+
+from arbiter.extensions import db
+from arbiter.service.chance import advance_chance
+from tests import processes
+from tests.conftest import REDIS_URL, free_port, make_app, need
+
+TIMEOUT = 20
+
+
+class SSE:
+    """A Server-Sent Events client over ``requests`` (one message per :meth:`next`)."""
+
+    def __init__(self, url: str, headers: dict | None = None) -> None:
+        self.response = requests.get(url, headers=headers or {}, stream=True,
+                                     timeout=(5, TIMEOUT))
+        self.lines = self.response.iter_lines(chunk_size=None, decode_unicode=True)
+        self.comments = 0
+
+    def next(self) -> dict:
+        """Return the next message as ``{"id", "event", "data", "retry"}``."""
+        message: dict = {}
+        for line in self.lines:
+            if line == "":
+                if "data" in message:
+                    message["data"] = json.loads(message["data"])
+                    return message
+                continue
+            if line.startswith(":"):
+                self.comments += 1
+                continue
+            field, _, value = line.partition(":")
+            message[field] = value.removeprefix(" ")
+        raise EOFError("the stream ended")
+
+    def events(self, count: int) -> list[dict]:
+        """Return the next ``count`` event messages."""
+        return [self.next() for _ in range(count)]
+
+    def close(self) -> None:
+        self.response.close()
+
+
+@pytest.fixture(scope="module", params=["embedded", "postgres-redis"])
+def server(request, tmp_path_factory):
+    """The web process (uvicorn, 1 worker, 2 Flask threads) and an app on the same
+    database for the test's own writes: ``(url, app)``; one per module and backend."""
+    tmp_path = tmp_path_factory.mktemp(request.param)
+    sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
+    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+           "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1"}
+    env.pop("CELERY_BROKER_URL", None)
+    if request.param == "embedded":
+        db_url, config = sqlite_url, {"STREAM_REDIS_URL": ""}
+    else:
+        db_url = request.getfixturevalue("postgres_url")
+        redis_url = need(REDIS_URL, "Redis", "ARBITER_TEST_REDIS_URL")
+        channel = f"t{uuid.uuid4().hex[:8]}"
+        env.update(STREAM_REDIS_URL=redis_url, STREAM_CHANNEL=channel,
+                   STREAM_POLL_SECONDS="30")  # delivery must come through Redis
+        config = {"STREAM_REDIS_URL": redis_url, "STREAM_CHANNEL": channel}
+    env["DATABASE_URL"] = db_url
+    app = make_app(db_url, **config)
+    port = free_port()
+    procs = processes.start({"web": [processes.BIN / "uvicorn", "--factory",
+                                     "arbiter.streams.asgi:create_app", "--port", str(port)]},
+                            env, tmp_path / "logs")
+    request.addfinalizer(lambda: processes.stop(procs, 5))
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if requests.get(f"{url}/v1/engines", timeout=2).ok:
+                break
+        except requests.RequestException:
+            time.sleep(0.1)
+    else:
+        pytest.fail((tmp_path / "logs" / "web.log").read_text())
+    yield url, app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def new_game(url: str, engine: str = "dark-horse") -> dict:
+    """Create a two-seat game through the API; return the creation answer."""
+    answer = requests.post(f"{url}/v1/games", json={
+        "engine": engine, "players": [{"name": "Ann"}, {"name": "Bob"}]}, timeout=TIMEOUT)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def roll(app, game: dict, version: int) -> None:
+    """Roll the game's pending chance from this process (as the worker would)."""
+    with app.app_context():
+        advance_chance(game["id"], version)
+
+
+def test_stream_sends_backlog_then_live_events_exactly_once(server):
+    """The backlog, then each committed event once, in seq order without gaps, each
+    with ``seq`` (also the SSE id) and the game's ``version``."""
+    url, app = server
+    game = new_game(url)
+    stream = SSE(f"{url}/v1/games/{game['id']}/stream")
+    backlog = stream.events(3)
+    assert [m["data"]["seq"] for m in backlog] == [1, 2, 3]
+    assert [m["id"] for m in backlog] == ["1", "2", "3"]
+    assert backlog[0]["event"] == "game-created" and backlog[0]["data"]["version"] == 3
+    roll(app, game, 3)
+    version = requests.get(f"{url}/v1/games/{game['id']}", timeout=TIMEOUT).json()["version"]
+    live = stream.events(version - 3)
+    assert [m["data"]["seq"] for m in live] == list(range(4, version + 1))
+    assert all(m["data"]["version"] >= m["data"]["seq"] for m in live)
+    assert live[-1]["data"]["version"] == version
+    stream.close()
+
+
+def test_last_event_id_resumes_with_every_missed_event_once(server):
+    """A reader that reconnects with ``Last-Event-ID: N`` gets exactly the events after
+    N: those written while it was away, none twice, none missing."""
+    url, app = server
+    game = new_game(url)
+    first = SSE(f"{url}/v1/games/{game['id']}/stream")
+    seen = first.events(2)
+    first.close()
+    roll(app, game, 3)
+    version = requests.get(f"{url}/v1/games/{game['id']}", timeout=TIMEOUT).json()["version"]
+    again = SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": seen[-1]["id"]})
+    resumed = again.events(version - 2)
+    assert [m["data"]["seq"] for m in resumed] == list(range(3, version + 1))
+    again.close()
+
+
+def test_stream_is_filtered_per_reader(server):
+    """Hidden payloads (Dark Horse's deal) reach only the seat entitled to them, as
+    ``/events`` shows them; a spectator's stream carries ``{"hidden": true}``."""
+    url, app = server
+    game = new_game(url)
+    roll(app, game, 3)
+    version = requests.get(f"{url}/v1/games/{game['id']}", timeout=TIMEOUT).json()["version"]
+    token = game["seats"][0]["token"]
+    for headers in ({}, {"Authorization": f"Bearer {token}"}):
+        stream = SSE(f"{url}/v1/games/{game['id']}/stream", headers)
+        streamed = [m["data"] for m in stream.events(version)]
+        stream.close()
+        listed = requests.get(f"{url}/v1/games/{game['id']}/events", headers=headers,
+                              timeout=TIMEOUT).json()["events"]
+        assert [{k: v for k, v in e.items() if k != "version"} for e in streamed] == listed
+    spectator = requests.get(f"{url}/v1/games/{game['id']}/events", timeout=TIMEOUT).json()
+    assert any(e["payload"].get("hidden") for e in spectator["events"])  # something to hide
+
+
+def test_stream_refuses_bad_token_and_bad_last_event_id(server):
+    """Problems before the stream starts: 401 for a token of no seat, 400 for a
+    Last-Event-ID that is not a seq, 404 for no such game; all problem+json."""
+    url, _app = server
+    game = new_game(url)
+    base = f"{url}/v1/games/{game['id']}/stream"
+    cases = [(base, {"Authorization": "Bearer nope"}, 401, "bad-token"),
+             (base, {"Last-Event-ID": "x"}, 400, "bad-last-event-id"),
+             (f"{url}/v1/games/nosuch/stream", {}, 404, "game-not-found")]
+    for address, headers, status, code in cases:
+        answer = requests.get(address, headers=headers, timeout=TIMEOUT)
+        assert answer.status_code == status
+        assert answer.headers["Content-Type"] == "application/problem+json"
+        assert answer.json()["code"] == code
+
+
+def test_idle_streams_and_long_polls_hold_no_thread(server):
+    """With 2 Flask threads, 30 open streams and 30 waiting long-polls leave the API
+    answering; a move then reaches every long-poll and every stream."""
+    url, app = server
+    game = new_game(url)
+    streams = [SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": "3"})
+               for _ in range(30)]
+    answers: list = []
+
+    def poll() -> None:
+        answers.append(requests.get(f"{url}/v1/games/{game['id']}/events",
+                                    params={"after": 3, "wait": 25}, timeout=60))
+
+    polls = [threading.Thread(target=poll) for _ in range(30)]
+    for thread in polls:
+        thread.start()
+    time.sleep(0.5)
+    assert requests.get(f"{url}/v1/engines", timeout=10).status_code == 200
+    assert not answers  # the long-polls are all still waiting
+    roll(app, game, 3)
+    for thread in polls:
+        thread.join(timeout=30)
+    assert len(answers) == 30
+    assert all(a.status_code == 200 and a.json()["events"][0]["seq"] == 4 for a in answers)
+    assert all(s.next()["data"]["seq"] == 4 for s in streams)
+    for stream in streams:
+        stream.close()
+
+
+def test_long_poll_answers_problems_and_immediate_events_as_flask_does(server):
+    """A long-poll with news answers at once; bad queries are Flask's problems."""
+    url, _app = server
+    game = new_game(url)
+    now = requests.get(f"{url}/v1/games/{game['id']}/events",
+                       params={"after": 0, "wait": 20}, timeout=5)
+    assert [e["seq"] for e in now.json()["events"]] == [1, 2, 3]
+    bad = requests.get(f"{url}/v1/games/{game['id']}/events", params={"wait": 99}, timeout=5)
+    assert bad.status_code == 422
+    missing = requests.get(f"{url}/v1/games/nosuch/events", params={"wait": 5}, timeout=5)
+    assert missing.status_code == 404
+
+
+def test_idle_stream_gets_keep_alives(server):
+    """An idle stream gets a keep-alive comment every STREAM_KEEPALIVE_SECONDS."""
+    url, app = server
+    game = new_game(url)
+    stream = SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": "3"})
+    threading.Timer(2.5, roll, (app, game, 3)).start()
+    assert stream.next()["data"]["seq"] == 4
+    assert stream.comments >= 2
+    stream.close()
