@@ -15,8 +15,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def token_hash(token: str) -> str:
-    """Return the SHA-256 hex digest under which a token is stored."""
+@dataclass(frozen=True)
+class Verified:
+    """A seat authenticated by another channel than a bearer token: a reply to a
+    turn mail whose capability address and sender were checked (``arbiter.mailin``).
+    Passed where a token goes, it opens that one seat of that one game."""
+
+    game_id: str
+    seat: int
+
+
+def token_hash(token: "str | Verified") -> str:
+    """Return the SHA-256 hex digest under which a token is stored; for a
+    :class:`Verified` seat, ``verified:<game>:<seat>`` (to scope Idempotency-Keys),
+    which no bearer token's digest can equal."""
+    if isinstance(token, Verified):
+        return f"verified:{token.game_id}:{token.seat}"
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -29,16 +43,6 @@ def bearer(header: str | None) -> str | None:
         raise Unauthorized("The Authorization header must read 'Bearer <seat token>'.",
                            code="bad-token")
     return token.strip()
-
-
-@dataclass(frozen=True)
-class Verified:
-    """A seat authenticated by another channel than a bearer token: a reply to a
-    turn mail whose capability address and sender were checked (``arbiter.mailin``).
-    Passed where a token goes, it opens that one seat of that one game."""
-
-    game_id: str
-    seat: int
 
 
 def seat_for(game: Game, token: "str | Verified | None", required: bool = True
