@@ -53,13 +53,17 @@ def verify_cmd(record) -> None:
               help="folder for the saved record")
 @click.option("--email", "emails", multiple=True,
               help="an address per seat for turn mails (repeat)")
+@click.option("--token", envvar="ARBITER_TOKEN", default=None,
+              help="personal API token with games:create (env ARBITER_TOKEN), needed "
+                   "where OPEN_CREATION is off")
 @click.option("--by-email", is_flag=True,
               help="play every move by replying to the turn mails (see --sink, --mailin)")
 @click.option("--sink", default="smtp://127.0.0.1:2525", show_default=True,
               help="with --by-email: where to listen for the server's mail (its SMTP_URL)")
 @click.option("--mailin", default="smtp://127.0.0.1:8025", show_default=True,
               help="with --by-email: the server's mailin listener (its MAILIN_URL)")
-def play_cmd(engine, players, url, seed, out_dir, emails, by_email, sink, mailin) -> None:
+def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink,
+             mailin) -> None:
     """Create a game on a running server and play it out with random legal moves,
     over HTTP or (--by-email) by replying to the turn mails."""
     from arbiter.play import PlayError, play
@@ -70,9 +74,10 @@ def play_cmd(engine, players, url, seed, out_dir, emails, by_email, sink, mailin
 
             with Sink(sink) as inbox:
                 played, check = play_by_email(url, engine, players, inbox, mailin, seed,
-                                              out_dir)
+                                              out_dir, token=token)
             sys.exit(0 if played.verdict.ok and not check.problems else 1)
-        played = play(url, engine, players, seed, out_dir, list(emails) or None)
+        played = play(url, engine, players, seed, out_dir, list(emails) or None,
+                      token=token)
     except (PlayError, OSError) as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)

@@ -199,11 +199,12 @@ class MailPlayer:
 
 def play_by_email(url: str, engine: str, players: int, sink: Sink, mailin_url: str,
                   seed: int | None = None, out_dir: str | Path = ".",
-                  echo: Callable[[str], None] = print, timeout: float = 600.0
-                  ) -> tuple[Played, MailCheck]:
+                  echo: Callable[[str], None] = print, timeout: float = 600.0,
+                  token: str | None = None) -> tuple[Played, MailCheck]:
     """Create a game at ``url`` and play it out by mail through ``sink`` (where the
     server's ``SMTP_URL`` points) and ``mailin_url`` (the server's listener).
 
+    :param token: a personal API token with ``games:create`` where creation is closed.
     :returns: the played game (record saved and verified) and its :class:`MailCheck`.
     :raises PlayError: a refusal the player did not expect, or ``timeout`` seconds.
     """
@@ -212,8 +213,10 @@ def play_by_email(url: str, engine: str, players: int, sink: Sink, mailin_url: s
     run = secrets.token_hex(3)
     names = [f"Player {i + 1}" for i in range(players)]
     addresses = [f"player{i + 1}.{run}@players.example" for i in range(players)]
-    created = _ok(http.post(f"{base}/v1/games", json={"engine": engine, "players": [
-        {"name": n, "email": a} for n, a in zip(names, addresses)]}, timeout=30))
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    created = _ok(http.post(f"{base}/v1/games", headers=auth, timeout=30, json={
+        "engine": engine, "players": [{"name": n, "email": a}
+                                      for n, a in zip(names, addresses)]}))
     game_id = created["id"]
     echo(f"created {engine} game {game_id} for {players} players at {base}; playing by mail")
     player = MailPlayer(sink, mailin_url, addresses, random.Random(seed), echo)

@@ -1,6 +1,7 @@
-"""The database models: games, seats, the event log, the outbox, inbound mail, idempotency keys,
+"""The database models: accounts and their tokens, games, seats, the event log, the outbox, inbound mail, idempotency keys,
 the clock's reminders, heartbeat and outages."""
 
+from arbiter.models.account import Account, ApiToken, SignInLink
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
 from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
@@ -9,5 +10,5 @@ from arbiter.models.idempotency import IdempotentResponse
 from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
 
-__all__ = ["Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "ClockOutage",
+__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "ClockOutage",
            "ClockReminder", "ClockSweep"]

@@ -122,10 +122,10 @@ def message(mail: OutboxMail) -> EmailMessage:
     return msg
 
 
-def message_id(mail_id: int, game_id: str) -> str:
+def message_id(mail_id: int, game_id: str | None) -> str:
     """Return the Message-ID of outbox row ``mail_id`` (the same for every resend)."""
     host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
-    return f"<arbiter.outbox.{mail_id}.{game_id}@{host}>"
+    return f"<arbiter.outbox.{mail_id}.{game_id or 'account'}@{host}>"
 
 
 def board_png(svg: str) -> bytes:

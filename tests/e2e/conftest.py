@@ -43,6 +43,7 @@ def start_stack(tmp_path, request):
         env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
                "SMTP_URL": smtp_url, "BASE_URL": f"http://127.0.0.1:{port}",
                "MAIL_DOMAIN": "play.arbiter.test", "MAIL_REPLIES_PER_HOUR": "100000",
+               "OPEN_CREATION": "1",
                "PATH": f"{BIN}:{os.environ['PATH']}"}
         for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url),
                            ("MAILIN_URL", mailin_url)):
