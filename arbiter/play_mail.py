@@ -165,7 +165,8 @@ class MailPlayer:
         """Answer every turn mail not yet answered; return True if any was."""
         acted = False
         for msg in self.sink.snapshot():
-            if not is_turn_mail(msg) or msg["Message-ID"] in self.handled:
+            if not is_turn_mail(msg) or msg["Message-ID"] in self.handled \
+                    or str(msg["To"]) not in self.addresses:
                 continue
             self.handled.add(msg["Message-ID"])
             address = str(msg["To"])
@@ -188,6 +189,8 @@ class MailPlayer:
         ids = Counter(str(m["Message-ID"]) for m in self.sink.snapshot())
         out.problems += [f"Message-ID {i} received {n} times" for i, n in ids.items() if n > 1]
         for msg in self.sink.snapshot():
+            if str(msg["To"]) not in self.addresses:
+                continue  # another game's (several games may share one sink)
             if is_turn_mail(msg):
                 out.turn_mails[str(msg["To"])] += 1
             elif msg["In-Reply-To"] in self.sent:

@@ -10,15 +10,15 @@ from email.policy import default
 import pytest
 
 from arbiter.mailin.capability import reply_address
+from arbiter.play_mail import listed_moves
 from tests.arbiter.mailin.support import (ADDRESS, answer_to, answers, deliver, game_row,
                                           inbound, moves_logged, reply, started, turn_mail)
 from tests.conftest import make_app
 
 
 def legal(app, game_id, seat) -> list[str]:
-    body = turn_mail(app, game_id, seat).body
-    return [line.strip() for line in body.split("Your legal moves (")[1]
-            .split("\n\n")[0].splitlines()[1:]]
+    """Return the legal moves seat's turn mail lists (all, or the examples)."""
+    return listed_moves(turn_mail(app, game_id, seat).body)[0]
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def test_a_move_that_is_illegal_now_is_refused_with_code_and_legal_moves(app, ga
     unchanged(app, game_id, version)
     [last] = answers(app, game_id)
     assert "Refused (" in last.body and "die 9 up" in last.body
-    assert "Your legal moves (" in last.body
+    assert "Your legal moves (" in last.body or "legal moves; for example" in last.body
 
 
 def test_garbage_text_is_refused_with_the_list_of_commands(app, game):

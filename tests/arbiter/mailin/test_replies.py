@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from arbiter.extensions import db
 from arbiter.models import OutboxMail
+from arbiter.play_mail import listed_moves
 from arbiter.service.mail import message
 from tests.arbiter.mailin.support import (ADDRESS, answer_to, answers, game_row,
                                           moves_logged, started, turn_mail)
@@ -15,9 +16,7 @@ from tests.arbiter.mailin.support import (ADDRESS, answer_to, answers, game_row,
 
 def first_legal(app, game_id: str, seat: int) -> str:
     """Return the first legal move listed in seat's turn mail."""
-    body = turn_mail(app, game_id, seat).body
-    listed = body.split("Your legal moves (")[1].splitlines()[1:]
-    return listed[0].strip()
+    return listed_moves(turn_mail(app, game_id, seat).body)[0][0]
 
 
 def test_a_turn_mail_is_enough_to_play(app, client):
@@ -28,7 +27,7 @@ def test_a_turn_mail_is_enough_to_play(app, client):
     mail = turn_mail(app, game_id, seat)
     assert mail.headers["Reply-To"].startswith(f"{game_id}-{seat}-")
     assert "Reply to this mail with your move" in mail.body
-    assert "Your legal moves (" in mail.body
+    assert "Your legal moves (" in mail.body or "legal moves; for example" in mail.body
     with app.app_context():
         msg = message(db.session.get(OutboxMail, mail.id))
     assert msg["Auto-Submitted"] == "auto-generated"
