@@ -19,7 +19,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import config, database, errors, queue
+    from arbiter import config, database, errors, queue, web
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
 
@@ -45,6 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                                     "scopes; it acts for every seat the account holds"})
     register_blueprints(api)
     errors.register(app)
+    web.init_app(app)
     queue.celery_init_app(app)
     return app
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from arbiter.mailin import capability, commands, identity
 from arbiter.mailin.message import Incoming
 from arbiter.models import InboundMail, OutboxMail
-from arbiter.service.identity import SeatPrincipal
+from arbiter.service.identity import SeatGrant
 from arbiter.service.games import load
 from arbiter.service.notify import board_picture
 
 
-def build(row: InboundMail, incoming: Incoming, seat: SeatPrincipal,
+def build(row: InboundMail, incoming: Incoming, seat: SeatGrant,
           done: list[commands.Done]) -> OutboxMail:
     """Return the answer to inbound ``row`` (not yet added to the session)."""
     game, engine, state = load(seat.game_id)

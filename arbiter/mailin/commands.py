@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from arbiter.errors import ArbiterError
 from arbiter.service import chance, clock_actions, moves, reading
-from arbiter.service.identity import SeatPrincipal
+from arbiter.service.identity import SeatGrant
 from arbiter.service.games import load
 from arbiter.store import StaleVersion
 from engines.base import EngineError, InvalidMove
@@ -77,7 +77,7 @@ def key_for(message_id: str, index: int) -> str:
     return "mail-" + hashlib.sha256(f"{message_id}|{index}".encode()).hexdigest()[:40]
 
 
-def run(seat: SeatPrincipal, version: int, lines: list[str], message_id: str) -> Run:
+def run(seat: SeatGrant, version: int, lines: list[str], message_id: str) -> Run:
     """Run ``lines`` for ``seat`` against the prompt begun at ``version`` (the reply
     address's), in order, stopping at the first refusal."""
     result = Run()
@@ -95,7 +95,7 @@ def run(seat: SeatPrincipal, version: int, lines: list[str], message_id: str) ->
     return result
 
 
-def _one(seat: SeatPrincipal, expected: int, line: str, key: str, message_id: str
+def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
          ) -> tuple[Done, int]:
     """Run one command; return its :class:`Done` and the version the next runs against."""
     word = line.lower().rstrip(".!")
@@ -123,7 +123,7 @@ def _one(seat: SeatPrincipal, expected: int, line: str, key: str, message_id: st
         return Done(line, False, err.detail, err.code, legal=True), expected
 
 
-def _word(seat: SeatPrincipal, word: str, line: str, key: str) -> Done:
+def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
     """Run a one-word command."""
     if word == "help":
         return Done(line, True, HELP)
@@ -141,7 +141,7 @@ def _word(seat: SeatPrincipal, word: str, line: str, key: str) -> Done:
                 "creator token over HTTP (POST /v1/games/{id}/pause or /resume).", "not-creator")
 
 
-def _move(seat: SeatPrincipal, expected: int, line: str, key: str, message_id: str
+def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
           ) -> tuple[Done, int]:
     """Submit ``line`` as a move; roll what it made the game wait for, so that the
     next line of the mail is checked against the game as it then stands."""
@@ -157,7 +157,7 @@ def _move(seat: SeatPrincipal, expected: int, line: str, key: str, message_id: s
     return Done(line, True, f"Recorded: {answer['text']} (version {version})."), game.version
 
 
-def legal_lines(seat: SeatPrincipal, everything: bool = False) -> list[str]:
+def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
     """Return the lines listing the seat's legal moves now (or why there are none)."""
     from arbiter.service.notify import move_lines
 
@@ -169,7 +169,7 @@ def legal_lines(seat: SeatPrincipal, everything: bool = False) -> list[str]:
     return move_lines(engine, state, seat.seat, everything)
 
 
-def status_text(seat: SeatPrincipal) -> str:
+def status_text(seat: SeatGrant) -> str:
     """Return what the game waits for now, as a few lines."""
     game, engine, state = load(seat.game_id)
     summary = reading.summary(game)

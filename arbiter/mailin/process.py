@@ -22,7 +22,7 @@ from arbiter.mailin import answer, authentication, capability, commands, identit
 from arbiter.mailin.message import Incoming, header, read
 from arbiter.models import Game, InboundMail, OutboxMail
 from arbiter.models.timestamps import utcnow
-from arbiter.service.identity import seat_principal
+from arbiter.service.identity import seat_grant
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
     if failed:
         raise Refused("refused-authentication", f"Authentication-Results: {failed}.")
     _check_rate(address)
-    seat = seat_principal(game.id, cap.seat)
+    seat = seat_grant(game.id, cap.seat)
     if game.seats[cap.seat].resigned:
         done = [commands.Done("", False, "You have resigned from this game; mail from "
                               "you is no longer acted on.", "already-resigned")]

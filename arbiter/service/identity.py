@@ -89,21 +89,21 @@ class Principal:
 
 
 @dataclass(frozen=True)
-class SeatPrincipal(Principal):
-    """A caller proven to be one seat of one game by another channel than a token: a
-    reply to a turn mail whose capability address and sender were checked
-    (:mod:`arbiter.mailin`). It opens that seat of that game and nothing else; its
-    ``token_hash`` (``verified:<game>:<seat>``, which no token's digest can equal)
-    scopes its Idempotency-Keys."""
+class SeatGrant(Principal):
+    """A seat authenticated by other means than its bearer token: the web session set
+    from a signed seat link (``arbiter/service/links.py``) or a seat token typed into
+    the page. It opens that one seat of that one game; its ``token_hash`` (for
+    idempotency scopes) is derived from the game and the seat. Make it with
+    :func:`seat_grant`."""
 
     game_id: str = ""
     seat: int = -1
 
 
-def seat_principal(game_id: str, seat: int) -> SeatPrincipal:
-    """Return the principal of ``seat`` of game ``game_id``, authenticated by mail."""
-    return SeatPrincipal(token="", token_hash=f"verified:{game_id}:{seat}",
-                         game_id=game_id, seat=seat)
+def seat_grant(game_id: str, seat: int) -> SeatGrant:
+    """Return the principal of a web session holding ``seat`` of ``game_id``."""
+    return SeatGrant(token="", token_hash=token_hash(f"seat-grant\n{game_id}\n{seat}"),
+                     game_id=game_id, seat=seat)
 
 
 def bearer(header: str | None) -> str | None:
@@ -198,9 +198,10 @@ def seat_for(game: Game, who: Principal | str | None, scope: str = "games:play",
                                "<token>' (your personal API token, or the seat token given "
                                "when the game was created).", code="missing-token")
         return None
-    if isinstance(principal, SeatPrincipal):
-        if principal.game_id == game.id and 0 <= principal.seat < len(game.seats):
-            return game.seats[principal.seat]
+    if isinstance(principal, SeatGrant):
+        for seat in game.seats:
+            if principal.game_id == game.id and seat.seat == principal.seat:
+                return seat
         raise Unauthorized("That seat is not a seat of this game.", code="bad-token")
     if principal.is_account:
         principal.require(scope)

@@ -12,6 +12,7 @@ from flask import current_app
 
 from arbiter.mailin import capability, identity
 from arbiter.models import Game, OutboxMail
+from arbiter.service import links
 from arbiter.service.clock import local
 from engines.base import Decision, Engine
 
@@ -48,6 +49,7 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
             "",
             *_deadline_lines((deadlines or {}).get(seat.seat), seat.tz),
             REPLY_LINE,
+            f"Or play in your browser: {links.seat_url(game.id, seat.seat)}",
             "",
             *([BOARD_LINE, f"The public board: {base}/v1/games/{game.id}/board.svg"]
               if board else []),
