@@ -56,8 +56,10 @@ def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
         assert mail.send(queued[0][0]) is False
     [message] = inbox.messages
     assert message["To"] == f"p{seat}@example.org"
-    body = message.get_content()
+    body = message.get_body(preferencelist=("plain",)).get_content()
     assert "Dice left" in body and f"http://arbiter.test/v1/games/{game_id}" in body
+    [board] = message.iter_attachments()
+    assert board.get_content_type() == "image/png"
     play_out(client, app, game_id, tokens, seed=1)
     with app.app_context():
         for mail_id in mail.unsent(older_than_seconds=-1):
