@@ -22,6 +22,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from arbiter import config, database, errors, queue
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import register_blueprints
+    from arbiter.resources.metrics.routes import install_timing
 
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
@@ -38,7 +39,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme(
         "creatorToken", {"type": "http", "scheme": "bearer",
                          "description": "the creator token shown once at game creation"})
+    api.spec.components.security_scheme(
+        "metricsToken", {"type": "http", "scheme": "bearer",
+                         "description": "the operator's METRICS_TOKEN"})
     register_blueprints(api)
+    install_timing(app)
     errors.register(app)
     queue.celery_init_app(app)
     return app

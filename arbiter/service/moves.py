@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter.errors import Conflict, Unprocessable
+from arbiter import metrics
+from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.models import Game
 from arbiter.service import access, idempotency
 from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
+from engines.base import EngineError
 
 
 MISSING = object()
@@ -80,6 +82,20 @@ def submit_move(game_id: str, token: str | None, move: Any, expected_version: in
     """
     request = body if body is not None else {"move": move, "text": text,
                                              "expected_version": expected_version}
+    try:
+        answer = _submit_with_retries(game_id, token, move, text, expected_version,
+                                      idempotency_key, request)
+    except (ArbiterError, EngineError) as refused:
+        metrics.move_refused(refused.code)
+        raise
+    metrics.move_accepted()
+    return answer
+
+
+def _submit_with_retries(game_id: str, token: str | None, move: Any, text: str | None,
+                         expected_version: int | None, idempotency_key: str | None,
+                         request: Any) -> tuple[int, dict]:
+    """:func:`_submit`, checked again after a lost race (see :func:`submit_move`)."""
     for attempt in range(RACE_RETRIES + 1):
         try:
             return _submit(game_id, token, move, text, expected_version,

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlencode
 
 from a2wsgi import WSGIMiddleware
 
+from arbiter import metrics
 from arbiter.errors import ArbiterError, problem_for
 from arbiter.service import access
 from arbiter.streams import wire
@@ -39,6 +40,7 @@ def create_app(flask_app=None) -> "Front":
         from arbiter import create_app as create_flask_app
 
         flask_app = create_flask_app()
+    metrics.use_shared_folder(flask_app.instance_path)
     return Front(flask_app)
 
 

@@ -64,7 +64,9 @@ def server(request, tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp(request.param)
     sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-           "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1"}
+           "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1",
+           "METRICS_TOKEN": "scrape-me"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("CELERY_BROKER_URL", None)
     if request.param == "embedded":
         db_url, config = sqlite_url, {"STREAM_REDIS_URL": ""}
@@ -231,3 +233,24 @@ def test_idle_stream_gets_keep_alives(server):
     assert stream.next()["data"]["seq"] == 4
     assert stream.comments >= 2
     stream.close()
+
+
+def test_open_streams_are_counted_in_metrics(server):
+    """``arbiter_open_streams`` counts the streams open in the web process (through
+    prometheus-client's multiprocess folder, as with several workers)."""
+    url, _app = server
+    game = new_game(url)
+
+    def open_now() -> float:
+        text = requests.get(f"{url}/metrics", headers={"Authorization": "Bearer scrape-me"},
+                            timeout=TIMEOUT).text
+        return sum(float(line.split()[-1]) for line in text.splitlines()
+                   if line.startswith("arbiter_open_streams"))
+
+    before = open_now()
+    streams = [SSE(f"{url}/v1/games/{game['id']}/stream") for _ in range(3)]
+    for stream in streams:
+        stream.events(3)
+    assert open_now() == before + 3
+    for stream in streams:
+        stream.close()
