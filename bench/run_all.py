@@ -25,7 +25,8 @@ from pathlib import Path
 
 import common
 
-BENCHMARKS = ["playouts", "load_vs_log", "http_moves", "chance_delay", "clock_sweep"]
+BENCHMARKS = ["playouts", "load_vs_log", "http_moves", "chance_delay", "clock_sweep",
+              "baseline"]
 LIMIT_SECONDS = float(os.environ.get("ARBITER_BENCH_LIMIT", "200"))
 
 

@@ -12,7 +12,7 @@ from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
-from engines.base import EngineError
+from engines.base import Decision, EngineError
 
 
 MISSING = object()
@@ -128,9 +128,11 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
         tr.move(seat.seat, chosen)
         seq = tr.next_seq - 1
         settle(tr, game.resigned, roll=False)
+        after = tr.prompt() if tr.result is None else None
         answer = {"seq": seq, "version": game.version + len(tr.events),
                   "status": "over" if tr.result else "active",
-                  "text": tr.events[0].payload["text"]}
+                  "text": tr.events[0].payload["text"],
+                  "to_act": sorted(after.seats) if isinstance(after, Decision) else []}
         try:
             commit(tr, [row(201, answer)])
         except RaceLost as lost:
