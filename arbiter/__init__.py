@@ -21,14 +21,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     from arbiter import config, database, errors, queue
     from arbiter.extensions import api, db, migrate
+<<<<<<< HEAD
     from arbiter.resources import register_blueprints
     from arbiter.resources.metrics.routes import install_timing
+=======
+    from arbiter.resources import guard, register_blueprints
+>>>>>>> main
 
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
     app.config.from_mapping(config.load(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)
+    app.before_request(guard.check_request)  # first: authenticate before anything else
     db.init_app(app)
     database.install_sqlite_pragmas(app)
     migrate.init_app(app, db, directory=str(database.MIGRATIONS))
@@ -40,8 +45,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "creatorToken", {"type": "http", "scheme": "bearer",
                          "description": "the creator token shown once at game creation"})
     api.spec.components.security_scheme(
+<<<<<<< HEAD
         "metricsToken", {"type": "http", "scheme": "bearer",
                          "description": "the operator's METRICS_TOKEN"})
+=======
+        "apiToken", {"type": "http", "scheme": "bearer",
+                     "description": "a personal API token (arb_...) of an account, with "
+                                    "scopes; it acts for every seat the account holds"})
+>>>>>>> main
     register_blueprints(api)
     install_timing(app)
     errors.register(app)
@@ -53,5 +64,6 @@ API_DESCRIPTION = (
     "Arbiter validates moves against per-game rules engines, records an append-only "
     "event log per game, rolls dice and draws cards from a committed seed, and mails "
     "players when it is their turn. Errors are application/problem+json with a stable "
-    "`code`. Seat tokens are bearer tokens shown once at game creation."
+    "`code`. Seat tokens are bearer tokens shown once at game creation; personal API "
+    "tokens (arb_...) of accounts act for every seat their account holds."
 )

@@ -53,12 +53,16 @@ def verify_cmd(record) -> None:
               help="folder for the saved record")
 @click.option("--email", "emails", multiple=True,
               help="an address per seat for turn mails (repeat)")
-def play_cmd(engine, players, url, seed, out_dir, emails) -> None:
+@click.option("--token", envvar="ARBITER_TOKEN", default=None,
+              help="personal API token with games:create (env ARBITER_TOKEN), needed "
+                   "where OPEN_CREATION is off")
+def play_cmd(engine, players, url, seed, out_dir, emails, token) -> None:
     """Create a game on a running server and play it out with random legal moves."""
     from arbiter.play import PlayError, play
 
     try:
-        played = play(url, engine, players, seed, out_dir, list(emails) or None)
+        played = play(url, engine, players, seed, out_dir, list(emails) or None,
+                      token=token)
     except (PlayError, OSError) as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)

@@ -20,8 +20,19 @@
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
+<<<<<<< HEAD
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
+=======
+``OPEN_CREATION``
+    ``1``: anybody may create games without a token; ``0``: creating needs a personal
+    token with ``games:create``. Default: open on the embedded default (no
+    ``DATABASE_URL``, i.e. ``make run`` for local play), closed in production.
+``SIGN_IN_LINK_SECONDS``
+    how long a mailed sign-in link works (default 900; it works once).
+``SIGN_IN_TOKEN_SECONDS``
+    how long the personal token a sign-in gives lasts (default 2592000, 30 days).
+>>>>>>> main
 ``WEB_THREADS``
     threads of the web process that run Flask requests (default 32); streams and
     long-polls wait on the event loop and hold none.
@@ -89,6 +100,13 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
     }
 
 
+def flag(raw: str | None, default: bool) -> bool:
+    """Return an on/off setting: ``1``, ``true``, ``yes``, ``on`` are on; unset: default."""
+    if raw is None or raw.strip() == "":
+        return default
+    return raw.strip().lower() in ("1", "true", "yes", "on")
+
+
 def stream_redis_url(env: Mapping[str, str]) -> str:
     """Return the Redis URL the stream notices go through: ``STREAM_REDIS_URL``, else
     the Celery broker when it is Redis, else "" (in-process notices and the poll)."""
@@ -135,6 +153,9 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "STREAM_POLL_SECONDS": float(env.get("STREAM_POLL_SECONDS", 1.0)),
         "STREAM_RETRY_MS": int(env.get("STREAM_RETRY_MS", 1000)),
         "CLOCK_OUTAGE_SECONDS": float(env.get("CLOCK_OUTAGE_SECONDS", 300)),
+        "OPEN_CREATION": flag(env.get("OPEN_CREATION"), default=not env.get("DATABASE_URL")),
+        "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
+        "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
         "CELERY": celery,
         "ENQUEUE": True,
         "API_TITLE": "Arbiter",

@@ -54,6 +54,23 @@ class Unauthorized(ArbiterError):
     status, code, title = 401, "bad-token", "Not authorised"
 
 
+class Forbidden(ArbiterError):
+    """A known caller who may not do this: a token without the scope, an account
+    without a seat in the game (403)."""
+
+    status, code, title = 403, "forbidden", "Not allowed"
+
+
+class TooManyRequests(ArbiterError):
+    """Over a rate limit (429); ``retry_after`` is in whole seconds."""
+
+    status, code, title = 429, "rate-limited", "Too many requests"
+
+    def __init__(self, detail: str, retry_after: int, code: str | None = None) -> None:
+        super().__init__(detail, code=code)
+        self.retry_after = max(1, int(retry_after))
+
+
 class Conflict(ArbiterError):
     """The request is valid but conflicts with the game now: stale version, game over (409)."""
 
@@ -106,7 +123,12 @@ def problem(status: int, code: str, title: str, detail: str, extra: dict | None 
 def problem_for(err: ArbiterError) -> Response:
     """Return the problem+json answer to ``err``."""
     title = err.title if type(err) is not ArbiterError else HTTPStatus(err.status).phrase
-    return problem(err.status, err.code, title, err.detail, err.extra)
+    answer = problem(err.status, err.code, title, err.detail, err.extra)
+    if isinstance(err, TooManyRequests):
+        answer.headers["Retry-After"] = str(err.retry_after)
+    if err.status == 401:
+        answer.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
+    return answer
 
 
 def _from_http(err: HTTPException) -> Response:

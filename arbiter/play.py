@@ -37,11 +37,14 @@ class Played:
 
 def play(url: str, engine: str, players: int, seed: int | None = None,
          out_dir: str | Path = ".", emails: list[str] | None = None,
-         echo: Callable[[str], None] = print, timeout: float = 600.0) -> Played:
+         echo: Callable[[str], None] = print, timeout: float = 600.0,
+         token: str | None = None) -> Played:
     """Create a game of ``engine`` for ``players`` seats at ``url`` and play it out.
 
     :param emails: one address per seat (for turn mails), or None.
     :param timeout: seconds before giving up (:class:`PlayError`).
+    :param token: a personal API token with ``games:create``, for servers where
+        creation is closed (``OPEN_CREATION`` off); None creates without one.
     :returns: the :class:`Played` game, its record saved as
         ``<out_dir>/<engine>-<id>.json``.
     """
@@ -51,7 +54,8 @@ def play(url: str, engine: str, players: int, seed: int | None = None,
     names = [f"Player {i + 1}" for i in range(players)]
     body = {"engine": engine, "players": [
         {"name": n, "email": emails[i] if emails else None} for i, n in enumerate(names)]}
-    created = _ok(http.post(f"{base}/v1/games", json=body, timeout=30))
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    created = _ok(http.post(f"{base}/v1/games", json=body, headers=auth, timeout=30))
     game_id = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
     echo(f"created {engine} game {game_id} for {players} players at {base}")

@@ -20,6 +20,10 @@ from arbiter import create_app
 from arbiter.config import database_url
 from arbiter.extensions import db
 
+os.environ.setdefault("OPEN_CREATION", "1")
+"""Tests create games without tokens unless they say otherwise (the servers they start
+inherit this); ``tests/arbiter/test_accounts.py`` checks closed creation."""
+
 POSTGRES_URL = os.environ.get("ARBITER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL")
 REQUIRE_SERVICES = os.environ.get("ARBITER_REQUIRE_SERVICES") == "1"
@@ -55,7 +59,7 @@ def make_app(db_url: str, **config):
     """Return an app on ``db_url`` with the schema migrated; tasks are not enqueued
     unless the config says so."""
     settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": db_url, "ENQUEUE": False,
-                "BASE_URL": "http://arbiter.test", **config}
+                "BASE_URL": "http://arbiter.test", "OPEN_CREATION": True, **config}
     app = create_app(settings)
     with app.app_context():
         upgrade()

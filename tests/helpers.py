@@ -74,3 +74,38 @@ def event_count(app, game_id: str) -> int:
     with app.app_context():
         return db.session.scalar(sa.select(sa.func.count()).select_from(Event)
                                  .where(Event.game_id == game_id))
+
+
+def mailed_link(app, email: str) -> dict:
+    """Return ``{"email", "token"}`` of the latest sign-in link mailed to ``email``,
+    read from the outbox the way the recipient would read the mail."""
+    import re
+    from urllib.parse import parse_qs, urlparse
+
+    from arbiter.models import OutboxMail
+
+    with app.app_context():
+        mail = db.session.scalars(sa.select(OutboxMail).where(
+            OutboxMail.to_addr == email.strip().lower())
+                                  .order_by(OutboxMail.id.desc())).first()
+        assert mail is not None, f"no mail to {email}"
+        url = re.search(r"https?://\S+/v1/auth/confirm\?\S+", mail.body).group(0)
+    query = parse_qs(urlparse(url).query)
+    return {"email": query["email"][0], "token": query["token"][0]}
+
+
+def sign_in(client, app, email: str, name: str | None = None) -> str:
+    """Sign up or in through the mailed link; return the personal token (every scope)."""
+    sent = client.post("/v1/auth/links", json={"email": email, "display_name": name})
+    assert sent.status_code == 202, sent.json
+    answer = client.post("/v1/auth/sessions", json=mailed_link(app, email))
+    assert answer.status_code == 201, answer.json
+    return answer.json["token"]["token"]
+
+
+def scoped_token(client, token: str, *scopes: str) -> str:
+    """Make a personal token with only ``scopes``, using a token with account:write."""
+    answer = client.post("/v1/me/tokens", headers=auth(token),
+                         json={"name": "test", "scopes": list(scopes)})
+    assert answer.status_code == 201, answer.json
+    return answer.json["token"]

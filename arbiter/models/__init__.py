@@ -1,6 +1,7 @@
-"""The database models: games, seats, the event log, the outbox, idempotency keys,
+"""The database models: accounts and their tokens, games, seats, the event log, the outbox, idempotency keys,
 the clock's reminders, heartbeat and outages."""
 
+from arbiter.models.account import Account, ApiToken, SignInLink
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
 from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
@@ -8,5 +9,5 @@ from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
 from arbiter.models.outbox import OutboxMail
 
-__all__ = ["Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "ClockOutage",
+__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "ClockOutage",
            "ClockReminder", "ClockSweep"]

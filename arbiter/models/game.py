@@ -46,6 +46,8 @@ class Game(db.Model):
     clock_state: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     remind_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     creator_token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    creator_account_id: Mapped[str | None] = mapped_column(
+        sa.ForeignKey("accounts.id"), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
@@ -68,7 +70,8 @@ class Game(db.Model):
 
 
 class Seat(db.Model):
-    """A player's place in a game: name, optional email, the hash of its bearer token."""
+    """A player's place in a game: name, optional email, the hash of its bearer token,
+    and the account that holds it (None for anonymous play with the seat token)."""
 
     __tablename__ = "seats"
 
@@ -79,5 +82,7 @@ class Seat(db.Model):
     token_hash: Mapped[str] = mapped_column(sa.String(64), index=True)
     resigned: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     tz: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    account_id: Mapped[str | None] = mapped_column(
+        sa.ForeignKey("accounts.id"), nullable=True, index=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")

@@ -20,7 +20,7 @@ class OutboxMail(db.Model):
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
     dedupe_key: Mapped[str] = mapped_column(sa.String(200), unique=True)
-    game_id: Mapped[str] = mapped_column(sa.String(32), index=True)
+    game_id: Mapped[str | None] = mapped_column(sa.String(32), index=True, nullable=True)
     seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     to_addr: Mapped[str] = mapped_column(sa.String(254))
     subject: Mapped[str] = mapped_column(sa.String(300))

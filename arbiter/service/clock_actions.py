@@ -5,13 +5,12 @@ concurrency, ``Idempotency-Key``), and the clocks follow from it
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from arbiter.errors import Conflict, Unauthorized, Unprocessable
 from arbiter.models import Game
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import access, clock, idempotency
+from arbiter.service import clock, identity, idempotency
 from arbiter.service.commit import commit
 from arbiter.service.games import load
 from arbiter.service.moves import check_active
@@ -19,17 +18,17 @@ from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
 
 
-def check_creator(game: Game, token: str | None) -> None:
-    """Refuse a caller without the game's creator token.
+def check_creator(game: Game, who) -> None:
+    """Refuse a caller who did not create the game: neither its creator token nor a
+    personal token (``games:create``) of the creating account.
 
     :raises Unauthorized: ``missing-token`` or ``not-creator``.
     """
-    if token is None:
+    if who is None:
         raise Unauthorized("This needs the creator token given when the game was created: "
                            "send 'Authorization: Bearer <creator token>'.",
                            code="missing-token")
-    if not game.creator_token_hash or not secrets.compare_digest(
-            game.creator_token_hash, access.token_hash(token)):
+    if not identity.is_creator(game, who):
         raise Unauthorized("Only the game's creator may do this, with the creator token.",
                            code="not-creator")
 
@@ -135,7 +134,8 @@ def vacation(game_id: str, token: str | None, days: int,
     :raises Unprocessable: ``vacation-exceeds-allowance``.
     """
     game, engine, state = load(game_id)
-    seat = access.seat_for(game, token)
+    who = identity.as_principal(token)
+    seat = identity.seat_for(game, who)
 
     def run(row):
         check_active(game)
@@ -152,5 +152,5 @@ def vacation(game_id: str, token: str | None, days: int,
             "days": days, "year": str(now.year),
             "until": iso(until + timedelta(days=days))}), row)
 
-    return idempotency.once(f"vacation:{game.id}:{seat.token_hash}", idempotency_key,
+    return idempotency.once(f"vacation:{game.id}:{who.token_hash}", idempotency_key,
                             {"days": days}, run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from arbiter.models import Game
-from arbiter.service import access, campaigns, games, idempotency, reading
+from arbiter.service import access, campaigns, games, identity, idempotency, reading
 
 
 def _once(scope: str, key: str | None, body: Any,
@@ -26,14 +26,23 @@ def _once(scope: str, key: str | None, body: Any,
 
 
 def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | None,
-             clock: dict | None, key: str | None, body: Any) -> tuple[int, dict]:
-    """Create a game (once per Idempotency-Key); return ``(201, answer with tokens)``.
+             clock: dict | None, key: str | None, body: Any,
+             creator: identity.Principal | None = None) -> tuple[int, dict]:
+    """Create a game (once per Idempotency-Key, scoped to the creating token: another
+    caller's replay of the key creates its own game and never sees these tokens);
+    return ``(201, answer with tokens)``.
+
+    :param creator: the caller; a personal token's account becomes the game's creator
+        (it may pause, resume, extend with that token). Callers without a token (only
+        with ``OPEN_CREATION``) share the scope ``games:anonymous``.
 
     :raises arbiter.errors.Unprocessable, engines.base.InvalidOptions: see
         :func:`arbiter.service.games.create_game`.
     """
-    return _once("games", key, body, lambda stored: games.create_game(
-        engine_id, players, options, clock, stored)[0])
+    scope = f"games:{creator.token_hash}" if creator else "games:anonymous"
+    account = creator.account if creator else None
+    return _once(scope, key, body, lambda stored: games.create_game(
+        engine_id, players, options, clock, stored, creator=account)[0])
 
 
 def next_campaign_game(campaign_id: str, token: str | None, options: dict | None,

@@ -7,14 +7,15 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import sqlalchemy as sa
+from flask import g, has_request_context
 from sqlalchemy.orm import defer, joinedload
 
 import engines
 from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.models import Event, Game, IdempotentResponse, Seat
-from arbiter.service import access, clock as clocks
+from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
+from arbiter.service import access, accounts, clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
@@ -45,9 +46,12 @@ def engine_for(engine_id: str) -> Engine:
 
 def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 clock: dict | None = None,
-                answer_row: Callable[[Game, list[str]], Any] | None = None
-                ) -> tuple[Game, list[str]]:
+                answer_row: Callable[[Game, list[str]], Any] | None = None,
+                creator: Account | None = None) -> tuple[Game, list[str]]:
     """Create a game, its seats and its first events; commit.
+
+    :param creator: the account creating it (None: a creator token only). A seat whose
+        email is a verified account's is linked to that account.
 
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
@@ -70,9 +74,8 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 prompt_since=0)
     game.creator_token = access.new_token()
     game.creator_token_hash = access.token_hash(game.creator_token)
-    game.seats = [Seat(seat=i, name=p.name, email=p.email, tz=p.tz,
-                       token_hash=access.token_hash(t))
-                  for i, (p, t) in enumerate(zip(players, tokens))]
+    game.creator_account_id = creator.id if creator else None
+    game.seats = [_seat(i, p, t) for i, (p, t) in enumerate(zip(players, tokens))]
     tr = Transition(game, engine, state)
     tr.events.append(NewEvent("game-created", None, {
         "engine": engine.id, "engine_version": engine.version, "options": loaded,
@@ -82,6 +85,15 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     settle(tr, set(), roll=False)
     commit(tr, [lambda: answer_row(game, tokens)] if answer_row else [])
     return game, tokens
+
+
+def _seat(number: int, player: NewPlayer, token: str) -> Seat:
+    """Return a new seat; linked to the account of its email address, if any."""
+    account = accounts.account_by_address(player.email)
+    return Seat(seat=number, name=player.name, email=player.email,
+                tz=player.tz or (account.tz if account else None),
+                token_hash=access.token_hash(token),
+                account_id=account.id if account else None)
 
 
 def get_game(game_id: str, with_state: bool = True) -> Game:
@@ -98,13 +110,36 @@ def get_game(game_id: str, with_state: bool = True) -> Game:
     return game
 
 
-def load_with_answer(game_id: str, scope: str, key: str | None
-                     ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
-    """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
-    None), read together in one SELECT (the write path of a move stays at one read).
+def preload(game_id: str, scope: str, key: str | None) -> Game:
+    """Read now what the request's :func:`load_with_answer` will ask for, and keep it
+    for that call (once): the request guard authenticates against the game this reads,
+    before the body is parsed, and the write path still reads once.
 
     :raises NotFound: ``game-not-found``.
     """
+    loaded = _read_with_answer(game_id, scope, key)
+    g.setdefault("arbiter_preloaded", {})[(game_id, scope, key)] = loaded
+    return loaded[0]
+
+
+def load_with_answer(game_id: str, scope: str, key: str | None
+                     ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
+    None), read together in one SELECT (the write path of a move stays at one read);
+    what :func:`preload` read for this request is taken instead, once.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    if has_request_context():
+        kept = g.get("arbiter_preloaded", {}).pop((game_id, scope, key), None)
+        if kept is not None:
+            return kept
+    return _read_with_answer(game_id, scope, key)
+
+
+def _read_with_answer(game_id: str, scope: str, key: str | None
+                      ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Read the game, its engine and state, and the stored answer (see above)."""
     if key is None:
         return (*load(game_id), None)
     stored = IdempotentResponse

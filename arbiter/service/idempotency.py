@@ -28,6 +28,14 @@ MIN_KEY = 16
 MAX_KEY = 200
 
 
+def caller_scope(route: str, game_id: str, who) -> str:
+    """Return the idempotency scope of a caller on one game's route:
+    ``<route>:<game>:<SHA-256 of the caller's bearer token>`` (of "" without one), so
+    one caller's key never returns another caller's answer."""
+    digest = who.token_hash if who is not None else hashlib.sha256(b"").hexdigest()
+    return f"{route}:{game_id}:{digest}"
+
+
 def request_hash(body: Any) -> str:
     """Return the SHA-256 of a request body in canonical JSON."""
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()

@@ -108,7 +108,7 @@ def message(mail: OutboxMail) -> EmailMessage:
     msg["To"] = mail.to_addr
     msg["Subject"] = mail.subject
     host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
-    msg["Message-ID"] = f"<arbiter.outbox.{mail.id}.{mail.game_id}@{host}>"
+    msg["Message-ID"] = f"<arbiter.outbox.{mail.id}.{mail.game_id or 'account'}@{host}>"
     msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
     msg.set_content(mail.body)

@@ -7,7 +7,7 @@ from typing import Any
 from arbiter import metrics
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.models import Game
-from arbiter.service import access, idempotency
+from arbiter.service import identity, idempotency
 from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
@@ -63,18 +63,21 @@ def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> An
     return move if move is not MISSING else engine.parse(text, state, seat)
 
 
-def submit_move(game_id: str, token: str | None, move: Any, expected_version: int | None,
+def submit_move(game_id: str, token: identity.Principal | str | None, move: Any, expected_version: int | None,
                 idempotency_key: str | None = None, text: str | None = None,
                 body: Any = None) -> tuple[int, dict]:
     """Validate and record a seat's move, given as JSON (``move``) or in the engine's
     notation (``text``, read against the state the move is checked on); return
     ``(201, {"seq", "version", ...})``.
 
-    ``body`` is the request as sent (hashed for the Idempotency-Key). A move without
+    ``token`` is the caller: a principal (:mod:`arbiter.service.identity`) or a raw
+    bearer token (seat token, or a personal token of the seat's account with
+    ``games:play``). ``body`` is the request as sent (hashed for the Idempotency-Key). A move without
     ``expected_version`` that loses a race is retried as if made against the version
     it was first checked on, so it is never applied to another prompt.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
+    :raises arbiter.errors.Forbidden: an account token without the scope or the seat.
     :raises StaleVersion: ``expected_version`` is no longer current (see
         :func:`check_version`); a move made against a current version that loses a race
         to another append is checked again, up to ``RACE_RETRIES`` times.
@@ -115,9 +118,10 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
     """
-    scope = f"moves:{game_id}:{access.token_hash(token or '')}"
+    who = identity.as_principal(token)
+    scope = idempotency.caller_scope("moves", game_id, who)
     game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
-    seat = access.seat_for(game, token)
+    seat = identity.seat_for(game, who)
 
     def run(row):
         read_version = game.version
@@ -143,16 +147,17 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
     return idempotency.once(scope, idempotency_key, request, run, known)
 
 
-def resign(game_id: str, token: str | None, idempotency_key: str | None = None
+def resign(game_id: str, token: identity.Principal | str | None, idempotency_key: str | None = None
            ) -> tuple[int, dict]:
     """Resign the token's seat; its later decisions are played by timeout moves and it
     ranks last; the game ends when at most one seat remains. Returns ``(201, {...})``.
 
     :raises Conflict: ``game-over`` or ``already-resigned``.
     """
-    scope = f"resign:{game_id}:{access.token_hash(token or '')}"
+    who = identity.as_principal(token)
+    scope = idempotency.caller_scope("resign", game_id, who)
     game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
-    seat = access.seat_for(game, token)
+    seat = identity.seat_for(game, who)
 
     def run(row):
         check_active(game)

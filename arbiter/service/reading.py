@@ -13,7 +13,7 @@ from arbiter.errors import Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.models import Event, Game
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import access, clock
+from arbiter.service import clock, identity
 from arbiter.service.games import get_game, load
 from arbiter.store import events_after
 
@@ -42,12 +42,14 @@ def created(game: Game, tokens: list[str]) -> dict:
                       for s, t in zip(game.seats, tokens)]}
 
 
-def reader_seat(game: Game, token: str | None) -> int | None:
-    """Return the seat a token opens, ``None`` for a spectator (no token).
+def reader_seat(game: Game, token) -> int | None:
+    """Return the seat a token (or principal) opens, ``None`` for a spectator (no
+    token, or an account without a seat in this game).
 
-    :raises arbiter.errors.Unauthorized: a token that opens no seat of this game.
+    :raises arbiter.errors.Unauthorized: a game token that opens no seat of this game.
+    :raises arbiter.errors.Forbidden: a personal token without ``games:read``.
     """
-    seat = access.seat_for(game, token, required=False)
+    seat = identity.seat_for(game, token, "games:read", required=False)
     return None if seat is None else seat.seat
 
 
@@ -121,7 +123,7 @@ def legal_moves_if_changed(game_id: str, token: str | None, unchanged: Unchanged
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     """
     game = get_game(game_id, with_state=False)
-    seat = access.seat_for(game, token)
+    seat = identity.seat_for(game, token, "games:read")
     tag = reader_tag(game.version, seat.seat)
     if unchanged(tag):
         return tag, None

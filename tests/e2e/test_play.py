@@ -50,7 +50,7 @@ def stack(tmp_path, smtp, request):
     def start(database_url: str | None, broker_url: str | None) -> str:
         port = free_port()
         env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-               "SMTP_URL": smtp_url, "BASE_URL": f"http://127.0.0.1:{port}",
+               "SMTP_URL": smtp_url, "BASE_URL": f"http://127.0.0.1:{port}", "OPEN_CREATION": "1",
                "PATH": f"{BIN}:{os.environ['PATH']}"}
         for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url)):
             if value:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from arbiter.resources import headers
+from arbiter.resources import guard, headers
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
 from arbiter.resources.problem import ProblemSchema
@@ -48,6 +48,7 @@ class CampaignById(MethodView):
 class CampaignGames(MethodView):
     """``/v1/campaigns/{id}/games``: start the next game."""
 
+    @guard.needs("organiser")
     @blp.arguments(s.NextGameSchema, required=False)
     @blp.response(201, GameCreatedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="its current game is not over")

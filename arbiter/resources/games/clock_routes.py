@@ -10,15 +10,15 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from arbiter.resources import headers
+from arbiter.resources import guard, headers
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import clock, clock_actions
 
 blp = Blueprint("clock", __name__, url_prefix="/v1/games",
                 description="The clock: pause, resume, extend deadlines, vacation.")
 
-CREATOR = {"security": [{"creatorToken": []}]}
-SEAT = {"security": [{"seatToken": []}]}
+CREATOR = {"security": [{"creatorToken": []}, {"apiToken": []}]}
+SEAT = {"security": [{"seatToken": []}, {"apiToken": []}]}
 IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
                "schema": {"type": "string", "maxLength": 200},
                "description": "a retry with the same key gets the first answer again"}
@@ -51,13 +51,14 @@ class VacationSchema(Schema):
 class Pause(MethodView):
     """``/v1/games/{id}/pause``: stop every clock."""
 
+    @guard.needs("creator")
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already paused")
     @blp.doc(parameters=[IDEMPOTENCY], **CREATOR)
     def post(self, game_id):
         """Pause every clock of the game (Bearer creator token)."""
-        status, body = clock_actions.pause(game_id, headers.token(), headers.idempotency_key())
+        status, body = clock_actions.pause(game_id, guard.principal(), headers.idempotency_key())
         return body, status
 
 
@@ -65,13 +66,14 @@ class Pause(MethodView):
 class Resume(MethodView):
     """``/v1/games/{id}/resume``: restart the clocks."""
 
+    @guard.needs("creator")
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
     @blp.alt_response(409, schema=ProblemSchema, description="game over, not paused")
     @blp.doc(parameters=[IDEMPOTENCY], **CREATOR)
     def post(self, game_id):
         """Resume a paused game; deadlines move by the pause's length (creator token)."""
-        status, body = clock_actions.resume(game_id, headers.token(),
+        status, body = clock_actions.resume(game_id, guard.principal(),
                                             headers.idempotency_key())
         return body, status
 
@@ -80,6 +82,7 @@ class Resume(MethodView):
 class Extend(MethodView):
     """``/v1/games/{id}/extend``: move a deadline later."""
 
+    @guard.needs("creator")
     @blp.arguments(ExtendSchema)
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="not the creator token")
@@ -87,7 +90,7 @@ class Extend(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY], **CREATOR)
     def post(self, data, game_id):
         """Extend a seat's deadline, or every running one (Bearer creator token)."""
-        status, body = clock_actions.extend(game_id, headers.token(), data["seconds"],
+        status, body = clock_actions.extend(game_id, guard.principal(), data["seconds"],
                                             data["seat"], headers.idempotency_key())
         return body, status
 
@@ -96,6 +99,7 @@ class Extend(MethodView):
 class Vacation(MethodView):
     """``/v1/games/{id}/vacation``: a seat's vacation days."""
 
+    @guard.needs("seat", "games:play")
     @blp.arguments(VacationSchema)
     @blp.response(201, ClockEventSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong seat token")
@@ -104,6 +108,6 @@ class Vacation(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY], **SEAT)
     def post(self, data, game_id):
         """Declare vacation days for your seat: its clock stops (Bearer seat token)."""
-        status, body = clock_actions.vacation(game_id, headers.token(), data["days"],
+        status, body = clock_actions.vacation(game_id, guard.principal(), data["days"],
                                               headers.idempotency_key())
         return body, status

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint, Page
 
 from arbiter.resources.problem import ProblemSchema
 from arbiter.extensions import db
-from arbiter.resources import headers
+from arbiter.resources import guard, headers
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
 from arbiter.service.moves import MISSING
@@ -17,8 +17,9 @@ from arbiter.streams import wire
 blp = Blueprint("games", __name__, url_prefix="/v1/games",
                 description="Games: create them, read them, move in them.")
 
-SEAT = {"security": [{"seatToken": []}]}
-OPTIONAL_SEAT = {"security": [{}, {"seatToken": []}]}
+SEAT = {"security": [{"seatToken": []}, {"apiToken": []}]}
+OPTIONAL_SEAT = {"security": [{}, {"seatToken": []}, {"apiToken": []}]}
+CREATE = {"security": [{}, {"apiToken": []}]}
 IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
                "schema": {"type": "string", "maxLength": 200},
                "description": "a retry with the same key gets the first answer again"}
@@ -73,17 +74,24 @@ class Games(MethodView):
         """List games, newest first; filter by status, engine or player."""
         return games.list_games(**args)
 
+    @guard.needs("create")
     @blp.arguments(s.GameCreateSchema)
     @blp.response(201, s.GameCreatedSchema)
+    @blp.alt_response(401, schema=ProblemSchema,
+                      description="no personal token with games:create (OPEN_CREATION off)")
     @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
-    @blp.doc(parameters=[IDEMPOTENCY])
+    @blp.doc(parameters=[IDEMPOTENCY], **CREATE)
     def post(self, data):
-        """Create a game; the answer carries each seat's token, shown only this once."""
+        """Create a game; the answer carries each seat's token, shown only this once.
+
+        Needs a personal token with ``games:create`` unless the server runs with
+        ``OPEN_CREATION``; seats whose email is an account's are linked to it."""
 
         players = [games.NewPlayer(p["name"], p.get("email"), p.get("tz"))
                    for p in data["players"]]
         status, body = creation.new_game(data["engine"], players, data["options"],
-                                         data["clock"], headers.idempotency_key(), data)
+                                         data["clock"], headers.idempotency_key(), data,
+                                         guard.principal())
         return body, status, headers.etag(body["version"])
 
 
@@ -104,6 +112,7 @@ class GameById(MethodView):
 class GameView(MethodView):
     """``/v1/games/{id}/view``: what the caller may see."""
 
+    @guard.needs("seat", "games:read", optional=True)
     @blp.response(200, s.ViewSchema)
     @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
@@ -111,7 +120,7 @@ class GameView(MethodView):
     def get(self, game_id):
         """Read what your seat may see (Bearer seat token), or the spectator's view
         (ETag: version and seat; If-None-Match: 304)."""
-        return answer(*reading.view_if_changed(game_id, headers.token(), headers.cached))
+        return answer(*reading.view_if_changed(game_id, guard.principal(), headers.cached))
 
 
 @blp.route("/<game_id>/board.svg")
@@ -122,9 +131,10 @@ class Board(MethodView):
                                 "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
              **OPTIONAL_SEAT)
     @blp.alt_response(404, schema=ProblemSchema, description="no such game, or no board")
+    @guard.needs("seat", "games:read", optional=True)
     def get(self, game_id):
         """Draw the board as your seat (or a spectator) sees it, as SVG."""
-        picture = reading.board_svg(game_id, headers.token())
+        picture = reading.board_svg(game_id, guard.principal())
         return Response(picture, mimetype="image/svg+xml")
 
 
@@ -132,6 +142,7 @@ class Board(MethodView):
 class LegalMoves(MethodView):
     """``/v1/games/{id}/legal-moves``: the caller's legal moves."""
 
+    @guard.needs("seat", "games:read")
     @blp.response(200, s.LegalMovesSchema)
     @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
@@ -139,7 +150,7 @@ class LegalMoves(MethodView):
     def get(self, game_id):
         """List every legal move of your seat now (Bearer seat token; ETag: version
         and seat; If-None-Match: 304)."""
-        return answer(*reading.legal_moves_if_changed(game_id, headers.token(),
+        return answer(*reading.legal_moves_if_changed(game_id, guard.principal(),
                                                       headers.cached))
 
 
@@ -147,6 +158,7 @@ class LegalMoves(MethodView):
 class Moves(MethodView):
     """``/v1/games/{id}/moves``: submit a move."""
 
+    @guard.needs("seat", "games:play", idempotent="moves")
     @blp.arguments(s.MoveSchema)
     @blp.response(201, s.MoveAcceptedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
@@ -157,7 +169,7 @@ class Moves(MethodView):
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
         expected = headers.expected_version(data.get("expected_version"))
-        status, body = moves.submit_move(game_id, headers.token(), data.get("move", MISSING),
+        status, body = moves.submit_move(game_id, guard.principal(), data.get("move", MISSING),
                                          expected, headers.idempotency_key(),
                                          text=data.get("text"), body=data)
         return body, status, headers.etag(body["version"])
@@ -167,12 +179,13 @@ class Moves(MethodView):
 class Resign(MethodView):
     """``/v1/games/{id}/resign``: resign a seat."""
 
+    @guard.needs("seat", "games:play", idempotent="resign")
     @blp.response(201, s.ResignedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already resigned")
     @blp.doc(parameters=[IDEMPOTENCY], **SEAT)
     def post(self, game_id):
         """Resign your seat (Bearer seat token): it ranks last and moves no more."""
-        status, body = moves.resign(game_id, headers.token(), headers.idempotency_key())
+        status, body = moves.resign(game_id, guard.principal(), headers.idempotency_key())
         return body, status
 
 
@@ -180,12 +193,13 @@ class Resign(MethodView):
 class Events(MethodView):
     """``/v1/games/{id}/events``: the log, long-polled."""
 
+    @guard.needs("seat", "games:read", optional=True)
     @blp.arguments(s.EventsQuerySchema, location="query")
     @blp.response(200, s.EventsSchema)
     @blp.doc(**OPTIONAL_SEAT)
     def get(self, args, game_id):
         """Read the log after seq N as you may see it; ``wait`` long-polls for news."""
-        return reading.events(game_id, headers.token(), args["after"], args["wait"])
+        return reading.events(game_id, guard.principal(), args["after"], args["wait"])
 
 
 LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
@@ -199,6 +213,7 @@ AFTER = {"in": "query", "name": "after", "required": False, "schema": {"type": "
 class Stream(MethodView):
     """``/v1/games/{id}/stream``: the log as Server-Sent Events."""
 
+    @guard.needs("seat", "games:read", optional=True)
     @blp.doc(responses={"200": {
         "description": "Server-Sent Events: one message per event, ``id`` its seq, "
                        "``event`` its kind, ``data`` the event as ``/events`` shows it "
@@ -216,7 +231,7 @@ class Stream(MethodView):
         reconnects with its Last-Event-ID)."""
         after = wire.read_after(request.headers.get("Last-Event-ID")
                                 or request.args.get("after"), "Last-Event-ID")
-        seat, over = reading.stream_reader(game_id, headers.token())
+        seat, over = reading.stream_reader(game_id, guard.principal())
         rows = reading.backlog(game_id, after)
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after

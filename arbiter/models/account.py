@@ -1,0 +1,67 @@
+"""Accounts (a verified email address), their personal API tokens and the one-time
+sign-in links that prove an address."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from arbiter.extensions import db
+from arbiter.models.timestamps import UTCDateTime, utcnow
+
+
+class Account(db.Model):
+    """A person: a verified email address, a display name and a time zone.
+
+    ``email`` is unique and lower-cased; it and ``display_name`` are erased when the
+    account is deleted (``deleted_at`` set), the row stays so that seats keep their link.
+    ``digest``: "your turn" mails are gathered into one daily digest instead of one
+    mail per game.
+    """
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    email: Mapped[str | None] = mapped_column(sa.String(254), unique=True, nullable=True)
+    display_name: Mapped[str] = mapped_column(sa.String(80))
+    tz: Mapped[str] = mapped_column(sa.String(64), default="UTC")
+    digest: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class ApiToken(db.Model):
+    """A personal API token of an account: shown once, stored as its SHA-256.
+
+    ``scopes`` is a list such as ``["games:play", "games:create"]``; ``last_used_at``
+    is refreshed at most once a minute; a revoked (``revoked_at``) or expired
+    (``expires_at`` in the past) token opens nothing.
+    """
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    account_id: Mapped[str] = mapped_column(sa.ForeignKey("accounts.id"), index=True)
+    name: Mapped[str] = mapped_column(sa.String(80))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    scopes: Mapped[list] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class SignInLink(db.Model):
+    """A one-time link mailed to ``email``: the SHA-256 of its nonce, when it expires,
+    and when it was used (a conditional UPDATE sets ``used_at`` once)."""
+
+    __tablename__ = "sign_in_links"
+
+    nonce_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    email: Mapped[str] = mapped_column(sa.String(254), index=True)
+    display_name: Mapped[str | None] = mapped_column(sa.String(80), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -1,0 +1,92 @@
+"""``/v1/auth``: sign-up and sign-in by a one-time link mailed to the address."""
+
+from __future__ import annotations
+
+from html import escape
+
+from flask import Response, json
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from arbiter.resources.me import schemas as s
+from arbiter.resources.problem import ProblemSchema
+from arbiter.service import accounts
+
+blp = Blueprint("auth", __name__, url_prefix="/v1/auth",
+                description="Sign-up and sign-in by a one-time mailed link (no passwords).")
+
+
+@blp.route("/links")
+class Links(MethodView):
+    """``/v1/auth/links``: ask for a sign-in link."""
+
+    @blp.arguments(s.LinkRequestSchema)
+    @blp.response(202, s.LinkSentSchema)
+    @blp.alt_response(429, schema=ProblemSchema, description="too many links for this address")
+    def post(self, data):
+        """Mail a one-time sign-in link to an address (an account is made on first use).
+        The answer is the same whether or not the address has an account."""
+        accounts.request_link(data["email"], data["display_name"])
+        return {"detail": "If the address can receive mail, a sign-in link is on its way; "
+                          "it works once and expires soon."}
+
+
+@blp.route("/sessions")
+class Sessions(MethodView):
+    """``/v1/auth/sessions``: use a mailed link."""
+
+    @blp.arguments(s.SessionCreateSchema)
+    @blp.response(201, s.SessionSchema)
+    @blp.alt_response(400, schema=ProblemSchema, description="bad-link, link-wrong-address")
+    @blp.alt_response(409, schema=ProblemSchema, description="link-used")
+    @blp.alt_response(410, schema=ProblemSchema, description="link-expired")
+    def post(self, data):
+        """Use a sign-in link (its ``email`` and ``token``): the answer holds the account
+        and a personal token with every scope, shown once."""
+        account, row, plain = accounts.complete_sign_in(data["email"], data["token"])
+        return {"account": accounts.me(account), "token": accounts.token_json(row, plain)}
+
+
+class ConfirmQuerySchema(Schema):
+    """The query of a mailed sign-in link."""
+
+    email = fields.String(required=True)
+    token = fields.String(required=True)
+
+
+@blp.route("/confirm")
+class Confirm(MethodView):
+    """``/v1/auth/confirm``: the page a mailed link opens."""
+
+    @blp.arguments(ConfirmQuerySchema, location="query")
+    @blp.doc(responses={"200": {"description": "a page with a sign-in button",
+                                "content": {"text/html": {"schema": {"type": "string"}}}}})
+    def get(self, args):
+        """Show a page whose button uses the link (opening it alone uses nothing, so a
+        mail scanner that follows links cannot spend it)."""
+        body = json.dumps({"email": args["email"], "token": args["token"]})
+        page = CONFIRM_PAGE.replace("{address}", escape(args["email"])).replace(
+            "{body}", escape(body))
+        return Response(page, mimetype="text/html")
+
+
+CONFIRM_PAGE = """<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>Sign in to Arbiter</title>
+<body>
+<h1>Sign in to Arbiter</h1>
+<p>Sign in as {address}? The link works once.</p>
+<button id="go" data-body="{body}">Sign in</button>
+<pre id="out"></pre>
+<script>
+document.getElementById("go").onclick = async (e) => {
+  const r = await fetch("/v1/auth/sessions", {method: "POST",
+    headers: {"Content-Type": "application/json"}, body: e.target.dataset.body});
+  const a = await r.json();
+  document.getElementById("out").textContent = r.ok
+    ? "Signed in. Your personal API token (shown once, keep it safe):\\n" + a.token.token
+    : a.detail;
+};
+</script>
+</body></html>
+"""

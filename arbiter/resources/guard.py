@@ -1,0 +1,135 @@
+"""Authentication before anything else: one ``before_request`` hook that checks the
+caller of every route that takes a token, before the body or any validated header is
+read (so a wrong token gets 401, or 404 for a game that does not exist, never a 400 or
+422 about a body it may not send, and a 10 MB body is never read for it).
+
+A view method declares what it needs with :func:`needs`; routes without a declaration
+ignore the Authorization header. The principal is left in ``flask.g.principal``
+(:func:`principal`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, g, request
+
+from arbiter.errors import Unauthorized
+from arbiter.extensions import db
+from arbiter.resources import headers
+from arbiter.service import campaigns, games, identity, idempotency
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What a route needs from its caller.
+
+    :param kind: ``seat`` (a seat of the route's game), ``creator`` (the game's
+        creator), ``account`` (a personal token), ``create`` (game creation: a token
+        with ``games:create`` unless ``OPEN_CREATION``), ``organiser`` (a campaign's
+        organiser token).
+    :param scope: the scope a personal token must carry.
+    :param optional: for ``seat``: no token (or an account without a seat here) reads
+        as a spectator.
+    :param idempotent: the idempotency route name (``moves``, ``resign``) of a write
+        whose service reads the game with its stored answer: the guard reads both in
+        the one SELECT the service then uses (:func:`arbiter.service.games.preload`).
+    """
+
+    kind: str
+    scope: str | None = None
+    optional: bool = False
+    idempotent: str | None = None
+
+
+def needs(kind: str, scope: str | None = None, optional: bool = False,
+          idempotent: str | None = None):
+    """Decorate a view method with the :class:`Policy` its caller must meet."""
+    def mark(view):
+        view.guard_policy = Policy(kind, scope, optional, idempotent)
+        return view
+    return mark
+
+
+def policy_of_request() -> Policy | None:
+    """Return the policy of the view that will answer this request, if any."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    cls = getattr(view, "view_class", None)
+    method = getattr(cls, request.method.lower(), None) if cls else view
+    return getattr(method, "guard_policy", None)
+
+
+def principal() -> identity.Principal | None:
+    """Return the authenticated caller of this request (None: no token)."""
+    return g.get("principal")
+
+
+def check_request() -> None:
+    """``before_request``: authenticate the caller and check the route's policy.
+
+    :raises Unauthorized, Forbidden, NotFound: see :mod:`arbiter.service.identity`.
+    """
+    policy = policy_of_request()
+    if policy is None:
+        return
+    who = identity.authenticate(request.headers.get("Authorization"))
+    db.session.commit()  # a token's last-used time
+    g.principal = who
+    CHECKS[policy.kind](policy, who, request.view_args or {})
+
+
+def _game(policy: Policy, who, game_id: str):
+    """Read the route's game once for the guard and the service (see Policy). The game
+    is kept in ``g`` for the request: the session's identity map holds objects weakly,
+    and while it lives the service's read of it costs no second SELECT."""
+    if policy.idempotent:
+        scope = idempotency.caller_scope(policy.idempotent, game_id, who)
+        game = games.preload(game_id, scope, headers.idempotency_key())
+    else:
+        game = games.get_game(game_id, with_state=policy.scope != "games:read")
+    g.arbiter_game = game
+    return game
+
+
+def _seat(policy: Policy, who, args: dict) -> None:
+    game = _game(policy, who, args["game_id"])
+    identity.seat_for(game, who, policy.scope or "games:play", required=not policy.optional)
+
+
+def _creator(policy: Policy, who, args: dict) -> None:
+    game = _game(policy, who, args["game_id"])
+    if who is None:
+        raise Unauthorized("This needs the creator token given when the game was created "
+                           "(or a personal token of the creating account): send "
+                           "'Authorization: Bearer <token>'.", code="missing-token")
+    if not identity.is_creator(game, who):
+        raise Unauthorized("Only the game's creator may do this, with the creator token.",
+                           code="not-creator")
+
+
+def _account(policy: Policy, who, args: dict) -> None:
+    if who is None:
+        raise Unauthorized("This needs your personal API token: send 'Authorization: "
+                           "Bearer arb_...' (sign in to get one).", code="missing-token")
+    if policy.scope:
+        who.require(policy.scope)
+    else:
+        who.require_account()
+
+
+def _create(policy: Policy, who, args: dict) -> None:
+    if who is None:
+        if current_app.config["OPEN_CREATION"]:
+            return
+        raise Unauthorized("Creating games on this server needs a personal API token with "
+                           "the scope games:create (OPEN_CREATION is off).",
+                           code="missing-token")
+    who.require("games:create")
+
+
+def _organiser(policy: Policy, who, args: dict) -> None:
+    campaigns.organised(args["campaign_id"], who.token if who else None)
+
+
+CHECKS = {"seat": _seat, "creator": _creator, "account": _account, "create": _create,
+          "organiser": _organiser}

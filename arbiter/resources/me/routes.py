@@ -1,0 +1,104 @@
+"""``/v1/me``: my account, my personal API tokens, my games."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arbiter.resources import guard
+from arbiter.resources.me import schemas as s
+from arbiter.resources.problem import ProblemSchema
+from arbiter.service import accounts, my_games
+
+blp = Blueprint("me", __name__, url_prefix="/v1/me",
+                description="My account: profile, personal API tokens, my games.")
+
+TOKEN = {"security": [{"apiToken": []}]}
+
+
+def _account():
+    """Return the account of the request's personal token (checked by the guard)."""
+    return guard.principal().account
+
+
+@blp.route("")
+class Me(MethodView):
+    """``/v1/me``: read, change, delete my account."""
+
+    @guard.needs("account")
+    @blp.response(200, s.MeSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="missing, revoked or game token")
+    @blp.doc(**TOKEN)
+    def get(self):
+        """Read my account (any personal token)."""
+        return accounts.me(_account())
+
+    @guard.needs("account", "account:write")
+    @blp.arguments(s.MePatchSchema)
+    @blp.response(200, s.MeSchema)
+    @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
+    @blp.doc(**TOKEN)
+    def patch(self, data):
+        """Change my display name, time zone or digest option (scope account:write)."""
+        return accounts.update(_account(), data)
+
+    @guard.needs("account", "account:write")
+    @blp.response(204)
+    @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
+    @blp.doc(**TOKEN)
+    def delete(self):
+        """Delete my account: address and name erased, tokens revoked; my seats keep a
+        placeholder name and the game logs are untouched (scope account:write)."""
+        accounts.delete(_account())
+        return None
+
+
+@blp.route("/tokens")
+class Tokens(MethodView):
+    """``/v1/me/tokens``: my personal API tokens."""
+
+    @guard.needs("account", "account:write")
+    @blp.response(200, s.TokenSchema(many=True))
+    @blp.doc(**TOKEN)
+    def get(self):
+        """List my tokens that are not revoked (never the tokens themselves)."""
+        return [accounts.token_json(t) for t in accounts.list_tokens(_account())]
+
+    @guard.needs("account", "account:write")
+    @blp.arguments(s.TokenCreateSchema)
+    @blp.response(201, s.TokenCreatedSchema)
+    @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
+    @blp.doc(**TOKEN)
+    def post(self, data):
+        """Make a personal API token with some scopes; the answer shows it this once."""
+        row, plain = accounts.create_token(_account(), data["name"], data["scopes"],
+                                           data["expires_in"])
+        return accounts.token_json(row, plain)
+
+
+@blp.route("/tokens/<token_id>")
+class TokenById(MethodView):
+    """``/v1/me/tokens/{id}``: revoke a token."""
+
+    @guard.needs("account", "account:write")
+    @blp.response(204)
+    @blp.alt_response(404, schema=ProblemSchema, description="not one of my tokens")
+    @blp.doc(**TOKEN)
+    def delete(self, token_id):
+        """Revoke one of my tokens: from now on it opens nothing."""
+        accounts.revoke_token(_account(), token_id)
+        return None
+
+
+@blp.route("/games")
+class MyGames(MethodView):
+    """``/v1/me/games``: the games where my account holds a seat."""
+
+    @guard.needs("account", "games:read")
+    @blp.arguments(s.MyGamesQuerySchema, location="query")
+    @blp.response(200, s.MyGamesSchema)
+    @blp.doc(**TOKEN)
+    def get(self, args):
+        """List my games, most recently moved first; ``to_act=true``: only those where it
+        is my turn, across all my games."""
+        return {"games": my_games.games_of(_account(), args["to_act"], args["status"])}

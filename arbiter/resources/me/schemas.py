@@ -1,0 +1,114 @@
+"""Schemas of ``/v1/me`` and ``/v1/auth``: the account, its tokens, sign-in."""
+
+from marshmallow import Schema, fields, validate
+
+from arbiter.resources.text import printable
+from arbiter.service.clock import check_tz
+from arbiter.service.identity import SCOPES
+
+NAME = [validate.Length(min=1, max=80), printable]
+
+
+class MeSchema(Schema):
+    """The caller's account."""
+
+    id = fields.String()
+    email = fields.String(metadata={"description": "the verified address"})
+    display_name = fields.String()
+    tz = fields.String(metadata={"description": "IANA time zone for times in mails"})
+    digest = fields.Boolean(metadata={"description": "one daily digest of the games where "
+                                                     "it is my turn instead of a mail each"})
+    created_at = fields.String()
+
+
+class MePatchSchema(Schema):
+    """``PATCH /v1/me``: any of display name, time zone, digest."""
+
+    display_name = fields.String(validate=NAME)
+    tz = fields.String(validate=[validate.Length(max=64), check_tz])
+    digest = fields.Boolean()
+
+
+class TokenCreateSchema(Schema):
+    """``POST /v1/me/tokens``."""
+
+    name = fields.String(required=True, validate=NAME,
+                         metadata={"description": "what it is for, e.g. 'my bot'"})
+    scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
+                         validate=validate.Length(min=1, max=len(SCOPES)),
+                         metadata={"description": "of " + ", ".join(SCOPES)})
+    expires_in = fields.Integer(load_default=None, allow_none=True, strict=True,
+                                validate=validate.Range(min=60, max=10 * 365 * 86400),
+                                metadata={"description": "seconds; default: never"})
+
+
+class TokenSchema(Schema):
+    """A personal API token as listed (never the token itself)."""
+
+    id = fields.String()
+    name = fields.String()
+    scopes = fields.List(fields.String())
+    created_at = fields.String()
+    last_used_at = fields.String(allow_none=True)
+    expires_at = fields.String(allow_none=True)
+
+
+class TokenCreatedSchema(TokenSchema):
+    """A personal API token just made: ``token`` is shown this once."""
+
+    token = fields.String(metadata={"description": "the bearer token (arb_...), shown once"})
+
+
+class LinkRequestSchema(Schema):
+    """``POST /v1/auth/links``: mail me a sign-in (or sign-up) link."""
+
+    email = fields.Email(required=True, validate=validate.Length(max=254))
+    display_name = fields.String(load_default=None, allow_none=True, validate=NAME,
+                                 metadata={"description": "for a new account"})
+
+
+class LinkSentSchema(Schema):
+    """The answer to a link request (the same whether or not the account exists)."""
+
+    detail = fields.String()
+
+
+class SessionCreateSchema(Schema):
+    """``POST /v1/auth/sessions``: use a mailed link's ``email`` and ``token``."""
+
+    email = fields.Email(required=True, validate=validate.Length(max=254))
+    token = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class SessionSchema(Schema):
+    """A completed sign-in: the account and a personal token with every scope."""
+
+    account = fields.Nested(MeSchema)
+    token = fields.Nested(TokenCreatedSchema)
+
+
+class MyGamesQuerySchema(Schema):
+    """``GET /v1/me/games`` filters."""
+
+    to_act = fields.Boolean(load_default=False,
+                            metadata={"description": "only games waiting for my move"})
+    status = fields.String(load_default=None, validate=validate.OneOf(["active", "over"]))
+
+
+class MyGameSchema(Schema):
+    """One of my games: its summary and my seat(s) in it."""
+
+    id = fields.String()
+    engine = fields.String()
+    status = fields.String()
+    version = fields.Integer()
+    seats = fields.List(fields.Integer(), metadata={"description": "my seats"})
+    to_act = fields.List(fields.Integer(), metadata={"description": "my seats owing a move"})
+    deadline = fields.String(allow_none=True)
+    updated_at = fields.String()
+
+
+class MyGamesSchema(Schema):
+    """``GET /v1/me/games``."""
+
+    games = fields.List(fields.Nested(MyGameSchema))

@@ -1,0 +1,233 @@
+"""Accounts: sign-up and sign-in by a one-time mailed link, the account itself
+(``/v1/me``) and its personal API tokens (``/v1/me/tokens``).
+
+An account is a verified email address: it exists only once somebody has opened a link
+mailed to that address. There are no passwords. A link holds a random nonce, stored as
+its SHA-256; it expires after ``SIGN_IN_LINK_SECONDS`` and works once (a conditional
+UPDATE marks it used). Opening it gives a personal API token with every scope that
+expires after ``SIGN_IN_TOKEN_SECONDS``; scripts make narrower tokens with
+:func:`create_token`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from urllib.parse import urlencode
+
+import sqlalchemy as sa
+from flask import current_app
+
+from arbiter import queue
+from arbiter.errors import ArbiterError, Conflict, NotFound
+from arbiter.extensions import db
+from arbiter.models import Account, ApiToken, OutboxMail, Seat, SignInLink
+from arbiter.models.timestamps import iso, utcnow
+from arbiter.service import identity
+
+DELETED_NAME = "(deleted player)"
+"""The name a deleted account's seats keep."""
+
+
+def normal_address(email: str) -> str:
+    """Return an email address as accounts store it: trimmed, lower-cased."""
+    return email.strip().lower()
+
+
+def account_by_address(email: str | None) -> Account | None:
+    """Return the (not deleted) account of an email address, if there is one."""
+    if not email:
+        return None
+    return db.session.scalar(sa.select(Account).where(
+        Account.email == normal_address(email), Account.deleted_at.is_(None)))
+
+
+# --------------------------------------------------------------------------- sign-in
+
+
+def request_link(email: str, display_name: str | None = None) -> None:
+    """Mail a one-time sign-in link to ``email`` (sign-up when it has no account yet).
+
+    The answer never says whether the address has an account. The link expires after
+    ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once.
+    """
+    address = normal_address(email)
+    nonce = secrets.token_urlsafe(32)
+    now = utcnow()
+    link = SignInLink(nonce_hash=identity.token_hash(nonce), email=address,
+                      display_name=display_name, created_at=now,
+                      expires_at=now + timedelta(
+                          seconds=current_app.config["SIGN_IN_LINK_SECONDS"]))
+    url = (f"{current_app.config['BASE_URL']}/v1/auth/confirm?"
+           + urlencode({"email": address, "token": nonce}))
+    minutes = current_app.config["SIGN_IN_LINK_SECONDS"] // 60
+    mail = OutboxMail(
+        dedupe_key=f"sign-in:{link.nonce_hash}", game_id=None, seat=None, to_addr=address,
+        subject="[Arbiter] Your sign-in link",
+        body="\n".join([
+            "Hello,", "",
+            "Somebody (we hope you) asked to sign in to Arbiter with this address.",
+            f"Open this link within {minutes} minutes to sign in; it works once:", "",
+            url, "",
+            "A script can use the link's token instead: POST /v1/auth/sessions with",
+            f'{{"email": "{address}", "token": "{nonce}"}}.', "",
+            "If you did not ask for this, ignore this mail: nothing happens without the "
+            "link.",
+        ]))
+    db.session.add_all([link, mail])
+    db.session.commit()
+    queue.enqueue(queue.SEND_MAIL, mail.id)
+
+
+def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
+    """Use a sign-in link: return the account (created on first sign-in), a new
+    personal token with every scope, and that token in plain text (shown once).
+
+    Seats of earlier games that named this address are linked to the account.
+
+    :raises ArbiterError: 400 ``bad-link`` (no such link), 400 ``link-wrong-address``
+        (made for another address; the link stays usable), 409 ``link-used``, 410
+        ``link-expired``.
+    """
+    address = normal_address(email)
+    digest = identity.token_hash(nonce)
+    link = db.session.get(SignInLink, digest)
+    if link is None:
+        raise ArbiterError("This sign-in link is not valid; ask for a new one.",
+                           code="bad-link")
+    if not secrets.compare_digest(link.email, address):
+        raise ArbiterError("This sign-in link was made for another address.",
+                           code="link-wrong-address")
+    now = utcnow()
+    if link.used_at is None and link.expires_at <= now:
+        raise ArbiterError("This sign-in link has expired; ask for a new one.",
+                           code="link-expired", status=410)
+    used = db.session.execute(
+        sa.update(SignInLink).where(SignInLink.nonce_hash == digest,
+                                    SignInLink.used_at.is_(None),
+                                    SignInLink.expires_at > now)
+        .values(used_at=now).execution_options(synchronize_session=False)).rowcount
+    if used != 1:
+        db.session.rollback()
+        raise Conflict("This sign-in link has already been used; ask for a new one.",
+                       code="link-used")
+    account = account_by_address(address)
+    if account is None:
+        account = Account(id=secrets.token_hex(8), email=address,
+                          display_name=link.display_name or address.split("@")[0][:80],
+                          tz="UTC", digest=False, created_at=now)
+        db.session.add(account)
+        db.session.flush()
+    link_seats(account)
+    expires = now + timedelta(seconds=current_app.config["SIGN_IN_TOKEN_SECONDS"])
+    row, plain = _new_token(account, "sign-in", list(identity.SCOPES), expires)
+    db.session.commit()
+    return account, row, plain
+
+
+def link_seats(account: Account) -> int:
+    """Link the unclaimed seats that name the account's address to it; return how many."""
+    return db.session.execute(
+        sa.update(Seat).where(sa.func.lower(Seat.email) == account.email,
+                              Seat.account_id.is_(None))
+        .values(account_id=account.id).execution_options(synchronize_session=False)
+    ).rowcount
+
+
+# --------------------------------------------------------------------------- /v1/me
+
+
+def me(account: Account) -> dict:
+    """Return ``{"id", "email", "display_name", "tz", "digest", "created_at"}``."""
+    return {"id": account.id, "email": account.email, "display_name": account.display_name,
+            "tz": account.tz, "digest": account.digest, "created_at": iso(account.created_at)}
+
+
+def update(account: Account, changes: dict) -> dict:
+    """Change ``display_name``, ``tz`` (IANA zone) or ``digest`` (bool); return
+    :func:`me`. Validation is the caller's schema's."""
+    for key in ("display_name", "tz", "digest"):
+        if key in changes and changes[key] is not None:
+            setattr(account, key, changes[key])
+    if "display_name" in changes:
+        db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
+                           .values(name=account.display_name)
+                           .execution_options(synchronize_session=False))
+    db.session.commit()
+    return me(account)
+
+
+def delete(account: Account) -> None:
+    """Erase the account's address and name; revoke its tokens. Its seats keep the
+    placeholder name ``DELETED_NAME`` and no address; the game logs are untouched."""
+    now = utcnow()
+    db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
+                       .values(name=DELETED_NAME, email=None)
+                       .execution_options(synchronize_session=False))
+    db.session.execute(sa.update(ApiToken).where(ApiToken.account_id == account.id,
+                                                 ApiToken.revoked_at.is_(None))
+                       .values(revoked_at=now).execution_options(synchronize_session=False))
+    account.email = None
+    account.display_name = DELETED_NAME
+    account.deleted_at = now
+    db.session.commit()
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+def _new_token(account: Account, name: str, scopes: list[str], expires_at
+               ) -> tuple[ApiToken, str]:
+    """Add a personal token row (not committed); return it and its plain text."""
+    plain = identity.TOKEN_PREFIX + secrets.token_urlsafe(32)
+    row = ApiToken(id=secrets.token_hex(8), account_id=account.id, name=name,
+                   token_hash=identity.token_hash(plain),
+                   scopes=sorted(set(scopes)), created_at=utcnow(), expires_at=expires_at)
+    db.session.add(row)
+    return row, plain
+
+
+def create_token(account: Account, name: str, scopes: list[str],
+                 expires_in: int | None = None) -> tuple[ApiToken, str]:
+    """Make a personal API token; return the row and the token (shown once).
+
+    :param scopes: a subset of :data:`arbiter.service.identity.SCOPES` (the caller's
+        schema checks the names). :param expires_in: seconds, or None for no expiry.
+    """
+    expires = utcnow() + timedelta(seconds=expires_in) if expires_in else None
+    row, plain = _new_token(account, name, scopes, expires)
+    db.session.commit()
+    return row, plain
+
+
+def token_json(row: ApiToken, plain: str | None = None) -> dict:
+    """Return a token as the API shows it (``token`` only right after creation)."""
+    body = {"id": row.id, "name": row.name, "scopes": list(row.scopes),
+            "created_at": iso(row.created_at), "last_used_at": iso(row.last_used_at),
+            "expires_at": iso(row.expires_at)}
+    if plain is not None:
+        body["token"] = plain
+    return body
+
+
+def list_tokens(account: Account) -> list[ApiToken]:
+    """Return the account's tokens that are not revoked, oldest first."""
+    return list(db.session.scalars(
+        sa.select(ApiToken).where(ApiToken.account_id == account.id,
+                                  ApiToken.revoked_at.is_(None))
+        .order_by(ApiToken.created_at, ApiToken.id)))
+
+
+def revoke_token(account: Account, token_id: str) -> None:
+    """Revoke one of the account's tokens; it opens nothing from now on.
+
+    :raises NotFound: ``token-not-found`` (not the account's, or already revoked).
+    """
+    done = db.session.execute(
+        sa.update(ApiToken).where(ApiToken.id == token_id, ApiToken.account_id == account.id,
+                                  ApiToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow()).execution_options(synchronize_session=False)).rowcount
+    if done != 1:
+        db.session.rollback()
+        raise NotFound(f"You have no token {token_id!r}.", code="token-not-found")
+    db.session.commit()

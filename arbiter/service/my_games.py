@@ -1,0 +1,37 @@
+"""The games an account holds seats in (``GET /v1/me/games``)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.models import Account, Game, Seat
+from arbiter.models.timestamps import iso
+from arbiter.service import clock
+
+MAX_GAMES = 500
+"""At most this many games are listed (most recently moved first)."""
+
+
+def games_of(account: Account, to_act: bool = False, status: str | None = None
+             ) -> list[dict]:
+    """Return ``[{"id", "engine", "status", "version", "seats", "to_act", "deadline",
+    "updated_at"}]`` for the account's games; with ``to_act`` only the active games
+    where one of its seats owes a move now (``to_act`` lists those seats)."""
+    query = (sa.select(Game).join(Seat, Seat.game_id == Game.id)
+             .where(Seat.account_id == account.id).distinct()
+             .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES))
+    if to_act:
+        query = query.where(Game.status == "active", Game.prompt_type == "decision")
+    elif status:
+        query = query.where(Game.status == status)
+    out = []
+    for game in db.session.scalars(query):
+        mine = [s.seat for s in game.seats if s.account_id == account.id]
+        owing = [s for s in mine if s in game.to_act and not game.seats[s].resigned]
+        if to_act and not owing:
+            continue
+        out.append({"id": game.id, "engine": game.engine, "status": game.status,
+                    "version": game.version, "seats": mine, "to_act": owing,
+                    "deadline": iso(clock.earliest(game)), "updated_at": iso(game.updated_at)})
+    return out
