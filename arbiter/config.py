@@ -20,10 +20,8 @@
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
-<<<<<<< HEAD
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
-=======
 ``OPEN_CREATION``
     ``1``: anybody may create games without a token; ``0``: creating needs a personal
     token with ``games:create``. Default: open on the embedded default (no
@@ -32,7 +30,6 @@
     how long a mailed sign-in link works (default 900; it works once).
 ``SIGN_IN_TOKEN_SECONDS``
     how long the personal token a sign-in gives lasts (default 2592000, 30 days).
->>>>>>> main
 ``WEB_THREADS``
     threads of the web process that run Flask requests (default 32); streams and
     long-polls wait on the event loop and hold none.

@@ -20,6 +20,7 @@ from arbiter.extensions import db
 from arbiter.service.chance import advance_chance
 from tests import processes
 from tests.conftest import REDIS_URL, free_port, make_app, need
+from tests.helpers import sign_in
 
 TIMEOUT = 20
 
@@ -254,3 +255,41 @@ def test_open_streams_are_counted_in_metrics(server):
     assert open_now() == before + 3
     for stream in streams:
         stream.close()
+
+
+def test_me_stream_follows_every_game_of_the_account(server):
+    """``/v1/me/stream`` (personal token): one ndjson line per new event of each game
+    where the account holds a seat, with ``game``, ``seq`` and ``version``, as that seat
+    may see it; empty lines keep it alive; a game token or no token is refused."""
+    url, app = server
+    token = sign_in(app.test_client(), app, "ann@example.org", "Ann")
+    made = []
+    for engine in ("dark-horse", "space-worm"):
+        answer = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
+            "engine": engine, "players": [{"name": "Ann", "email": "ann@example.org"},
+                                          {"name": "Bob"}]})
+        made.append(answer.json())
+    assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT).status_code == 401
+    seat_token = made[0]["seats"][0]["token"]
+    assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT,
+                        headers={"Authorization": f"Bearer {seat_token}"}).status_code == 401
+    stream = requests.get(f"{url}/v1/me/stream", headers={"Authorization": f"Bearer {token}"},
+                          stream=True, timeout=(5, TIMEOUT))
+    assert stream.headers["Content-Type"] == "application/x-ndjson"
+    lines = stream.iter_lines(chunk_size=None)
+    for game in made:
+        roll(app, game, 3)
+    got: dict[str, list[int]] = {g["id"]: [] for g in made}
+    blank = 0
+    deadline = time.monotonic() + TIMEOUT
+    while not all(len(v) >= 2 for v in got.values()) and time.monotonic() < deadline:
+        line = next(lines)
+        if not line:
+            blank += 1
+            continue
+        event = json.loads(line)
+        assert event["version"] >= event["seq"]
+        got[event["game"]].append(event["seq"])
+    stream.close()
+    assert all(seqs[:2] == [4, 5] for seqs in got.values()), got
+    assert blank >= 1
