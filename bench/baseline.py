@@ -95,12 +95,8 @@ def product_client(url: str, tally: Tally, deadline: float, seed: int) -> None:
             game.version, game.to_act, game.status = (summary["version"], summary["to_act"],
                                                       summary["status"])
             continue
-        auth = {"Authorization": f"Bearer {game.tokens[game.to_act[0]]}"}
-        listed = http.get(f"{url}/v1/games/{game.id}/legal-moves", headers=auth,
-                          timeout=TIMEOUT).json()
-        answer = http.post(f"{url}/v1/games/{game.id}/moves", headers=auth, timeout=TIMEOUT,
-                           json={"move": rng.choice(listed["moves"]),
-                                 "expected_version": listed["version"]})
+        answer = common.play_random(http, url, game.id, game.tokens[game.to_act[0]], rng,
+                                    TIMEOUT)
         tally.add(answer)
         if answer.status_code == 201:
             body = answer.json()

@@ -404,3 +404,14 @@ def run_on_backends(report: Report, run) -> None:
             (folder / "KEEP").touch()
             report.add(case, "error", f"{type(err).__name__}: {err}"[:400])
     report.done()
+
+
+def play_random(http, url: str, game_id: str, token: str, rng, timeout: float = 30):
+    """Fetch the seat's ``/legal-moves`` and POST one of them at random with
+    ``expected_version``, as a client bot does; return the POST's response."""
+    auth = {"Authorization": f"Bearer {token}"}
+    listed = http.get(f"{url}/v1/games/{game_id}/legal-moves", headers=auth,
+                      timeout=timeout).json()
+    return http.post(f"{url}/v1/games/{game_id}/moves", headers=auth, timeout=timeout,
+                     json={"move": rng.choice(listed["moves"]),
+                           "expected_version": listed["version"]})

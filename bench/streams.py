@@ -113,12 +113,8 @@ def play_one(url: str, game: dict, rng: random.Random) -> int:
     summary = requests.get(f"{url}/v1/games/{game['id']}", timeout=TIMEOUT).json()
     if not summary["to_act"]:
         return 0
-    auth = {"Authorization": f"Bearer {game['seats'][summary['to_act'][0]]['token']}"}
-    listed = requests.get(f"{url}/v1/games/{game['id']}/legal-moves", headers=auth,
-                          timeout=TIMEOUT).json()
-    answer = requests.post(f"{url}/v1/games/{game['id']}/moves", headers=auth, timeout=TIMEOUT,
-                           json={"move": rng.choice(listed["moves"]),
-                                 "expected_version": listed["version"]})
+    token = game["seats"][summary["to_act"][0]]["token"]
+    answer = common.play_random(requests, url, game["id"], token, rng, TIMEOUT)
     return answer.json()["version"] - summary["version"] if answer.status_code == 201 else 0
 
 
