@@ -6,12 +6,13 @@ Space Worm games on a per-move clock, 500 of them due now (copies of one real ga
 as ``bench/clock_sweep.py`` makes them), and ``ARBITER_BENCH_OVER`` (default 90,000)
 finished games of the four engines (copies, made in SQL, of one real game per engine
 ended by a resignation), every game with its seats (player names shared by about 5
-games each) and its events.
+games each) and its events; one account holds a seat in 1,000 of the active games.
 
 What it measures, in this process through the Flask test client (no network; the
 app and PostgreSQL only): the p50 of 30 requests of ``GET /v1/games`` with each
 filter (target: ``status=active&engine=...`` p50 <= 20 ms), of ``GET
-/v1/games/{id}/events`` and of a summary; one clock sweep with 500 due (target <= 1
+/v1/me/games?to_act=true`` for that account, of ``GET /v1/games/{id}/events`` and of
+a summary; one clock sweep with 500 due (target <= 1
 s); the resident memory of this process before and after ``ARBITER_BENCH_REQUESTS``
 (default 3,000) more list and event requests (flat or not). Then the plan of every
 query those routes and the sweep send (captured with SQLAlchemy's
@@ -36,6 +37,7 @@ ACTIVE = int(os.environ.get("ARBITER_BENCH_ACTIVE", "10000"))
 OVER = int(os.environ.get("ARBITER_BENCH_OVER", "90000"))
 REQUESTS = int(os.environ.get("ARBITER_BENCH_REQUESTS", "3000"))
 DUE = 500
+MINE = 1000
 ENGINES = ["space-worm", "dark-horse", "star-maps", "worms"]
 SCANNED = ("games", "seats", "events")
 
@@ -87,6 +89,39 @@ def p50(client, path: str, runs: int = 30) -> float:
     for _ in range(runs):
         began = time.perf_counter()
         answer = client.get(path)
+        times.append(time.perf_counter() - began)
+        assert answer.status_code == 200, (path, answer.status_code, answer.get_data()[:300])
+    return statistics.median(times)
+
+
+def account_with_games(count: int) -> str:
+    """Make an account holding seat 0 of ``count`` active games (the 'a' copies);
+    return a personal token with ``games:read``."""
+    import secrets
+
+    import sqlalchemy as sa
+
+    from arbiter.extensions import db
+    from arbiter.models import Account, Seat
+    from arbiter.service import accounts
+
+    account = Account(id=secrets.token_hex(8), email="many@example.org",
+                      display_name="Many")
+    db.session.add(account)
+    db.session.commit()
+    ids = [f"a{i:07d}" for i in range(count)]
+    db.session.execute(sa.update(Seat).where(Seat.game_id.in_(ids), Seat.seat == 0)
+                       .values(account_id=account.id))
+    db.session.commit()
+    return accounts.create_token(account, "bench", ["games:read"])[1]
+
+
+def p50_with(client, path: str, token: str, runs: int = 30) -> float:
+    """Return the median time of ``runs`` GETs of ``path`` with a bearer token."""
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        answer = client.get(path, headers={"Authorization": f"Bearer {token}"})
         times.append(time.perf_counter() - began)
         assert answer.status_code == 200, (path, answer.status_code, answer.get_data()[:300])
     return statistics.median(times)
@@ -165,8 +200,9 @@ def run(report: common.Report, url: str) -> None:
         }
         for name, path in paths.items():
             report.add(case, f"GET {name} p50", common.ms(p50(client, path)))
-        report.skip(case + " me/games", "GET /v1/me/games?to_act=true needs accounts "
-                    "(issue 10), not on this branch")
+        token = account_with_games(MINE)
+        mine = p50_with(client, "/v1/me/games?to_act=true", token)
+        report.add(case, f"GET /v1/me/games?to_act=true ({MINE} games) p50", common.ms(mine))
         began = time.perf_counter()
         counts = clock_sweep.sweep()
         report.add(case, f"clock sweep, {DUE} due (<= 1 s)",
