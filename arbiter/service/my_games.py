@@ -18,8 +18,8 @@ def games_of(account: Account, to_act: bool = False, status: str | None = None
     """Return ``[{"id", "engine", "status", "version", "seats", "to_act", "deadline",
     "updated_at"}]`` for the account's games; with ``to_act`` only the active games
     where one of its seats owes a move now (``to_act`` lists those seats)."""
-    query = (sa.select(Game).join(Seat, Seat.game_id == Game.id)
-             .where(Seat.account_id == account.id).distinct()
+    held = sa.select(Seat.game_id).where(Seat.account_id == account.id)
+    query = (sa.select(Game).where(Game.id.in_(held))  # not DISTINCT: JSON has no "="
              .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES))
     if to_act:
         query = query.where(Game.status == "active", Game.prompt_type == "decision")
