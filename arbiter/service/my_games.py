@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+import sqlalchemy.orm
 
 from arbiter.extensions import db
 from arbiter.models import Account, Game, Seat
@@ -20,6 +21,7 @@ def games_of(account: Account, to_act: bool = False, status: str | None = None
     where one of its seats owes a move now (``to_act`` lists those seats)."""
     held = sa.select(Seat.game_id).where(Seat.account_id == account.id)
     query = (sa.select(Game).where(Game.id.in_(held))  # not DISTINCT: JSON has no "="
+             .options(sa.orm.defer(Game.state))  # the list shows no state
              .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES))
     if to_act:
         query = query.where(Game.status == "active", Game.prompt_type == "decision")
