@@ -19,7 +19,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import config, database, errors, queue
+    from arbiter import config, database, errors, queue, web
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
     from arbiter.resources.metrics.routes import install_timing
@@ -50,6 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_blueprints(api)
     install_timing(app)
     errors.register(app)
+    web.init_app(app)
     queue.celery_init_app(app)
     return app
 

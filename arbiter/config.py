@@ -22,6 +22,8 @@
     inside it are extended by its length (default 300).
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
+``WEB_LINK_SECONDS``
+    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
 ``OPEN_CREATION``
     ``1``: anybody may create games without a token; ``0``: creating needs a personal
     token with ``games:create``. Default: open on the embedded default (no
@@ -132,13 +134,20 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "worker_hijack_root_logger": False,
         "broker_connection_retry_on_startup": True,
     }
+    base_url = env.get("BASE_URL", "http://localhost:8000").rstrip("/")
     return {
         "SECRET_KEY": env.get("SECRET_KEY", "dev-only-change-me"),
+        "WEB_LINK_SECONDS": int(env.get("WEB_LINK_SECONDS", 30 * 86400)),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": base_url.startswith("https://"),
+        "PERMANENT_SESSION_LIFETIME": int(env.get("WEB_LINK_SECONDS", 30 * 86400)),
+        "WTF_CSRF_TIME_LIMIT": 7 * 86400,
         "SQLALCHEMY_DATABASE_URI": url,
         "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url),
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
-        "BASE_URL": env.get("BASE_URL", "http://localhost:8000").rstrip("/"),
+        "BASE_URL": base_url,
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),

@@ -170,6 +170,8 @@ def require_json_body() -> None:
 
     :raises ArbiterError: 415 ``unsupported-media-type``.
     """
+    if request.blueprint == "web":  # the pages take forms (arbiter/web)
+        return
     if request.method in ("POST", "PUT", "PATCH") and request.content_length \
             and not request.is_json:
         raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",

@@ -270,6 +270,12 @@ class Engine:
         board worth drawing (served at ``/v1/games/{id}/board.svg``)."""
         return None
 
+    def board_text(self, view: dict) -> list[str]:
+        """Return the board of a ``view`` in words, one sentence a line: the text
+        alternative of :meth:`board_svg` for screen readers and text-only clients.
+        Default: none."""
+        return []
+
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return a chance outcome as text for logs and mails."""
         return f"{spec.get('kind', 'chance')}: {outcome}"

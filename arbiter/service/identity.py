@@ -88,6 +88,24 @@ class Principal:
                             "does with POST /v1/me/tokens.", code="missing-scope")
 
 
+@dataclass(frozen=True)
+class SeatGrant(Principal):
+    """A seat authenticated by other means than its bearer token: the web session set
+    from a signed seat link (``arbiter/service/links.py``) or a seat token typed into
+    the page. It opens that one seat of that one game; its ``token_hash`` (for
+    idempotency scopes) is derived from the game and the seat. Make it with
+    :func:`seat_grant`."""
+
+    game_id: str = ""
+    seat: int = -1
+
+
+def seat_grant(game_id: str, seat: int) -> SeatGrant:
+    """Return the principal of a web session holding ``seat`` of ``game_id``."""
+    return SeatGrant(token="", token_hash=token_hash(f"seat-grant\n{game_id}\n{seat}"),
+                     game_id=game_id, seat=seat)
+
+
 def bearer(header: str | None) -> str | None:
     """Return the token of an ``Authorization: Bearer <token>`` header, or None.
 
@@ -180,6 +198,11 @@ def seat_for(game: Game, who: Principal | str | None, scope: str = "games:play",
                                "<token>' (your personal API token, or the seat token given "
                                "when the game was created).", code="missing-token")
         return None
+    if isinstance(principal, SeatGrant):
+        for seat in game.seats:
+            if principal.game_id == game.id and seat.seat == principal.seat:
+                return seat
+        raise Unauthorized("That seat is not a seat of this game.", code="bad-token")
     if principal.is_account:
         principal.require(scope)
         held = [s for s in game.seats if s.account_id == principal.account.id]

@@ -11,6 +11,7 @@ from datetime import datetime
 from flask import current_app
 
 from arbiter.models import Game, OutboxMail
+from arbiter.service import links
 from arbiter.service.clock import local
 from engines.base import Decision, Engine
 
@@ -38,6 +39,8 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
             engine.brief(state, seat.seat),
             "",
             *_deadline_lines((deadlines or {}).get(seat.seat), seat.tz),
+            f"Play in your browser: {links.seat_url(game.id, seat.seat)}",
+            "",
             f"Game: {base}/v1/games/{game.id}",
             f"Your view: {base}/v1/games/{game.id}/view (send your seat token)",
             f"Legal moves: {base}/v1/games/{game.id}/legal-moves",

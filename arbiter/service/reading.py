@@ -13,7 +13,7 @@ from arbiter.errors import Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.models import Event, Game
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import clock, identity
+from arbiter.service import clock, identity, links
 from arbiter.service.games import get_game, load
 from arbiter.store import events_after
 
@@ -35,10 +35,11 @@ def summary(game: Game) -> dict:
 
 
 def created(game: Game, tokens: list[str]) -> dict:
-    """Return the answer to a game's creation: its summary, every seat's token and the
-    creator token (pause, resume, extend), all shown this once."""
+    """Return the answer to a game's creation: its summary, every seat's token and signed
+    web link, and the creator token (pause, resume, extend), all shown this once."""
     return {**summary(game), "creator_token": game.creator_token,
-            "seats": [{"seat": s.seat, "name": s.name, "token": t}
+            "seats": [{"seat": s.seat, "name": s.name, "token": t,
+                       "link": links.seat_url(game.id, s.seat)}
                       for s, t in zip(game.seats, tokens)]}
 
 

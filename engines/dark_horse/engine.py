@@ -9,7 +9,7 @@ from marshmallow import Schema, fields
 
 from engines.base import JSON, Decision, Engine, Prompt
 
-from . import notation, rules, view
+from . import board_svg, notation, rules, view
 from .cards import DEFAULT, Components
 
 
@@ -128,6 +128,14 @@ class DarkHorse(Engine):
         if spec.get("kind") == "dice" and isinstance(outcome, list) and outcome:
             return f"Seat {outcome[0] - 1} is the start player."
         return super().describe_outcome(spec, outcome)
+
+    def board_svg(self, view: dict) -> str:
+        """Return the board of a view as SVG (the Track, Ant tokens, cards played, the seat's own cards)."""
+        return board_svg.render(view)
+
+    def board_text(self, view: dict) -> list[str]:
+        """Return the board of a view in words, the picture's text alternative."""
+        return board_svg.words(view)
 
 
 __all__ = ["DarkHorse", "DarkHorseOptions"]

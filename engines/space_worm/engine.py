@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 
 from engines.base import (Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt,
                           shown)
-from engines.space_worm import notation, rules
+from engines.space_worm import board_svg, notation, rules
 from engines.space_worm.moves import read_move
 from engines.space_worm.sheet import DEFAULT_SHEET, SHEETS
 from engines.space_worm.view import view as public_view
@@ -123,3 +123,11 @@ class SpaceWorm(Engine):
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return a roll as text (start roll and sum, or each die's colour and pips)."""
         return notation.describe_outcome(spec, outcome)
+
+    def board_svg(self, view: dict) -> str:
+        """Return the board of a view as SVG (the seat's sheet, dice, fruit tracks, every seat's score)."""
+        return board_svg.render(view)
+
+    def board_text(self, view: dict) -> list[str]:
+        """Return the board of a view in words, the picture's text alternative."""
+        return board_svg.words(view)

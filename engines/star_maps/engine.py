@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from marshmallow import Schema, fields, post_load, validate
 
 from engines.base import Engine, JSON, Prompt
-from engines.star_maps import notation, rules
+from engines.star_maps import board_svg, notation, rules
 from engines.star_maps import view as views
 from engines.star_maps.bonuses import BONUS_IDS
 from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS
@@ -127,3 +127,11 @@ class StarMaps(Engine):
         """Return ``"Round 3: the dice show 2 and 5."``."""
         return f"{str(spec.get('for', 'roll')).capitalize()}: the dice show " \
                f"{outcome[0]} and {outcome[1]}."
+
+    def board_svg(self, view: dict) -> str:
+        """Return the board of a view as SVG (the seat's sheet: boxes, stars, connections, arms, bonuses)."""
+        return board_svg.render(view)
+
+    def board_text(self, view: dict) -> list[str]:
+        """Return the board of a view in words, the picture's text alternative."""
+        return board_svg.words(view)

@@ -8,6 +8,7 @@ import math
 from html import escape
 
 from engines.hexgrid import DIRECTIONS, Hex
+from engines.worms.board_words import words
 
 SIZE = 34.0
 TEAM_COLOURS = {"blue": "#2f6fdd", "red": "#d23a3a", "yellow": "#e0b400", "green": "#2e9e45"}
@@ -47,7 +48,9 @@ def render(view: dict) -> str:
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad + 40
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{min_x:.1f} {min_y:.1f} '
            f'{width:.1f} {height:.1f}" width="{width:.0f}" height="{height:.0f}" '
-           f'font-family="sans-serif">',
+           f'font-family="sans-serif" role="img" aria-labelledby="board-title board-desc">',
+           '<title id="board-title">Worms map</title>',
+           f'<desc id="board-desc">{escape(" ".join(words(view)))}</desc>',
            f'<rect x="{min_x:.1f}" y="{min_y:.1f}" width="{width:.1f}" height="{height:.1f}" '
            f'fill="#9fd3f0"/>']
     for h in hexes:

@@ -15,7 +15,7 @@ from marshmallow import Schema
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms import board_svg, notation, rules
+from engines.worms import board_svg, board_words, notation, rules
 from engines.worms.cards import CARDS, catalogue
 from engines.worms.rules.targets import target_error
 
@@ -150,6 +150,10 @@ class WormsEngine(Engine):
     def board_svg(self, view: dict) -> str:
         """Return the map of a view as SVG (hexes, Water, Things, worms, Target, wind)."""
         return board_svg.render(view)
+
+    def board_text(self, view: dict) -> list[str]:
+        """Return the map of a view in words, the picture's text alternative."""
+        return board_words.words(view)
 
     def secrets(self, state: dict, seat: int) -> list[str]:
         """Return the hidden values ``seat`` holds (its card instance ids); no other

@@ -194,14 +194,15 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
     assert len(inbox.to("p0@example.org")) == moves + 1  # a mail per prompt + the end
 
 
-def test_turn_mails_link_the_board_only_for_games_that_draw_one(app, client):
-    """Given a Worms game and a Space Worm game with emails, only the Worms turn mail
-    links /board.svg."""
-    for engine, linked in (("worms", True), ("space-worm", False)):
-        game_id, _ = new_game(client, engine, players=2, emails=True)
+def test_turn_mails_link_the_board_of_every_engine(app, client):
+    """Given a game of each engine with emails, every turn mail links /board.svg (every
+    engine draws its board, issue 12)."""
+    for engine in ("worms", "space-worm", "dark-horse", "star-maps"):
+        game_id, _ = new_game(client, engine, players=3 if engine == "dark-horse" else 2,
+                              emails=True)
         until_decision(client, app, game_id)
         with app.app_context():
             bodies = [m.body for m in db.session.scalars(
                 sa.select(OutboxMail).where(OutboxMail.game_id == game_id))]
         assert bodies
-        assert all((f"/v1/games/{game_id}/board.svg" in b) == linked for b in bodies)
+        assert all(f"/v1/games/{game_id}/board.svg" in b for b in bodies)

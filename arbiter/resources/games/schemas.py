@@ -68,6 +68,8 @@ class SeatTokenSchema(Schema):
     seat = fields.Integer()
     name = fields.String()
     token = fields.String()
+    link = fields.String(metadata={"description": "the seat's web page: a signed link that "
+                                                  "opens it in a browser without the token"})
 
 
 class GameCreatedSchema(GameSchema):

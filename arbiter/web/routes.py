@@ -1,0 +1,204 @@
+"""The web pages: a public list of games, a game page for a seat or a spectator, and
+the forms that move, resign and open a seat. Thin views: every answer comes from the
+service layer (``submit_move``, ``resign``, ``reading``), the same calls as REST and
+mail. Forms carry a CSRF token (Flask-WTF); after a POST the browser is sent back to
+the game page (303), where a message says what happened.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import (Blueprint, abort, flash, redirect, render_template, request, url_for)
+
+import engines
+from arbiter.errors import ArbiterError
+from arbiter.extensions import db
+from arbiter.service import access, games, links, moves
+from arbiter.store import StaleVersion
+from arbiter.web import game_page, seats
+from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
+from engines.base import EngineError
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static/web")
+
+PAGE_SIZE = 25
+LIVE_UPDATE = "X-Arbiter-Live-Update"
+"""The header of the page's own refetch when the game moved (app.js): the answer
+leaves out the messages, which belong to the page the browser shows."""
+
+
+@bp.get("/")
+def home():
+    """Send a visitor to the list of games."""
+    return redirect(url_for("web.game_list"))
+
+
+@bp.get("/games")
+def game_list():
+    """The public list of games, newest first; ``?status=`` and ``?engine=`` filter it."""
+    status = request.args.get("status") or None
+    engine = request.args.get("engine") or None
+    if status not in (None, "active", "over") or (engine and engine not in engines.ENGINE_MODULES):
+        abort(400)
+    page = max(1, request.args.get("page", 1, type=int) or 1)
+    query = games.list_games(status=status, engine=engine)
+    rows = db.session.scalars(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1)).all()
+    titles = {e.id: e.title for e in engines.all_engines()}
+    return render_template("games.html", games=rows[:PAGE_SIZE], more=len(rows) > PAGE_SIZE,
+                           page=page, status=status, engine=engine, titles=titles,
+                           mine=seats.held())
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):
+    """A game's page, for the seat this browser holds in it, else for a spectator."""
+    current = games.get_game(game_id)
+    page = game_page.build(current, seats.grant_for(game_id))
+    return render_template("game.html", page=page, move_form=MoveForm(),
+                           resign_form=ResignForm(), token_form=TokenForm(),
+                           leave_form=LeaveForm(),
+                           live_update=request.headers.get(LIVE_UPDATE) == "1")
+
+
+@bp.get("/games/<game_id>/open")
+def open_seat(game_id: str):
+    """Open a seat from the signed link of a turn mail: hold it in the session cookie
+    and go to the game page (the link's key leaves the address bar)."""
+    games.get_game(game_id)
+    seat = links.read_seat_key(request.args.get("key", ""), game_id)
+    seats.remember(game_id, seat)
+    return redirect(url_for("web.game", game_id=game_id), 303)
+
+
+@bp.post("/games/<game_id>/token")
+def token_seat(game_id: str):
+    """Open a seat with its seat token (games made over REST without mail)."""
+    current = games.get_game(game_id)
+    form = TokenForm()
+    if not form.validate_on_submit():
+        return refused_form(game_id, form)
+    try:
+        seat = access.seat_for(current, form.token.data.strip())
+    except ArbiterError as err:
+        flash(err.detail, "error")
+    else:
+        seats.remember(game_id, seat.seat)
+        flash(f"You are playing seat {seat.seat} ({seat.name}) in this browser.", "ok")
+    return back(game_id)
+
+
+@bp.post("/games/<game_id>/leave")
+def leave_seat(game_id: str):
+    """Stop holding a seat in this browser (it becomes a spectator's page)."""
+    form = LeaveForm()
+    if not form.validate_on_submit():
+        return refused_form(game_id, form)
+    seats.forget(game_id)
+    return back(game_id)
+
+
+@bp.post("/games/<game_id>/move")
+def move(game_id: str):
+    """Make a move: a button's move, the move picked from the list, or text in the
+    game's notation, against the version the page showed."""
+    games.get_game(game_id)
+    form = MoveForm()
+    if not form.validate_on_submit():
+        return refused_form(game_id, form)
+    grant = seats.grant_for(game_id)
+    if grant is None:
+        return no_seat(game_id)
+    chosen, text = read_choice(form)
+    if chosen is None and text is None:
+        flash("Pick a move, or write one.", "error")
+        return back(game_id)
+    body = {"move": chosen, "text": text, "expected_version": form.expected_version.data}
+    try:
+        _, answer = moves.submit_move(game_id, grant, moves.MISSING if text else chosen,
+                                      form.expected_version.data, form.key.data,
+                                      text=text, body=body)
+    except StaleVersion:
+        flash("The game moved on since this page was drawn: your move was not recorded. "
+              "Here is the game as it is now.", "error")
+    except (ArbiterError, EngineError) as err:
+        flash(f"Move not recorded: {err.detail}", "error")
+    else:
+        flash(f"Move recorded: {answer['text']}.", "ok")
+    return back(game_id)
+
+
+@bp.post("/games/<game_id>/resign")
+def resign(game_id: str):
+    """Resign the seat this browser holds."""
+    games.get_game(game_id)
+    form = ResignForm()
+    if not form.validate_on_submit():
+        return refused_form(game_id, form)
+    grant = seats.grant_for(game_id)
+    if grant is None:
+        return no_seat(game_id)
+    try:
+        moves.resign(game_id, grant, form.key.data)
+    except (ArbiterError, EngineError) as err:
+        flash(f"Not resigned: {err.detail}", "error")
+    else:
+        flash("You resigned: your later turns are played for you and you rank last.", "ok")
+    return back(game_id)
+
+
+def read_choice(form: MoveForm) -> tuple[object, str | None]:
+    """Return ``(move, text)`` from a move form: a pressed button's JSON first, then
+    written text, then the move picked from the list (``(None, None)``: nothing)."""
+    text = (form.text.data or "").strip()
+    raw = form.move.data or (None if text else form.choice.data)
+    if raw:
+        try:
+            return json.loads(raw), None
+        except ValueError:
+            return None, None
+    return None, text or None
+
+
+def no_seat(game_id: str):
+    """Send a browser that holds no seat of the game back to its page, saying why."""
+    flash("Open your seat first (the link in your turn mail, or your seat token).", "error")
+    return back(game_id)
+
+
+def back(game_id: str):
+    """Send the browser back to the game page (303: reload it with GET)."""
+    return redirect(url_for("web.game", game_id=game_id), 303)
+
+
+def refused_form(game_id: str, form) -> tuple[str, int]:
+    """Answer a form that fails validation: a missing or stale CSRF token (400), or
+    fields that are missing or wrong (422); nothing is recorded."""
+    if "csrf_token" in form.errors:
+        message = ("This form was not sent from the game page, or it is too old: nothing "
+                   "was recorded. Open the game page again and retry.")
+        status = 400
+    else:
+        fields = "; ".join(f"{name}: {' '.join(errs)}" for name, errs in form.errors.items())
+        message = f"The form was incomplete ({fields}): nothing was recorded."
+        status = 422
+    return render_template("error.html", message=message, game_id=game_id), status
+
+
+@bp.app_template_filter("engine_title")
+def engine_title(engine_id: str) -> str:
+    """Return an engine's title (its id if unknown)."""
+    try:
+        return engines.get(engine_id).title
+    except engines.UnknownEngine:
+        return engine_id
+
+
+@bp.errorhandler(ArbiterError)
+def arbiter_error(err: ArbiterError):
+    """Answer a service error in a page (no such game, a refused link) as HTML."""
+    return render_template("error.html", message=err.detail,
+                           game_id=request.view_args.get("game_id") if request.view_args
+                           else None), err.status
+

@@ -1,0 +1,88 @@
+"""Browser fixtures (pytest-playwright) on Debian's Chromium, and one running service
+(the Procfile's web process, uvicorn with the streams' ASGI front, a Celery worker and
+beat, as real processes, embedded default) shared by the browser tests of a module.
+
+Playwright cannot download its own browsers here, so it drives ``/usr/bin/chromium``
+(``ARBITER_CHROMIUM`` elsewhere), headless, sandbox off (root in CI). Without that
+binary the browser tests skip with a reason, unless ``ARBITER_REQUIRE_SERVICES=1``.
+Screenshots go to ``browser-test-output/screenshots/``, the processes' logs to
+``browser-test-output/logs/`` (gitignored; each run overwrites them).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests import processes
+from tests.conftest import REQUIRE_SERVICES, free_port
+
+CHROMIUM = os.environ.get("ARBITER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "browser-test-output" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium headless (skip, or fail in CI, when it is absent)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+        if REQUIRE_SERVICES:
+            pytest.fail(message + " (ARBITER_REQUIRE_SERVICES=1)")
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
+            "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """A phone-sized window (390 x 844 CSS pixels)."""
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    """Start web, worker and beat on the embedded default; yield the base URL."""
+    from tests.e2e.test_play import wait_until_up
+
+    folder = tmp_path_factory.mktemp("browser-stack")
+    port = free_port()
+    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+           "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
+           "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
+    for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SMTP_URL"):
+        env.pop(key, None)
+    subprocess.run([processes.BIN / "arbiter", "db-upgrade"], env=env, check=True,
+                   capture_output=True)
+    commands = {"web": [processes.BIN / "uvicorn", "--factory",  # as in the Procfile
+                        "arbiter.streams.asgi:create_app", "--host", "127.0.0.1",
+                        "--port", str(port), "--workers", "2",
+                        "--timeout-graceful-shutdown", "5"],
+                **processes.celery_commands(folder)}
+    procs = processes.start(commands, env, SCREENSHOTS.parent / "logs")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until_up(url, procs)
+        yield url
+    finally:
+        processes.stop(procs)
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """The folder the browser tests save their screenshots in."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def create(url: str, engine: str, players: int) -> dict:
+    """Create a game over REST; return the creation answer (tokens and seat links)."""
+    answer = requests.post(f"{url}/v1/games", timeout=30, json={
+        "engine": engine, "players": [{"name": f"Player {i}"} for i in range(players)]})
+    answer.raise_for_status()
+    return answer.json()

@@ -1,0 +1,292 @@
+"""The web pages in a real browser (issue 12, "Tested in a real browser"): Debian's
+Chromium driven by Playwright against real processes (gunicorn web, Celery worker and
+beat, embedded default).
+
+- a whole game of every engine played by clicking on the seats' pages (the first move
+  by keyboard only), checking the end, the scores and that the record verifies, with
+  screenshots at the start, mid-game and the end;
+- a Dark Horse game where, at every step, seat 0's page and a spectator's page are
+  checked for the other seats' cards (replayed from the record afterwards);
+- accessibility: axe-core (axe-playwright-python) finds no serious or critical
+  violation on the pages; every control is reachable by keyboard; the board has a
+  text alternative.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+import requests
+
+import engines
+from arbiter.verify import verify
+from engines.base import Input, fold
+from tests.e2e.conftest import create
+
+PLAYERS = {"space-worm": 2, "dark-horse": 2, "star-maps": 2, "worms": 2}
+MAX_MOVES = 300
+MID_MOVE = 8
+"""The move after which the mid-game screenshot is taken (Worms games can be short)."""
+SERIOUS = {"serious", "critical"}
+
+
+def summary(url: str, game_id: str) -> dict:
+    """Return the game's public summary (REST)."""
+    return requests.get(f"{url}/v1/games/{game_id}", timeout=30).json()
+
+
+def settled(url: str, game_id: str, seconds: float = 120) -> dict:
+    """Wait until the worker has rolled what it must: the game waits for a seat or is
+    over; return the summary."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        s = summary(url, game_id)
+        if s["status"] == "over" or s["to_act"]:
+            return s
+        time.sleep(0.1)
+    raise AssertionError(f"game {game_id} did not settle: {s}")
+
+
+def fresh_page(new_context):
+    """Return a page in a browser context of its own (its own cookies), patient with a
+    loaded machine (60 s per step)."""
+    context = new_context()
+    context.set_default_timeout(60_000)
+    return context.new_page()
+
+
+def open_seats(new_context, game: dict) -> list:
+    """Open every seat's signed link in a browser context of its own; return a page
+    per seat, each showing its seat's page."""
+    pages = []
+    for seat in game["seats"]:
+        page = fresh_page(new_context)
+        page.goto(seat["link"])
+        assert f"You are playing seat {seat['seat']}" in page.content()
+        assert "key=" not in page.url
+        pages.append(page)
+    return pages
+
+
+def click_a_move(page, rng: random.Random) -> str:
+    """Press one of the page's move buttons (or pick one from the list and press
+    Play); return the notation of the move and check the page recorded it."""
+    buttons = page.locator("form.move-form button.move")
+    if buttons.count():
+        button = buttons.nth(rng.randrange(buttons.count()))
+        text = button.inner_text()
+        with page.expect_navigation():
+            button.click()
+    else:
+        options = page.locator("#choice option")
+        index = rng.randrange(options.count())
+        text = options.nth(index).inner_text()
+        page.select_option("#choice", index=index)
+        with page.expect_navigation():
+            page.click("form.move-form button.play")
+    check_recorded(page)
+    return text
+
+
+def check_recorded(page) -> None:
+    """The page after a move says it was recorded."""
+    messages = page.locator(".messages")
+    assert messages.count() and "Move recorded" in messages.inner_text(), \
+        (page.url, page.content()[:4000])
+
+
+def keyboard_move(page) -> None:
+    """Make a move with the keyboard only: Tab to the first move control, Enter."""
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.className")
+        if focused in ("move", "play"):
+            break
+    else:
+        raise AssertionError("no move control is reachable with Tab")
+    with page.expect_navigation():  # a button plays its move; Play plays the list's pick
+        page.keyboard.press("Enter")
+    check_recorded(page)
+
+
+def serious_violations(page) -> list[str]:
+    """Run axe-core on the page; return its serious and critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            f"{[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v["impact"] in SERIOUS]
+
+
+def check_board_alternative(page) -> None:
+    """The board picture is an image with a title and a description, and the page
+    gives the board in words as text."""
+    svg = page.locator(".picture svg")
+    assert svg.get_attribute("role") == "img"
+    assert page.locator(".picture svg title").count() == 1
+    assert page.locator(".picture svg desc").count() == 1 or \
+        page.locator(".words li").count() > 0
+    assert page.locator(".words li").count() > 0
+
+
+def play_by_clicking(url: str, engine: str, new_context, screenshots, rng) -> tuple:
+    """Play a whole game in the browser; return the game id, the spectator page and
+    the number of moves."""
+    game = create(url, engine, PLAYERS[engine])
+    game_id = game["id"]
+    pages = open_seats(new_context, game)
+    spectator = fresh_page(new_context)
+    moves = 0
+    while moves < MAX_MOVES:
+        s = settled(url, game_id)
+        if s["status"] == "over":
+            break
+        seat = rng.choice(s["to_act"])
+        page = pages[seat]
+        page.goto(f"{url}/games/{game_id}")
+        assert "Your turn" in page.locator("#turn-h").inner_text()
+        if moves == 0:
+            page.screenshot(path=screenshots / f"{engine}-start.png", full_page=True)
+            check_board_alternative(page)
+            assert serious_violations(page) == []
+            keyboard_move(page)
+        else:
+            click_a_move(page, rng)
+        moves += 1
+        if moves == MID_MOVE:
+            page.goto(f"{url}/games/{game_id}")
+            page.screenshot(path=screenshots / f"{engine}-mid.png", full_page=True)
+    assert summary(url, game_id)["status"] == "over", f"no end after {moves} moves"
+    spectator.goto(f"{url}/games/{game_id}")
+    spectator.screenshot(path=screenshots / f"{engine}-end.png", full_page=True)
+    return game_id, spectator, moves
+
+
+@pytest.mark.parametrize("engine", list(engines.ENGINE_MODULES))
+def test_a_whole_game_by_clicking(service, new_context, screenshots, engine) -> None:
+    """Given real web, worker and beat processes, two players play a whole game of
+    ``engine`` by clicking on their pages (the first move by keyboard); the end page
+    shows the ranking with the scores the record holds, the revealed seed and a
+    verification that passes, and ``arbiter verify`` agrees."""
+    url = service
+    game_id, spectator, moves = play_by_clicking(url, engine, new_context, screenshots,
+                                                 random.Random(engine))
+    assert moves > 1
+    record = requests.get(f"{url}/v1/games/{game_id}/record", timeout=30).json()
+    verdict = verify(record)
+    assert verdict.ok, verdict.mismatch
+    assert verdict.moves >= moves
+    text = spectator.locator("main").inner_text()
+    assert "The game is over" in text and record["seed"] in text
+    assert "Verified: the seed matches the commitment" in text
+    names = {p["seat"]: p["name"] for p in record["players"]}
+    items = spectator.locator("ul.result li").all_inner_texts()
+    scores = record["result"]["scores"]
+    assert sorted(items) == sorted(
+        f"{place}. {names[s]}: {scores[s]}" for place, s in _places(record["result"]))
+    assert serious_violations(spectator) == []
+
+
+def _places(result: dict) -> list[tuple[int, int]]:
+    """Return ``(place, seat)`` for a result's ranking (tied seats share a place)."""
+    out, place = [], 1
+    for group in result["ranking"]:
+        out += [(place, s) for s in group]
+        place += len(group)
+    return out
+
+
+def test_dark_horse_pages_never_hold_the_other_seats_cards(service, new_context) -> None:
+    """At every step of a 3-player Dark Horse game played by clicking, seat 0's page
+    holds none of seats 1 and 2's Move or Goal cards, nor the Goal deck, and a
+    spectator's page none of anyone's (rules/dark-horse.md, "Setup" 1 and 4). The
+    secrets of each version are found afterwards by replaying the record."""
+    url = service
+    game = create(url, "dark-horse", 3)
+    game_id = game["id"]
+    pages = open_seats(new_context, game)
+    spectator = fresh_page(new_context)
+    seen: list[tuple[int, str, str]] = []  # (version, seat 0's html, spectator's html)
+    rng = random.Random(11)
+    for _ in range(MAX_MOVES):
+        s = settled(url, game_id)
+        for page in (pages[0], spectator):
+            page.goto(f"{url}/games/{game_id}")
+        versions = {int(p.locator("main").get_attribute("data-version"))
+                    for p in (pages[0], spectator)}
+        if len(versions) == 1:
+            seen.append((versions.pop(), pages[0].content(), spectator.content()))
+        if s["status"] == "over":
+            break
+        page = pages[rng.choice(s["to_act"])]
+        page.goto(f"{url}/games/{game_id}")
+        click_a_move(page, rng)
+    record = requests.get(f"{url}/v1/games/{game_id}/record", timeout=30).json()
+    engine = engines.get("dark-horse")
+    checked = 0
+    for version, seat_html, public_html in seen:
+        state = state_at(engine, record, version)
+        if engine.prompt(state).to_json()["type"] == "over":
+            continue
+        hidden_from_seat = engine.secrets(state, 1) + engine.secrets(state, 2) + \
+            engine.secrets(state, None)
+        for secret in hidden_from_seat:
+            assert secret not in seat_html, (version, secret)
+        for secret in hidden_from_seat + engine.secrets(state, 0):
+            assert secret not in public_html, (version, secret)
+        checked += bool(engine.secrets(state, 1))
+    assert checked >= 10
+
+
+def state_at(engine, record: dict, version: int) -> dict:
+    """Return the state of a recorded game at ``version`` (its events up to that seq
+    folded)."""
+    inputs = [Input("move", e["seat"], e["payload"]["move"]) if e["kind"] == "move"
+              else Input("chance", None, e["payload"]["outcome"])
+              for e in record["events"] if e["seq"] <= version and e["kind"] in ("move", "chance")]
+    return fold(engine, len(record["players"]), record["options"], inputs)
+
+
+def test_the_list_and_a_refused_link_in_the_browser(service, page) -> None:
+    """The public list passes axe with no serious violation and links each game; an
+    altered seat link is refused with a sentence, and opens nothing."""
+    url = service
+    game = create(url, "star-maps", 2)
+    page.goto(f"{url}/games")
+    assert page.locator(f'a[href="/games/{game["id"]}"]').count() == 1
+    assert serious_violations(page) == []
+    answer = page.goto(re.sub(r"key=(.)", lambda m: "key=" + ("A" if m.group(1) != "A" else "B"),
+                              game["seats"][0]["link"]))
+    assert answer.status == 403
+    assert "not valid" in page.content()
+    page.goto(f"{url}/games/{game['id']}")
+    assert "You are watching" in page.content()
+
+
+def test_the_page_updates_itself_when_the_game_moves(service, page) -> None:
+    """A spectator's open page follows the game: after a move made elsewhere (REST), it
+    shows the new version and the move in its log, without being reloaded (it follows
+    the game's event stream)."""
+    url = service
+    game = create(url, "dark-horse", 2)
+    s = settled(url, game["id"])
+    page.goto(f"{url}/games/{game['id']}")
+    page.evaluate("window.notReloaded = true")
+    seat = s["to_act"][0]
+    auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    legal = requests.get(f"{url}/v1/games/{game['id']}/legal-moves", headers=auth,
+                         timeout=30).json()
+    answer = requests.post(f"{url}/v1/games/{game['id']}/moves", headers=auth, timeout=30,
+                           json={"move": legal["moves"][0], "expected_version": legal["version"]})
+    assert answer.status_code == 201
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and int(
+            page.locator("main").get_attribute("data-version")) < answer.json()["seq"]:
+        time.sleep(0.1)
+    assert int(page.locator("main").get_attribute("data-version")) >= answer.json()["seq"]
+    assert page.evaluate("window.notReloaded") is True
+    assert legal["notation"][0] in page.locator("ol.log").inner_text()
