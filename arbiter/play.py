@@ -18,6 +18,7 @@ from typing import Callable
 import requests
 
 from arbiter.verify import Verdict, verify
+from engines import move_parts
 
 
 class PlayError(RuntimeError):
@@ -74,9 +75,9 @@ def play(url: str, engine: str, players: int, seed: int | None = None,
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
         legal = _ok(http.get(f"{base}/v1/games/{game_id}/legal-moves", headers=auth,
                              timeout=30))
-        if not legal["moves"]:
+        move = move_parts.pick(legal, rng)
+        if move is None:
             continue
-        move = rng.choice(legal["moves"])
         answer = http.post(f"{base}/v1/games/{game_id}/moves",
                            json={"move": move, "expected_version": legal["version"]},
                            headers={**auth, "Idempotency-Key": uuid.uuid4().hex}, timeout=30)

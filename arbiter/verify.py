@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import engines
 from arbiter import fairness
 from arbiter.service.transition import rank_resigned_last, resignation_result
-from engines.base import Chance, EngineError, Input, Over, apply
+from engines.base import Chance, Engine, EngineError, Input, Over, apply, shown
 
 
 @dataclass
@@ -52,10 +52,8 @@ def _check(record: dict, verdict: Verdict) -> None:
     seed = record["seed"]
     if fairness.commitment(seed) != record["seed_commitment"]:
         raise Mismatch("the revealed seed does not hash to the published commitment")
-    engine = engines.get(record["engine"])
-    if engine.version != record.get("engine_version"):
-        verdict.notes.append(f"recorded with {engine.id} version {record.get('engine_version')},"
-                             f" checked with version {engine.version}")
+    _check_seed_revealed(record["events"], seed)
+    engine = _engine_of(record, verdict)
     players = len(record["players"])
     state = engine.setup(players, engine.load_options(players, record["options"]))
     resigned: set[int] = set()
@@ -86,6 +84,44 @@ def _check(record: dict, verdict: Verdict) -> None:
         elif kind == "game-over":
             result = payload["result"]
     _check_result(engine, state, players, resigned, result, record.get("result"))
+
+
+def _engine_of(record: dict, verdict: Verdict) -> Engine:
+    """Return the engine playing the rules of the record's engine version; today's
+    rules, with a note, when this arbiter no longer plays that version.
+
+    :raises Mismatch: the record names an engine this arbiter does not have.
+    """
+    name, version = record["engine"], record.get("engine_version")
+    try:
+        current = engines.get(name)
+    except engines.UnknownEngine:
+        raise Mismatch(f"this record is for engine {shown(name)}, which this arbiter does "
+                       f"not have (it has {', '.join(engines.ENGINE_MODULES)})") from None
+    engine = current.at_version(version)
+    if engine is None:
+        verdict.notes.append(f"recorded with {current.id} version {shown(version)}, which "
+                             f"this arbiter no longer plays; checked with version "
+                             f"{current.version}")
+        return current
+    return engine
+
+
+def _check_seed_revealed(events: list, seed: str) -> None:
+    """Check that the log reveals the seed the record gives.
+
+    :raises Mismatch: no ``seed-revealed`` event, or one naming another seed.
+    """
+    revealed = [e for e in events if isinstance(e, dict) and e.get("kind") == "seed-revealed"]
+    if not revealed:
+        raise Mismatch("the record has no seed-revealed event: its log never reveals the "
+                       "seed it gives")
+    for event in revealed:
+        payload = event.get("payload")
+        logged = payload.get("seed") if isinstance(payload, dict) else None
+        if logged != seed:
+            raise Mismatch(f"seq {event.get('seq')}: the seed-revealed event names seed "
+                           f"{shown(logged, 100)}, not the record's seed {shown(seed, 100)}")
 
 
 def _check_result(engine, state, players, resigned, logged, summary) -> None:

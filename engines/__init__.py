@@ -36,6 +36,16 @@ def get(engine_id: str) -> Engine:
     return importlib.import_module(module).ENGINE
 
 
+def at_version(engine_id: str, version: str | None) -> Engine | None:
+    """Return the engine ``engine_id`` playing the rules of ``version`` (the version a
+    game or a record was made with), or None when this code no longer plays them
+    (:meth:`engines.base.Engine.at_version`).
+
+    :raises UnknownEngine: no such engine.
+    """
+    return get(engine_id).at_version(version)
+
+
 def all_engines() -> list[Engine]:
     """Return every registered engine, in registry order."""
     return [get(engine_id) for engine_id in ENGINE_MODULES]

@@ -92,16 +92,27 @@ class Decision:
     :param private: True when the answers stay hidden from the other seats until the
         game is over (sealed orders); the arbiter then shows the move event only to
         its author.
+    :param turn_clock: a deadline for a whole turn rather than this decision:
+        ``{"turn": <id, the same for every decision of the turn>, "seat": int,
+        "seconds": int}``. The arbiter's clock starts it at the first decision that
+        carries a new ``turn`` id and keeps it, however many decisions and rolls
+        follow, until a decision arrives without it (the turn is past the timed part)
+        or the game ends; when it runs out the seat's ``timeout_move`` is played.
     """
 
     seats: tuple[int, ...]
     kind: str = "move"
     private: bool = False
+    turn_clock: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict:
-        """Return ``{"type": "decision", "seats": [...], "kind": str, "private": bool}``."""
-        return {"type": "decision", "seats": list(self.seats), "kind": self.kind,
-                "private": self.private}
+        """Return ``{"type": "decision", "seats": [...], "kind": str, "private": bool}``
+        plus ``"turn_clock"`` when the decision carries one."""
+        out = {"type": "decision", "seats": list(self.seats), "kind": self.kind,
+               "private": self.private}
+        if self.turn_clock is not None:
+            out["turn_clock"] = dict(self.turn_clock)
+        return out
 
 
 @dataclass(frozen=True)
@@ -154,7 +165,8 @@ class Engine:
 
     - ``id``: the registry id (``space-worm``);
     - ``title``: a human name; ``version``: a string that changes whenever a rule
-      change could make an old log replay differently;
+      change could make an old log replay differently (a game keeps the rules of the
+      version it was created with: see :meth:`at_version`);
     - ``min_players`` / ``max_players``;
     - ``options_schema``: a marshmallow ``Schema`` class for the game options;
     - ``notation``: a short help text describing the move notation, for the API and
@@ -168,6 +180,19 @@ class Engine:
     max_players: int = 1
     options_schema: type[Schema] = Schema
     notation: str = ""
+
+    # -- rule versions -------------------------------------------------------
+    def at_version(self, version: str | None) -> "Engine | None":
+        """Return this game playing the rules of ``version``, or None when this code
+        no longer plays them.
+
+        A game keeps the rules it was created with: its log is folded, and it goes on,
+        with the engine of its recorded version. An engine that changes a rule bumps
+        ``version`` and overrides this method to return an engine for each older
+        version it still plays (its ``version`` attribute is that older version).
+        Default: only the current version.
+        """
+        return self if version == self.version else None
 
     # -- options -------------------------------------------------------------
     def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
@@ -228,6 +253,13 @@ class Engine:
         :raises IllegalMove: ``not-your-turn`` when the seat owes no move.
         """
         raise NotImplementedError
+
+    def legal_parts(self, state: dict, seat: int) -> dict | None:
+        """Return a large decision by its parts for ``/legal-moves``: ``{"moves":
+        [listed moves], "parts": [{"move": template, "fill": {key: [values]}}],
+        "count": int}`` (see :mod:`engines.move_parts`), or None to list every move
+        (the default)."""
+        return None
 
     def parse(self, text: str, state: dict, seat: int) -> JSON:
         """Read a move written in the engine's notation (see ``notation``).

@@ -172,11 +172,15 @@ def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
     """Play the timeout move for each due seat in deadline order; forfeit per policy."""
     game, engine = tr.game, tr.engine
     cfg = clock.config(game)
+    turn = clock.turn_deadline(game.clock_state)
     for deadline, seat in due:
         if seat not in engine.to_act(tr.state) or seat in game.resigned:
             continue
+        whole_turn = turn is not None and turn == (seat, deadline)
         tr.move(seat, engine.timeout_move(tr.state, seat),
-                timeout={"deadline": iso(deadline)})
+                timeout={"deadline": iso(deadline), **({"turn": True} if whole_turn else {})})
+        if whole_turn:
+            continue
         misses = game.clock_state["seats"][seat]["misses"] + 1
         if cfg["timeout_policy"] == "forfeit" and misses >= cfg["forfeit_after"]:
             row = game.seats[seat]

@@ -153,24 +153,28 @@ def _read_with_answer(game_id: str, scope: str, key: str | None
 
 
 def load(game_id: str) -> tuple[Game, Engine, dict]:
-    """Return the game, its engine and its current state.
-
-    The state comes from the game row's snapshot; when the engine's version has
-    changed since, the log is folded again under the new rules and the snapshot (state,
-    prompt) is rewritten, once, if the game has not moved meanwhile.
-    """
+    """Return the game, its engine and its current state (see :func:`_current`)."""
     return _current(get_game(game_id))
 
 
 def _current(game: Game) -> tuple[Game, Engine, dict]:
-    """Return ``game``, its engine and its state, refolded if the engine changed."""
+    """Return ``game``, its engine and its state.
+
+    A game keeps the rules of the engine version it was created with: when the engine
+    still plays that version (:meth:`engines.base.Engine.at_version`), the state is the
+    game row's snapshot and the engine returned is the one of that version. When this
+    code no longer plays it, the log is folded again under today's rules and the
+    snapshot (state, prompt, version) is rewritten, once, if the game has not moved
+    meanwhile.
+    """
+    recorded = engines.at_version(game.engine, game.engine_version)
+    if recorded is not None:
+        return game, recorded, game.state
     game_id = game.id
     engine = engines.get(game.engine)
-    if game.engine_version != engine.version:
-        state = replay(game, engine)
-        renew_snapshot(game, engine, state)
-        return get_game(game_id), engine, state
-    return game, engine, game.state
+    state = replay(game, engine)
+    renew_snapshot(game, engine, state)
+    return get_game(game_id), engine, state
 
 
 def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:

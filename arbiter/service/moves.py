@@ -7,7 +7,8 @@ from typing import Any
 from arbiter import metrics
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.models import Game
-from arbiter.service import identity, idempotency
+from arbiter.models.timestamps import iso, utcnow
+from arbiter.service import clock, identity, idempotency
 from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
@@ -47,6 +48,19 @@ def check_active(game: Game) -> None:
     """:raises Conflict: 409 ``game-over`` when the game has ended."""
     if game.status != "active":
         raise Conflict("The game is over; no more moves are taken.", code="game-over")
+
+
+def check_turn_clock(game: Game, seat: int) -> None:
+    """Refuse a move once the seat's turn clock (an engine's Timer) has run out: the
+    clock sweep plays the timeout move for it.
+
+    :raises Conflict: 409 ``turn-time-up``.
+    """
+    due = clock.turn_expired(game, seat, utcnow())
+    if due is not None:
+        raise Conflict(f"Your turn's time ran out at {iso(due)}; the arbiter is ending "
+                       "your turn (its timeout move), so this move is not taken.",
+                       code="turn-time-up")
 
 
 def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> Any:
@@ -127,6 +141,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
         read_version = game.version
         check_active(game)
         check_version(game, expected_version, seat.seat)
+        check_turn_clock(game, seat.seat)
         chosen = read_move(engine, state, seat.seat, move, text)
         tr = Transition(game, engine, state)
         tr.move(seat.seat, chosen)

@@ -14,14 +14,24 @@ shared/components/dark-horse.md):
   ``back`` end (toward the stone). When it is complete its front Bug stands on space 1
   and its back Bug on space 7: laid out from the start of the Track, spaces 7, 6, ... 1,
   the first Bug of the row from the start goes on the first space. The first Bug is
-  placed without an end. Dilly Dally: the black base goes on the last Bug placed.
+  placed without an end. Dilly Dally: once the Bugs stand on their spaces, the black
+  base goes on the Bug on the last space, the stone ("after having placed the Bugs on
+  their corresponding space, put a black base on the last Bug"): the dark horse the
+  Ant holders bet on reaching the top three.
 - Chance: the Goal deck is shuffled first (nobody sees the order) and dealt one card at
   a time from seat 0; then a public die with one face per player picks the start
   player (face k: seat k-1); after the draft the Move cards are shuffled (nobody sees
   it) and dealt one at a time from the start player, the rest set aside unseen.
-- Movement: a move past either end stops there; a positions card moves the Bugs that
-  stood on those spaces, the front one first when moving forward and the rear one
-  first when moving backward, each stopping at the end.
+- Movement: a pictured Bug moving past either end stops there; a positions card moves
+  the Bugs that stood on those spaces, all the same way ("each Bug must move in the
+  same direction"), so it offers only a direction in which each of them can move (the
+  Bugs on spaces 1 and 2 only backward, on 6 and 7 only forward; ``direction-blocked``
+  otherwise); the front one moves first when moving forward, the rear one first when
+  moving backward.
+- Rule versions: a game keeps the rules it was created with. Version 1 (games created
+  before these rules) put the black base on the last Bug chosen in the draft, let a
+  positions card move either way (a Bug at the end staying put) and dealt from the deck
+  in ``components-v1.json``; ``ENGINE.at_version("1")`` plays it (``rules.py``).
 - Bad encounter!: ``{"play": "mv-bad-encounter", "swap": N}`` swaps your Goal card N
   (numbered from 1, in the order shown to you) with the top of the Goal deck;
   ``{"play": "mv-bad-encounter", "choose": SEAT}`` makes that seat owe a decision
@@ -37,7 +47,8 @@ shared/components/dark-horse.md):
 
 Timeouts (the least surprising move): placing, the first Bug not yet placed (in the
 data file's order) at the back of the row; the Dilly Dally round, pass; a turn, the
-first card of the hand, ``forward`` when the card asks for a direction, and for Bad
+first card of the hand, ``forward`` when the card asks for a direction (``backward``
+for a positions card that cannot move forward), and for Bad
 encounter! a swap of the player's own Goal card 1 (nobody else is made to act); a
 player chosen by Bad encounter!, a swap of their Goal card 1.
 """

@@ -86,6 +86,16 @@ class MoveCard:
         rules/dark-horse.md, "Gameplay")."""
         return self.kind in DIRECTED_KINDS
 
+    def positions_can_move(self, forward: bool, spaces: int) -> bool:
+        """Return True when every Bug on this ``positions`` card's spaces can move its
+        full ``steps`` that way on a Track of ``spaces`` spaces: forward (toward space
+        1) or backward (toward the last space). rules/dark-horse.md, "Gameplay": "each
+        Bug must move in the same direction", so a direction in which one of them
+        cannot move is not offered (shared/components/dark-horse.md, "Decisions")."""
+        if forward:
+            return min(self.positions) - self.steps >= 1
+        return max(self.positions) + self.steps <= spaces
+
     @property
     def code(self) -> str:
         """Return the card's name in the move notation: its id without ``mv-``."""
@@ -210,17 +220,25 @@ def _check(c: Components) -> None:
         if m.kind == POSITIONS_CARD:
             need(bool(m.positions) and all(p in spaces for p in m.positions)
                  and len(set(m.positions)) == len(m.positions), f"{m.id}: bad positions")
+            need(any(m.positions_can_move(f, len(c.spaces)) for f in (True, False)),
+                 f"{m.id}: its Bugs can move neither forward nor backward together")
         if m.kind == RUN_CARD:
             need(m.from_space in spaces and m.to_space in spaces, f"{m.id}: bad spaces")
     for g in c.goal_cards:
         need(g.bug in c.bug_by_id, f"{g.id}: unknown Bug {g.bug!r}")
 
 
-def _read_default() -> Components:
-    """Return the bundled ``components.json`` (read once, at import)."""
-    text = resources.files(__package__).joinpath("components.json").read_text("utf-8")
-    return load(json.loads(text))
+def _read(name: str) -> dict:
+    """Return the bundled data file ``name`` (read once, at import)."""
+    return json.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
 
 
-DEFAULT = _read_default()
+_DEFAULT_DATA = _read("components.json")
+DEFAULT = load(_DEFAULT_DATA)
 """The bundled default component set."""
+
+RETIRED_DECKS: Mapping[int, Components] = {
+    1: load({**_DEFAULT_DATA, "move_cards": _read("components-v1.json")["move_cards"]}),
+}
+"""Rules version -> the default set with the Move card deck that version dealt from
+(``components-v1.json``), so that its games replay and go on as they were dealt."""

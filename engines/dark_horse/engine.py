@@ -10,7 +10,7 @@ from marshmallow import Schema, fields
 from engines.base import JSON, Decision, Engine, Prompt
 
 from . import board_svg, notation, rules, view
-from .cards import DEFAULT, Components
+from .cards import DEFAULT, RETIRED_DECKS, Components
 
 
 class DarkHorseOptions(Schema):
@@ -26,18 +26,23 @@ class DarkHorse(Engine):
 
     :param components: the component set (default: the bundled ``components.json``);
         tests pass their own to play a card the default deck lacks.
+    :param rules_version: the rules it plays (``rules.RULES_VERSION``, or an older one
+        for games created under it; see :meth:`at_version`); ``version`` is its text.
     """
 
     id = "dark-horse"
     title = "Dark Horse"
-    version = "1"
+    version = str(rules.RULES_VERSION)
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     options_schema = DarkHorseOptions
     notation = notation.HELP
 
-    def __init__(self, components: Components = DEFAULT) -> None:
+    def __init__(self, components: Components = DEFAULT,
+                 rules_version: int = rules.RULES_VERSION) -> None:
         self.components = components
+        self.rules_version = rules_version
+        self.version = str(rules_version)
         for n in range(self.min_players, self.max_players + 1):
             if len(components.goal_cards) <= rules.GOALS_DEALT[n] * n:
                 raise ValueError(f"Dark Horse components: too few Goal cards for {n} players")
@@ -52,7 +57,17 @@ class DarkHorse(Engine):
         :raises InvalidOptions: ``bad-player-count`` or ``bad-options``.
         """
         loaded = self.load_options(players, options)
-        return rules.setup(players, loaded["dilly_dally"])
+        return rules.setup(players, loaded["dilly_dally"], self.rules_version)
+
+    def at_version(self, version: str | None) -> "DarkHorse | None":
+        """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
+        ``"1"`` (the black base on the last Bug placed, positions cards moving either
+        way, the deck of ``components-v1.json``; see ``rules.py``); None otherwise."""
+        if version == self.version:
+            return self
+        if version == "1" and self.components is DEFAULT:
+            return _V1
+        return None
 
     def prompt(self, state: dict) -> Prompt:
         """Return what the game waits for (rules/dark-horse.md, "Setup", "Gameplay")."""
@@ -137,5 +152,8 @@ class DarkHorse(Engine):
         """Return the board of a view in words, the picture's text alternative."""
         return board_svg.words(view)
 
+
+_V1 = DarkHorse(RETIRED_DECKS[1], rules_version=1)
+"""Dark Horse as version 1 played it, for the games created under it."""
 
 __all__ = ["DarkHorse", "DarkHorseOptions"]

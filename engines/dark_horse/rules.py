@@ -18,7 +18,19 @@ changed in place. The state (every key always present):
 - ``played``: every card played, in order: ``{"seat", "card"}`` plus the move's
   ``direction``, ``swap`` or ``choose`` (and the chosen seat's ``swap`` once answered);
 - ``pending``: ``{"seat": chosen, "by": player}`` while a player chosen by Bad
-  encounter! must pick the Goal card to swap, else ``null``.
+  encounter! must pick the Goal card to swap, else ``null``;
+- ``rules_version``: the rules the game is played by (:data:`RULES_VERSION` for a new
+  game; a state without it is a version 1 game's, see :func:`rules_version`).
+
+Rules versions (the engine's ``version``; a game keeps the rules it began with):
+
+- 1: the black base goes on the last Bug chosen in the placement draft; a positions
+  card offers both directions, a Bug at the end of the Track staying where it is; the
+  deck of ``components-v1.json``.
+- 2: the black base goes on the Bug on the last space (the stone) once the Bugs stand
+  on their spaces ("Dilly Dally Variant" 2); a positions card offers only a direction
+  in which every Bug it names can move ("Gameplay": "each Bug must move in the same
+  direction"); the deck of ``components.json`` (with -3 and one-position cards).
 
 Whose turn it is follows from the counts: a placement, an Ant choice and a played
 card each pass the turn clockwise from the start player.
@@ -54,6 +66,9 @@ ANT_TOKENS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 ANT_BONUS, ANT_PENALTY, ANT_TOP_PLACES = 5, -3, 3
 """Dilly Dally scoring (rules/dark-horse.md, "Dilly Dally Variant" 5)."""
 
+RULES_VERSION = 2
+"""The rules version of a new game (see the module docstring)."""
+
 FORWARD, BACKWARD = "forward", "backward"
 DIRECTIONS = (FORWARD, BACKWARD)
 TAKE, PASS = "take", "pass"
@@ -80,12 +95,30 @@ MOVE_PHASE = {"place": PLACE, "ant": ANTS, "play": PLAY, "swap": BAD_ENCOUNTER}
 # --------------------------------------------------------------------------- setup
 
 
-def setup(players: int, dilly_dally: bool) -> dict:
-    """Return the state before the Goal cards are dealt (rules/dark-horse.md, "Setup")."""
+def setup(players: int, dilly_dally: bool, version: int = RULES_VERSION) -> dict:
+    """Return the state before the Goal cards are dealt, played by the rules of
+    ``version`` (rules/dark-horse.md, "Setup")."""
     return {"players": players, "dilly_dally": bool(dilly_dally), "goals": None,
             "goal_deck": None, "first": None, "track": [], "black_base": None,
             "hands": None, "set_aside": None, "ant_choices": [], "played": [],
-            "pending": None}
+            "pending": None, "rules_version": version}
+
+
+def rules_version(state: Mapping[str, Any]) -> int:
+    """Return the rules version the game is played by; 1 for a state saved before
+    versions were recorded in it."""
+    return state.get("rules_version", 1)
+
+
+def directions(c: Components, state: Mapping[str, Any], card_id: str) -> list[str]:
+    """Return the directions a ± card may be played in now (rules/dark-horse.md,
+    "Gameplay"): both for a pictured Bug; for a positions card only those in which
+    every Bug on its positions can move ("each Bug must move in the same
+    direction"; rules version 2, see the module docstring)."""
+    card = c.move_by_id[card_id]
+    if card.kind != POSITIONS_CARD or rules_version(state) < 2:
+        return list(DIRECTIONS)
+    return [d for d in DIRECTIONS if card.positions_can_move(d == FORWARD, len(c.spaces))]
 
 
 # --------------------------------------------------------------------------- prompt
@@ -238,7 +271,7 @@ def legal_moves(c: Components, state: Mapping[str, Any], seat: int) -> list[dict
     for card_id in state["hands"][seat]:
         card = c.move_by_id[card_id]
         if card.directed:
-            moves += [{"play": card_id, "direction": d} for d in DIRECTIONS]
+            moves += [{"play": card_id, "direction": d} for d in directions(c, state, card_id)]
         elif card.kind == BAD_ENCOUNTER_CARD:
             moves += [{"play": card_id, "swap": k}
                       for k in range(1, len(state["goals"][seat]) + 1)]
@@ -314,8 +347,10 @@ def _move_kind(move: Any) -> str:
 
 def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
     """Add a Bug to the placement row; with the last Bug, the row becomes the Track
-    (rules/dark-horse.md, "Setup" 3; "Dilly Dally Variant" 2: the black base goes on
-    the last Bug placed)."""
+    (rules/dark-horse.md, "Setup" 3). Dilly Dally ("Dilly Dally Variant" 2: "after
+    having placed the Bugs on their corresponding space, put a black base on the last
+    Bug"): the black base goes on the Bug on the last space, the stone (rules version
+    1: on the last Bug placed)."""
     bug, row = move["place"], state["track"]
     if not isinstance(bug, str) or bug not in c.bug_by_id:
         names = ", ".join(b.id for b in c.bugs)
@@ -333,7 +368,9 @@ def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
     if row and end not in (tr.FRONT, tr.BACK):
         raise InvalidMove("bad-move", f"The end is \"front\" or \"back\", not {shown(end)}.")
     new_row = tr.add_to_row(row, bug, end)
-    black = bug if state["dilly_dally"] and len(new_row) == len(c.bugs) else None
+    black = None
+    if state["dilly_dally"] and len(new_row) == len(c.bugs):
+        black = new_row[-1] if rules_version(state) >= 2 else bug
     return {**state, "track": new_row, "black_base": black}
 
 
@@ -367,6 +404,10 @@ def _play_card(c: Components, state: Mapping[str, Any], seat: int, move: dict) -
     if direction is None and card.directed:
         raise IllegalMove("direction-required", f"{c.label(card_id)} moves forward or "
                           "backward: say which (\"forward\" or \"backward\").")
+    if direction is not None and direction not in directions(c, state, card_id):
+        raise IllegalMove("direction-blocked", f"{c.label(card_id)} moves every Bug it "
+                          f"names the same way, and one of them cannot move {direction}: "
+                          f"play it {' or '.join(directions(c, state, card_id))}.")
     if card.kind != BAD_ENCOUNTER_CARD and ("swap" in move or "choose" in move):
         raise IllegalMove("not-bad-encounter", "Only Bad encounter! swaps Goal cards or "
                           "chooses a player.")
@@ -476,7 +517,7 @@ def timeout_move(c: Components, state: Mapping[str, Any], seat: int) -> dict:
     card_id = state["hands"][seat][0]
     card = c.move_by_id[card_id]
     if card.directed:
-        return {"play": card_id, "direction": FORWARD}
+        return {"play": card_id, "direction": directions(c, state, card_id)[0]}
     if card.kind == BAD_ENCOUNTER_CARD:
         return {"play": card_id, "swap": 1}
     return {"play": card_id}

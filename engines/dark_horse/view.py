@@ -90,10 +90,14 @@ def track_view(c: Components, state: Mapping[str, Any]) -> list[dict] | None:
 
 def hand_view(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
     """Return ``seat``'s Move cards, numbered from 1 as ``play N`` names them
-    (rules/dark-horse.md, "Setup" 4: dealt face-down)."""
+    (rules/dark-horse.md, "Setup" 4: dealt face-down), each with the directions it may
+    be played in now (``[]`` for a card that moves as printed; "Gameplay": a positions
+    card moves every Bug it names the same way)."""
     hand = state["hands"][seat] if state["hands"] is not None else []
     return [{"number": i, "card": card_id, "label": c.label(card_id),
-             "choose_direction": c.move_by_id[card_id].directed}
+             "choose_direction": c.move_by_id[card_id].directed,
+             "directions": r.directions(c, state, card_id) if c.move_by_id[card_id].directed
+             else []}
             for i, card_id in enumerate(hand, 1)]
 
 
@@ -161,7 +165,10 @@ def brief(c: Components, state: Mapping[str, Any], seat: int) -> str:
         goals = ", ".join(f"{g['number']}. {g['bug_name']}" for g in goals_view(c, state, seat))
         lines.append(f"Your Goal cards: {goals}.")
     if state["hands"] is not None and state["hands"][seat]:
-        cards = ", ".join(f"{h['number']}. {h['label']}" for h in hand_view(c, state, seat))
+        cards = ", ".join(f"{h['number']}. {h['label']}"
+                          + (f" ({h['directions'][0]} only)" if len(h["directions"]) == 1
+                             else "")
+                          for h in hand_view(c, state, seat))
         lines.append(f"Your Move cards: {cards}.")
     track = track_view(c, state)
     if track:

@@ -9,12 +9,19 @@ the registry (``engines/__init__.py``) returns.
 Decisions where the rulebook is silent (each one is tested in
 ``tests/engines/space_worm/``):
 
-- Start Planet: one roll of 2 dice at setup, shared by every player (the sheets are
-  identical, so one roll keeps the start fair and the log short); the Planet is taken
+- Start Planet: "Roll 2 dice and colour in the Planet of the number you rolled" reads
+  as each player rolling for their own sheet: option ``start_roll`` ``each`` (the
+  default) asks for one public roll of 2 dice per seat, from the hungriest player
+  clockwise; ``shared`` asks for one roll that places every worm. The Planet is taken
   from the sheet's ``planets.start_by_sum`` and counts as eaten
   (shared/components/space-worm.md, "Decisions").
-- "The hungriest player goes first": seat 0 is the first start player; the marker then
-  passes one seat clockwise (seat + 1) each round.
+- "The hungriest player goes first": the creator names that seat (option
+  ``hungriest_seat``, default 0; a seat outside the game is ``bad-options``); it is
+  the first start player, and the marker then passes one seat clockwise (seat + 1)
+  each round.
+- Rule versions: a game keeps the rules it was created with. Version 1 (games created
+  before these options) had one shared start roll and seat 0 as the hungriest player;
+  ``ENGINE.at_version("1")`` plays it (``engine.py``).
 - Each round the start player's roll of the 8 dice is one public Chance; then seats take
   one die each in turn, clockwise from the start player, until all 8 are taken (fewer
   than 8 players: seats take several dice; 1 player takes all 8).

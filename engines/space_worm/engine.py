@@ -11,16 +11,15 @@ from typing import Any, Mapping
 
 from marshmallow import Schema, fields, validate
 
-from engines.base import (Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt,
-                          shown)
+from engines.base import Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt
 from engines.space_worm import board_svg, notation, rules
 from engines.space_worm.moves import read_move
 from engines.space_worm.sheet import DEFAULT_SHEET, SHEETS
 from engines.space_worm.view import view as public_view
 
 
-class SpaceWormOptions(Schema):
-    """Space Worm game options.
+class SpaceWormOptionsV1(Schema):
+    """Space Worm game options of engine version 1 (games created under it).
 
     ``sheet``: the name of a sheet in ``engines/space_worm/sheets/`` (default
     ``level1``); any JSON file dropped there becomes a valid choice.
@@ -31,31 +30,70 @@ class SpaceWormOptions(Schema):
                               sorted(SHEETS)) + "."})
 
 
+class SpaceWormOptions(SpaceWormOptionsV1):
+    """Space Worm game options: ``sheet`` (see :class:`SpaceWormOptionsV1`), plus
+
+    ``start_roll``: ``each`` (default: every player rolls 2 dice for their own start
+    Planet, one public roll per seat) or ``shared`` (one roll for everyone)
+    (rules/space-worm.md, "Setup": "Roll 2 dice and colour in the Planet of the number
+    you rolled"); ``hungriest_seat``: the hungriest player, who is the first start
+    player (default 0; "Turns": "The hungriest player goes first").
+    """
+
+    start_roll = fields.String(
+        load_default=rules.EACH, validate=validate.OneOf(rules.START_ROLL_RULES),
+        metadata={"description": "Who rolls for the start Planet: each (every player "
+                                 "rolls for their own sheet) or shared (one roll for all)."})
+    hungriest_seat = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(min=0),
+        metadata={"description": "The hungriest player's seat (0-based): the first start "
+                                 "player, who rolls the 8 dice of round 1."})
+
+
 class SpaceWorm(Engine):
     """Space Worm (Inside the Box Board Games, 2020), 1 to 6 players (rules/space-worm.md)."""
 
     id = "space-worm"
     title = "Space Worm"
-    version = "1"
+    version = "2"
     min_players = 1
     max_players = 6
     options_schema = SpaceWormOptions
     notation = notation.HELP
 
-    def setup(self, players: int, options: Mapping[str, Any]) -> dict:
-        """Return the state awaiting the shared start roll (rules/space-worm.md, "Setup").
+    def at_version(self, version: str | None) -> "SpaceWorm | None":
+        """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
+        ``"1"`` (one shared start roll, seat 0 the hungriest player, option ``sheet``
+        only); None otherwise."""
+        if version == self.version:
+            return self
+        return _V1 if version == "1" else None
 
-        :raises InvalidOptions: a player count outside 1..6 or an unknown sheet.
+    def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
+        """Validate the player count and options; ``hungriest_seat`` must be a seat of
+        the game (rules/space-worm.md, "Turns").
+
+        :raises InvalidOptions: ``bad-player-count`` or ``bad-options`` with a sentence.
         """
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise InvalidOptions("bad-player-count", f"{self.title} takes {self.min_players} "
-                                                     f"to {self.max_players} players, not "
-                                                     f"{shown(players)}.")
-        name = (options or {}).get("sheet", DEFAULT_SHEET)
-        if name not in SHEETS:
-            raise InvalidOptions("bad-options", f"There is no Space Worm sheet {shown(name)}; "
-                                                f"choose one of {', '.join(sorted(SHEETS))}.")
-        return rules.new_game(SHEETS[name], players)
+        loaded = super().load_options(players, options)
+        seat = loaded.get("hungriest_seat", 0)
+        if seat >= players:
+            raise InvalidOptions("bad-options", f"Invalid options: hungriest_seat: there is "
+                                                f"no seat {seat} in a game of {players} "
+                                                f"player{'s' if players > 1 else ''} (seats "
+                                                f"0 to {players - 1}).")
+        return loaded
+
+    def setup(self, players: int, options: Mapping[str, Any]) -> dict:
+        """Return the state awaiting the start roll(s) (rules/space-worm.md, "Setup").
+
+        :raises InvalidOptions: a player count outside 1..6, an unknown sheet, a bad
+            ``start_roll`` or a ``hungriest_seat`` that is not a seat of the game.
+        """
+        loaded = self.load_options(players, options)
+        return rules.new_game(SHEETS[loaded["sheet"]], players,
+                              loaded.get("start_roll", rules.SHARED),
+                              loaded.get("hungriest_seat", 0))
 
     def prompt(self, state: dict) -> Prompt:
         """Return Over once ended, a public dice Chance when a roll is due, else the
@@ -131,3 +169,15 @@ class SpaceWorm(Engine):
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""
         return board_svg.words(view)
+
+
+class _SpaceWormV1(SpaceWorm):
+    """Space Worm as engine version 1 played it: one shared start roll and seat 0 as the
+    hungriest player (its options have neither ``start_roll`` nor ``hungriest_seat``)."""
+
+    version = "1"
+    options_schema = SpaceWormOptionsV1
+
+
+_V1 = _SpaceWormV1()
+"""The version 1 engine, for the games created under it."""

@@ -103,7 +103,8 @@ def brief(state: Mapping[str, Any], seat: int) -> str:
 def describe_outcome(spec: Mapping[str, Any], outcome: Any) -> str:
     """Return a roll as text: the start roll and its sum, or each die's colour and pips."""
     if spec.get("for") == "start-planet":
-        return f"start roll {' + '.join(map(str, outcome))} = {sum(outcome)}"
+        whose = f"seat {spec['seat']}'s " if "seat" in spec else ""
+        return f"{whose}start roll {' + '.join(map(str, outcome))} = {sum(outcome)}"
     colours = spec.get("colours") or ["die"] * len(outcome)
     dice = ", ".join(f"die {i}: {c} {p}" for i, (c, p) in enumerate(zip(colours, outcome)))
     return f"round {spec.get('round')} roll: {dice}"

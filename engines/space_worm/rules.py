@@ -8,8 +8,12 @@ The state (plain JSON, never changed in place; every function returns a new one)
      "round": 0,                   0 before the first round, then 1, 2, ...
      "start_player": 0,            the seat holding the start player marker
      "to_move": 1 | null,          the seat choosing a die now (phase "draft")
+     "start_roll_rule": "each" | "shared",   who rolls for the start Planet
+     "hungriest": 0,               the first start player (option ``hungriest_seat``)
      "start_roll": [3, 4] | null,  the shared start roll and
-     "start_planet": 4 | null,     the Planet it gave
+     "start_planet": 4 | null,     the Planet it gave (null with "each")
+     "start_rolls": [[3, 4] | null, ...],   each seat's start roll ("each"; "shared":
+                                   the shared roll for every seat)
      "dice": [pips, ...],          this round's 8 dice (colours: the sheet, by index)
      "taken": [seat | null, ...],  who took each die this round
      "tracks": {"apple": [12, 9, ...]},   numbers still open on each shared fruit track
@@ -20,8 +24,12 @@ The state (plain JSON, never changed in place; every function returns a new one)
                  "fruit": {"apple": {"eaten": 0, "plus": 0, "scored": null}}}],
      "result": null | {...}}       the Over result once the game has ended
 
-A cell is ``row * width + column`` on the sheet. Seat 0 is "the hungriest player"
-(rules/space-worm.md, "Turns"): the first start player.
+A cell is ``row * width + column`` on the sheet. "The hungriest player" (rules/space-worm.md,
+"Turns") is the first start player: seat ``hungriest`` (default 0).
+
+Rules versions (a game keeps the rules it was created with): version 1 had one shared
+start roll and seat 0 as the hungriest player, and its states lack ``start_roll_rule``,
+``hungriest`` and ``start_rolls`` (read as ``"shared"``, 0 and the shared roll).
 """
 
 from __future__ import annotations
@@ -36,15 +44,20 @@ from engines.space_worm.sheet import DIRECTIONS, Sheet, get_sheet
 State = dict[str, Any]
 
 START_ROLL, ROUND_ROLL, DRAFT, OVER = "start-roll", "round-roll", "draft", "over"
+EACH, SHARED = "each", "shared"
+START_ROLL_RULES = (EACH, SHARED)
+"""Option ``start_roll``: each player rolls for their own sheet, or one shared roll."""
 
 
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(sheet: Sheet, players: int) -> State:
+def new_game(sheet: Sheet, players: int, start_roll: str = EACH, hungriest: int = 0) -> State:
     """Return the state before the start roll: one empty sheet per seat.
 
     rules/space-worm.md, "Setup": "Each player takes a sheet and a pen."
+    ``start_roll``: :data:`EACH` (every seat rolls its own start Planet) or :data:`SHARED`
+    (one roll for all); ``hungriest``: the seat that is the first start player ("Turns").
     """
     empty = {f.type: {"eaten": 0, "plus": 0, "scored": None} for f in sheet.fruits}
     return {
@@ -52,10 +65,13 @@ def new_game(sheet: Sheet, players: int) -> State:
         "players": players,
         "phase": START_ROLL,
         "round": 0,
-        "start_player": 0,
+        "start_player": hungriest,
         "to_move": None,
+        "start_roll_rule": start_roll,
+        "hungriest": hungriest,
         "start_roll": None,
         "start_planet": None,
+        "start_rolls": [None] * players,
         "dice": [],
         "taken": [],
         "tracks": {f.type: list(f.track) for f in sheet.fruits},
@@ -78,16 +94,20 @@ def sheet_of(state: Mapping[str, Any]) -> Sheet:
 def chance_spec(state: Mapping[str, Any]) -> dict | None:
     """Return the dice roll the game waits for, or ``None`` when it waits for none.
 
-    - phase ``start-roll``: ``{"kind": "dice", "faces": [6, 6], "for": "start-planet"}``,
-      one roll shared by every player (rules/space-worm.md, "Setup"; the decision to
-      share it is documented in ``engines/space_worm/__init__.py``);
+    - phase ``start-roll``: ``{"kind": "dice", "faces": [6, 6], "for": "start-planet",
+      "seat": s}``, the start roll of seat ``s`` (rule ``each``: one public roll per seat,
+      from the hungriest player clockwise), or without ``seat`` the one roll shared by
+      every player (rule ``shared``) (rules/space-worm.md, "Setup": "Roll 2 dice and
+      colour in the Planet of the number you rolled");
     - phase ``round-roll``: the start player's roll of all 8 dice (rules/space-worm.md,
       "Turns"): ``{"kind": "dice", "faces": [6] * 8, "for": "round", "round": n,
       "colours": [...], "roller": seat}``.
     """
     sheet = sheet_of(state)
     if state["phase"] == START_ROLL:
-        return {"kind": "dice", "faces": [sheet.die_faces] * 2, "for": "start-planet"}
+        spec = {"kind": "dice", "faces": [sheet.die_faces] * 2, "for": "start-planet"}
+        seat = next_start_roller(state)
+        return spec if seat is None else {**spec, "seat": seat}
     if state["phase"] == ROUND_ROLL:
         return {"kind": "dice", "faces": [sheet.die_faces] * len(sheet.dice_colours),
                 "for": "round", "round": state["round"],
@@ -114,18 +134,39 @@ def resolve(state: Mapping[str, Any], outcome: Any) -> State:
     return _round_roll(state, outcome)
 
 
+def next_start_roller(state: Mapping[str, Any]) -> int | None:
+    """Return the seat whose own start roll is due (rule ``each``: seats roll in turn
+    from the hungriest player clockwise), or None under the shared roll."""
+    if state.get("start_roll_rule", SHARED) != EACH:
+        return None
+    n, first = state["players"], state["hungriest"]
+    return next((first + i) % n for i in range(n)
+                if state["start_rolls"][(first + i) % n] is None)
+
+
 def _start_planet(state: Mapping[str, Any], roll: list[int]) -> State:
-    """Put every worm on the Planet of the roll's sum; that Planet counts as eaten.
+    """Put the worm of the seat that rolled (every worm, for the shared roll) on the
+    Planet of the roll's sum; that Planet counts as eaten. Once every worm is placed,
+    the first round's roll is due.
 
     rules/space-worm.md, "Setup": "colour in the Planet of the number you rolled";
     shared/components/space-worm.md, "Decisions": the start Planet counts as eaten.
     """
     sheet = sheet_of(state)
     planet = sheet.start_by_sum[sum(roll)]
-    cell = sheet.planet_cell[planet]
-    sheets = [dict(p, path=[cell], planets=[planet]) for p in state["sheets"]]
-    return dict(state, phase=ROUND_ROLL, round=1, start_roll=list(roll),
-                start_planet=planet, sheets=sheets)
+    placed = {"path": [sheet.planet_cell[planet]], "planets": [planet]}
+    seat = next_start_roller(state)
+    if seat is None:
+        sheets = [dict(p, **placed) for p in state["sheets"]]
+        return dict(state, phase=ROUND_ROLL, round=1, start_roll=list(roll),
+                    start_planet=planet, start_rolls=[list(roll)] * state["players"],
+                    sheets=sheets)
+    sheets = [dict(p, **placed) if s == seat else p for s, p in enumerate(state["sheets"])]
+    rolls = [list(roll) if s == seat else r for s, r in enumerate(state["start_rolls"])]
+    new = dict(state, sheets=sheets, start_rolls=rolls)
+    if all(r is not None for r in rolls):
+        new.update(phase=ROUND_ROLL, round=1)
+    return new
 
 
 def _round_roll(state: Mapping[str, Any], dice: list[int]) -> State:

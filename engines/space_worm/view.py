@@ -36,7 +36,9 @@ def view(state: Mapping[str, Any], seat: int | None) -> dict:
     """Return the public view of the game for ``seat`` (``None``: a spectator).
 
     ``{"you", "sheet": {name, title, rows, fruits, dice_colours, hearts}, "players",
-    "phase", "round", "start_player", "to_move", "start_roll", "start_planet",
+    "phase", "round", "start_player", "to_move", "start_roll_rule" ("each" or "shared"),
+    "hungriest_seat", "start_roll", "start_planet" (the shared roll; null with "each"),
+    "start_rolls" (each seat's start roll, null until rolled),
     "dice": [{"die", "colour", "pips", "taken_by"}], "tracks": {type: {"track",
     "open", "next"}}, "claims", "sheets": [...], "result"}``. Every seat sees the same,
     apart from ``you``.
@@ -60,8 +62,11 @@ def view(state: Mapping[str, Any], seat: int | None) -> dict:
         "round": state["round"],
         "start_player": state["start_player"],
         "to_move": state["to_move"],
+        "start_roll_rule": state.get("start_roll_rule", rules.SHARED),
+        "hungriest_seat": state.get("hungriest", 0),
         "start_roll": state["start_roll"],
         "start_planet": state["start_planet"],
+        "start_rolls": state.get("start_rolls") or [state["start_roll"]] * state["players"],
         "dice": dice,
         "tracks": tracks,
         "claims": [dict(c) for c in state["claims"]],

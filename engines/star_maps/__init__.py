@@ -8,8 +8,9 @@ B7``, ``connect C3``), ``view.py`` (view and "your turn" brief) and ``engine.py`
 :class:`~engines.base.Engine` adapter). ``ENGINE`` is the instance the registry returns.
 
 Campaigns: option ``unlocked_bonuses`` passes in the bonuses unlocked so far (shared by
-every player); the ``Over`` result carries ``new_bonus`` (the losers' choice, or None) and
-``unlocked_after`` (the campaign's list for its next game).
+every player); the ``Over`` result carries ``unlocked_in_play`` (bonuses unlocked during
+the game), ``new_bonus`` (the losers' choice, or None) and ``unlocked_after`` (the
+campaign's list for its next game: all of them).
 
 Decisions where the rulebook is silent (each one is tested in
 ``tests/engines/star_maps/``):
@@ -37,11 +38,23 @@ Decisions where the rulebook is silent (each one is tested in
 - Bonuses: each type a move completes earns one bonus use in that same move (a bonus
   that completes a type earns another), at most two per sheet; one bonus may be used
   twice. A bonus that is not earned: ``bonus-not-earned``.
+- Bonuses unlocked in play ("During the course of the game, players unlock bonuses for
+  future use"): once a round's answers are in, each type whose stars are all found on
+  some sheet unlocks the bonus keyed to it (``unlocked_by`` in ``bonuses.json``: 1
+  Bridge, 2 Echo, 3 Nudge, 4 Reprise, 5 Comet, 6 Leap), if still locked, for every player
+  from the next round on (the round's answers are simultaneous, so no answer may depend
+  on another's; "for future use": not in the move that unlocked it) and for the
+  campaign's later games. A keyed bonus instead of a choice keeps simultaneous answers
+  free of conflicts.
 - Final ranking: score, then fewer bonuses used; still tied, the seats share a place.
 - The losers' choice (multiplayer, some seat ranked below the first group, some bonus
   still locked): every loser votes at once (Decision kind ``choose-bonus``) for a bonus
-  not yet unlocked; most votes wins, a tie goes to the bonus listed first in
-  ``bonuses.json``. Timeout: a vote for the first bonus still locked.
+  not yet unlocked or for ``none`` (they "may cooperate to choose"); most votes wins, a
+  tie goes to the bonus listed first in ``bonuses.json``, and ``none`` wins only with
+  more votes than every bonus. Timeout: ``none``.
+- Rule versions: a game keeps the rules it was created with. Version 1 (games created
+  before these rules) unlocked no bonus in play, made the losers choose one (timeout:
+  the first still locked) and did not know Leap; ``ENGINE.at_version("1")`` plays it.
 - Timeout in a round: the first dice use (star die as rolled, then the other; boxes in
   printed order), else the first connection, else pass.
 """

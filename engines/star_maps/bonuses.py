@@ -7,8 +7,11 @@ after the action (``{"act": "dice", ..., "bonuses": [{"bonus": "echo", "box": "A
 
 Decisions (documented in ``engines/star_maps/__init__.py``):
 
-- The bonuses available are the campaign's unlocked ones (option ``unlocked_bonuses``),
-  shared by all players; one bonus may be used more than once on a sheet, within the limit.
+- The bonuses available are those unlocked so far: the campaign's (option
+  ``unlocked_bonuses``) and, from rules version 2, those unlocked during the game:
+  finding the last star of a type on any sheet unlocks the bonus keyed to that type
+  (``unlocked_by`` in ``bonuses.json``) for every player from the next round on (see
+  ``rules.py``). One bonus may be used more than once on a sheet, within the limit.
 - Each type a move completes earns one bonus use, to be spent in the same move; a bonus
   whose effect completes another type earns another ("Using a bonus might trigger another
   bonus").
@@ -44,6 +47,24 @@ FIELDS: dict[str, tuple[str, ...]] = {
 """Effect -> the fields a use of it carries besides ``bonus``."""
 
 assert all(b["effect"] in FIELDS for b in CATALOG.values()), "unknown bonus effect"
+
+UNLOCKED_BY: dict[int, str] = {b["unlocked_by"]: b["id"] for b in CATALOG.values()
+                               if "unlocked_by" in b}
+"""Star type (its die value) -> the bonus that finding its last star unlocks."""
+
+assert len(UNLOCKED_BY) == sum("unlocked_by" in b for b in CATALOG.values()) and all(
+    t in sh.DIE_VALUES for t in UNLOCKED_BY), "each type keys at most one bonus, by die value"
+NO_BONUS = "none"
+"""The losers' vote for no new bonus (``{"act": "choose-bonus", "bonus": "none"}``,
+``choose none``; rules version 2): never a bonus id."""
+assert NO_BONUS not in CATALOG, "'none' is the losers' vote for no bonus"
+
+
+def bonus_ids(rules_version: int) -> list[str]:
+    """Return the bonuses games of ``rules_version`` know, in list order (a bonus with
+    ``since_version`` is unknown to older games)."""
+    return [b for b in BONUS_IDS if CATALOG[b].get("since_version", 1) <= rules_version]
+
 
 LastWrite = tuple[int | None, int] | None
 """The ``(star die, value)`` a move wrote last (``echo`` repeats its value); None if none."""

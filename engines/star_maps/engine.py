@@ -43,22 +43,39 @@ class StarMapsOptions(Schema):
 
 
 class StarMaps(Engine):
-    """Star Maps (Button Shy, 2017), 1 to 4 players (rules/star-maps.md)."""
+    """Star Maps (Button Shy, 2017), 1 to 4 players (rules/star-maps.md).
+
+    :param rules_version: the rules it plays (``rules.RULES_VERSION``, or an older one
+        for games created under it; see :meth:`at_version`); ``version`` is its text.
+    """
 
     id = "star-maps"
     title = "Star Maps"
-    version = "1"
     min_players = 1
     max_players = 4
     options_schema = StarMapsOptions
     notation = notation.HELP
 
+    def __init__(self, rules_version: int = rules.RULES_VERSION) -> None:
+        self.rules_version = rules_version
+        self.version = str(rules_version)
+
+    def at_version(self, version: str | None) -> "StarMaps | None":
+        """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
+        ``"1"`` (no bonus unlocked during play, the losers must choose one; see
+        ``rules.py``); None otherwise."""
+        if version == self.version:
+            return self
+        return _V1 if version == "1" else None
+
     def campaign_options(self, results: list[dict]) -> dict:
-        """Return ``{"unlocked_bonuses": [...]}``: every bonus the losers of the
-        campaign's finished games chose, in the bonus list order (rules/star-maps.md,
-        "Bonuses": unlocked bonuses carry over to later games)."""
-        chosen = {r.get("new_bonus") for r in results}
-        return {"unlocked_bonuses": [b for b in BONUS_IDS if b in chosen]}
+        """Return ``{"unlocked_bonuses": [...]}``: every bonus the campaign's finished
+        games unlocked, during play or by the losers' choice (each result's
+        ``unlocked_after``; ``new_bonus`` for results that lack it), in the bonus list
+        order (rules/star-maps.md, "Bonuses": "players unlock bonuses for future use")."""
+        unlocked = {b for r in results for b in [*(r.get("unlocked_after") or []),
+                                                  r.get("new_bonus")]}
+        return {"unlocked_bonuses": [b for b in BONUS_IDS if b in unlocked]}
 
     def setup(self, players: int, options: Mapping[str, Any]) -> dict:
         """Return the state awaiting the first roll (rules/star-maps.md, "Setup").
@@ -66,7 +83,8 @@ class StarMaps(Engine):
         :raises InvalidOptions: a player count outside 1..4 or options not accepted.
         """
         loaded = self.load_options(players, options)
-        return rules.new_game(loaded["sheet"], players, loaded["unlocked_bonuses"])
+        return rules.new_game(loaded["sheet"], players, loaded["unlocked_bonuses"],
+                              self.rules_version)
 
     def prompt(self, state: dict) -> Prompt:
         """Return the roll (Chance), the round's or the vote's Decision, or Over."""
@@ -102,7 +120,7 @@ class StarMaps(Engine):
 
     def timeout_move(self, state: dict, seat: int) -> JSON:
         """Return the first dice use, else the first connection, else pass; at the vote,
-        the first bonus in list order.
+        no bonus (``none``; rules version 1: the first bonus in list order).
 
         :raises IllegalMove: the seat owes no move.
         """
@@ -135,3 +153,7 @@ class StarMaps(Engine):
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""
         return board_svg.words(view)
+
+
+_V1 = StarMaps(rules_version=1)
+"""Star Maps as engine version 1 played it, for the games created under it."""

@@ -2,7 +2,7 @@
 
 Grammar (keywords and ids are case-insensitive; ``parse(describe(m)) == m`` for every move)::
 
-    move    := action (" + " bonus)*  |  "pass"  |  "choose " BONUS
+    move    := action (" + " bonus)*  |  "pass"  |  "choose " BONUS  |  "choose none"
     action  := "star " DIE " write " DIE " at " BOX  |  "connect " CONNECTION
     bonus   := BONUS " at " BOX                          (echo)
              | BONUS " connect " CONNECTION              (bridge)
@@ -24,7 +24,7 @@ HELP = ("One line per move. Use the dice: 'star 4 write 2 at B7' (die 4 picks th
         "the other die's 2 goes in box B7). Make a connection: 'connect C3'. Add a bonus "
         "after a move that found the last star of a type: '... + bridge connect C5', "
         "'... + echo at A2', '... + nudge star 3 write 5 at A4'. After the game the losers "
-        "vote: 'choose echo'. 'pass' only when you can do nothing.")
+        "vote: 'choose echo', or 'choose none'. 'pass' only when you can do nothing.")
 """The notation help shown by the API and in mails (plain text)."""
 
 _ID = r"([A-Za-z][A-Za-z0-9]*)"

@@ -7,7 +7,17 @@ every seat that owes an answer). State (plain JSON, never changed in place)::
     {"sheet": "plain", "players": 2, "unlocked": [bonus ids], "phase": "roll",
      "round": 1, "roll": None | [a, b], "answered": [seats], "stuck": [seats],
      "marks": [per seat {"boxes", "connections", "bonuses_used"}],
-     "voters": [seats], "votes": [bonus id | None per seat], "result": None | {...}}
+     "voters": [seats], "votes": [bonus id | None per seat], "result": None | {...},
+     "rules_version": 2,
+     "unlocks": [{"bonus", "type", "round", "by": [seats]}]}   bonuses unlocked in play
+
+Rules versions (a game keeps the rules it was created with; a state without
+``rules_version`` is a version 1 game's):
+
+- 1: bonuses come only from the campaign (``unlocked_bonuses``); the losers must choose
+  one; Leap is unknown.
+- 2: finding the last star of a type unlocks a bonus during play (below); the losers may
+  also choose none.
 
 Decisions (documented in ``engines/star_maps/__init__.py``):
 
@@ -18,8 +28,17 @@ Decisions (documented in ``engines/star_maps/__init__.py``):
   is not asked (no mail, no deadline), the others finish the round, then the game ends
   ("Choose Phase", note; "Game End"). If every seat is stuck the game ends at the roll.
 - A second answer in a round is refused with :class:`AlreadyAnswered`.
+- Bonuses unlocked during play (rules/star-maps.md, "Bonuses": "During the course of the
+  game, players unlock bonuses for future use. This is done cooperatively and all
+  bonuses unlocked are available for use by all players"): when a round's answers are
+  all in, every type whose stars are all found on some sheet unlocks the bonus keyed to
+  it in ``bonuses.json`` (``unlocked_by``), if not unlocked yet. It is usable by every
+  player from the next round on ("for future use"; the answers of one round are
+  simultaneous, so none may depend on another's) and is carried into the campaign's
+  later games (``unlocked_after``).
 - After a multiplayer game with losers and bonuses left to unlock, the losers vote
-  (Decision kind ``choose-bonus``); see ``scoring.tally``.
+  (Decision kind ``choose-bonus``) for one bonus, or for none ("may cooperate to
+  choose"); see ``scoring.tally``.
 """
 
 from __future__ import annotations
@@ -29,10 +48,12 @@ from typing import Any, Mapping, Sequence
 from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt, shown
 from engines.star_maps import scoring, turn
 from engines.star_maps import sheet as sh
-from engines.star_maps.bonuses import BONUS_IDS
+from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, UNLOCKED_BY
 from engines.star_maps.sheet import SHEETS
 
 ROLL, CHOOSE, VOTE, OVER = "roll", "choose", "vote", "over"
+RULES_VERSION = 2
+"""The rules version of a new game (see the module docstring)."""
 
 ALREADY_ANSWERED_CODE = "already-answered"
 """The code of a second answer in one round. The issue's name for it is
@@ -56,12 +77,40 @@ class AlreadyAnswered(IllegalMove):
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(sheet_id: str, players: int, unlocked: Sequence[str]) -> dict:
-    """Return the state before the first roll (rules/star-maps.md, "Setup")."""
+def new_game(sheet_id: str, players: int, unlocked: Sequence[str],
+             version: int = RULES_VERSION) -> dict:
+    """Return the state before the first roll, played by the rules of ``version``
+    (rules/star-maps.md, "Setup")."""
     return {"sheet": sheet_id, "players": players, "unlocked": list(unlocked),
             "phase": ROLL, "round": 1, "roll": None, "answered": [], "stuck": [],
             "marks": [sh.blank_marks() for _ in range(players)],
-            "voters": [], "votes": [None] * players, "result": None}
+            "voters": [], "votes": [None] * players, "result": None,
+            "rules_version": version, "unlocks": []}
+
+
+def rules_version(state: Mapping) -> int:
+    """Return the rules version the game is played by; 1 for a state saved before
+    versions were recorded in it."""
+    return state.get("rules_version", 1)
+
+
+def unlock_found_types(state: Mapping) -> dict:
+    """Return the state with the bonuses unlocked by the types found so far: each type
+    whose stars are all found on some sheet unlocks its keyed bonus for everyone, once
+    (rules/star-maps.md, "Bonuses"; module docstring). Rules version 1: unchanged."""
+    if rules_version(state) < 2:
+        return dict(state)
+    layout = SHEETS[state["sheet"]]
+    found = {s: sh.complete_types(layout, marks) for s, marks in enumerate(state["marks"])}
+    unlocks = list(state["unlocks"])
+    for die in sorted({t for types in found.values() for t in types}):
+        bonus = UNLOCKED_BY.get(die)
+        if bonus and bonus not in state["unlocked"] and all(u["bonus"] != bonus for u in unlocks):
+            unlocks.append({"bonus": bonus, "type": die, "round": state["round"],
+                            "by": [s for s, types in found.items() if die in types]})
+    new = {u["bonus"] for u in unlocks}
+    unlocked = [b for b in BONUS_IDS if b in state["unlocked"] or b in new]
+    return {**state, "unlocked": unlocked, "unlocks": unlocks}
 
 
 def owing(state: Mapping) -> list[int]:
@@ -148,7 +197,7 @@ def legal_moves(state: Mapping, seat: int) -> list[dict]:
     if seat not in owing(state):
         return []
     if state["phase"] == VOTE:
-        return [{"act": "choose-bonus", "bonus": b} for b in scoring.candidates(state["unlocked"])]
+        return [{"act": "choose-bonus", "bonus": b} for b in vote_choices(state)]
     return turn.answers(SHEETS[state["sheet"]], state["roll"], state["unlocked"],
                         state["marks"][seat])
 
@@ -173,6 +222,7 @@ def play(state: Mapping, seat: int, move: Any) -> dict:
            "answered": sorted([*state["answered"], seat])}
     if owing(new):
         return new
+    new = unlock_found_types(new)
     if new["stuck"]:
         return _finish(new)
     return {**new, "phase": ROLL, "round": new["round"] + 1, "roll": None,
@@ -181,12 +231,26 @@ def play(state: Mapping, seat: int, move: Any) -> dict:
 
 def timeout_move(state: Mapping, seat: int) -> dict:
     """Return the first legal move: the first dice use, else the first connection, else
-    ``pass``; at the vote, the first bonus in list order.
+    ``pass``; at the vote, no bonus (rules version 1: the first bonus in list order).
 
     :raises IllegalMove: as :func:`check_seat`.
     """
     check_seat(state, seat)
+    if state["phase"] == VOTE and rules_version(state) >= 2:
+        return {"act": "choose-bonus", "bonus": NO_BONUS}
     return legal_moves(state, seat)[0]
+
+
+def candidates(state: Mapping) -> list[str]:
+    """Return the bonuses the losers may unlock: those the game's rules know that are
+    not unlocked yet, in list order (rules/star-maps.md, "Bonuses")."""
+    return scoring.candidates(state["unlocked"], rules_version(state))
+
+
+def vote_choices(state: Mapping) -> list[str]:
+    """Return what a loser may vote for: a candidate, or (rules version 2) ``none``, no
+    bonus ("the losers of the game may cooperate to choose one new bonus")."""
+    return [*candidates(state), *([NO_BONUS] if rules_version(state) >= 2 else [])]
 
 
 # --------------------------------------------------------------------------- the end
@@ -205,8 +269,10 @@ def _finish(state: Mapping) -> dict:
         "ended_round": state["round"], "cannot_move": list(stuck),
         "unlocked_bonuses": list(state["unlocked"]), "votes": [None] * state["players"],
         "new_bonus": None, "unlocked_after": list(state["unlocked"])})
+    if rules_version(state) >= 2:
+        result["unlocked_in_play"] = [dict(u) for u in state["unlocks"]]
     voters = result["losers"] if state["players"] > 1 else []
-    if voters and scoring.candidates(state["unlocked"]):
+    if voters and candidates(state):
         return {**state, "phase": VOTE, "voters": voters, "result": result}
     return {**state, "phase": OVER, "result": result}
 
@@ -214,13 +280,17 @@ def _finish(state: Mapping) -> dict:
 def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
     """Record a loser's vote; when the last is in, settle it and end the game.
 
-    :raises IllegalMove: ``game-over`` (not a vote), ``no-such-bonus``, ``already-unlocked``.
+    :raises IllegalMove: ``game-over`` (not a vote), ``no-such-bonus``, ``already-unlocked``,
+        ``bonus-required`` (``none`` in a version 1 game).
     """
     if move["act"] != "choose-bonus":
         raise IllegalMove("game-over", "The rounds are over; the losers are choosing a new "
-                                       "bonus (choose <bonus>).")
-    choices = scoring.candidates(state["unlocked"])
+                                       "bonus (choose <bonus>, or choose none).")
+    choices = vote_choices(state)
     bonus = move["bonus"]
+    if bonus == NO_BONUS and rules_version(state) < 2:
+        raise IllegalMove("bonus-required", "In this game (engine version 1) the losers "
+                                            f"choose one bonus: one of {', '.join(choices)}.")
     if bonus in state["unlocked"]:
         raise IllegalMove("already-unlocked", f"Bonus {bonus} is already unlocked; choose "
                                               f"one of {', '.join(choices)}.")

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 from engines.base import ranking_from_scores
 from engines.star_maps import sheet as sh
-from engines.star_maps.bonuses import BONUS_IDS
+from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, bonus_ids
 from engines.star_maps.sheet import Layout
 
 
@@ -77,15 +77,21 @@ def final(layout: Layout, all_marks: Sequence[Mapping]) -> dict:
             "winners": ranking[0], "losers": sorted(s for g in ranking[1:] for s in g)}
 
 
-def candidates(unlocked: Sequence[str]) -> list[str]:
-    """Return the bonuses the losers may choose from: those not unlocked, in list order."""
-    return [b for b in BONUS_IDS if b not in unlocked]
+def candidates(unlocked: Sequence[str], rules_version: int = 1) -> list[str]:
+    """Return the bonuses the losers may choose from: those games of ``rules_version``
+    know that are not unlocked, in list order."""
+    return [b for b in bonus_ids(rules_version) if b not in unlocked]
 
 
 def tally(votes: Sequence[str | None]) -> str | None:
     """Return the bonus with most votes, a tie going to the one earlier in the bonus list
-    (``bonuses.json``); None without votes. Votes are counted, so their order is irrelevant."""
+    (``bonuses.json``); None without votes for a bonus. Votes are counted, so their order
+    is irrelevant. ``None`` is a seat that does not vote; :data:`NO_BONUS` a vote for no
+    bonus (rules version 2), which wins only with more votes than every bonus: on a tie
+    the losers have still cooperated to choose one."""
     cast = [v for v in votes if v is not None]
-    if not cast:
+    bonuses = sorted({v for v in cast if v != NO_BONUS}, key=BONUS_IDS.index)
+    if not bonuses:
         return None
-    return max(sorted(set(cast), key=BONUS_IDS.index), key=cast.count)
+    best = max(bonuses, key=cast.count)
+    return None if cast.count(NO_BONUS) > cast.count(best) else best

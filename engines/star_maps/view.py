@@ -58,8 +58,10 @@ def view(state: Mapping, seat: int | None) -> dict:
         "answered": list(state["answered"]), "cannot_move": list(state["stuck"]),
         "last_round": bool(state["stuck"]) or state["phase"] in (rules.VOTE, rules.OVER),
         "unlocked_bonuses": list(state["unlocked"]), "bonus_limit": bz.BONUS_LIMIT,
-        "bonuses": {b: {"name": bz.CATALOG[b]["name"], "text": bz.CATALOG[b]["text"]}
-                    for b in bz.BONUS_IDS},
+        "unlocked_in_play": [dict(u) for u in state.get("unlocks", [])],
+        "bonuses": {b: {"name": bz.CATALOG[b]["name"], "text": bz.CATALOG[b]["text"],
+                        "unlocked_by": bz.CATALOG[b].get("unlocked_by")}
+                    for b in bz.bonus_ids(rules.rules_version(state))},
         "sheet": layout_view(layout),
         "sheets": [{"seat": s, **marks_view(layout, m)} for s, m in enumerate(state["marks"])],
         "voters": list(state["voters"]), "votes": list(state["votes"]),
@@ -78,7 +80,10 @@ def brief(state: Mapping, seat: int) -> str:
                  "bonus for the campaign. Most votes wins; a tie goes to the bonus listed "
                  "first."]
         lines += [f"- choose {b}: {bz.CATALOG[b]['name']}, {bz.CATALOG[b]['text']}"
-                  for b in scoring.candidates(state["unlocked"])]
+                  for b in rules.candidates(state)]
+        if bz.NO_BONUS in rules.vote_choices(state):
+            lines.append("- choose none: no new bonus (it wins only with more votes than "
+                         "every bonus)")
         return "\n".join(lines)
     a, b = state["roll"]
     moves = rules.legal_moves(state, seat)

@@ -116,3 +116,50 @@ def test_games_cannot_be_found_by_email(client):
     new_game(client, emails=True)
     assert client.get("/v1/games?player=p0@example.org").json == []
     assert len(client.get("/v1/games?player=P0").json) == 1
+
+
+@pytest.mark.parametrize("engine, players, options, says", [
+    ("space-worm", 2, {"start_roll": "everyone"}, "start_roll"),
+    ("space-worm", 2, {"start_roll": None}, "start_roll"),
+    ("space-worm", 2, {"start_roll": 1}, "start_roll"),
+    ("space-worm", 2, {"start_roll": ["each"]}, "start_roll"),
+    ("space-worm", 2, {"start_roll": "EACH"}, "start_roll"),
+    ("space-worm", 2, {"hungriest_seat": 2}, "no seat 2 in a game of 2 players"),
+    ("space-worm", 1, {"hungriest_seat": 1}, "no seat 1 in a game of 1 player"),
+    ("space-worm", 6, {"hungriest_seat": 99999999999999999999}, "no seat"),
+    ("space-worm", 2, {"hungriest_seat": -1}, "hungriest_seat"),
+    ("space-worm", 2, {"hungriest_seat": "0"}, "hungriest_seat"),
+    ("space-worm", 2, {"hungriest_seat": 0.5}, "hungriest_seat"),
+    ("space-worm", 2, {"hungriest_seat": None}, "hungriest_seat"),
+    ("space-worm", 2, {"hungriest_seat": True}, "hungriest_seat"),
+    ("space-worm", 2, {"hungriest_seat": {"seat": 0}}, "hungriest_seat"),
+    ("star-maps", 2, {"unlocked_bonuses": ["none"]}, "unlocked_bonuses"),
+    ("dark-horse", 2, {"dilly_dally": "yes"}, "dilly_dally"),
+])
+def test_bad_start_and_variant_options_are_422_and_create_nothing(client, engine, players,
+                                                                  options, says):
+    """Given a start roll rule other than each or shared, a hungriest seat that is not a
+    seat of the game, or another ill-typed option, then 422 ``bad-options``
+    (problem+json) naming the option, and no game is created (issue 15, 4)."""
+    answer = client.post("/v1/games", json={
+        "engine": engine, "options": options,
+        "players": [{"name": f"P{i}"} for i in range(players)]})
+    assert_problem(answer, 422, "bad-options")
+    assert says in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+
+
+def test_a_named_hungriest_seat_and_each_start_roll_show_in_the_game(app, client):
+    """Given ``hungriest_seat`` 2 of 3 and the default start roll, then the game's view
+    shows them, three public start rolls come first (seat 2's, then 0's and 1's), and
+    seat 2 is the first to choose a die."""
+    game_id, tokens = new_game(client, "space-worm", 3, options={"hungriest_seat": 2})
+    s = until_decision(client, app, game_id)
+    assert s["to_act"] == [2]
+    view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).json["view"]
+    assert view["hungriest_seat"] == 2 and view["start_roll_rule"] == "each"
+    assert all(len(r) == 2 for r in view["start_rolls"])
+    events = client.get(f"/v1/games/{game_id}/events").json["events"]
+    rolls = [e for e in events if e["kind"] == "chance"]
+    assert len(rolls) == 4  # three start rolls, then the 8 dice of round 1
+    assert all(len(e["payload"]["outcome"]) == 2 for e in rolls[:3])

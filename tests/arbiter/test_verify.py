@@ -82,3 +82,57 @@ def test_the_command_refuses_a_record_that_is_not_an_object(tmp_path):
     done = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(path)],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "not a game record" in done.stderr
+
+
+def test_a_record_without_its_seed_revealed_event_fails(record):
+    """Given a record whose log lacks the ``seed-revealed`` event, verify fails: the
+    seed the record gives was never revealed by the game's own log (issue 15, 5)."""
+    forged = copy.deepcopy(record)
+    forged["events"] = [e for e in forged["events"] if e["kind"] != "seed-revealed"]
+    verdict = verify(forged)
+    assert not verdict.ok
+    assert verdict.mismatch == ("the record has no seed-revealed event: its log never "
+                                "reveals the seed it gives")
+
+
+def test_a_seed_revealed_event_naming_another_seed_fails(record):
+    """Given a record whose ``seed-revealed`` event names another seed than the record's
+    ``seed`` (the record's seed and commitment still agree), verify fails and says so."""
+    forged = copy.deepcopy(record)
+    event = next(e for e in forged["events"] if e["kind"] == "seed-revealed")
+    event["payload"]["seed"] = "cd" * 32
+    verdict = verify(forged)
+    assert not verdict.ok
+    assert verdict.mismatch.startswith(f"seq {event['seq']}: the seed-revealed event names "
+                                       f"seed \"{'cd' * 32}\", not the record's seed")
+
+
+@pytest.mark.parametrize("name", ["chess", ["space-worm"], None])
+def test_an_unknown_engine_is_named_as_such(record, name):
+    """Given a record for an engine this arbiter does not have, verify says which
+    engine, instead of a missing field or a crash."""
+    verdict = verify({**record, "engine": name})
+    assert not verdict.ok
+    assert verdict.mismatch.startswith(f"this record is for engine {json.dumps(name)}, "
+                                       "which this arbiter does not have")
+
+
+def test_the_command_names_an_unknown_engine(record, tmp_path):
+    """``arbiter verify`` exits 1 and prints the unknown engine's name."""
+    path = tmp_path / "chess.json"
+    path.write_text(json.dumps({**record, "engine": "chess"}))
+    done = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert ('this record is for engine "chess", which this arbiter does not have'
+            in done.stderr)
+
+
+def test_a_version_no_longer_played_is_checked_under_todays_rules_with_a_note(record):
+    """Given a record of an engine version this arbiter no longer plays, verify replays
+    it under today's rules and says so in a note."""
+    verdict = verify({**record, "engine_version": "0-retired"})
+    assert verdict.ok
+    assert verdict.notes == ['recorded with space-worm version "0-retired", which this '
+                             f'arbiter no longer plays; checked with version '
+                             f'{record["engine_version"]}']

@@ -19,13 +19,16 @@ from engines.base import Chance, Decision, Engine, IllegalMove, Over, fold
 
 GAMES_PER_ENGINE = int(os.environ.get("ARBITER_PLAYOUTS", "200"))
 ENGINES = engines.all_engines()
+ENGINES += [old for engine in list(ENGINES) for version in range(1, int(engine.version))
+            if (old := engine.at_version(str(version))) is not None]
+"""Every registered engine, and every older version it still plays for old games."""
 
 
 def _counts(engine: Engine) -> list[int]:
     return list(range(engine.min_players, engine.max_players + 1))
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.id)
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: f"{e.id}-v{e.version}")
 def test_random_playouts_end_and_replay(engine: Engine) -> None:
     """Given random legal games, they end with a ranking of every seat and replay exactly."""
     rng = random.Random(f"contract-{engine.id}")
@@ -41,7 +44,7 @@ def test_random_playouts_end_and_replay(engine: Engine) -> None:
         assert json.loads(json.dumps(game.state)) == game.state
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.id)
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: f"{e.id}-v{e.version}")
 def test_every_step_round_trips_and_views_are_json(engine: Engine) -> None:
     """At every step: moves survive describe/parse, views are JSON, timeout moves are legal,
     and a seat not on turn is refused with ``not-your-turn`` (or ``already-answered``

@@ -52,14 +52,48 @@ def test_the_two_special_cards_are_among_the_34() -> None:
         assert m["invented"] is (not special), m["id"]
 
 
-def test_invented_deck_per_bug_plus_positions_cards() -> None:
-    """Given the invented deck, then each Bug has +1, +2, -1 and ±1, and four cards name
-    two Track positions ±1 (components page, "Not known")."""
+def test_invented_deck_has_every_kind_the_book_names() -> None:
+    """Given the invented deck, then each Bug has +1, +2, ±1 and one backward card: -3
+    for the Snail, the Bee and the Caterpillar ("Example: The player plays a -3 Move
+    card", the Caterpillar ending on the acorn), -1 for the others; two cards name one
+    Track position ±1 and two name two positions ±1 ("A card showing two board
+    positions"); all still marked invented (rules/dark-horse.md, "Gameplay"; components
+    page, "Not known": "-3 and ±1, cards naming one Track position ±1, cards naming two
+    Track positions ±1")."""
     for bug in DEFAULT.bug_by_id:
+        back = -3 if bug in ("snail", "bee", "caterpillar") else -1
         mine = sorted((m.kind, m.steps) for m in DEFAULT.move_cards if m.bug == bug)
-        assert mine == [("bug", -1), ("bug", 1), ("bug", 2), ("bug-either", 1)]
-    positions = [m for m in DEFAULT.move_cards if m.kind == "positions"]
-    assert len(positions) == 4 and all(len(m.positions) == 2 for m in positions)
+        assert mine == [("bug", back), ("bug", 1), ("bug", 2), ("bug-either", 1)], bug
+    positions = {m.id: m.positions for m in DEFAULT.move_cards if m.kind == "positions"}
+    assert positions == {"mv-position-2": (2,), "mv-position-5": (5,),
+                         "mv-positions-1-2": (1, 2), "mv-positions-6-7": (6, 7)}
+    assert all(m["invented"] for m in RAW["move_cards"] if m["id"] in positions)
+
+
+def test_version_1_games_keep_their_deck() -> None:
+    """Given the deck engine version 1 dealt from (``components-v1.json``), then it is
+    the old invented deck (-1 for every Bug, four two-position cards) and the version 1
+    engine deals from it, so its games replay as they were dealt."""
+    from engines.dark_horse import ENGINE
+    from engines.dark_horse.cards import RETIRED_DECKS
+
+    old = RETIRED_DECKS[1]
+    assert len(old.move_cards) == 34 and ENGINE.at_version("1").components is old
+    assert sorted(m.steps for m in old.move_cards if m.bug == "caterpillar") == [-1, 1, 1, 2]
+    assert [m.positions for m in old.move_cards if m.kind == "positions"] == [
+        (1, 2), (3, 4), (4, 5), (6, 7)]
+    assert ENGINE.at_version("2") is ENGINE and ENGINE.at_version("3") is None
+
+
+def test_a_positions_card_whose_bugs_can_never_move_together_is_refused() -> None:
+    """Given a card naming spaces 1 and 7 (the front Bug cannot go forward, the stone's
+    Bug cannot go back), when loaded, then it is refused: it could never be played
+    (rules/dark-horse.md, "Gameplay": "each Bug must move in the same direction")."""
+    data = json.loads(json.dumps(RAW))
+    data["move_cards"][0] = {"id": "mv-positions-1-7", "kind": "positions",
+                             "positions": [1, 7], "steps": 1}
+    with pytest.raises(ValueError, match="neither forward nor backward"):
+        load(data)
 
 
 def test_scoring_chart() -> None:
@@ -86,6 +120,8 @@ def test_labels_read_like_the_cards() -> None:
     assert DEFAULT.label("mv-fly-1") == "Fly -1"
     assert DEFAULT.label("mv-bee-pm1") == "Bee ±1"
     assert DEFAULT.label("mv-positions-1-2") == "Positions 1 and 2 ±1"
+    assert DEFAULT.label("mv-position-5") == "Position 5 ±1"
+    assert DEFAULT.label("mv-caterpillar-3") == "Caterpillar -3"
     assert DEFAULT.label("mv-run-for-your-life") == "Run for your life!"
     assert DEFAULT.label("mv-bad-encounter") == "Bad encounter!"
 

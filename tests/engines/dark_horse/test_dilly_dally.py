@@ -20,18 +20,39 @@ def test_ant_tokens_by_player_count(players: int, tokens: int) -> None:
     assert view["ants"]["tokens"] == tokens and view["ants"]["left"] == tokens
 
 
-def test_black_base_on_the_last_bug_placed() -> None:
-    """Given the variant, when the seventh Bug is placed (here at the front), then it
-    carries the black base, shown on the Track (rules/dark-horse.md, "Dilly Dally
-    Variant" 2; package docstring: "the last Bug" is the last one placed)."""
+@pytest.mark.parametrize("end, on_stone", [("front", "wasp"), ("back", "caterpillar")])
+def test_black_base_on_the_bug_on_the_last_space(end: str, on_stone: str) -> None:
+    """Given the variant, when the seventh Bug is placed (at the front or at the back),
+    then the black base goes on the Bug standing on the last space, the stone (space
+    7), whichever Bug was chosen last, and the Track shows it there (rules/dark-horse.md,
+    "Dilly Dally Variant" 2: "after having placed the Bugs on their corresponding space,
+    put a black base on the last Bug instead of its translucent base")."""
     six = ["fly", "snail", "grasshopper", "bee", "ladybug", "wasp"]
     state = place_all(placing(3, dilly=True), six)
     assert state["black_base"] is None
-    state = E.play(state, E.to_act(state)[0], {"place": "caterpillar", "end": "front"})
-    assert state["black_base"] == "caterpillar"
+    state = E.play(state, E.to_act(state)[0], {"place": "caterpillar", "end": end})
+    assert state["track"][-1] == on_stone and state["black_base"] == on_stone
     track = E.view(state, None)["track"]
-    assert track[0] == {"space": 1, "name": "sugar cube", "bug": "caterpillar",
-                        "bug_name": "Caterpillar", "black_base": True}
+    assert track[6] == {"space": 7, "name": "stone", "bug": on_stone,
+                        "bug_name": E.components.bug_name(on_stone), "black_base": True}
+    assert [t["black_base"] for t in track].count(True) == 1
+
+
+def test_version_1_games_keep_the_black_base_on_the_last_bug_placed() -> None:
+    """Given a game created under engine version 1, when its seventh Bug is placed at
+    the front (space 1), then that Bug carries the black base as version 1 decided, so
+    games recorded under it replay unchanged (issue 15, 2: saved games keep their
+    rules)."""
+    old = E.at_version("1")
+    assert old.version == "1"
+    state = old.resolve(old.setup(3, {"dilly_dally": True}), list(range(14)))
+    state = old.resolve(state, [1])
+    for i, bug in enumerate(["fly", "snail", "grasshopper", "bee", "ladybug", "wasp"]):
+        state = old.play(state, old.to_act(state)[0],
+                         {"place": bug} if i == 0 else {"place": bug, "end": "back"})
+    state = old.play(state, old.to_act(state)[0], {"place": "caterpillar", "end": "front"})
+    assert state["track"][0] == "caterpillar" and state["black_base"] == "caterpillar"
+    assert state["rules_version"] == 1
 
 
 def test_no_black_base_or_ants_without_the_variant() -> None:
@@ -105,7 +126,7 @@ def ant_game(black_place: int) -> dict:
     goals = [["goal-ladybug-1", "goal-fly-1"], ["goal-bee-1", "goal-wasp-1"],
              ["goal-snail-1", "goal-grasshopper-1"]]
     state = {**state, "track": TRACK, "black_base": TRACK[black_place - 1], "goals": goals,
-             "hands": [["mv-caterpillar-1"], [], []]}
+             "hands": [["mv-caterpillar-3"], [], []]}
     state = finish(state)
     assert isinstance(E.prompt(state), Over)
     return E.prompt(state).result

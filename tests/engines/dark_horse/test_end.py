@@ -11,15 +11,15 @@ TRACK = ["ladybug", "bee", "fly", "snail", "wasp", "grasshopper", "caterpillar"]
 
 
 def last_card(goals: list[list[str]], players: int = 3) -> dict:
-    """Return a game with one card left (seat 0's Caterpillar +1, which moves only the
-    last Bug past nobody relevant) over TRACK with ``goals``."""
-    hands = [["mv-caterpillar-1"]] + [[] for _ in range(players - 1)]
+    """Return a game with one card left (seat 0's Caterpillar -3: the Caterpillar is on
+    the stone already, so it stays) over TRACK with ``goals``."""
+    hands = [["mv-caterpillar-3"]] + [[] for _ in range(players - 1)]
     return in_play(players, track=TRACK, hands=hands, goals=goals)
 
 
 def over(goals: list[list[str]], players: int = 3) -> dict:
     """Return the result once the last card is played."""
-    state = E.play(last_card(goals, players), 0, {"play": "mv-caterpillar-1"})
+    state = E.play(last_card(goals, players), 0, {"play": "mv-caterpillar-3"})
     prompt = E.prompt(state)
     assert isinstance(prompt, Over)
     return prompt.result

@@ -9,7 +9,7 @@ from engines.base import IllegalMove, InvalidMove
 
 from .support import E, dealt, in_play, placing
 
-HAND = ["mv-fly+2", "mv-snail-1", "mv-bee-pm1", "mv-positions-3-4", "mv-bad-encounter",
+HAND = ["mv-fly+2", "mv-snail-3", "mv-bee-pm1", "mv-position-5", "mv-bad-encounter",
         "mv-run-for-your-life"]
 GOALS = [["goal-fly-1", "goal-bee-1"], ["goal-wasp-1", "goal-snail-1"],
          ["goal-ladybug-1", "goal-caterpillar-1"]]
@@ -23,11 +23,13 @@ def scenario() -> dict:
 @pytest.mark.parametrize("text, move", [
     ("play 1", {"play": "mv-fly+2"}),
     ("play 3 forward", {"play": "mv-bee-pm1", "direction": "forward"}),
-    ("Play 4 Backward.", {"play": "mv-positions-3-4", "direction": "backward"}),
+    ("Play 4 Backward.", {"play": "mv-position-5", "direction": "backward"}),
+    ("play position-5 forward", {"play": "mv-position-5", "direction": "forward"}),
     ("play 3 back", {"play": "mv-bee-pm1", "direction": "backward"}),
     ("play fly+2", {"play": "mv-fly+2"}),
     ("play fly +2", {"play": "mv-fly+2"}),
-    ("play mv-snail-1", {"play": "mv-snail-1"}),
+    ("play mv-snail-3", {"play": "mv-snail-3"}),
+    ("play snail -3", {"play": "mv-snail-3"}),
     ("play bee ±1 fwd", {"play": "mv-bee-pm1", "direction": "forward"}),
     ("play bee-pm1 forward", {"play": "mv-bee-pm1", "direction": "forward"}),
     ("play run-for-your-life", {"play": "mv-run-for-your-life"}),

@@ -10,8 +10,8 @@ from engines.base import Decision, IllegalMove, InvalidMove, Over
 
 from .support import BUGS, E, dealt, finish, in_play
 
-HANDS = [["mv-fly+2", "mv-snail-1", "mv-bee-pm1", "mv-positions-3-4"],
-         ["mv-wasp+1", "mv-ladybug-pm1", "mv-positions-6-7", "mv-fly-1"],
+HANDS = [["mv-fly+2", "mv-grasshopper-1", "mv-bee-pm1", "mv-positions-6-7"],
+         ["mv-wasp+1", "mv-ladybug-pm1", "mv-position-5", "mv-fly-1"],
          ["mv-caterpillar+2", "mv-grasshopper+1", "mv-positions-1-2", "mv-bee+1"]]
 # Track from space 1: fly, snail, grasshopper, bee, ladybug, wasp, caterpillar
 
@@ -26,7 +26,7 @@ def test_each_player_in_turn_clockwise_from_the_first() -> None:
     (rules/dark-horse.md, "Gameplay": "The next clockwise player does the same")."""
     state = scenario()
     order = []
-    for card in ["mv-fly+2", "mv-wasp+1", "mv-bee+1", "mv-snail-1"]:
+    for card in ["mv-fly+2", "mv-wasp+1", "mv-bee+1", "mv-grasshopper-1"]:
         seat = E.to_act(state)[0]
         order.append(seat)
         state = E.play(state, seat, {"play": card})
@@ -58,11 +58,11 @@ def test_plain_number_moves_the_pictured_bug_forward() -> None:
 
 
 def test_minus_one_moves_the_pictured_bug_backward() -> None:
-    """Given the Snail on space 2, when Snail -1 is played, then it is on space 3 and the
-    Grasshopper on space 2 (rules/dark-horse.md, "Gameplay": "-1" moves it one space
-    backward)."""
-    state = E.play(scenario(), 0, {"play": "mv-snail-1"})
-    assert state["track"][:3] == ["fly", "grasshopper", "snail"]
+    """Given the Grasshopper on space 3, when Grasshopper -1 is played, then it is on
+    space 4 and the Bee on space 3 (rules/dark-horse.md, "Gameplay": "a card showing
+    "-1" moves it one space backward")."""
+    state = E.play(scenario(), 0, {"play": "mv-grasshopper-1"})
+    assert state["track"][:4] == ["fly", "snail", "bee", "grasshopper"]
 
 
 @pytest.mark.parametrize("direction, track", [
@@ -77,27 +77,82 @@ def test_pictured_bug_plus_minus_one_in_the_chosen_direction(direction: str, tra
     assert state["track"][:len(track)] == track
 
 
-@pytest.mark.parametrize("direction, track", [
-    ("forward", ["fly", "grasshopper", "bee", "snail", "ladybug", "wasp", "caterpillar"]),
-    ("backward", ["fly", "snail", "ladybug", "grasshopper", "bee", "wasp", "caterpillar"]),
+@pytest.mark.parametrize("card, direction, track", [
+    ("mv-positions-6-7", "forward",
+     ["fly", "snail", "grasshopper", "bee", "wasp", "caterpillar", "ladybug"]),
+    ("mv-positions-1-2", "backward",
+     ["grasshopper", "fly", "snail", "bee", "ladybug", "wasp", "caterpillar"]),
 ])
-def test_two_board_positions_move_the_same_way(direction: str, track) -> None:
-    """Given Positions 3 and 4 ±1, when played, then the Bugs on spaces 3 and 4 both move
-    one space in the one chosen direction (rules/dark-horse.md, "Gameplay": "each Bug
-    must move in the same direction")."""
-    state = E.play(scenario(), 0, {"play": "mv-positions-3-4", "direction": direction})
+def test_two_board_positions_move_the_same_way(card: str, direction: str, track) -> None:
+    """Given Positions 6 and 7 (or 1 and 2) ±1, when played, then the Bugs on both
+    spaces move one space in the one chosen direction, the Bug they pass going the
+    other way (rules/dark-horse.md, "Gameplay": "the Bugs on the indicated positions
+    must be moved forward OR backward one space. However, each Bug must move in the
+    same direction")."""
+    state = in_play(3, hands=[[card], [], []])
+    state = E.play(state, 0, {"play": card, "direction": direction})
     assert state["track"] == track
+
+
+@pytest.mark.parametrize("card, offered, refused", [
+    ("mv-positions-1-2", "backward", "forward"),
+    ("mv-positions-6-7", "forward", "backward"),
+])
+def test_two_positions_card_offers_no_direction_a_bug_cannot_move(card, offered, refused):
+    """Given a card naming space 1 and 2 (or 6 and 7), then only the direction in which
+    both Bugs can move is offered: the Bug on space 1 cannot go forward, the Bug on
+    space 7 cannot go back, and playing that way is refused with ``direction-blocked``
+    and changes nothing (rules/dark-horse.md, "Gameplay": "each Bug must move in the
+    same direction"; shared/components/dark-horse.md, "Decisions")."""
+    state = in_play(3, hands=[[card], [], []])
+    assert E.legal_moves(state, 0) == [{"play": card, "direction": offered}]
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMove) as err:
+        E.play(state, 0, {"play": card, "direction": refused})
+    assert err.value.code == "direction-blocked" and f"play it {offered}" in err.value.detail
+    assert state == before
+    assert E.timeout_move(state, 0) == {"play": card, "direction": offered}
+    assert E.view(state, 0)["you"]["hand"][0]["directions"] == [offered]
+    assert f"({offered} only)" in E.brief(state, 0)
+
+
+def test_version_1_games_keep_both_directions_on_positions_cards() -> None:
+    """Given a game created under engine version 1 (or a state saved before rules
+    versions were recorded), then its positions cards still offer both directions, the
+    Bug at the end of the Track staying put (and the other passing it), as version 1
+    played them (issue 15, 3: saved games keep their rules)."""
+    old = E.at_version("1")
+    state = {**in_play(3, hands=[["mv-positions-1-2"], [], []]), "rules_version": 1}
+    unversioned = {k: v for k, v in state.items() if k != "rules_version"}
+    for s in (state, unversioned):
+        assert old.legal_moves(s, 0) == [
+            {"play": "mv-positions-1-2", "direction": d} for d in ("forward", "backward")]
+        after = old.play(s, 0, {"play": "mv-positions-1-2", "direction": "forward"})
+        assert after["track"][:2] == ["snail", "fly"]
+
+
+@pytest.mark.parametrize("direction, track", [
+    ("forward", ["fly", "snail", "grasshopper", "ladybug", "bee", "wasp", "caterpillar"]),
+    ("backward", ["fly", "snail", "grasshopper", "bee", "wasp", "ladybug", "caterpillar"]),
+])
+def test_one_position_card_moves_the_bug_on_that_space(direction: str, track) -> None:
+    """Given Position 5 ±1, when played, then the Bug on space 5 moves one space the
+    chosen way (rules/dark-horse.md, "Gameplay": "A card showing ... board positions";
+    components page, "cards naming one Track position ±1")."""
+    state = in_play(3, hands=[["mv-position-5"], [], []])
+    assert E.legal_moves(state, 0) == [{"play": "mv-position-5", "direction": d}
+                                       for d in ("forward", "backward")]
+    assert E.play(state, 0, {"play": "mv-position-5", "direction": direction})["track"] == track
 
 
 def test_legal_moves_list_both_directions_only_for_plus_minus_cards() -> None:
     """Given a hand, then fixed cards are listed once and ± cards once per direction
     (rules/dark-horse.md, "Gameplay")."""
     assert E.legal_moves(scenario(), 0) == [
-        {"play": "mv-fly+2"}, {"play": "mv-snail-1"},
+        {"play": "mv-fly+2"}, {"play": "mv-grasshopper-1"},
         {"play": "mv-bee-pm1", "direction": "forward"},
         {"play": "mv-bee-pm1", "direction": "backward"},
-        {"play": "mv-positions-3-4", "direction": "forward"},
-        {"play": "mv-positions-3-4", "direction": "backward"}]
+        {"play": "mv-positions-6-7", "direction": "forward"}]
     assert E.legal_moves(scenario(), 1) == []
 
 
@@ -106,7 +161,8 @@ def test_legal_moves_list_both_directions_only_for_plus_minus_cards() -> None:
     ({"play": "mv-no-such-card"}, "card-not-in-hand"),
     ({"play": "mv-fly+2", "direction": "forward"}, "no-direction-on-card"),
     ({"play": "mv-bee-pm1"}, "direction-required"),
-    ({"play": "mv-positions-3-4"}, "direction-required"),
+    ({"play": "mv-positions-6-7"}, "direction-required"),
+    ({"play": "mv-positions-6-7", "direction": "backward"}, "direction-blocked"),
     ({"play": "mv-fly+2", "swap": 1}, "not-bad-encounter"),
     ({"place": "fly", "end": "back"}, "wrong-phase"),
     ({"ant": "take"}, "wrong-phase"),
@@ -149,7 +205,7 @@ def test_play_never_changes_the_state_given() -> None:
     is unchanged (DESIGN.md, "Engines: pure functions of state and input")."""
     state = scenario()
     before = copy.deepcopy(state)
-    E.play(state, 0, {"play": "mv-positions-3-4", "direction": "forward"})
+    E.play(state, 0, {"play": "mv-positions-6-7", "direction": "forward"})
     assert state == before
 
 

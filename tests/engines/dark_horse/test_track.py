@@ -3,12 +3,8 @@ shared/components/dark-horse.md, "Decisions on rules questions")."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
-from engines.dark_horse import DarkHorse
+from engines.dark_horse import ENGINE
 from engines.dark_horse import track as tr
-from engines.dark_horse.cards import load
 
 from .support import in_play
 
@@ -28,13 +24,11 @@ def test_book_example_minus_three() -> None:
 
 
 def test_book_example_minus_three_played_as_a_card() -> None:
-    """Given a deck holding a Caterpillar -3 card and the example's Track, when a player
-    plays it, then the Track is the example's (rules/dark-horse.md, "Gameplay", Example):
-    the Caterpillar ends on the acorn space, in fourth place."""
-    data = json.loads(resources.files("engines.dark_horse").joinpath("components.json").read_text())
-    data["move_cards"][0] = {"id": "mv-caterpillar-3", "kind": "bug", "bug": "caterpillar",
-                             "steps": -3}
-    engine = DarkHorse(load(data))
+    """Given the default deck's Caterpillar -3 card and the example's Track, when a
+    player plays it, then the Track is the example's (rules/dark-horse.md, "Gameplay",
+    Example: "The player plays a -3 Move card for the Bug which is on the walnut
+    space"): the Caterpillar ends on the acorn space, in fourth place."""
+    engine = ENGINE
     state = in_play(track=START)
     hands = [list(h) for h in state["hands"]]
     hands[0][0] = "mv-caterpillar-3"
@@ -69,8 +63,9 @@ def test_a_move_past_the_back_stops_at_the_stone() -> None:
 def test_positions_forward_moves_the_front_bug_first() -> None:
     """Given a card naming spaces 1 and 2, when both move forward, then the front Bug
     is moved first (it stays, clamped) and the rear Bug then passes it: each moved one
-    space forward or stopped at the end (rules/dark-horse.md, "Gameplay"; components
-    page, "Decisions")."""
+    space forward or stopped at the end. Only rules version 1 plays a positions card
+    that way: version 2 does not offer a direction in which a Bug cannot move
+    (rules.directions; test_play.py)."""
     after = tr.move_positions(START, [1, 2], 1, forward=True)
     assert after[:2] == ["ladybug", "caterpillar"]
 
@@ -85,8 +80,8 @@ def test_positions_forward_in_the_middle() -> None:
 
 def test_positions_backward_moves_the_rear_bug_first() -> None:
     """Given a card naming spaces 6 and 7, when both move backward, then the rear Bug
-    is moved first (clamped) and the front one passes it (components page,
-    "Decisions")."""
+    is moved first (clamped, as only rules version 1 plays it) and the front one passes
+    it (components page, "Decisions": "the rear Bug first when moving back")."""
     after = tr.move_positions(START, [6, 7], 1, forward=False)
     assert after[5:] == ["grasshopper", "wasp"]
     after = tr.move_positions(START, [4, 5], 1, forward=False)

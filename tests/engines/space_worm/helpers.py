@@ -33,8 +33,10 @@ def cell(r: int, c: int, sheet: str = "level1") -> int:
 
 
 def started(players: int = 3, roll: tuple[int, int] = (3, 4), sheet: str = "level1") -> dict:
-    """Return a game after the shared start roll (default sum 7: Planet 4 at (4, 6))."""
-    state = ENGINE.setup(players, ENGINE.load_options(players, {"sheet": sheet}))
+    """Return a game after a shared start roll (option ``start_roll: shared``; default
+    sum 7: Planet 4 at (4, 6)), so that every worm starts on the same Planet."""
+    options = {"sheet": sheet, "start_roll": "shared"}
+    state = ENGINE.setup(players, ENGINE.load_options(players, options))
     return ENGINE.resolve(state, list(roll))
 
 

@@ -78,6 +78,9 @@ def test_describe_outcome_names_the_dice() -> None:
     """Roll texts for logs and mails: the start roll's sum, each die's colour and pips."""
     state = ENGINE.setup(2, ENGINE.load_options(2, {}))
     spec = ENGINE.prompt(state).spec
+    assert ENGINE.describe_outcome(spec, [3, 4]) == "seat 0's start roll 3 + 4 = 7"
+    state = ENGINE.setup(2, ENGINE.load_options(2, {"start_roll": "shared"}))
+    spec = ENGINE.prompt(state).spec
     assert ENGINE.describe_outcome(spec, [3, 4]) == "start roll 3 + 4 = 7"
     state = ENGINE.resolve(state, [3, 4])
     spec = ENGINE.prompt(state).spec

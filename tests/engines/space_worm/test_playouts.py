@@ -80,9 +80,24 @@ def test_random_games_keep_the_space_worm_invariants() -> None:
     names = sorted(SHEETS)
     for i in range(GAMES):
         players, sheet = rng.randint(1, 6), names[i % len(names)]
-        played = random_game(ENGINE, players, {"sheet": sheet}, rng, keep_states=True)
-        before = ENGINE.setup(players, ENGINE.load_options(players, {"sheet": sheet}))
+        options = {"sheet": sheet, "start_roll": ("each", "shared")[i % 2],
+                   "hungriest_seat": rng.randrange(players)}
+        played = random_game(ENGINE, players, options, rng, keep_states=True)
+        before = ENGINE.setup(players, ENGINE.load_options(players, options))
         for item, after in zip(played.inputs, played.states):
             _check_step(before, after, item)
             before = after
         _check_result(played.state, played.result)
+        _check_start(played, players, options)
+
+
+def _check_start(played, players: int, options: dict) -> None:
+    """The start rolls: one per seat (``each``) or one for all (``shared``), each worm
+    on the Planet of its roll; the hungriest seat rolls round 1 and moves first."""
+    starts = 1 if options["start_roll"] == "shared" else players
+    assert [i.kind for i in played.inputs[:starts + 1]] == ["chance"] * (starts + 1)
+    assert played.inputs[starts + 1].seat == options["hungriest_seat"]
+    sheet = SHEETS[options["sheet"]]
+    rolls = played.state["start_rolls"]
+    for seat, player in enumerate(played.state["sheets"]):
+        assert player["path"][0] == sheet.planet_cell[sheet.start_by_sum[sum(rolls[seat])]]

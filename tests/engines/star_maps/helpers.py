@@ -10,7 +10,7 @@ from engines.base import EngineError
 from engines.star_maps import ENGINE
 from engines.star_maps.sheet import SHEETS, blank_marks
 
-ALL_BONUSES = ["bridge", "echo", "nudge", "reprise", "comet"]
+ALL_BONUSES = ["bridge", "echo", "nudge", "reprise", "comet", "leap"]
 
 
 def marks(boxes: Mapping[str, int] | None = None, connections: Sequence[str] = (),

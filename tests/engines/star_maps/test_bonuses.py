@@ -164,9 +164,12 @@ def test_bonus_fields_must_fit_the_effect():
 
 def test_the_bonuses_are_invented_data():
     """Components, "Not known": bonuses are invented and labelled. Then every bonus in
-    bonuses.json is marked invented and has a name, a text and an effect."""
-    assert BONUS_IDS == ("bridge", "echo", "nudge", "reprise", "comet")
+    bonuses.json is marked invented and has a name, a text and an effect, and each is
+    keyed to the star type whose last star unlocks it (one bonus per type, 1 to 6)."""
+    assert BONUS_IDS == ("bridge", "echo", "nudge", "reprise", "comet", "leap")
     assert all(b["invented"] is True and b["name"] and b["text"] for b in CATALOG.values())
+    assert {b: CATALOG[b]["unlocked_by"] for b in BONUS_IDS} == {
+        "bridge": 1, "echo": 2, "nudge": 3, "reprise": 4, "comet": 5, "leap": 6}
 
 
 def test_unlocked_bonuses_is_an_option_shared_by_all_players():
@@ -184,11 +187,18 @@ def test_unlocked_bonuses_is_an_option_shared_by_all_players():
 # --------------------------------------------------------------------------- losers' choice
 
 FULL = marks({b: 1 for b in SHEETS["plain"].boxes}, list(SHEETS["plain"].connections))
+# Every connection filled and every Triangle (a2, b6) and Pentagon (a5, b4) found, each
+# with 5; b5 (a Square) found with 5 too: 25 + 2 complete types x 5 = 35 points, and with
+# the dice 2 and 5 nothing is left to do. Its complete types unlock Echo and Comet.
+WINNER = marks({"A2": 1, "A3": 6, "A5": 1, "A6": 6, "B6": 1, "B7": 6, "B5": 6, "B4": 1},
+               list(SHEETS["plain"].connections))
+VOTE = {"act": "choose-bonus"}
 
 
 def ended(players, seats=None, bonuses=()):
-    """A game where seat 0's full sheet (30 points) ends it; other seats answer A2/A3."""
-    state = given(players=players, bonuses=bonuses, seats=seats or [FULL], roll=[2, 5])
+    """A game where seat 0's WINNER sheet ends it (stuck with the dice 2 and 5); the other
+    seats answer star 2 write 5 at A2."""
+    state = given(players=players, bonuses=bonuses, seats=seats or [WINNER], roll=[2, 5])
     for seat in ENGINE.to_act(state):
         state = ENGINE.play(state, seat, dice(2, 5, "A2"))
     return state
@@ -197,42 +207,66 @@ def ended(players, seats=None, bonuses=()):
 def test_the_losers_choose_a_new_bonus_together():
     """Bonuses: "In a multiplayer game, losers of the game may cooperate to choose one new
     bonus to unlock." Given seat 0 won a 3-player game, then seats 1 and 2 are asked at
-    once (kind choose-bonus) among the bonuses still locked; the winner may not vote."""
+    once (kind choose-bonus) among the bonuses still locked (Bridge from the campaign,
+    Echo and Comet unlocked in play are not), or none; the winner may not vote."""
     state = ended(3, bonuses=["bridge"])
     assert ENGINE.prompt(state) == Decision((1, 2), kind="choose-bonus")
-    assert ENGINE.legal_moves(state, 1) == [{"act": "choose-bonus", "bonus": b}
-                                            for b in ("echo", "nudge", "reprise", "comet")]
-    refused(state, 0, {"act": "choose-bonus", "bonus": "echo"}, "not-your-turn")
-    refused(state, 1, {"act": "choose-bonus", "bonus": "bridge"}, "already-unlocked")
-    refused(state, 1, {"act": "choose-bonus", "bonus": "teleport"}, "no-such-bonus")
+    assert ENGINE.legal_moves(state, 1) == [{**VOTE, "bonus": b}
+                                            for b in ("nudge", "reprise", "leap", "none")]
+    refused(state, 0, {**VOTE, "bonus": "nudge"}, "not-your-turn")
+    refused(state, 1, {**VOTE, "bonus": "bridge"}, "already-unlocked")
+    refused(state, 1, {**VOTE, "bonus": "echo"}, "already-unlocked")
+    refused(state, 1, {**VOTE, "bonus": "teleport"}, "no-such-bonus")
     refused(state, 1, dice(2, 5, "A3"), "game-over")
-    state = ENGINE.play(state, 1, {"act": "choose-bonus", "bonus": "comet"})
+    state = ENGINE.play(state, 1, {**VOTE, "bonus": "nudge"})
     with pytest.raises(AlreadyAnswered):
-        ENGINE.play(state, 1, {"act": "choose-bonus", "bonus": "echo"})
-    state = ENGINE.play(state, 2, {"act": "choose-bonus", "bonus": "comet"})
+        ENGINE.play(state, 1, {**VOTE, "bonus": "reprise"})
+    state = ENGINE.play(state, 2, {**VOTE, "bonus": "nudge"})
     result = ENGINE.prompt(state).result
-    assert result["new_bonus"] == "comet" and result["votes"] == [None, "comet", "comet"]
-    assert result["unlocked_after"] == ["bridge", "comet"]
+    assert result["new_bonus"] == "nudge" and result["votes"] == [None, "nudge", "nudge"]
+    assert result["unlocked_after"] == ["bridge", "echo", "nudge", "comet"]
 
 
 def test_the_most_voted_bonus_wins_and_a_tie_goes_to_the_first_listed():
     """Bonuses: the losers choose together; decision: most votes, a tie goes to the bonus
-    listed first in bonuses.json. Given votes nudge, comet, nudge, then nudge; given votes
-    comet and echo, then echo."""
+    listed first in bonuses.json. Given votes nudge, leap, nudge, then nudge; given votes
+    leap and reprise, then reprise."""
     state = ended(4)
-    for seat, bonus in ((1, "nudge"), (2, "comet"), (3, "nudge")):
-        state = ENGINE.play(state, seat, {"act": "choose-bonus", "bonus": bonus})
+    for seat, bonus in ((1, "nudge"), (2, "leap"), (3, "nudge")):
+        state = ENGINE.play(state, seat, {**VOTE, "bonus": bonus})
     assert ENGINE.prompt(state).result["new_bonus"] == "nudge"
     state = ended(3)
-    for seat, bonus in ((2, "comet"), (1, "echo")):
-        state = ENGINE.play(state, seat, {"act": "choose-bonus", "bonus": bonus})
-    assert ENGINE.prompt(state).result["new_bonus"] == "echo"
+    for seat, bonus in ((2, "leap"), (1, "reprise")):
+        state = ENGINE.play(state, seat, {**VOTE, "bonus": bonus})
+    assert ENGINE.prompt(state).result["new_bonus"] == "reprise"
 
 
-def test_a_loser_who_times_out_votes_for_the_first_locked_bonus():
-    """Bonuses; decision: the timeout vote is the first bonus still locked."""
-    assert ENGINE.timeout_move(ended(2, bonuses=["bridge"]), 1) == \
-        {"act": "choose-bonus", "bonus": "echo"}
+@pytest.mark.parametrize("players, votes, chosen", [
+    (3, ["none", "none"], None),
+    (4, ["none", "none", "leap"], None),
+    (3, ["none", "leap"], "leap"),
+    (4, ["none", "leap", "nudge"], "nudge"),
+])
+def test_the_losers_may_choose_no_bonus(players, votes, chosen):
+    """Bonuses: the losers "may cooperate to choose one new bonus": they may also choose
+    none (``choose none``). Decision: none wins only with more votes than every bonus;
+    a tie goes to a bonus. Then ``new_bonus`` is null and nothing more is unlocked than
+    what play unlocked."""
+    state = ended(players)
+    for seat, bonus in zip(range(1, players), votes):
+        state = ENGINE.play(state, seat, {**VOTE, "bonus": bonus})
+    result = ENGINE.prompt(state).result
+    assert result["new_bonus"] == chosen and result["votes"] == [None, *votes]
+    assert result["unlocked_after"] == [b for b in ("echo", "nudge", "comet", "leap")
+                                        if b in ("echo", "comet", chosen)]
+    assert ENGINE.parse("choose none", state, 1) == {**VOTE, "bonus": "none"}
+    assert ENGINE.describe({**VOTE, "bonus": "none"}) == "choose none"
+
+
+def test_a_loser_who_times_out_chooses_no_bonus():
+    """Bonuses ("may cooperate to choose"); decision: a loser who does not answer in time
+    chooses none."""
+    assert ENGINE.timeout_move(ended(2, bonuses=["bridge"]), 1) == {**VOTE, "bonus": "none"}
 
 
 @pytest.mark.parametrize("players, seats, bonuses", [

@@ -18,7 +18,7 @@ from pathlib import Path
 from arbiter.playout import random_game
 from engines.base import Decision, EngineError, Input, fold
 from engines.star_maps import ENGINE
-from engines.star_maps.bonuses import BONUS_LIMIT
+from engines.star_maps.bonuses import BONUS_IDS, BONUS_LIMIT, UNLOCKED_BY
 from engines.star_maps.scoring import rank
 from engines.star_maps.sheet import SHEETS
 
@@ -57,16 +57,27 @@ def check_result(options, players, state, result):
     assert sorted(s for g in result["ranking"] for s in g) == list(range(players))
     details = result["details"]
     assert result["scores"] == [d["total"] for d in details]
+    in_play = result["unlocked_in_play"]
+    usable = set(options["unlocked_bonuses"]) | {u["bonus"] for u in in_play}
+    assert result["unlocked_bonuses"] == [b for b in BONUS_IDS if b in usable]
+    for u in in_play:
+        assert u["bonus"] not in options["unlocked_bonuses"] and u["by"]
+        assert UNLOCKED_BY[u["type"]] == u["bonus"]
+        assert all(u["type"] in details[seat]["complete_types"] for seat in u["by"])
+    found = {t for d in details for t in d["complete_types"]}
+    assert {UNLOCKED_BY[t] for t in found} <= usable
     for d in details:
         assert d["total"] == sum(d["by_type"].values()) + d["sheet_points"]
         assert sum(d["by_type"].values()) == sum(d["stars"].values())
         assert len(d["bonuses_used"]) <= BONUS_LIMIT
-        assert set(d["bonuses_used"]) <= set(options["unlocked_bonuses"])
+        assert set(d["bonuses_used"]) <= usable
     assert result["ranking"] == rank(result["scores"], [len(d["bonuses_used"]) for d in details])
     assert result["ended_round"] <= len(layout.boxes) + len(layout.connections) + 1
     assert result["cannot_move"]
+    after = usable | ({result["new_bonus"]} if result["new_bonus"] else set())
+    assert result["unlocked_after"] == [b for b in BONUS_IDS if b in after]
     if result["new_bonus"] is not None:
-        assert players > 1 and result["new_bonus"] not in options["unlocked_bonuses"]
+        assert players > 1 and result["new_bonus"] not in usable
         assert result["new_bonus"] in result["votes"]
         assert {s for s, v in enumerate(result["votes"]) if v} == set(result["losers"])
 
@@ -119,8 +130,11 @@ def test_random_games_end_replay_and_score_consistently():
 
 def test_bonuses_and_votes_happen_in_random_games():
     """Bonuses. Given random games with bonuses unlocked, then some seats use bonuses, some
-    use two, and some games end with a vote for a new bonus."""
-    used, two, votes = 0, 0, 0
+    use two, and some games end with a vote for a new bonus; given games with no bonus
+    unlocked at the start, then some unlock bonuses in play and some seats use them
+    ("During the course of the game, players unlock bonuses for future use"), solo games
+    included, and some votes choose none."""
+    used, two, votes, unlocked, used_in_play, solo_used, nones = 0, 0, 0, 0, 0, 0, 0
     rng = random.Random("star-maps-bonus-coverage")
     for i in range(48):
         sheet, players = ("plain", "arms")[i % 2], 1 + i % 4
@@ -131,7 +145,12 @@ def test_bonuses_and_votes_happen_in_random_games():
         two += counts.count(2)
         game = random_game(ENGINE, players, {"sheet": sheet}, rng)
         votes += game.result["new_bonus"] is not None
-    assert used and two and votes
+        nones += "none" in game.result["votes"]
+        unlocked += bool(game.result["unlocked_in_play"])
+        in_play = sum(bool(d["bonuses_used"]) for d in game.result["details"])
+        used_in_play += in_play
+        solo_used += players == 1 and in_play
+    assert used and two and votes and unlocked and used_in_play and solo_used and nones
 
 
 def test_a_state_never_changes_in_place():
