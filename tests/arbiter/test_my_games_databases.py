@@ -3,6 +3,8 @@ failed (JSON columns have no equality operator); found by ``bench/many_games.py`
 
 from __future__ import annotations
 
+import uuid
+
 from arbiter.service.chance import advance_chance
 from tests.helpers import auth, sign_in
 
@@ -11,11 +13,12 @@ def test_my_games_to_act_on_every_database(any_app):
     """An account in two games sees both, and with ``to_act`` the one where it owes
     the move, on SQLite and PostgreSQL alike."""
     client = any_app.test_client()
-    token = sign_in(client, any_app, "ann@example.org", "Ann")
+    email = f"ann-{uuid.uuid4().hex[:8]}@example.org"  # the PostgreSQL schema is shared
+    token = sign_in(client, any_app, email, "Ann")
     ids = []
     for seat_of_ann in (0, 1):
         players = [{"name": "Bob"}, {"name": "Carl"}]
-        players[seat_of_ann] = {"name": "Ann", "email": "ann@example.org"}
+        players[seat_of_ann] = {"name": "Ann", "email": email}
         made = client.post("/v1/games", json={"engine": "space-worm", "players": players})
         assert made.status_code == 201
         ids.append(made.json["id"])

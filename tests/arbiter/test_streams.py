@@ -262,11 +262,12 @@ def test_me_stream_follows_every_game_of_the_account(server):
     where the account holds a seat, with ``game``, ``seq`` and ``version``, as that seat
     may see it; empty lines keep it alive; a game token or no token is refused."""
     url, app = server
-    token = sign_in(app.test_client(), app, "ann@example.org", "Ann")
+    email = f"ann-{uuid.uuid4().hex[:8]}@example.org"  # the PostgreSQL schema is shared
+    token = sign_in(app.test_client(), app, email, "Ann")
     made = []
     for engine in ("dark-horse", "space-worm"):
         answer = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
-            "engine": engine, "players": [{"name": "Ann", "email": "ann@example.org"},
+            "engine": engine, "players": [{"name": "Ann", "email": email},
                                           {"name": "Bob"}]})
         made.append(answer.json())
     assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT).status_code == 401
