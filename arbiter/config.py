@@ -49,6 +49,11 @@
     lost notices and writes from other processes on the embedded default (default 1).
 ``STREAM_RETRY_MS``
     the SSE ``retry`` given to clients (default 1000).
+``BULK_GAMES_MAX``
+    the most games one ``POST /v1/bulk-games`` may create (default 500).
+``BULK_BODY_BYTES``
+    the largest request body ``POST /v1/bulk-games`` accepts, in bytes (default
+    1,048,576; every other route takes 64 KiB).
 ``ARBITER_INSTANCE_PATH``
     the folder for the embedded SQLite file and filesystem broker (default:
     ``instance/`` beside the package).
@@ -149,6 +154,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": base_url,
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
+        "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
         "METRICS_TOKEN": env.get("METRICS_TOKEN", ""),

@@ -90,8 +90,7 @@ class Games(MethodView):
         Needs a personal token with ``games:create`` unless the server runs with
         ``OPEN_CREATION``; seats whose email is an account's are linked to it."""
 
-        players = [games.NewPlayer(p["name"], p.get("email"), p.get("tz"))
-                   for p in data["players"]]
+        players = games.NewPlayer.many(data["players"])
         status, body = creation.new_game(data["engine"], players, data["options"],
                                          data["clock"], headers.idempotency_key(), data,
                                          guard.principal())
