@@ -40,6 +40,8 @@
     ``imap://user:password@host:port/Folder`` (``imaps://`` for TLS): poll this mailbox
     for inbound mail (default: unset, no polling); ``IMAP_POLL_SECONDS`` (default 30),
     ``IMAP_DONE_FOLDER`` (move recorded messages there; default: only mark them seen).
+``METRICS_TOKEN``
+    the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
     how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
 ``OPEN_CREATION``
@@ -67,6 +69,11 @@
     lost notices and writes from other processes on the embedded default (default 1).
 ``STREAM_RETRY_MS``
     the SSE ``retry`` given to clients (default 1000).
+``BULK_GAMES_MAX``
+    the most games one ``POST /v1/bulk-games`` may create (default 500).
+``BULK_BODY_BYTES``
+    the largest request body ``POST /v1/bulk-games`` accepts, in bytes (default
+    1,048,576; every other route takes 64 KiB).
 ``ARBITER_INSTANCE_PATH``
     the folder for the embedded SQLite file and filesystem broker (default:
     ``instance/`` beside the package).
@@ -186,8 +193,11 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "IMAP_URL": env.get("IMAP_URL", ""),
         "IMAP_DONE_FOLDER": env.get("IMAP_DONE_FOLDER", ""),
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
+        "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
+        "METRICS_TOKEN": env.get("METRICS_TOKEN", ""),
         "STREAM_REDIS_URL": stream_redis_url(env),
         "STREAM_CHANNEL": env.get("STREAM_CHANNEL", "arbiter"),
         "STREAM_BUFFER": int(env.get("STREAM_BUFFER", 256)),

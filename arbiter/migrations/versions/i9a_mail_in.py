@@ -1,7 +1,7 @@
 """mail in: the inbound table; outbox headers and board pictures
 
 Revision ID: i9a_mail_in
-Revises: i10a_accounts
+Revises: i13a_list_indexes
 Create Date: 2026-12-01
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'i9a_mail_in'
-down_revision = 'i10a_accounts'
+down_revision = 'i13a_list_indexes'
 branch_labels = None
 depends_on = None
 
