@@ -103,7 +103,7 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
                                              "expected_version": expected_version}
     try:
         answer = _submit_with_retries(game_id, token, move, text, expected_version,
-                                      idempotency_key, request)
+                                      idempotency_key, request, via)
     except (ArbiterError, EngineError) as refused:
         metrics.move_refused(refused.code)
         raise
@@ -113,7 +113,7 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
 
 def _submit_with_retries(game_id: str, token: str | None, move: Any, text: str | None,
                          expected_version: int | None, idempotency_key: str | None,
-                         request: Any) -> tuple[int, dict]:
+                         request: Any, via: dict | None = None) -> tuple[int, dict]:
     """:func:`_submit`, checked again after a lost race (see :func:`submit_move`)."""
     for attempt in range(RACE_RETRIES + 1):
         try:
