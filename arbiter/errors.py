@@ -135,8 +135,10 @@ def _from_http(err: HTTPException) -> Response:
     """Map werkzeug/flask-smorest HTTP errors (404, 405, 413, webargs 422) to problems."""
     status = err.code or 500
     if status == 413:
+        limit = request.max_content_length or 0
+        size = f"{limit // 1024} KiB" if limit < 1024 * 1024 else f"{limit / 2**20:g} MiB"
         return problem(413, "body-too-large", "Request body too large",
-                       "The request body is larger than the 64 KiB the service accepts.")
+                       f"The request body is larger than the {size} this address accepts.")
     if status == 404:
         return problem(404, "not-found", "Not found", "There is nothing at this address.")
     if status == 415:

@@ -92,16 +92,27 @@ class Decision:
     :param private: True when the answers stay hidden from the other seats until the
         game is over (sealed orders); the arbiter then shows the move event only to
         its author.
+    :param turn_clock: a deadline for a whole turn rather than this decision:
+        ``{"turn": <id, the same for every decision of the turn>, "seat": int,
+        "seconds": int}``. The arbiter's clock starts it at the first decision that
+        carries a new ``turn`` id and keeps it, however many decisions and rolls
+        follow, until a decision arrives without it (the turn is past the timed part)
+        or the game ends; when it runs out the seat's ``timeout_move`` is played.
     """
 
     seats: tuple[int, ...]
     kind: str = "move"
     private: bool = False
+    turn_clock: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict:
-        """Return ``{"type": "decision", "seats": [...], "kind": str, "private": bool}``."""
-        return {"type": "decision", "seats": list(self.seats), "kind": self.kind,
-                "private": self.private}
+        """Return ``{"type": "decision", "seats": [...], "kind": str, "private": bool}``
+        plus ``"turn_clock"`` when the decision carries one."""
+        out = {"type": "decision", "seats": list(self.seats), "kind": self.kind,
+               "private": self.private}
+        if self.turn_clock is not None:
+            out["turn_clock"] = dict(self.turn_clock)
+        return out
 
 
 @dataclass(frozen=True)
@@ -242,6 +253,13 @@ class Engine:
         :raises IllegalMove: ``not-your-turn`` when the seat owes no move.
         """
         raise NotImplementedError
+
+    def legal_parts(self, state: dict, seat: int) -> dict | None:
+        """Return a large decision by its parts for ``/legal-moves``: ``{"moves":
+        [listed moves], "parts": [{"move": template, "fill": {key: [values]}}],
+        "count": int}`` (see :mod:`engines.move_parts`), or None to list every move
+        (the default)."""
+        return None
 
     def parse(self, text: str, state: dict, seat: int) -> JSON:
         """Read a move written in the engine's notation (see ``notation``).

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from arbiter.extensions import db
 from arbiter.models import Event, Game
 from arbiter.service.chance import advance_chance
+from engines import move_parts
 
 
 def auth(token: str) -> dict:
@@ -52,7 +53,7 @@ def random_move(client, app, game_id: str, tokens: list[str], rng: random.Random
     s = until_decision(client, app, game_id)
     seat = rng.choice(s["to_act"])
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
-    move = rng.choice(legal["moves"])
+    move = move_parts.pick(legal, rng)
     answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
                          json={"move": move, "expected_version": legal["version"]})
     return seat, move, answer

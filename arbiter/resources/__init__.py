@@ -5,13 +5,16 @@ from __future__ import annotations
 from flask_smorest import Api
 
 from arbiter.resources.auth.routes import blp as auth_blp
+from arbiter.resources.bulk.routes import blp as bulk_blp
 from arbiter.resources.campaigns.routes import blp as campaigns_blp
 from arbiter.resources.engines.routes import blp as engines_blp
 from arbiter.resources.games.routes import blp as games_blp
 from arbiter.resources.games.clock_routes import blp as clock_blp
 from arbiter.resources.me.routes import blp as me_blp
+from arbiter.resources.metrics.routes import blp as metrics_blp
 
-BLUEPRINTS = [engines_blp, games_blp, clock_blp, campaigns_blp, auth_blp, me_blp]
+BLUEPRINTS = [engines_blp, games_blp, bulk_blp, clock_blp, campaigns_blp, auth_blp, me_blp,
+              metrics_blp]
 
 
 def register_blueprints(api: Api) -> None:

@@ -21,6 +21,15 @@ append, and restarting any process never moves one. Each seat that owes a move h
 Stopping a seat's clock (vacation, pause, an extension, an outage) moves ``started``
 later. ``games.deadline`` holds the earliest deadline (the indexed column the sweep
 claims on), ``games.remind_at`` the earliest reminder.
+
+A **turn clock** (an engine's Timer, :class:`engines.base.Decision` ``turn_clock``) is
+kept beside the seats' clocks in ``clock_state["turn"]``: ``{"id", "seat", "seconds",
+"started", "owing"}``. It starts at the first decision of a new turn id, runs through
+the turn's rolls and decisions, and is dropped at the first decision without it. Its
+deadline (``started + seconds``) counts, while its seat owes a decision, as that seat's
+deadline (the earlier of the two), with any time control, ``none`` included; it is
+paused and extended like the seats' clocks, and its timeouts are not counted as missed
+deadlines for the forfeit policy.
 """
 
 from __future__ import annotations
@@ -168,15 +177,57 @@ def deadlines(game: Game) -> dict[int, datetime]:
 
 
 def running(cfg: dict, cs: dict | None) -> dict[int, datetime]:
-    """Return ``{seat: deadline}`` of clock state ``cs`` under time control ``cfg``."""
-    if not cs or cs.get("paused_at") or cfg["type"] == "none":
+    """Return ``{seat: deadline}`` of clock state ``cs`` under time control ``cfg``
+    (a running turn clock included: the earlier deadline of its seat)."""
+    if not cs or cs.get("paused_at"):
         return {}
     out = {}
-    for i, seat in enumerate(cs["seats"]):
-        due = seat_deadline(seat)
-        if due is not None:
-            out[i] = due
+    if cfg["type"] != "none":
+        for i, seat in enumerate(cs["seats"]):
+            due = seat_deadline(seat)
+            if due is not None:
+                out[i] = due
+    turn = turn_deadline(cs)
+    if turn is not None:
+        seat, due = turn
+        out[seat] = min(due, out.get(seat, due))
     return out
+
+
+def turn_deadline(cs: dict | None) -> tuple[int, datetime] | None:
+    """Return ``(seat, deadline)`` of a turn clock whose seat owes a decision now."""
+    turn = (cs or {}).get("turn")
+    if not turn or not turn.get("owing"):
+        return None
+    return turn["seat"], parse(turn["started"]) + timedelta(seconds=turn["seconds"])
+
+
+def turn_expired(game: Game, seat: int, now: datetime) -> datetime | None:
+    """Return the deadline of ``seat``'s turn clock when it has passed at ``now``
+    (not while paused), else None."""
+    cs = game.clock_state
+    turn = turn_deadline(cs)
+    if cs and not cs.get("paused_at") and turn and turn[0] == seat and turn[1] <= now:
+        return turn[1]
+    return None
+
+
+def _track_turn(cs: dict, prompt: dict, at: datetime) -> None:
+    """Start, keep or drop the turn clock for the prompt after a transition."""
+    kind = prompt.get("type")
+    tc = prompt.get("turn_clock") if kind == "decision" else None
+    turn = cs.get("turn")
+    if kind == "chance":
+        if turn:
+            turn["owing"] = False
+        return
+    if tc is None:
+        cs["turn"] = None
+        return
+    if not turn or turn["id"] != str(tc["turn"]):
+        cs["turn"] = {"id": str(tc["turn"]), "seat": tc["seat"], "seconds": tc["seconds"],
+                      "started": iso(at)}
+    cs["turn"]["owing"] = tc["seat"] in prompt.get("seats", [])
 
 
 def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
@@ -196,9 +247,10 @@ def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
         cfg, len(game.seats))
     for event in events:
         _apply_event(cs, event, now)
-    if cfg["type"] == "none":
-        return {"clock_state": cs, "deadline": None, "remind_at": None}
     effective = parse(cs["paused_at"]) or now
+    _track_turn(cs, prompt, effective)
+    if cfg["type"] == "none":
+        return {"clock_state": cs, **_columns(cfg, cs, now)}
     owing = (set(prompt.get("seats", [])) - resigned
              if prompt.get("type") == "decision" else set())
     for i, seat in enumerate(cs["seats"]):
@@ -213,7 +265,8 @@ def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
 def _apply_event(cs: dict, event: Any, now: datetime) -> None:
     """Apply one logged event's effect on the clocks."""
     seats, payload = cs["seats"], event.payload
-    if event.kind == "move" and "timeout" in payload:
+    turn = cs.get("turn")
+    if event.kind == "move" and "timeout" in payload and not payload["timeout"].get("turn"):
         seats[event.seat]["misses"] += 1
     elif event.kind == "clock-paused":
         cs["paused_at"] = iso(now)
@@ -223,10 +276,14 @@ def _apply_event(cs: dict, event: Any, now: datetime) -> None:
         for seat in seats:
             if seat["started"] is not None:
                 seat["started"] = _shift(seat["started"], delta)
+        if turn:
+            turn["started"] = _shift(turn["started"], delta)
     elif event.kind == "deadline-extended":
         for i in payload["seats"]:
             if seats[i]["started"] is not None:
                 seats[i]["started"] = _shift(seats[i]["started"], payload["seconds"])
+        if turn and turn["seat"] in payload["seats"]:
+            turn["started"] = _shift(turn["started"], payload["seconds"])
         if "outage" in payload:
             cs["outage"] = max(cs.get("outage", 0), payload["outage"])
     elif event.kind == "vacation":
@@ -259,7 +316,8 @@ def _columns(cfg: dict, cs: dict, now: datetime) -> dict:
     if cs.get("paused_at"):
         return {"deadline": None, "remind_at": None}
     due = [(seat_deadline(s), s["budget"]) for s in cs["seats"] if s["started"] is not None]
-    deadline = min((d for d, _ in due), default=None)
+    turn = turn_deadline(cs)
+    deadline = min([d for d, _ in due] + ([turn[1]] if turn else []), default=None)
     reminders = [d - timedelta(seconds=t) for d, budget in due for t in cfg["reminders"]
                  if budget > t and d > now]
     return {"deadline": deadline, "remind_at": min(reminders, default=None)}
@@ -297,8 +355,13 @@ def summary(game: Game, now: datetime) -> dict:
         seats.append({"seat": i, "deadline": iso(running.get(i)), "bank": seat["bank"],
                       "misses": seat["misses"], "vacation_until": seat["vacation_until"],
                       "vacation_days_left": vacation_left(game, i, now)})
+    turn = turn_deadline(cs)
+    timer = None
+    if turn is not None:
+        timer = {"seat": turn[0], "seconds": cs["turn"]["seconds"],
+                 "started": cs["turn"]["started"], "deadline": iso(turn[1])}
     return {**cfg, "paused": bool(cs.get("paused_at")), "paused_at": cs.get("paused_at"),
-            "seats": seats}
+            "seats": seats, "turn_clock": timer}
 
 
 def earliest(game: Game) -> datetime | None:

@@ -20,6 +20,21 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
     :returns: the appended events.
     :raises arbiter.store.StaleVersion: somebody appended first; nothing written.
     """
+    rows, after = stage(tr, extra_rows)
+    db.session.commit()
+    after_commit(*after)
+    return rows
+
+
+def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], tuple]:
+    """Write ``tr`` as :func:`commit` does, but leave the transaction open (several
+    games' transitions committed as one: ``arbiter/service/bulk.py``).
+
+    :returns: the appended events, and the arguments of :func:`after_commit` to call
+        once the caller has committed.
+    :raises arbiter.store.StaleVersion: somebody appended first; the session has been
+        rolled back.
+    """
     game, engine = tr.game, tr.engine
     old_prompt = game.prompt or {}
     prompt = ({"type": "over", "result": tr.result} if tr.result is not None
@@ -40,10 +55,8 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows])
-    game_id, mail_ids = game.id, [m.id for m in mails]  # read before commit expires them
-    db.session.commit()
-    after_commit(game_id, prompt, new_version, mail_ids)
-    return rows
+    mail_ids = [m.id for m in mails]  # read before the commit expires them
+    return rows, (game.id, prompt, new_version, mail_ids)
 
 
 def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:

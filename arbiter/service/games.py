@@ -30,6 +30,12 @@ class NewPlayer:
     email: str | None = None
     tz: str | None = None
 
+    @classmethod
+    def many(cls, rows: list[dict]) -> list["NewPlayer"]:
+        """Return the players of a creation request's ``players`` list (dicts with
+        ``name`` and optional ``email`` and ``tz``)."""
+        return [cls(p["name"], p.get("email"), p.get("tz")) for p in rows]
+
 
 def engine_for(engine_id: str) -> Engine:
     """Return the engine registered as ``engine_id``.
@@ -62,6 +68,21 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
+    tr, tokens = prepare_game(engine_id, players, options, clock, creator)
+    commit(tr, [lambda: answer_row(tr.game, tokens)] if answer_row else [])
+    return tr.game, tokens
+
+
+def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
+                 clock: dict | None = None,
+                 creator: Account | None = None) -> tuple[Transition, list[str]]:
+    """Validate a new game and build it, its seats and its first events, writing
+    nothing (the one check of every creation: single, bulk, campaign); the caller
+    writes the transition (:func:`arbiter.service.commit.commit` or ``stage``).
+
+    :returns: the settled transition of the new game (version 0) and the seat tokens.
+    :raises: as :func:`create_game`.
+    """
     engine = engine_for(engine_id)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
@@ -83,8 +104,7 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     tr.events.extend(NewEvent("seat-joined", i, {"name": p.name})
                      for i, p in enumerate(players))
     settle(tr, set(), roll=False)
-    commit(tr, [lambda: answer_row(game, tokens)] if answer_row else [])
-    return game, tokens
+    return tr, tokens
 
 
 def _seat(number: int, player: NewPlayer, token: str) -> Seat:
@@ -212,7 +232,8 @@ def list_games(status: str | None = None, engine: str | None = None,
                player: str | None = None) -> Any:
     """Return a select of games, newest first, filtered by status, engine and player
     name (not email: addresses are never shown or searchable)."""
-    query = sa.select(Game).order_by(Game.created_at.desc(), Game.id)
+    query = (sa.select(Game).options(defer(Game.state))  # summaries never show the state
+             .order_by(Game.created_at.desc(), Game.id.desc()))  # one index, read backwards
     if status:
         query = query.where(Game.status == status)
     if engine:

@@ -109,7 +109,9 @@ def board_svg(game_id: str, token: str | None) -> str:
 
 def legal_moves(game_id: str, token: str | None) -> dict:
     """Return ``{"seat", "version", "moves", "notation"}`` for the token's seat (no
-    moves when it owes none).
+    moves when it owes none); for a decision the engine describes by its parts,
+    ``moves`` lists the short moves and one example per part, ``parts`` the parts and
+    ``count`` how many moves they all make (:mod:`engines.move_parts`).
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     """
@@ -128,13 +130,16 @@ def legal_moves_if_changed(game_id: str, token: str | None, unchanged: Unchanged
     tag = reader_tag(game.version, seat.seat)
     if unchanged(tag):
         return tag, None
-    moves, notation = [], []
+    moves, notation, parts = [], [], None
     if seat.seat in game.to_act:
         game, engine, state = load(game_id)
-        moves = engine.legal_moves(state, seat.seat)
+        parts = engine.legal_parts(state, seat.seat)
+        moves = engine.legal_moves(state, seat.seat) if parts is None else parts["moves"]
         notation = [engine.describe(m) for m in moves]
-    return tag, {"seat": seat.seat, "version": game.version, "moves": moves,
-                 "notation": notation}
+    body = {"seat": seat.seat, "version": game.version, "moves": moves, "notation": notation}
+    if parts is not None:
+        body.update(parts=parts["parts"], count=parts["count"])
+    return tag, body
 
 
 def event_json(event: Event, seat: int | None, over: bool) -> dict:

@@ -8,7 +8,7 @@ import math
 from html import escape
 
 from engines.hexgrid import DIRECTIONS, Hex
-from engines.worms.board_words import words
+from engines.worms.board_words import team_name, words
 
 SIZE = 34.0
 TEAM_COLOURS = {"blue": "#2f6fdd", "red": "#d23a3a", "yellow": "#e0b400", "green": "#2e9e45"}
@@ -65,9 +65,10 @@ def render(view: dict) -> str:
     dx, dy = dial.to_pixel(SIZE)
     out.append(f'<circle cx="{dx:.1f}" cy="{dy:.1f}" r="{SIZE * 0.7:.1f}" fill="#ffffff" '
                f'stroke="#234" stroke-width="1.5"/>')
-    out.append(_arrow(dx, dy, view["wind"], SIZE * 0.6, "#234"))
+    if view["wind"] is not None:                  # None: the setup has not rolled it yet
+        out.append(_arrow(dx, dy, view["wind"], SIZE * 0.6, "#234"))
     out.append(f'<text x="{dx:.1f}" y="{dy - SIZE * 0.75:.1f}" font-size="9" '
-               f'text-anchor="middle">wind {view["wind"]}</text>')
+               f'text-anchor="middle">wind {view["wind"] if view["wind"] else "-"}</text>')
     by_hex: dict[str, list[dict]] = {}
     for t in view["things"]:
         by_hex.setdefault(t["hex"], []).append(t)
@@ -120,9 +121,10 @@ def _caption(view: dict, x: float, y: float) -> str:
             f"{teams[s]} {view['over']['scores'][s]}" for s in range(len(teams)))
     else:
         turn = view["turn"]
-        text = (f"Turn {turn['number']}: {teams[turn['seat']]}"
-                + (f" ({turn['worm']})" if turn.get("worm") else "")
-                + " | cards: " + ", ".join(f"{teams[s]} {n}"
+        head = "Setup" if turn["number"] == 0 else \
+            f"Turn {turn['number']}: {team_name(view, turn['seat'])}"
+        text = (head + (f" ({turn['worm']})" if turn.get("worm") else "")
+                + " | cards: " + ", ".join(f"{team_name(view, s)} {n}"
                                           for s, n in enumerate(view["hand_sizes"])))
         if view.get("sudden_death"):
             text += f" | Sudden Death: {view['sudden_death']}"

@@ -4,10 +4,19 @@ Pure: ``words(view) -> list[str]``."""
 from __future__ import annotations
 
 
+def team_name(view: dict, seat: int | None) -> str:
+    """Return a seat's team as a reader may see it (``seat 2`` while the Reference
+    Cards are still hidden, ``setup`` when no seat is named)."""
+    if seat is None:
+        return "setup"
+    return view["teams"][seat] or f"seat {seat}"
+
+
 def words(view: dict) -> list[str]:
     """Return the map in words: wind, Target, each worm and Thing by hex, the turn."""
     teams = view["teams"]
-    out = [f"Worms map: wind {view['wind']}."]
+    wind = view["wind"] if view["wind"] is not None else "not yet set"
+    out = [f"Worms map: wind {wind}."]
     worms = [t for t in view["things"] if t["kind"] == "worm"]
     others = [t for t in view["things"] if t["kind"] != "worm"]
     out += [f"Worm {t['id']} ({t.get('team')}) at {t['hex']}"
@@ -21,5 +30,8 @@ def words(view: dict) -> list[str]:
             f"{teams[s]} {view['over']['scores'][s]}" for s in range(len(teams))) + ".")
     elif view.get("turn"):
         turn = view["turn"]
-        out.append(f"Turn {turn['number']}: {teams[turn['seat']]} to play.")
+        if turn["number"] == 0:
+            out.append("Setup in progress.")
+        else:
+            out.append(f"Turn {turn['number']}: {team_name(view, turn['seat'])} to play.")
     return out

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 
-from marshmallow import Schema
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
+from engines import move_parts
+from engines.base import (BadOutcome, Chance, Decision, Engine, IllegalMove, InvalidOptions,
+                          Over, Prompt, shown)
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms import board_svg, board_words, notation, rules
@@ -22,7 +24,7 @@ from engines.worms.rules.targets import target_error
 VERBS = {
     "activate": {"activate"}, "move": {"inch", "jump", "skip"}, "card": {"play", "skip"},
     "target": {"target"}, "pick": {"pick"}, "order": {"order"}, "prod": {"prod", "skip"},
-    "direction": {"direction"},
+    "direction": {"direction"}, "tile": {"tile"}, "place": {"place"}, "draft": {"choose"},
 }
 """Decision kind -> the move verbs that answer it."""
 
@@ -32,8 +34,56 @@ def copy_state(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
+def _flag(description: str) -> fields.Boolean:
+    return fields.Boolean(load_default=False, metadata={"description": description})
+
+
 class WormsOptions(Schema):
-    """Worms options: none yet (the first-game setup; optional rules come in part 2)."""
+    """Worms options: the setup and the optional rules (rules/worms.md, "Setup",
+    "Setting up your first game", "Optional Rules", "Timer")."""
+
+    setup = fields.String(load_default="standard", validate=validate.OneOf(
+        ["standard", "first-game"]), metadata={"description": (
+            "standard: build the map tile by tile, place the Things in turn, deal the "
+            "teams by hidden Reference Cards, roll the Wind (Setup); first-game: the "
+            "fixed first-game map, Blue starts, Wind 2 (Setting up your first game)")})
+    youngest = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3),
+                              metadata={"description": "the seat of the youngest player, "
+                                        "first during the standard setup"})
+    parting_gifts = _flag("Parting Gifts: a destroyed worm Blasts its hex")
+    true_elimination = _flag("True Elimination: the game ends when one team is left")
+    sudden_death_draft = _flag("Sudden Death Draft: each player chooses a Sudden Death "
+                               "card, one of the chosen is used")
+    no_sudden_death = _flag("No Sudden Death: every Drop card, reshuffled when empty")
+    late_superweapons = _flag("Late Superweapons: the Superweapons under two Weapon "
+                              "Cards per player")
+    longer_game = _flag("Longer game: every Drop card in the Drop Deck")
+    reduced_blast = _flag("Reduced Blast: Blasts deal no Damage")
+    larger_map = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2),
+                                metadata={"description": "Larger map: extra Map Tiles, placed "
+                                          "by the youngest player (standard setup)"})
+    timer = _flag("Timer: each turn must reach End turn within timer_seconds of its first "
+                  "decision, or it jumps to End turn (a card text being resolved finishes)")
+    timer_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                   validate=validate.Range(10, 86400),
+                                   metadata={"description": "the Timer, in seconds "
+                                             "(default 60, as the book's sand timer)"})
+
+    @validates_schema(pass_original=True)
+    def _consistent(self, data: dict, original, **_) -> None:
+        """Refuse options that contradict each other, saying which and why."""
+        given = original if isinstance(original, dict) else {}
+        if data.get("no_sudden_death") and data.get("sudden_death_draft"):
+            raise ValidationError("no_sudden_death and sudden_death_draft contradict each "
+                                  "other: without a Sudden Death card there is nothing to draft")
+        if data.get("setup") == "first-game" and data.get("larger_map"):
+            raise ValidationError("larger_map needs the standard setup: the first-game map "
+                                  "is fixed")
+        if data.get("setup") == "first-game" and given.get("youngest") not in (None, 0):
+            raise ValidationError("youngest names who is first during the standard setup; "
+                                  "the first-game setup has no setup turns (Blue starts)")
+        if given.get("timer_seconds") is not None and not data.get("timer"):
+            raise ValidationError("timer_seconds needs timer: true")
 
 
 class WormsEngine(Engine):
@@ -41,17 +91,32 @@ class WormsEngine(Engine):
 
     id = "worms"
     title = "Worms: The Board Game"
-    version = "2"
+    version = "3"
     min_players = 2
     max_players = 4
     options_schema = WormsOptions
     notation = notation.HELP
 
     # -- the rules -------------------------------------------------------------------
+    def load_options(self, players: int, options) -> dict:
+        """Validate the options (see :class:`WormsOptions`) against the player count.
+
+        :raises InvalidOptions: ``bad-player-count``, ``bad-options``.
+        """
+        loaded = super().load_options(players, options)
+        if loaded["youngest"] >= players:
+            raise InvalidOptions("bad-options", f"Invalid options: youngest is a seat, 0 to "
+                                                f"{players - 1} for {players} players.")
+        extra = len([t for t in B.MAP["tiles"].values() if t.get("extra")])
+        if loaded["larger_map"] > extra:
+            raise InvalidOptions("bad-options", f"Invalid options: larger_map: the box has "
+                                                f"{extra} extra Map Tiles.")
+        return loaded
+
     def setup(self, players: int, options) -> dict:
-        """Return the first-game start state (it first asks for four hidden shuffles)."""
-        self.load_options(players, options)
-        return rules.new_state(players, dict(options or {}))
+        """Return the start state (standard or first-game setup), stopped at its first
+        decision (a Map Tile) or hidden shuffle."""
+        return rules.new_state(players, self.load_options(players, options))
 
     def prompt(self, state: dict) -> Prompt:
         """Return the Decision, Chance or Over the game waits for."""
@@ -61,7 +126,8 @@ class WormsEngine(Engine):
         if ask["type"] == "chance":
             vis = ask["visible_to"]
             return Chance(ask["spec"], None if vis is None else tuple(vis))
-        return Decision((ask["seat"],), ask["kind"])
+        return Decision((ask["seat"],), ask["kind"], bool(ask.get("private")),
+                        rules.turn_clock(state))
 
     def legal_moves(self, state: dict, seat: int) -> list:
         """Return the pending decision's answers if ``seat`` owes it, else ``[]``."""
@@ -69,6 +135,11 @@ class WormsEngine(Engine):
         if state["over"] is None and ask and ask["type"] == "decision" and ask["seat"] == seat:
             return copy_state(ask["options"])
         return []
+
+    def legal_parts(self, state: dict, seat: int) -> dict | None:
+        """Return a decision of more than 40 moves by its parts (an Air Strike's hexes
+        and directions, the Map Tile anchors, the setup's Things and hexes)."""
+        return move_parts.compress(self.legal_moves(state, seat))
 
     def play(self, state: dict, seat: int, move) -> dict:
         """Apply a decision.
@@ -83,6 +154,8 @@ class WormsEngine(Engine):
         notation.check(move)
         if move not in state["ask"]["options"]:
             raise diagnose(state, seat, move)
+        if move == rules.TIME_UP:
+            return rules.time_up(copy_state(state))
         return rules.answer(copy_state(state), move)
 
     def resolve(self, state: dict, outcome) -> dict:
@@ -120,13 +193,18 @@ class WormsEngine(Engine):
                 for key in ("rolled", "hex", "thing"):
                     if key in ask:
                         prompt[key] = ask[key]
+        teams = list(state["teams"])
+        if not state.get("started"):            # Select: only one's own Reference Card
+            teams = [t if s == seat else None for s, t in enumerate(teams)]
         out = {
-            "engine": self.id, "players": state["players"], "teams": state["teams"],
-            "seat": seat, "team": state["teams"][seat] if seat is not None else None,
+            "engine": self.id, "players": state["players"], "teams": teams,
+            "seat": seat, "team": teams[seat] if seat is not None and teams else None,
+            "options": state["options"],
             "map": {"dial": state["dial"], "radius": state["radius"], "land": state["land"]},
             "wind": state["wind"], "target": state["target"],
             "things": [dict(t, id=i) for i, t in sorted(state["things"].items())],
-            "pool": state["pool"], "turn": state["turn"], "prompt": prompt,
+            "pool": state["pool"], "turn": state["turn"] if state.get("started") else
+            dict(state["turn"], seat=None), "prompt": prompt, "setup": _setup_view(state),
             "hand_sizes": [len(h) for h in state["hands"]],
             "decks": {"supply": len(state["supply"]), "drop": len(state["drop"])},
             "sudden_death": (rules.card_name(state["sudden_death"])
@@ -137,6 +215,8 @@ class WormsEngine(Engine):
         }
         if seat is not None and "setup" not in state:
             out["hand"] = [card_view(c) for c in state["hands"][seat]]
+        if seat is not None and "setup" in state and "draft" in state["setup"]:
+            out["draft"] = [card_view(c) for c in state["setup"]["draft"][seat]]
         if over:
             out["hands"] = [[card_view(c) for c in h] for h in state["hands"]]
             out["decks"].update(supply_cards=state["supply"], drop_cards=state["drop"])
@@ -159,13 +239,17 @@ class WormsEngine(Engine):
         """Return the hidden values ``seat`` holds (its card instance ids); no other
         seat's view may contain them while the game runs."""
         if "setup" in state:
-            return []
+            return list(state["setup"].get("draft", [[]] * (seat + 1))[seat])
         return list(state["hands"][seat])
 
     def hidden(self, state: dict) -> list[str]:
         """Return the values nobody may see while the game runs (deck cards)."""
         setup = state.get("setup", {})
-        return [c for d in setup.values() for c in d] + state["supply"] + state["drop"]
+        held = [c for d in setup.values() if isinstance(d, list) for c in d
+                if isinstance(c, str)]
+        if "draft" in setup:
+            held = [c for c in held if not any(c in d for d in setup["draft"])]
+        return held + state["supply"] + state["drop"]
 
     # -- deadlines and text ------------------------------------------------------------
     def timeout_move(self, state: dict, seat: int):
@@ -177,6 +261,8 @@ class WormsEngine(Engine):
         self.check_turn(state, seat)
         ask = state["ask"]
         options = ask["options"]
+        if rules.TIME_UP in options:
+            return dict(rules.TIME_UP)
         if {"move": "skip"} in options:
             return {"move": "skip"}
         if ask["kind"] == "direction":
@@ -215,6 +301,10 @@ class WormsEngine(Engine):
             return "Nothing to decide now."
         turn = state["turn"]
         worm = turn["worm"]
+        if turn["number"] == 0:
+            moves = [notation.describe(m) for m in ask["options"][:10]]
+            return (f"Setup: decide ({ask['kind']}): {', '.join(moves)}"
+                    f"{' and more' if len(ask['options']) > 10 else ''}.")
         where = f", worm {worm} at {turn['worm_hex']}" if worm else ""
         hand = ", ".join(rules.card_name(c) for c in state["hands"][seat])
         moves = [notation.describe(m) for m in ask["options"]]
@@ -225,6 +315,11 @@ class WormsEngine(Engine):
                  f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}."]
         if "rolled" in ask:
             lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
+        timer = rules.turn_clock(state)
+        if timer:
+            lines.append(f"Timer: this turn must reach End turn within {timer['seconds']} "
+                         "seconds of its first decision (the deadline above); then it "
+                         "jumps to End turn ('time-up' ends it now).")
         return "\n".join(lines)
 
     def describe_outcome(self, spec, outcome) -> str:
@@ -234,6 +329,13 @@ class WormsEngine(Engine):
         if spec.get("faces") == [B.FLIPPER_FACES]:
             return f"{spec.get('for', 'flipper')}: {B.FLIPPER_RESULTS[outcome[0] - 1]}"
         return f"{spec.get('for', 'dice')}: " + ", ".join(B.face(o) for o in outcome)
+
+
+def _setup_view(state: dict) -> dict | None:
+    """Return the public part of a standard setup in progress: tiles and Things left."""
+    if state.get("started") or "pile" not in state:
+        return None
+    return {"tiles_left": state["tiles_left"], "pile": state["pile"]}
 
 
 def expected(spec: dict) -> str:
@@ -260,6 +362,9 @@ def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
 def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
     """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
     ask, verb = state["ask"], move["move"]
+    if verb == "time-up":
+        return IllegalMove("no-timer", "The Timer is not running now (no Timer in this game, "
+                                       "or this step is past it).")
     if verb not in VERBS[ask["kind"]]:
         kind = ask["kind"]
         article = "an" if kind[0] in "aeiou" else "a"
@@ -299,6 +404,19 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
         rolled = ", ".join(map(str, ask.get("rolled", [])))
         return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show "
                                           f"{rolled}.")
+    if verb == "tile":
+        from engines.worms.rules.setup import tile_error
+        err = tile_error(state, move["tile"], move["at"], move["rot"])
+        if err:
+            return IllegalMove(*err)
+    if verb == "place":
+        from engines.worms.rules.setup import place_error
+        err = place_error(state, move["thing"], Hex(*move["at"]).key())
+        if err:
+            return IllegalMove(*err)
+    if verb == "choose":
+        return IllegalMove("not-dealt", f"{move['card']} is not among the Sudden Death "
+                                        "cards dealt to you.")
     if verb in ("order", "prod"):
         return IllegalMove("not-in-hex", "Name exactly the Things of that hex "
                                          "(order: each once).")

@@ -14,6 +14,10 @@ text                            move (JSON)
 ``order worms B1 R2``           ``{"move": "order", "what": "worms", "ids": ["B1", "R2"]}``
 ``prod B1``                     ``{"move": "prod", "id": "B1"}``
 ``direction 4``                 ``{"move": "direction", "dir": 4}``
+``tile A at 1,-2 rot 3``        ``{"move": "tile", "tile": "A", "at": [1, -2], "rot": 3}``
+``place blue at 1,2``           ``{"move": "place", "thing": "blue", "at": [1, 2]}``
+``choose firestorm``            ``{"move": "choose", "card": "firestorm"}``
+``time-up``                     ``{"move": "time-up"}``
 ``skip``                        ``{"move": "skip"}``
 ==============================  ===========================================================
 
@@ -44,6 +48,12 @@ Wind Dial. Worms are named by team and number (B1, R2), other Things by kind and
                                   things ..., order effects ...)
   prod B1                         prod a worm or Thing out of a full hex
   direction 4                     the direction of a Knockback after a Bullseye
+  tile A at 1,-2 rot 3            setup: place Map Tile A with its anchor at 1,-2, turned
+                                  3 sixths clockwise
+  place blue at 1,2               setup: place a Thing from the pile (blue, red, yellow,
+                                  green worms; drum, crate, mine) on hex 1,2
+  choose firestorm                Sudden Death Draft: keep that Sudden Death card
+  time-up                         Timer: end the turn now (it jumps to End turn)
   skip                            skip an optional step"""
 """The notation help shown by the API and in mails (plain text)."""
 
@@ -51,7 +61,8 @@ EXAMPLES = {
     "activate": "activate B2", "inch": "inch 3", "jump": "jump 3,-1",
     "play": "play bazooka at 2,0", "target": "target 2,0", "pick": "pick die 3",
     "order": "order worms B1 R2", "prod": "prod B1", "direction": "direction 4",
-    "skip": "skip",
+    "tile": "tile A at 1,-2 rot 3", "place": "place blue at 1,2",
+    "choose": "choose firestorm", "time-up": "time-up", "skip": "skip",
 }
 """One move of each verb, in notation, for error texts."""
 
@@ -102,6 +113,8 @@ def parse(text: str) -> dict:
     low = [w.lower() for w in rest]
     if verb == "skip" and not rest:
         return {"move": "skip"}
+    if verb == "time-up" and not rest:
+        return {"move": "time-up"}
     if verb == "activate" and len(rest) == 1:
         return {"move": "activate", "worm": _thing_id(rest[0])}
     if verb == "inch" and len(rest) == 1:
@@ -123,6 +136,14 @@ def parse(text: str) -> dict:
         return {"move": "prod", "id": _thing_id(rest[0])}
     if verb == "direction" and len(rest) == 1:
         return {"move": "direction", "dir": _dir(rest[0])}
+    if verb == "tile" and len(rest) == 5 and low[1] == "at" and low[3] == "rot":
+        if not re.fullmatch(r"[0-5]", low[4]):
+            raise InvalidMove("bad-move", f"A rotation is 0 to 5, not {shown(rest[4])}.")
+        return {"move": "tile", "tile": rest[0].upper(), "at": _hex(low[2]), "rot": int(low[4])}
+    if verb == "place" and len(rest) == 3 and low[1] == "at":
+        return {"move": "place", "thing": low[0], "at": _hex(low[2])}
+    if verb == "choose" and len(rest) == 1:
+        return {"move": "choose", "card": low[0]}
     raise InvalidMove("bad-move", f"Cannot read {shown(text)} as a Worms move.")
 
 
@@ -133,8 +154,8 @@ def describe(move: dict) -> str:
     """
     try:
         kind = move["move"]
-        if kind == "skip":
-            return "skip"
+        if kind in ("skip", "time-up"):
+            return kind
         if kind == "activate":
             return f"activate {move['worm']}"
         if kind == "inch":
@@ -157,6 +178,12 @@ def describe(move: dict) -> str:
             return f"prod {move['id']}"
         if kind == "direction":
             return f"direction {move['dir']}"
+        if kind == "tile":
+            return f"tile {move['tile']} at {move['at'][0]},{move['at'][1]} rot {move['rot']}"
+        if kind == "place":
+            return f"place {move['thing']} at {move['at'][0]},{move['at'][1]}"
+        if kind == "choose":
+            return f"choose {move['card']}"
     except (KeyError, TypeError, IndexError):
         pass
     raise InvalidMove("bad-move", f"Not a Worms move: {shown(move)}.")

@@ -2,7 +2,7 @@
 was given up, instead of a fixed 5-minute claim and 10 tries
 
 Revision ID: i16b_mail_retry
-Revises: i10a_accounts
+Revises: i9a_mail_in
 Create Date: 2026-12-01
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = 'i16b_mail_retry'
-down_revision = 'i10a_accounts'
+down_revision = 'i9a_mail_in'
 branch_labels = None
 depends_on = None
 

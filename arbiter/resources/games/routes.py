@@ -9,6 +9,7 @@ from flask_smorest import Blueprint, Page
 from arbiter.resources.problem import ProblemSchema
 from arbiter.extensions import db
 from arbiter.resources import guard, headers
+from arbiter.models import Game
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
 from arbiter.service.moves import MISSING
@@ -57,10 +58,12 @@ class SelectPage(Page):
 
     @property
     def item_count(self):
-        """Return how many rows the whole select has."""
+        """Return how many rows the whole select has (counted on the filters alone,
+        without the order or the columns, so an index answers it)."""
         from sqlalchemy import func, select
 
-        return db.session.scalar(select(func.count()).select_from(self.collection.subquery()))
+        ids = self.collection.order_by(None).with_only_columns(Game.id)
+        return db.session.scalar(select(func.count()).select_from(ids.subquery()))
 
 
 @blp.route("")
@@ -87,8 +90,7 @@ class Games(MethodView):
         Needs a personal token with ``games:create`` unless the server runs with
         ``OPEN_CREATION``; seats whose email is an account's are linked to it."""
 
-        players = [games.NewPlayer(p["name"], p.get("email"), p.get("tz"))
-                   for p in data["players"]]
+        players = games.NewPlayer.many(data["players"])
         status, body = creation.new_game(data["engine"], players, data["options"],
                                          data["clock"], headers.idempotency_key(), data,
                                          guard.principal())

@@ -108,10 +108,12 @@ class ResignedSchema(Schema):
 
 
 class MoveAcceptedSchema(ResignedSchema):
-    """A recorded move: its seq, the game's version after it (and its settling), and the
-    move in notation."""
+    """A recorded move: its seq, the game's version after it (and its settling), the
+    move in notation, and the seats the game now waits for (empty while dice are
+    rolled or once it is over), so a client need not read the summary again."""
 
     text = fields.String()
+    to_act = fields.List(fields.Integer())
 
 
 class ViewSchema(Schema):
@@ -129,8 +131,16 @@ class LegalMovesSchema(Schema):
 
     seat = fields.Integer()
     version = fields.Integer()
-    moves = fields.List(fields.Raw())
+    moves = fields.List(fields.Raw(), metadata={
+        "description": "legal moves, each can be sent back unchanged; with 'parts', the "
+                       "short moves and one example of each part"})
     notation = fields.List(fields.String())
+    parts = fields.List(fields.Dict(), metadata={
+        "description": "only for a large decision: [{'move': template, 'fill': {key: "
+                       "[values]}}]; every combination of one value per fill key merged "
+                       "into the template is a legal move"})
+    count = fields.Integer(metadata={"description": "with 'parts': how many legal moves "
+                                                    "the moves and parts describe"})
 
 
 class EventsQuerySchema(Schema):

@@ -22,16 +22,19 @@ module is the machine: the handler table, :func:`run`, :func:`answer`,
 
 from __future__ import annotations
 
-from engines.worms.rules import effects, frames, moving, targets, turn
-from engines.worms.rules.frames import ORDER_LIMIT
+from engines.worms.rules import effects, frames, moving, setup, targets, turn
+from engines.worms.rules.frames import ORDER_LIMIT, note
 from engines.worms.rules.targets import accuracy_dice
 from engines.worms.rules.turn import card_name, finish
+from engines.worms.rules.frames import TIME_UP, turn_clock
 
-__all__ = ["HANDLERS", "ORDER_LIMIT", "accuracy_dice", "answer", "card_name", "finish",
-           "new_state", "run"]
+__all__ = ["HANDLERS", "ORDER_LIMIT", "TIME_UP", "accuracy_dice", "answer", "card_name",
+           "finish", "new_state", "run", "time_up", "turn_clock"]
 
 HANDLERS = {
-    "setup-shuffle": turn.h_setup_shuffle, "turn-start": turn.h_turn_start,
+    "setup-shuffle": setup.h_setup_shuffle, "turn-start": turn.h_turn_start,
+    "place-tile": setup.h_place_tile, "place-thing": setup.h_place_thing,
+    "select": setup.h_select, "first-player": setup.h_first_player, "draft": setup.h_draft,
     "activate": turn.h_activate, "move": turn.h_move, "card": turn.h_card,
     "line": turn.h_line, "text": turn.h_text, "end-turn": turn.h_end_turn,
     "drop": turn.h_drop, "discard": turn.h_discard, "pass": turn.h_pass,
@@ -50,7 +53,7 @@ HANDLERS = {
     "enter": moving.h_enter, "collect": moving.h_collect, "mine": moving.h_mine,
     "fire": moving.h_fire, "settle": moving.h_settle, "order": frames.h_order,
     "do-draw": turn.h_draw, "do-at-end-turn": turn.h_at_end_turn,
-    "sentries": effects.h_sentries,
+    "sentries": effects.h_sentries, "reshuffle-drop": turn.h_reshuffle_drop,
 }
 """Frame op -> its handler ``(state, frame) -> None``; ``do-<keyword>`` frames are the
 steps of card texts (``cards.GRAMMAR``)."""
@@ -64,6 +67,17 @@ def run(st: dict) -> dict:
     return st
 
 
+def time_up(st: dict) -> dict:
+    """Timer: the turn's time ran out (or the player ends it): "their turn immediately
+    Jumps to step 6 ... If a card has been played and any text is still being
+    resolved, the player can complete it, but must then immediately proceed to step
+    6" (Timer). The pending step is asked again, without the Timer, or skipped."""
+    st["turn"]["time_up"] = True
+    st["ask"] = None
+    note(st, "time is up")
+    return run(st)
+
+
 def answer(st: dict, value) -> dict:
     """Give the pending ask its answer and run on."""
     st["ask"] = None
@@ -72,6 +86,6 @@ def answer(st: dict, value) -> dict:
 
 
 def new_state(players: int, options: dict) -> dict:
-    """Return the start state of a first game (Setting up your first game), stopped at
-    its first hidden shuffle."""
+    """Return the start state (standard setup or first game, ``options["setup"]``),
+    stopped at its first decision or chance."""
     return run(turn.start_state(players, options))

@@ -45,10 +45,32 @@ def ask_flipper(st: dict, purpose: str) -> None:
     ask_chance(st, {"kind": "dice", "faces": [B.FLIPPER_FACES], "for": purpose})
 
 
+TIME_UP = {"move": "time-up"}
+"""The Timer's move: the turn jumps to End turn (listed while the Timer runs)."""
+
+
+def turn_clock(st: dict) -> dict | None:
+    """Return the Timer of the turn while it runs (Timer: started "before they Activate
+    their worm", it runs until step 6), as the arbiter's turn clock ``{"turn", "seat",
+    "seconds"}``; None without the Timer, during setup, after step 5 or once time is
+    up, and for a decision another seat owes."""
+    turn, ask = st["turn"], st["ask"]
+    if not st["options"].get("timer") or not st.get("started") or turn["number"] < 1 \
+            or turn.get("time_up") or turn.get("ended") or not ask \
+            or ask["type"] != "decision" or ask["seat"] != turn["seat"]:
+        return None
+    return {"turn": turn["number"], "seat": turn["seat"],
+            "seconds": st["options"].get("timer_seconds") or 60}
+
+
 def ask_move(st: dict, kind: str, options: list[dict], **info) -> None:
-    """Stop for a decision of the active player among ``options``."""
+    """Stop for a decision of the active player among ``options`` (``private=True``:
+    the answer stays hidden from the other seats until the game is over); while the
+    Timer runs, ``time-up`` is listed too."""
     st["ask"] = {"type": "decision", "seat": st["turn"]["seat"], "kind": kind,
                  "options": options, **info}
+    if turn_clock(st):
+        st["ask"]["options"] = options + [dict(TIME_UP)]
 
 
 def note(st: dict, text: str) -> None:

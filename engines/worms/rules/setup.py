@@ -13,6 +13,8 @@ number comes up: that is the Wind).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms.cards import CARDS, deck_list
@@ -31,18 +33,25 @@ WORMS_PER_TEAM = 4
 # --------------------------------------------------------------------------- the map
 
 
-def tile_hexes(tile: str, at: list[int], rot: int) -> list[str]:
-    """Return the hexes a Map Tile covers with its anchor at ``at``, turned ``rot``
-    sixths of a turn clockwise."""
-    anchor = Hex(*at)
+@lru_cache(maxsize=64)
+def _offsets(tile: str, rot: int) -> tuple[Hex, ...]:
+    """Return a Map Tile's hex offsets from its anchor, turned ``rot`` sixths of a turn
+    clockwise (cube rotation)."""
     out = []
     for off in B.MAP["tiles"][tile]["hexes"]:
         h = Hex.parse(off)
         q, r, s = h.q, h.r, h.s
         for _ in range(rot % 6):
             q, r, s = -r, -s, -q
-        out.append((anchor + Hex(q, r)).key())
-    return out
+        out.append(Hex(q, r))
+    return tuple(out)
+
+
+def tile_hexes(tile: str, at: list[int], rot: int) -> list[str]:
+    """Return the hexes a Map Tile covers with its anchor at ``at``, turned ``rot``
+    sixths of a turn clockwise."""
+    anchor = Hex(*at)
+    return [(anchor + o).key() for o in _offsets(tile, rot)]
 
 
 def tile_error(st: dict, tile: str, at: list[int], rot: int) -> tuple[str, str] | None:
@@ -64,15 +73,22 @@ def tile_error(st: dict, tile: str, at: list[int], rot: int) -> tuple[str, str] 
 
 
 def tile_options(st: dict) -> list[dict]:
-    """Return every legal ``tile`` move now (tile, anchor, rotation)."""
+    """Return every legal ``tile`` move now (tile, anchor, rotation), sorted. Anchors
+    are tried only where a tile hex lands next to the dial or a placed tile (so every
+    one tried touches); each is then checked for overlap and the table's edge, as
+    :func:`tile_error` does."""
+    taken = {Hex.parse(k) for k in st["land"]} | {Hex.parse(st["dial"])}
+    frontier = {n for h in taken for n in h.neighbors() if n not in taken}
     dial = Hex.parse(st["dial"])
-    near = [h for h in dial.within(BUILD_RADIUS)]
     out = []
     for tile in sorted(st["tiles_left"]):
         for rot in range(6):
-            for h in near:
-                if tile_error(st, tile, [h.q, h.r], rot) is None:
-                    out.append({"move": "tile", "tile": tile, "at": [h.q, h.r], "rot": rot})
+            offsets = _offsets(tile, rot)
+            for a in sorted({f - o for f in frontier for o in offsets}):
+                hexes = [a + o for o in offsets]
+                if not taken.intersection(hexes) and all(
+                        dial.distance(h) <= BUILD_RADIUS for h in hexes):
+                    out.append({"move": "tile", "tile": tile, "at": [a.q, a.r], "rot": rot})
     return out
 
 
@@ -94,7 +110,7 @@ def h_place_tile(st: dict, fr: dict) -> None:
     st["tiles_left"].remove(mv["tile"])
     st["land"] = sorted(set(st["land"]) | set(hexes), key=Hex.parse)
     grow_board(st)
-    note(st, f"{st['names'][fr['seat']]} places tile {mv['tile']}")
+    note(st, f"seat {fr['seat']} places tile {mv['tile']}")
     done(st)
 
 
@@ -112,7 +128,10 @@ def pile(players: int) -> dict[str, int]:
 def place_options(st: dict) -> list[dict]:
     """Return every legal ``place`` move: a Thing left in the pile onto a Land hex with
     fewer than three Things (Setup 3: "Don't place any more than three Things")."""
-    hexes = [k for k in st["land"] if B.count_in(st, k) < 3]
+    counts: dict[str, int] = {}
+    for t in st["things"].values():
+        counts[t["hex"]] = counts.get(t["hex"], 0) + 1
+    hexes = [k for k in st["land"] if counts.get(k, 0) < 3]
     return [{"move": "place", "thing": kind, "at": list(map(int, k.split(",")))}
             for kind, n in st["pile"].items() if n > 0 for k in hexes]
 
@@ -166,6 +185,7 @@ def h_first_player(st: dict, fr: dict) -> None:
     Target Token and rolls a die until a number comes up; the Wind is set to it."""
     first = st["teams"].index(COLOURS[0])
     st["turn"]["seat"] = first
+    st["started"] = True                    # the Reference Cards are shown
     if "answer" in fr:
         face = B.face_label(fr.pop("answer")[0])
         if isinstance(face, int):

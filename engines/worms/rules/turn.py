@@ -7,27 +7,30 @@ from __future__ import annotations
 from engines.base import ranking_from_scores
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms.cards import CARDS, deck_list, first_target, FIXED_STARTERS
+from engines.worms.cards import CARDS, first_target, FIXED_STARTERS
+from engines.worms.rules import setup
 from engines.worms.rules.frames import ask_chance, ask_move, done, note, order_frame, push
 from engines.worms.rules.targets import target_options
-from engines.worms.rules.things import active_worm, cut, move_thing
+from engines.worms.rules.things import active_worm, cut, move_thing, option
 
 
 # --------------------------------------------------------------------------- setup
 
 def start_state(players: int, options: dict) -> dict:
-    """Return the start state of a first game, its setup steps pending (Setting up your
-    first game); :func:`engines.worms.rules.new_state` runs them."""
-    land, things, teams = B.first_game_map(players)
+    """Return the start state, its setup steps pending: the standard setup (Setup 1-7)
+    or the first-game one (Setting up your first game), as ``options["setup"]`` says;
+    :func:`engines.worms.rules.new_state` runs them."""
+    first_game = options.get("setup", "first-game") == "first-game"
+    land, things, _ = B.first_game_map(players) if first_game else ([], [], [])
     st = {
-        "v": 1, "players": players, "teams": teams, "options": dict(options),
+        "v": 2, "players": players, "teams": [], "options": dict(options),
         "dial": B.MAP["first_game"]["dial"], "radius": B.MAP["first_game"]["radius"],
         "land": land, "wind": B.MAP["first_game"]["wind"],
         "things": {}, "pool": dict(B.BOX), "next_id": {},
         "hands": [[] for _ in range(players)], "supply": [], "drop": [],
-        "sudden_death": None, "discard": [], "target": None,
+        "sudden_death": None, "discard": [], "target": None, "rules": [],
         "turn": {"seat": 0, "number": 0, "worm": None, "worm_hex": None, "hurt": False},
-        "end_triggered": False, "final": None, "log": [],
+        "end_triggered": False, "final": None, "log": [], "started": first_game,
         "stack": [], "ask": None, "over": None,
     }
     for t in things:
@@ -44,39 +47,9 @@ def start_state(players: int, options: dict) -> dict:
 
     for seat in range(players):
         st["hands"][seat] = [card_id("s", c) for c in FIXED_STARTERS]
-    st["setup"] = {
-        "starter_pool": [card_id("p", c) for c in deck_list("starter_pool")],
-        "supply": [card_id("w", c) for c in deck_list("supply")],
-        "drop": [card_id("d", c) for c in deck_list("drop")],
-        "sudden_death": [card_id("x", c) for c in deck_list("sudden_death")],
-    }
-    push(st, *[{"op": "setup-shuffle", "deck": d} for d in
-               ("starter_pool", "supply", "drop", "sudden_death")],
-         {"op": "turn-start", "seat": 0})
+    st["setup"] = setup.setup_decks(card_id)
+    setup.begin(st)
     return st
-
-
-def h_setup_shuffle(st: dict, fr: dict) -> None:
-    """Shuffle a deck nobody sees (Setup 5-6): deal the fifth Starter, build the
-    Supply Deck, the Drop Deck (two per player plus two) and its Sudden Death card."""
-    cards = st["setup"][fr["deck"]]
-    if "answer" not in fr:
-        ask_chance(st, {"kind": "shuffle", "size": len(cards), "deck": fr["deck"]}, [])
-        return
-    order = [cards[i] for i in fr["answer"]]
-    n = st["players"]
-    if fr["deck"] == "starter_pool":
-        for seat in range(n):
-            st["hands"][seat].append(order[seat])
-    elif fr["deck"] == "supply":
-        st["supply"] = order
-    elif fr["deck"] == "drop":
-        st["drop"] = order[:2 * n + 2]
-    else:
-        st["drop"].append(order[0])
-    if fr["deck"] == "sudden_death":
-        del st["setup"]
-    done(st)
 
 
 # --------------------------------------------------------------------------- the turn
@@ -88,6 +61,7 @@ def h_turn_start(st: dict, fr: dict) -> None:
                   "worm_hex": None, "hurt": False}
     st["target"] = None
     st["log"] = []
+    st["started"] = True
     if not B.worms_of(st, st["teams"][seat]):       # eliminated: no turn
         done(st, {"op": "pass"})
         return
@@ -99,6 +73,9 @@ def h_turn_start(st: dict, fr: dict) -> None:
 def h_activate(st: dict, fr: dict) -> None:
     """1. Activate a worm (Supply Crate taken), 2. Heal it."""
     worms = B.worms_of(st, st["teams"][st["turn"]["seat"]])
+    if cut(st) and "answer" not in fr:                  # the Timer ran out first
+        done(st)
+        return
     if "answer" not in fr and len(worms) > 1:
         ask_move(st, "activate", [{"move": "activate", "worm": w} for w in worms])
         return
@@ -286,6 +263,9 @@ def h_drop(st: dict, fr: dict) -> None:
         card = st["drop"].pop(0)
         if CARDS[card_name(card)]["deck"] == "sudden_death":
             st["sudden_death"] = card
+    elif option(st, "no_sudden_death") and drop_discards(st):
+        push(st, {"op": "reshuffle-drop", "cards": drop_discards(st)})
+        return
     else:
         done(st)
         return
@@ -293,6 +273,24 @@ def h_drop(st: dict, fr: dict) -> None:
     after = [] if card == st["sudden_death"] else [{"op": "discard", "card": card}]
     done(st, {"op": "text", "steps": [dict(s) for s in CARDS[card_name(card)]["steps"]]},
          *after)
+
+
+def drop_discards(st: dict) -> list[str]:
+    """Return the discarded Drop cards."""
+    return [c for c in st["discard"] if CARDS[card_name(c)]["deck"] == "drop"]
+
+
+def h_reshuffle_drop(st: dict, fr: dict) -> None:
+    """No Sudden Death: "Whenever a player would draw a card from the Drop Deck and it
+    is empty, shuffle together all the Drop Cards to form a new deck" (a shuffle nobody
+    sees)."""
+    if "answer" not in fr:
+        ask_chance(st, {"kind": "shuffle", "size": len(fr["cards"]), "deck": "drop"}, [])
+        return
+    st["drop"] = [fr["cards"][i] for i in fr["answer"]]
+    st["discard"] = [c for c in st["discard"] if c not in fr["cards"]]
+    note(st, "the Drop Deck is reshuffled")
+    done(st)
 
 
 def h_discard(st: dict, fr: dict) -> None:
@@ -305,6 +303,13 @@ def h_pass(st: dict, fr: dict) -> None:
     """8. Pass the Target Token; the end of the game (Elimination and Winning)."""
     n, seat = st["players"], st["turn"]["seat"]
     alive = [s for s in range(n) if B.worms_of(st, st["teams"][s])]
+    if option(st, "true_elimination"):      # True Elimination: until one team is left
+        if len(alive) <= 1:
+            finish(st, "elimination" if alive else "all-destroyed")
+            return
+        done(st, {"op": "turn-start",
+                  "seat": next((seat + k) % n for k in range(1, n + 1) if (seat + k) % n in alive)})
+        return
     if st["end_triggered"] and st["final"] is None:
         st["final"] = [(seat + k) % n for k in range(1, n + 1)]
     if not alive:

@@ -6,14 +6,23 @@ from engines.base import Chance, Decision
 from engines.worms import ENGINE
 
 
-def start(players: int = 4, shuffles: dict | None = None) -> dict:
-    """Return a game past its four setup shuffles (identity order unless given):
-    Blue's first decision (rulebook, Setting up your first game)."""
-    state = ENGINE.setup(players, {})
-    for deck in ("starter_pool", "supply", "drop", "sudden_death"):
+FIRST_GAME = {"setup": "first-game"}
+
+
+def start(players: int = 4, shuffles: dict | None = None, options: dict | None = None
+          ) -> dict:
+    """Return a first game past its setup shuffles (identity order unless given): Blue's
+    first decision (rulebook, Setting up your first game)."""
+    state = ENGINE.setup(players, {**FIRST_GAME, **(options or {})})
+    return shuffle_all(state, shuffles)
+
+
+def shuffle_all(state: dict, shuffles: dict | None = None) -> dict:
+    """Answer every pending hidden shuffle (identity order unless given by deck)."""
+    while isinstance(ENGINE.prompt(state), Chance) and \
+            ENGINE.prompt(state).spec["kind"] == "shuffle":
         spec = ENGINE.prompt(state).spec
-        assert spec["deck"] == deck
-        order = (shuffles or {}).get(deck, list(range(spec["size"])))
+        order = (shuffles or {}).get(spec["deck"], list(range(spec["size"])))
         state = ENGINE.resolve(state, order)
     return state
 
@@ -89,10 +98,11 @@ def json_copy(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
-def blue_ready(*, remove_things: tuple[str, ...] = (), cards: tuple[str, ...] = ()) -> dict:
+def blue_ready(*, remove_things: tuple[str, ...] = (), cards: tuple[str, ...] = (),
+               options: dict | None = None) -> dict:
     """Return a 4-player game (the whole first-game map) at Blue's card step (5. Play a Weapon Card) with B1
     active at -2,1, both moves skipped, minus ``remove_things``."""
-    s = remove(start(4), *remove_things)
+    s = remove(start(4, options=options), *remove_things)
     s["hands"][0] += [f"w{90 + i}-{c}" for i, c in enumerate(cards)]
     s = move(s, "activate B1")
     return move(move(s, "skip"), "skip")

@@ -27,7 +27,7 @@ def test_activating_another_teams_worm() -> None:
 
 def test_not_your_turn_and_awaiting_chance() -> None:
     refused(start(4), 1, {"move": "activate", "worm": "R1"}, "not-your-turn")
-    s = ENGINE.setup(2, {})
+    s = ENGINE.setup(2, {"setup": "first-game"})
     refused(s, 0, {"move": "skip"}, "awaiting-chance")
 
 

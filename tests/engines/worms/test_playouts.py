@@ -1,20 +1,45 @@
-"""Random playouts (issue 6, Deliver 8): they end, never dead-end, keep every Thing
-count within the box, keep full hexes free of worms between turns, and replay
-identically. ARBITER_PLAYOUTS games (default 100; soak: 2000)."""
+"""Random playouts across option sets (issue 14, Deliver 5): every player count, each
+setup, each optional rule on (and off: the plain sets), and all of them at once. They
+end, never dead-end, keep every Thing within its pool, never place a fourth Thing by
+setup, and replay identically.
+
+ARBITER_PLAYOUTS games in all (default 300, shared round-robin over the option sets;
+``make soak`` sets 10000). Games per second per set: ``bench/worms_playouts.py``.
+"""
 
 from __future__ import annotations
 
 import os
 import random
 
+import pytest
+
 from arbiter.playout import random_game
 from engines.base import Decision, fold
 from engines.worms import ENGINE, board
 
-GAMES = int(os.environ.get("ARBITER_PLAYOUTS", "100"))
+GAMES = int(os.environ.get("ARBITER_PLAYOUTS", "300"))
+
+RULES = ["parting_gifts", "true_elimination", "sudden_death_draft", "no_sudden_death",
+         "late_superweapons", "longer_game", "reduced_blast", "timer"]
+EVERYTHING = {rule: True for rule in RULES if rule != "no_sudden_death"}
+
+OPTION_SETS: dict[str, dict] = {
+    "standard": {}, "first-game": {"setup": "first-game"},
+    **{f"standard+{r}": {r: True} for r in RULES},
+    **{f"first-game+{r}": {"setup": "first-game", r: True} for r in RULES},
+    "standard+larger_map": {"larger_map": 2},
+    "all-at-once": {**EVERYTHING, "larger_map": 2},
+    "all-at-once-no-sudden-death": {**EVERYTHING, "sudden_death_draft": False,
+                                    "no_sudden_death": True, "larger_map": 2},
+    "first-game-all-at-once": {"setup": "first-game", **EVERYTHING},
+}
+"""Option sets by name (contradictory pairs are refused: see test_options.py)."""
 
 
 def check_invariants(state: dict, players: int) -> None:
+    """Things within their pools and on Land; no fourth Thing placed during setup; no
+    worm left in a full hex at the start of a turn."""
     counts: dict[str, int] = {}
     per_hex: dict[str, list[str]] = {}
     for i, t in state["things"].items():
@@ -25,9 +50,12 @@ def check_invariants(state: dict, players: int) -> None:
         if kind != "water":
             assert counts.get(kind, 0) + state["pool"][kind] == total, kind
             assert state["pool"][kind] >= 0
-    assert counts.get("worm", 0) <= 2 * players
-    for seat, team in enumerate(state["teams"]):
-        assert len(board.worms_of(state, team)) <= 2
+    per_team = 2 if state["options"]["setup"] == "first-game" else 4
+    for team in {t["team"] for t in state["things"].values() if t["kind"] == "worm"}:
+        assert len(board.worms_of(state, team)) <= per_team
+    assert counts.get("worm", 0) <= per_team * players
+    if state["turn"]["number"] == 0:
+        assert all(len(ids) <= 3 for ids in per_hex.values()), "a fourth Thing by setup"
     p = ENGINE.prompt(state)
     if isinstance(p, Decision) and p.kind == "activate":
         for key, ids in per_hex.items():
@@ -35,11 +63,16 @@ def check_invariants(state: dict, players: int) -> None:
                 assert not [i for i in ids if state["things"][i]["kind"] == "worm"], key
 
 
-def test_random_playouts_keep_the_invariants() -> None:
-    rng = random.Random("worms-soak")
-    for _ in range(GAMES):
-        players = rng.choice([2, 3, 4])
-        game = random_game(ENGINE, players, {}, rng, keep_states=True)
+@pytest.mark.parametrize("name", list(OPTION_SETS))
+def test_random_playouts_keep_the_invariants(name: str) -> None:
+    options = OPTION_SETS[name]
+    index = list(OPTION_SETS).index(name)
+    games = GAMES // len(OPTION_SETS) + (1 if index < GAMES % len(OPTION_SETS) else 0)
+    rng = random.Random(f"worms-soak-{name}")
+    for g in range(games):
+        players = [2, 3, 4][g % 3]
+        game = random_game(ENGINE, players, options, rng, keep_states=g < 3)
         for state in game.states:
             check_invariants(state, players)
-        assert fold(ENGINE, players, {}, game.inputs) == game.state
+        check_invariants(game.state, players)
+        assert fold(ENGINE, players, options, game.inputs) == game.state

@@ -1,0 +1,48 @@
+"""``/v1/bulk-games``: many games in one request, all or none."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arbiter.resources import guard, headers
+from arbiter.resources.bulk import schemas as s
+from arbiter.resources.games.routes import CREATE, IDEMPOTENCY
+from arbiter.resources.problem import ProblemSchema
+from arbiter.service import bulk, games
+
+blp = Blueprint("bulk", __name__, url_prefix="/v1/bulk-games",
+                description="Bulk creation: up to BULK_GAMES_MAX games in one transaction.")
+
+
+@blp.before_request
+def larger_body() -> None:
+    """Let this route's body be up to ``BULK_BODY_BYTES`` (64 KiB elsewhere)."""
+    request.max_content_length = current_app.config["BULK_BODY_BYTES"]
+
+
+@blp.route("")
+class BulkGames(MethodView):
+    """``/v1/bulk-games``: create many games at once."""
+
+    @guard.needs("create")
+    @blp.arguments(s.BulkCreateSchema)
+    @blp.response(201, s.BulkCreatedSchema)
+    @blp.alt_response(401, schema=ProblemSchema,
+                      description="no personal token with games:create (OPEN_CREATION off)")
+    @blp.alt_response(413, schema=ProblemSchema, description="body over BULK_BODY_BYTES")
+    @blp.alt_response(422, schema=ProblemSchema,
+                      description="too-many-games, or bad-game: the index of the first game "
+                                  "that cannot be created (nothing was created)")
+    @blp.doc(parameters=[IDEMPOTENCY], **CREATE)
+    def post(self, data):
+        """Create every game of the batch in one transaction, or none: each is checked
+        as ``POST /v1/games`` checks it, and one bad game is a 422 ``bad-game`` naming
+        its ``index``. The answer carries every seat's token, shown only this once."""
+        specs = [bulk.GameSpec(g["engine"], games.NewPlayer.many(g["players"]),
+                               g["options"], g["clock"])
+                 for g in data["games"]]
+        status, body = bulk.new_games(specs, headers.idempotency_key(), data,
+                                      guard.principal())
+        return body, status

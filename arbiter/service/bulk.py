@@ -1,0 +1,97 @@
+"""Bulk creation: many games in one request, all created in one transaction or none.
+
+Every game of a batch goes through the same check and build as a single creation
+(:func:`arbiter.service.games.prepare_game`) before anything is written; the first
+game that fails makes the whole batch a 422 ``bad-game`` naming its index, and nothing
+is written. Then all the games, their events, mails and the idempotent answer are
+written in one transaction, committed once; the chance rolls and mails each game needs
+are enqueued after that commit, as for a single game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+
+from arbiter.errors import ArbiterError, Unprocessable
+from arbiter.extensions import db
+from arbiter.service import games, identity, idempotency, reading
+from arbiter.service.commit import after_commit, stage
+from arbiter.store import RaceLost
+from engines.base import EngineError
+
+
+@dataclass
+class GameSpec:
+    """One game of a batch: what ``POST /v1/games`` takes."""
+
+    engine: str
+    players: list[games.NewPlayer]
+    options: dict | None = None
+    clock: dict | None = None
+
+
+def new_games(specs: list[GameSpec], key: str | None, body: Any,
+              creator: identity.Principal | None = None) -> tuple[int, dict]:
+    """Create every game of ``specs`` in one transaction, or none (once per
+    Idempotency-Key, scoped to the caller's token as single creation is); return
+    ``(201, {"games": [creation answer, ...]})`` in the order given.
+
+    :param creator: the caller; a personal token's account becomes every game's
+        creator. Callers without a token (only with ``OPEN_CREATION``) share the scope
+        ``bulk-games:anonymous``.
+    :raises Unprocessable: ``too-many-games`` (more than ``BULK_GAMES_MAX``),
+        ``bad-game`` (one game fails the single creation's checks: ``index`` names it,
+        ``problem`` holds that game's own ``code`` and ``detail``). Nothing is written.
+    """
+    limit = current_app.config["BULK_GAMES_MAX"]
+    if len(specs) > limit:
+        raise Unprocessable(f"A batch holds at most {limit} games; this one has "
+                            f"{len(specs)}. Split it.", code="too-many-games",
+                            extra={"limit": limit})
+    scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
+    account = creator.account if creator else None
+
+    def run(row):
+        prepared = [_prepare(i, spec, account) for i, spec in enumerate(specs)]
+        answer = {"games": []}
+        try:
+            pending = []
+            for tr, tokens in prepared:
+                pending.append(stage(tr)[1])
+                answer["games"].append(reading.created(tr.game, tokens))
+            stored = row(201, answer)
+            if stored is not None:
+                db.session.add(stored)
+            db.session.commit()
+        except IntegrityError as err:  # a twin request with this key committed first
+            db.session.rollback()
+            raise RaceLost("Another request with this Idempotency-Key created this batch "
+                           "meanwhile.") from err
+        except BaseException:
+            db.session.rollback()
+            raise
+        for after in pending:
+            after_commit(*after)
+        return 201, answer
+
+    return idempotency.once(scope, key, body, run)
+
+
+def _prepare(index: int, spec: GameSpec, account):
+    """Check and build game ``index`` of a batch, as a single creation would.
+
+    :raises Unprocessable: ``bad-game`` with the game's own problem.
+    """
+    try:
+        return games.prepare_game(spec.engine, spec.players, spec.options, spec.clock,
+                                  creator=account)
+    except (ArbiterError, EngineError) as err:
+        raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
+                            "No game of the batch was created.", code="bad-game",
+                            extra={"index": index,
+                                   "problem": {"code": err.code, "detail": err.detail}}
+                            ) from err
