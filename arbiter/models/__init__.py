@@ -1,4 +1,4 @@
-"""The database models: accounts and their tokens, games, seats, the event log, the outbox, idempotency keys,
+"""The database models: accounts and their tokens, games, seats, the event log, the outbox, inbound mail, idempotency keys,
 the clock's reminders, heartbeat and outages."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
@@ -7,7 +7,8 @@ from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
 from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
+from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
 
-__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "ClockOutage",
+__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "ClockOutage",
            "ClockReminder", "ClockSweep"]
