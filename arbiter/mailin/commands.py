@@ -15,8 +15,12 @@ import re
 from dataclasses import dataclass, field
 
 from arbiter.errors import ArbiterError
-from arbiter.service import chance, clock_actions, moves, reading
-from arbiter.service.identity import SeatGrant
+from arbiter.service import chance, clock, clock_actions, moves, reading
+from arbiter.extensions import db
+from arbiter.mailin import identity
+from arbiter.models import Account
+from arbiter.service.games import get_game
+from arbiter.service.identity import Principal, SeatGrant
 from arbiter.service.games import load
 from arbiter.store import StaleVersion
 from engines.base import EngineError, InvalidMove
@@ -33,7 +37,7 @@ HELP = """Commands (one per line, above the quoted text of your reply):
   status              whose turn it is, the deadline, the score at the end
   resign              leave the game: your later turns are played for you
   vacation N days     stop your clock for N days (games with a clock)
-  pause / resume      for the game's creator (not by mail yet: use the creator token)
+  pause / resume      stop or restart every clock (the game's creator only)
   help                this list
 Several lines run in order and stop at the first one refused."""
 
@@ -137,8 +141,28 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
     if word == "resign":
         _, answer = moves.resign(seat.game_id, seat, key)
         return Done(line, True, f"Your resignation is recorded (version {answer['version']}).")
-    return Done(line, False, "Only the game's creator may pause or resume it, with the "
-                "creator token over HTTP (POST /v1/games/{id}/pause or /resume).", "not-creator")
+    creator = creator_principal(seat)
+    if creator is None:
+        return Done(line, False, "Only the game's creator may pause or resume it: by mail "
+                    "from the address of the account that created it, or with the creator "
+                    "token over HTTP.", "not-creator")
+    action = clock_actions.pause if word == "pause" else clock_actions.resume
+    _, answer = action(seat.game_id, creator, key)
+    return Done(line, True, f"The game is {word}d (version {answer['version']}).")
+
+
+def creator_principal(seat: SeatGrant) -> Principal | None:
+    """Return the creator's principal when the seat's address (the verified sender of
+    this mail) is the address of the account that created the game, else None."""
+    game = get_game(seat.game_id)
+    account = db.session.get(Account, game.creator_account_id) \
+        if game.creator_account_id else None
+    if account is None or account.deleted_at is not None or not account.email:
+        return None
+    if account.email.lower() != identity.seat_address(game.seats[seat.seat]):
+        return None
+    return Principal(token="", token_hash=f"mail-creator:{account.id}", account=account,
+                     scopes=frozenset({"games:create"}))
 
 
 def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
@@ -191,8 +215,9 @@ def status_text(seat: SeatGrant) -> str:
         lines.append(f"Waiting for: {', '.join(waiting)}.")
     else:
         lines.append("Waiting for a roll or a draw.")
-    if summary["deadline"]:
-        lines.append(f"Earliest deadline: {summary['deadline']}.")
+    deadline = clock.deadlines(game).get(seat.seat)
+    if deadline is not None:
+        lines.append(f"Your deadline: {clock.local(deadline, game.seats[seat.seat].tz)}.")
     return "\n".join(lines)
 
 

@@ -26,7 +26,7 @@ def automatic(msg: EmailMessage, envelope_sender: str | None) -> str | None:
     precedence = header(msg, "Precedence").strip().lower()
     if precedence in BULK_PRECEDENCE:
         return f"Precedence: {precedence}"
-    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id"):
+    for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
         if header(msg, name):
             return f"{name} header"
     if envelope_sender is not None and envelope_sender.strip("<> ") == "":

@@ -100,7 +100,8 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
     :raises Refused: the message is dropped without an answer.
     """
     incoming = read(row.raw)
-    reason = loops.automatic(incoming.msg, row.mail_from)
+    envelope = envelope_sender(row, incoming)
+    reason = loops.automatic(incoming.msg, envelope)
     if reason:
         raise Refused("ignored-auto", f"Automatic mail, never answered: {reason}.")
     cap = _capability(row, incoming)
@@ -109,7 +110,7 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
         raise Refused("refused-capability", "The reply address names no seat of a game.")
     where.update(game_id=game.id, seat=cap.seat)
     address = identity.seat_address(game.seats[cap.seat])
-    _check_sender(row, incoming, address)
+    _check_sender(envelope, incoming, address)
     failed = authentication.failure(incoming.msg, incoming.sender)
     if failed:
         raise Refused("refused-authentication", f"Authentication-Results: {failed}.")
@@ -144,11 +145,19 @@ def _capability(row: InboundMail, incoming: Incoming) -> capability.Capability:
     return cap
 
 
-def _check_sender(row: InboundMail, incoming: Incoming, address: str | None) -> None:
+def envelope_sender(row: InboundMail, incoming: Incoming) -> str | None:
+    """Return the envelope sender: as the SMTP listener or the pipe got it, else the
+    ``Return-Path`` the delivering MTA wrote (IMAP), else None (unknown)."""
+    if row.mail_from is not None:
+        return row.mail_from
+    return_path = header(incoming.msg, "Return-Path").strip()
+    return return_path or None
+
+
+def _check_sender(envelope: str | None, incoming: Incoming, address: str | None) -> None:
     """:raises Refused: ``refused-sender`` unless From (and the envelope sender, where
     known) is the seat's address."""
-    senders = [incoming.sender] + ([row.mail_from.strip("<>").lower()]
-                                   if row.mail_from else [])
+    senders = [incoming.sender] + ([envelope.strip("<> ").lower()] if envelope else [])
     if not address or any(s != address for s in senders):
         raise Refused("refused-sender", "The sender is not the seat's address.")
 

@@ -344,3 +344,15 @@ def test_unreadable_input_is_refused(app):
         outcome, _ = _deliver(app, None, raw=raw)
         assert outcome.status == "unreadable", raw
     assert inbound(app) == []
+
+
+def test_a_strangers_return_path_is_refused_when_no_envelope_was_given(app, game):
+    """Given a message without envelope sender (as IMAP delivers it) whose Return-Path,
+    written by the delivering MTA, is a stranger's: refused-sender, no answer."""
+    game_id, seat, to = game
+    msg = reply(to, "status", ADDRESS.format(seat), Return_Path="<mallory@evil.example>")
+    _, code = deliver(app, msg, to, None)
+    assert code == "refused-sender"
+    assert answers(app) == []
+    ok = reply(to, "status", ADDRESS.format(seat), Return_Path=f"<{ADDRESS.format(seat)}>")
+    assert deliver(app, ok, to, None)[1] == "answered"

@@ -138,3 +138,57 @@ def test_vacation_by_mail_stops_the_clock(app, client):
     assert "Vacation recorded" in reply.body
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(OutboxMail.id))) >= 1
+
+
+def clocked(client, app) -> str:
+    """A started Space Worm game with a per-move clock; both players in Europe/Paris."""
+    from tests.helpers import until_decision
+    answer = client.post("/v1/games", json={
+        "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400},
+        "players": [{"name": f"P{i}", "email": ADDRESS.format(i), "tz": "Europe/Paris"}
+                    for i in range(2)]})
+    assert answer.status_code == 201, answer.json
+    until_decision(client, app, answer.json["id"])
+    return answer.json["id"]
+
+
+def mail_from(app, game_id: str, seat: int, body: str):
+    """Send ``body`` from seat's address to its capability for the current prompt."""
+    from arbiter.mailin.capability import reply_address
+    from tests.arbiter.mailin.support import deliver, reply
+    with app.app_context():
+        to = reply_address(game_id, seat, game_row(app, game_id)["prompt_since"])
+    return deliver(app, reply(to, body, ADDRESS.format(seat)), to, ADDRESS.format(seat))
+
+
+def test_pause_and_resume_by_mail_from_the_creating_accounts_address(app, client):
+    """Given a clocked game created by the account whose address is seat 0's, "pause"
+    then "resume" from that address stop and restart every clock; "pause" from seat 1
+    is refused not-creator and records nothing."""
+    from arbiter.models import Account, Event, Game
+    game_id = clocked(client, app)
+    with app.app_context():
+        db.session.add(Account(id="acc0", email=ADDRESS.format(0), display_name="P0"))
+        db.session.get(Game, game_id).creator_account_id = "acc0"
+        db.session.commit()
+    version = game_row(app, game_id)["version"]
+    mail_from(app, game_id, 1, "pause")
+    assert "Refused (not-creator)" in answers(app, game_id)[-1].body
+    assert game_row(app, game_id)["version"] == version
+    mail_from(app, game_id, 0, "pause\nresume")
+    last = answers(app, game_id)[-1]
+    assert "The game is paused" in last.body and "The game is resumed" in last.body
+    with app.app_context():
+        kinds = [e.kind for e in db.session.scalars(
+            sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq))]
+    assert kinds.count("clock-paused") == 1 and kinds.count("clock-resumed") == 1
+
+
+def test_status_gives_the_deadline_in_the_players_zone(app, client):
+    """Given a clocked game of players in Europe/Paris, the seat to act gets its
+    deadline in Paris time (CET) in the answer to "status"."""
+    game_id = clocked(client, app)
+    seat = game_row(app, game_id)["to_act"][0]
+    mail_from(app, game_id, seat, "status")
+    body = answers(app, game_id)[-1].body
+    assert "Your deadline:" in body and " CET" in body
