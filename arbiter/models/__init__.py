@@ -1,5 +1,5 @@
 """The database models: accounts and their tokens, games, seats, the event log, the outbox, idempotency keys,
-the clock's reminders, heartbeat and outages."""
+the clock's reminders, heartbeat and outages, ratings."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
@@ -8,6 +8,7 @@ from arbiter.models.event import Event
 from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
 from arbiter.models.outbox import OutboxMail
+from arbiter.models.rating import Rating
 
-__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "ClockOutage",
+__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "Rating", "ClockOutage",
            "ClockReminder", "ClockSweep"]
