@@ -22,6 +22,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from arbiter import config, database, errors, queue, web
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
+    from arbiter.resources.metrics.routes import install_timing
 
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
@@ -40,10 +41,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         "creatorToken", {"type": "http", "scheme": "bearer",
                          "description": "the creator token shown once at game creation"})
     api.spec.components.security_scheme(
+        "metricsToken", {"type": "http", "scheme": "bearer",
+                         "description": "the operator's METRICS_TOKEN"})
+    api.spec.components.security_scheme(
         "apiToken", {"type": "http", "scheme": "bearer",
                      "description": "a personal API token (arb_...) of an account, with "
                                     "scopes; it acts for every seat the account holds"})
     register_blueprints(api)
+    install_timing(app)
     errors.register(app)
     web.init_app(app)
     queue.celery_init_app(app)

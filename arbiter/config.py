@@ -20,6 +20,8 @@
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
+``METRICS_TOKEN``
+    the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
     how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
 ``OPEN_CREATION``
@@ -156,6 +158,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
+        "METRICS_TOKEN": env.get("METRICS_TOKEN", ""),
         "STREAM_REDIS_URL": stream_redis_url(env),
         "STREAM_CHANNEL": env.get("STREAM_CHANNEL", "arbiter"),
         "STREAM_BUFFER": int(env.get("STREAM_BUFFER", 256)),

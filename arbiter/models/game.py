@@ -27,6 +27,12 @@ class Game(db.Model):
     """
 
     __tablename__ = "games"
+    __table_args__ = (  # the list's filters in its newest-first order (i13a_list_indexes)
+        sa.Index("ix_games_created", "created_at", "id"),
+        sa.Index("ix_games_status_created", "status", "created_at", "id"),
+        sa.Index("ix_games_engine_created", "engine", "created_at", "id"),
+        sa.Index("ix_games_status_engine_created", "status", "engine", "created_at", "id"),
+    )
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     engine: Mapped[str] = mapped_column(sa.String(40), index=True)
@@ -76,6 +82,7 @@ class Seat(db.Model):
     and the account that holds it (None for anonymous play with the seat token)."""
 
     __tablename__ = "seats"
+    __table_args__ = (sa.Index("ix_seats_name", "name"),)  # the player filter
 
     game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)

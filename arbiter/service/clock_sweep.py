@@ -60,10 +60,11 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     now = now or utcnow()
     outage = heartbeat(now)
     counts = {"outage": outage, "claimed": 0, "timeouts": 0, "extended": 0}
+    outages = list(db.session.scalars(sa.select(ClockOutage).order_by(ClockOutage.id)))
     for game_id, version in claim_due(now, limit):
         counts["claimed"] += 1
         try:
-            outcome = enforce(game_id, version, now)
+            outcome = enforce(game_id, version, now, outages)
         except Exception:  # noqa: BLE001 - one broken game must not stop the others
             db.session.rollback()
             log.exception("clock: game %s could not be enforced; its lease will expire",
@@ -110,28 +111,34 @@ def heartbeat(now: datetime) -> float:
 
 def claim_due(now: datetime, limit: int = 500) -> list[tuple[str, int]]:
     """Claim active games whose deadline has passed, earliest first; return
-    ``(game_id, version)`` of those this call claimed (moving ``deadline`` to a lease)."""
-    rows = db.session.execute(
-        sa.select(Game.id, Game.version, Game.deadline)
-        .where(Game.deadline <= now, Game.status == "active")
-        .order_by(Game.deadline).limit(limit)).all()
+    ``(game_id, version)`` of those this call claimed (moving ``deadline`` to a lease).
+
+    One statement: ``UPDATE games SET deadline = <lease> WHERE id IN (SELECT .. WHERE
+    deadline <= now AND status = 'active' ORDER BY deadline LIMIT n FOR UPDATE SKIP
+    LOCKED) AND deadline <= now RETURNING id, version``; rows another sweeper holds are
+    skipped, and a row it claimed no longer matches ``deadline <= now``.
+    """
     lease = now + timedelta(seconds=LEASE_SECONDS)
-    claimed = []
-    for row in rows:
-        result = db.session.execute(
-            sa.update(Game).where(Game.id == row.id, Game.version == row.version,
-                                  Game.deadline == row.deadline)
-            .values(deadline=lease).execution_options(synchronize_session=False))
-        if result.rowcount == 1:
-            claimed.append((row.id, row.version))
+    due = (sa.select(Game.id).where(Game.deadline <= now, Game.status == "active")
+           .order_by(Game.deadline).limit(limit).with_for_update(skip_locked=True))
+    rows = db.session.execute(
+        sa.update(Game).where(Game.id.in_(due.scalar_subquery()), Game.deadline <= now,
+                              Game.status == "active")
+        .values(deadline=lease).returning(Game.id, Game.version, Game.deadline)
+        .execution_options(synchronize_session=False)).all()
     db.session.commit()
-    return claimed
+    return [(row.id, row.version) for row in rows]
 
 
-def enforce(game_id: str, version: int, now: datetime) -> str:
+def enforce(game_id: str, version: int, now: datetime,
+            outages: list[ClockOutage] | None = None) -> str:
     """Apply the clock of a claimed game still at ``version``; return what was done:
     ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale, paused,
-    nothing due: the deadline column is put back)."""
+    nothing due: the deadline column is put back).
+
+    :param outages: the recorded outages, when the caller read them once for many
+        games (None: they are looked up).
+    """
     game, engine, state = load(game_id)
     if game.version != version or game.status != "active":
         return "none"
@@ -139,7 +146,7 @@ def enforce(game_id: str, version: int, now: datetime) -> str:
     if not due:
         _restore(game)
         return "none"
-    outage = _outage_of(due[0][0], game.clock_state.get("outage", 0))
+    outage = _outage_of(due[0][0], game.clock_state.get("outage", 0), outages)
     tr = Transition(game, engine, state)
     if outage is not None:
         length = (outage.ended_at - outage.started_at).total_seconds()
@@ -182,8 +189,13 @@ def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
             row.resigned = True
 
 
-def _outage_of(deadline: datetime, applied: int) -> ClockOutage | None:
-    """Return the recorded outage (newer than id ``applied``) that ``deadline`` fell in."""
+def _outage_of(deadline: datetime, applied: int,
+               outages: list[ClockOutage] | None = None) -> ClockOutage | None:
+    """Return the recorded outage (newer than id ``applied``) that ``deadline`` fell in,
+    from ``outages`` (in id order) when given."""
+    if outages is not None:
+        return next((o for o in outages if o.id > applied
+                     and o.started_at < deadline <= o.ended_at), None)
     return db.session.scalars(
         sa.select(ClockOutage).where(ClockOutage.id > applied,
                                      ClockOutage.started_at < deadline,

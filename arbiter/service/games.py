@@ -238,7 +238,8 @@ def list_games(status: str | None = None, engine: str | None = None,
                player: str | None = None) -> Any:
     """Return a select of games, newest first, filtered by status, engine and player
     name (not email: addresses are never shown or searchable)."""
-    query = sa.select(Game).order_by(Game.created_at.desc(), Game.id)
+    query = (sa.select(Game).options(defer(Game.state))  # summaries never show the state
+             .order_by(Game.created_at.desc(), Game.id.desc()))  # one index, read backwards
     if status:
         query = query.where(Game.status == status)
     if engine:

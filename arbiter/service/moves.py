@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter.errors import Conflict, Unprocessable
+from arbiter import metrics
+from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.models import Game
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock, identity, idempotency
@@ -12,6 +13,7 @@ from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
+from engines.base import Decision, EngineError
 
 
 MISSING = object()
@@ -97,6 +99,20 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
     """
     request = body if body is not None else {"move": move, "text": text,
                                              "expected_version": expected_version}
+    try:
+        answer = _submit_with_retries(game_id, token, move, text, expected_version,
+                                      idempotency_key, request)
+    except (ArbiterError, EngineError) as refused:
+        metrics.move_refused(refused.code)
+        raise
+    metrics.move_accepted()
+    return answer
+
+
+def _submit_with_retries(game_id: str, token: str | None, move: Any, text: str | None,
+                         expected_version: int | None, idempotency_key: str | None,
+                         request: Any) -> tuple[int, dict]:
+    """:func:`_submit`, checked again after a lost race (see :func:`submit_move`)."""
     for attempt in range(RACE_RETRIES + 1):
         try:
             return _submit(game_id, token, move, text, expected_version,
@@ -131,9 +147,11 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
         tr.move(seat.seat, chosen)
         seq = tr.next_seq - 1
         settle(tr, game.resigned, roll=False)
+        after = tr.prompt() if tr.result is None else None
         answer = {"seq": seq, "version": game.version + len(tr.events),
                   "status": "over" if tr.result else "active",
-                  "text": tr.events[0].payload["text"]}
+                  "text": tr.events[0].payload["text"],
+                  "to_act": sorted(after.seats) if isinstance(after, Decision) else []}
         try:
             commit(tr, [row(201, answer)])
         except RaceLost as lost:

@@ -9,6 +9,7 @@ from flask_smorest import Blueprint, Page
 from arbiter.resources.problem import ProblemSchema
 from arbiter.extensions import db
 from arbiter.resources import guard, headers
+from arbiter.models import Game
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
 from arbiter.service.moves import MISSING
@@ -57,10 +58,12 @@ class SelectPage(Page):
 
     @property
     def item_count(self):
-        """Return how many rows the whole select has."""
+        """Return how many rows the whole select has (counted on the filters alone,
+        without the order or the columns, so an index answers it)."""
         from sqlalchemy import func, select
 
-        return db.session.scalar(select(func.count()).select_from(self.collection.subquery()))
+        ids = self.collection.order_by(None).with_only_columns(Game.id)
+        return db.session.scalar(select(func.count()).select_from(ids.subquery()))
 
 
 @blp.route("")

@@ -112,10 +112,12 @@ class ResignedSchema(Schema):
 
 
 class MoveAcceptedSchema(ResignedSchema):
-    """A recorded move: its seq, the game's version after it (and its settling), and the
-    move in notation."""
+    """A recorded move: its seq, the game's version after it (and its settling), the
+    move in notation, and the seats the game now waits for (empty while dice are
+    rolled or once it is over), so a client need not read the summary again."""
 
     text = fields.String()
+    to_act = fields.List(fields.Integer())
 
 
 class ViewSchema(Schema):
