@@ -20,6 +20,26 @@
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
+``MAIL_DOMAIN``
+    the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host);
+    mail to ``<capability>@MAIL_DOMAIN`` must reach the ``mailin`` listener.
+``MAIL_REPLY_MAILBOX``
+    set (e.g. ``arbiter``) for plus-addressing, ``arbiter+<capability>@MAIL_DOMAIN``;
+    unset: a dedicated (sub)domain, ``<capability>@MAIL_DOMAIN``.
+``MAILIN_URL``
+    where the ``mailin`` SMTP listener binds (default ``smtp://127.0.0.1:8025``).
+``MAIL_MAX_BYTES``
+    inbound messages larger than this are refused unread (default 1048576).
+``MAIL_REPLIES_PER_HOUR``
+    at most this many answers to one address per hour; mail beyond is recorded and
+    not acted on (default 120).
+``MAIL_AUTHSERV_ID``
+    the authserv-id of the receiving MTA's ``Authentication-Results`` headers to
+    trust (default: every such header).
+``IMAP_URL``
+    ``imap://user:password@host:port/Folder`` (``imaps://`` for TLS): poll this mailbox
+    for inbound mail (default: unset, no polling); ``IMAP_POLL_SECONDS`` (default 30),
+    ``IMAP_DONE_FOLDER`` (move recorded messages there; default: only mark them seen).
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
@@ -92,7 +112,7 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
     for sub in ("out", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return {
-        "broker_url": "filesystem://",
+        "broker_url": "arbiterfs://",  # kombu's filesystem transport, atomic writes
         "broker_transport_options": {
             "data_folder_in": str(folder / "out"),
             "data_folder_out": str(folder / "out"),
@@ -101,6 +121,17 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
             "store_processed": False,
             "polling_interval": 0.1,
         },
+    }
+
+
+def _beat(env: Mapping[str, str]) -> dict:
+    """Return the beat schedule of the sweeps (seconds between runs)."""
+    return {
+        "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": 15.0},
+        "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": 15.0},
+        "sweep-inbound": {"task": "workers.tasks.sweep_inbound", "schedule": 15.0},
+        "sweep-clock": {"task": "workers.tasks.sweep_clock",
+                        "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
     }
 
 
@@ -129,12 +160,11 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         **broker_settings(env.get("CELERY_BROKER_URL"), instance_path),
         "task_ignore_result": True,
         "imports": ("workers.tasks",),
-        "beat_schedule": {
-            "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": 15.0},
-            "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": 15.0},
-            "sweep-clock": {"task": "workers.tasks.sweep_clock",
-                            "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
-        },
+        "beat_schedule": _beat(env),
+        **({"beat_schedule": {**_beat(env), "poll-imap": {
+            "task": "workers.tasks.poll_imap",
+            "schedule": float(env.get("IMAP_POLL_SECONDS", 30))}}}
+           if env.get("IMAP_URL") else {}),
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
         "broker_connection_retry_on_startup": True,
@@ -153,6 +183,15 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": base_url,
+        "MAIL_DOMAIN": env.get("MAIL_DOMAIN", ""),
+        "MAIL_REPLY_MAILBOX": env.get("MAIL_REPLY_MAILBOX", ""),
+        "MAILIN_URL": env.get("MAILIN_URL", "smtp://127.0.0.1:8025"),
+        "MAIL_MAX_BYTES": int(env.get("MAIL_MAX_BYTES", 1024 * 1024)),
+        "MAIL_REPLIES_PER_HOUR": int(env.get("MAIL_REPLIES_PER_HOUR", 120)),
+        "MAIL_AUTHSERV_ID": env.get("MAIL_AUTHSERV_ID", ""),
+        "MAIL_LIST_MOVES": int(env.get("MAIL_LIST_MOVES", 30)),
+        "IMAP_URL": env.get("IMAP_URL", ""),
+        "IMAP_DONE_FOLDER": env.get("IMAP_DONE_FOLDER", ""),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from functools import cache
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -48,9 +48,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@cache
+_created: list[SimpleNamespace] = []
+_lock = threading.Lock()
+
+
 def metrics() -> SimpleNamespace:
-    """Return this process's metric objects (created on first use)."""
+    """Return this process's metric objects, created once on first use (under a lock:
+    the first requests of a web process arrive in several threads at once)."""
+    if _created:
+        return _created[0]
+    with _lock:
+        if not _created:
+            _created.append(_new_metrics())
+    return _created[0]
+
+
+def _new_metrics() -> SimpleNamespace:
     from prometheus_client import Counter, Gauge, Histogram
 
     return SimpleNamespace(

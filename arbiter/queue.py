@@ -16,6 +16,7 @@ log = logging.getLogger(__name__)
 
 RESOLVE_CHANCE = "workers.tasks.resolve_chance"
 SEND_MAIL = "workers.tasks.send_mail"
+PROCESS_INBOUND = "workers.tasks.process_inbound"
 
 
 def celery_init_app(app: Flask) -> Celery:
@@ -29,6 +30,9 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
+    from arbiter import broker_fs
+
+    broker_fs.register()
     celery_app = Celery(app.name, task_cls=FlaskTask)
     celery_app.config_from_object(app.config["CELERY"])
     celery_app.set_default()

@@ -1,4 +1,4 @@
-"""The database models: accounts and their tokens, games, seats, the event log, the outbox, idempotency keys,
+"""The database models: accounts and their tokens, games, seats, the event log, the outbox, inbound mail, idempotency keys,
 the clock's reminders, heartbeat and outages, ratings."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
@@ -7,8 +7,9 @@ from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
 from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
+from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
 from arbiter.models.rating import Rating
 
-__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "Rating", "ClockOutage",
+__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
            "ClockReminder", "ClockSweep"]

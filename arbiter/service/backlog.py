@@ -51,7 +51,7 @@ def queue_depth() -> float:
             from arbiter.streams.publish import redis_client
 
             return float(redis_client(url).llen("celery"))
-        if url.startswith("filesystem://"):
+        if url.startswith(("filesystem://", "arbiterfs://")):
             folder = Path(settings["broker_transport_options"]["data_folder_in"])
             return float(sum(1 for _ in folder.glob("*.msg")))
     except Exception:  # noqa: BLE001 - a broker down is shown, not raised

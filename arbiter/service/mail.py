@@ -102,17 +102,37 @@ def is_permanent(err: Exception) -> bool:
 
 
 def message(mail: OutboxMail) -> EmailMessage:
-    """Return the MIME message of an outbox row."""
+    """Return the MIME message of an outbox row: its extra headers (``Reply-To``,
+    threading), ``Auto-Submitted: auto-generated`` unless the row says otherwise
+    (answers say ``auto-replied``, RFC 3834), and its board attached as PNG."""
     msg = EmailMessage()
     msg["From"] = current_app.config["MAIL_FROM"]
     msg["To"] = mail.to_addr
     msg["Subject"] = mail.subject
-    host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
-    msg["Message-ID"] = f"<arbiter.outbox.{mail.id}.{mail.game_id or 'account'}@{host}>"
+    msg["Message-ID"] = message_id(mail.id, mail.game_id)
     msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
+    headers = {"Auto-Submitted": "auto-generated", **(mail.headers or {})}
+    for name, value in headers.items():
+        msg[name] = value
     msg.set_content(mail.body)
+    if mail.board_svg:
+        msg.add_attachment(board_png(mail.board_svg), maintype="image", subtype="png",
+                           filename="board.png")
     return msg
+
+
+def message_id(mail_id: int, game_id: str | None) -> str:
+    """Return the Message-ID of outbox row ``mail_id`` (the same for every resend)."""
+    host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
+    return f"<arbiter.outbox.{mail_id}.{game_id or 'account'}@{host}>"
+
+
+def board_png(svg: str) -> bytes:
+    """Return an SVG board picture rendered as PNG (``cairosvg``)."""
+    import cairosvg
+
+    return cairosvg.svg2png(bytestring=svg.encode(), output_width=800)
 
 
 def deliver(msg: EmailMessage) -> None:

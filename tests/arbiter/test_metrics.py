@@ -73,3 +73,36 @@ def test_moves_requests_and_backlogs_are_counted(scraped):
     assert after[("arbiter_outbox_unsent", ())] >= 1
     assert ("arbiter_clock_sweep_age_seconds", ()) in after
     assert ("arbiter_celery_queue_depth", ()) in after
+
+
+def test_first_requests_in_many_threads_all_succeed(sqlite_url):
+    """The metric objects are made once even when a fresh process's first requests
+    come in several threads at once (it answered 500 before)."""
+    import threading
+
+    from arbiter import metrics
+
+    metrics._created.clear()
+    from prometheus_client import REGISTRY
+
+    for name in ("arbiter_request_seconds", "arbiter_moves_total", "arbiter_open_streams"):
+        collector = REGISTRY._names_to_collectors.get(name)
+        if collector is not None:
+            REGISTRY.unregister(collector)
+    app = make_app(sqlite_url)
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def hit() -> None:
+        client = app.test_client()
+        barrier.wait()
+        statuses.append(client.get("/v1/engines").status_code)
+
+    threads = [threading.Thread(target=hit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [200] * 8
+    with app.app_context():
+        db.engine.dispose()

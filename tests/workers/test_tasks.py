@@ -56,8 +56,10 @@ def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
         assert mail.send(queued[0][0]) is False
     [message] = inbox.messages
     assert message["To"] == f"p{seat}@example.org"
-    body = message.get_content()
+    body = message.get_body(preferencelist=("plain",)).get_content()
     assert "Dice left" in body and f"http://arbiter.test/v1/games/{game_id}" in body
+    [board] = message.iter_attachments()
+    assert board.get_content_type() == "image/png"
     play_out(client, app, game_id, tokens, seed=1)
     with app.app_context():
         for mail_id in mail.unsent(older_than_seconds=-1):
@@ -196,13 +198,15 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
 
 def test_turn_mails_link_the_board_of_every_engine(app, client):
     """Given a game of each engine with emails, every turn mail links /board.svg (every
-    engine draws its board, issue 12)."""
+    engine draws its board, issue 12) and carries the seat's board to attach."""
     for engine in ("worms", "space-worm", "dark-horse", "star-maps"):
         game_id, _ = new_game(client, engine, players=3 if engine == "dark-horse" else 2,
                               emails=True)
         until_decision(client, app, game_id)
         with app.app_context():
-            bodies = [m.body for m in db.session.scalars(
-                sa.select(OutboxMail).where(OutboxMail.game_id == game_id))]
+            mails = list(db.session.scalars(
+                sa.select(OutboxMail).where(OutboxMail.game_id == game_id)))
+            bodies = [m.body for m in mails]
+            assert all(m.board_svg is not None for m in mails if m.dedupe_key.startswith("turn:"))
         assert bodies
         assert all(f"/v1/games/{game_id}/board.svg" in b for b in bodies)

@@ -1,7 +1,7 @@
 """ratings: per account and engine (openskill Plackett-Luce); games say whether rated
 
 Revision ID: i11a_ratings
-Revises: i13a_list_indexes
+Revises: i9a_mail_in
 Create Date: 2026-12-01
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'i11a_ratings'
-down_revision = 'i13a_list_indexes'
+down_revision = 'i9a_mail_in'
 branch_labels = None
 depends_on = None
 
