@@ -54,6 +54,8 @@ class Game(db.Model):
     creator_token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     creator_account_id: Mapped[str | None] = mapped_column(
         sa.ForeignKey("accounts.id"), nullable=True, index=True)
+    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False,
+                                        server_default=sa.false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 

@@ -93,7 +93,7 @@ class Games(MethodView):
         players = games.NewPlayer.many(data["players"])
         status, body = creation.new_game(data["engine"], players, data["options"],
                                          data["clock"], headers.idempotency_key(), data,
-                                         guard.principal())
+                                         guard.principal(), data["rated"])
         return body, status, headers.etag(body["version"])
 
 

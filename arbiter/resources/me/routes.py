@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from arbiter.resources import guard
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import accounts, my_games
+from arbiter.service import accounts, my_games, ratings
 from arbiter.streams import wire
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
@@ -32,8 +32,10 @@ class Me(MethodView):
     @blp.alt_response(401, schema=ProblemSchema, description="missing, revoked or game token")
     @blp.doc(**TOKEN)
     def get(self):
-        """Read my account (any personal token)."""
-        return accounts.me(_account())
+        """Read my account (any personal token), with my ratings and reliability."""
+        account = _account()
+        return {**accounts.me(account), "ratings": ratings.of_account(account),
+                "reliability": ratings.reliability(account)}
 
     @guard.needs("account", "account:write")
     @blp.arguments(s.MePatchSchema)
