@@ -2,7 +2,7 @@
 was given up, instead of a fixed 5-minute claim and 10 tries
 
 Revision ID: i16b_mail_retry
-Revises: i9a_mail_in
+Revises: i11a_ratings
 Create Date: 2026-12-01
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = 'i16b_mail_retry'
-down_revision = 'i9a_mail_in'
+down_revision = 'i11a_ratings'
 branch_labels = None
 depends_on = None
 
