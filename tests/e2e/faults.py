@@ -24,7 +24,7 @@ from arbiter.models import OutboxMail
 from arbiter.verify import verify
 from tests import processes
 from tests.conftest import free_port
-from tests.e2e.test_play import wait_until_up
+from tests.e2e.conftest import wait_until_up
 
 BIN = processes.BIN
 SOAK = os.environ.get("ARBITER_FAULT_PROFILE") == "soak"
