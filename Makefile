@@ -27,11 +27,12 @@ test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## The long random playouts: thousands of games per engine, then games played through the
-## API checking every response and mail for another seat's secrets, then schemathesis's
-## long profile (300 cases per operation and phase, on each configured database).
+## API checking every response and mail for another seat's secrets, then the fault tests
+## with full-length outages and 10 games each.
 soak: install
 	ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-10000} $(BIN)/python -m pytest tests/engines -q -k "playout or contract" $(PYTEST_ARGS)
 	ARBITER_API_PLAYOUTS=$${ARBITER_API_PLAYOUTS:-1000} $(BIN)/python -m pytest tests/arbiter/test_secrets.py -q $(PYTEST_ARGS)
+	ARBITER_FAULT_PROFILE=soak $(BIN)/python -m pytest tests/e2e/test_faults.py -q -s $(PYTEST_ARGS)
 	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/contract/test_schemathesis.py -q -s $(PYTEST_ARGS)
 
 ## Benchmarks: print figures (not tests).

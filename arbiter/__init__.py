@@ -19,9 +19,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import config, database, errors, guards, queue, web
+    from arbiter import config, database, errors, guards, queue, unavailable, web
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
+    from arbiter.resources.metrics.routes import install_timing
 
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
@@ -44,11 +45,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                            "description": "the organiser token shown once at campaign "
                                           "creation"})
     api.spec.components.security_scheme(
+        "metricsToken", {"type": "http", "scheme": "bearer",
+                         "description": "the operator's METRICS_TOKEN"})
+    api.spec.components.security_scheme(
         "apiToken", {"type": "http", "scheme": "bearer",
                      "description": "a personal API token (arb_...) of an account, with "
                                     "scopes; it acts for every seat the account holds"})
     register_blueprints(api)
+    install_timing(app)
     errors.register(app)
+    unavailable.register(app)
     web.init_app(app)
     queue.celery_init_app(app)
     return app

@@ -56,11 +56,26 @@ def verify_cmd(record) -> None:
 @click.option("--token", envvar="ARBITER_TOKEN", default=None,
               help="personal API token with games:create (env ARBITER_TOKEN), needed "
                    "where OPEN_CREATION is off")
-def play_cmd(engine, players, url, seed, out_dir, emails, token) -> None:
-    """Create a game on a running server and play it out with random legal moves."""
+@click.option("--by-email", is_flag=True,
+              help="play every move by replying to the turn mails (see --sink, --mailin)")
+@click.option("--sink", default="smtp://127.0.0.1:2525", show_default=True,
+              help="with --by-email: where to listen for the server's mail (its SMTP_URL)")
+@click.option("--mailin", default="smtp://127.0.0.1:8025", show_default=True,
+              help="with --by-email: the server's mailin listener (its MAILIN_URL)")
+def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink,
+             mailin) -> None:
+    """Create a game on a running server and play it out with random legal moves,
+    over HTTP or (--by-email) by replying to the turn mails."""
     from arbiter.play import PlayError, play
 
     try:
+        if by_email:
+            from arbiter.play_mail import Sink, play_by_email
+
+            with Sink(sink) as inbox:
+                played, check = play_by_email(url, engine, players, inbox, mailin, seed,
+                                              out_dir, token=token)
+            sys.exit(0 if played.verdict.ok and not check.problems else 1)
         played = play(url, engine, players, seed, out_dir, list(emails) or None,
                       token=token)
     except (PlayError, OSError) as err:
@@ -87,6 +102,52 @@ def doctor_cmd() -> None:
     problems = [f for f in findings if not f.ok]
     click.echo(f"{len(problems)} problem(s)." if problems else "Nothing is wrong.")
     sys.exit(1 if problems else 0)
+
+
+@main.command("mail-in")
+@click.option("--rcpt", "rcpts", multiple=True,
+              help="an envelope recipient (Postfix pipe: ${recipient}); repeat")
+@click.option("--sender", default=None, help="the envelope sender (Postfix pipe: ${sender})")
+def mail_in(rcpts, sender) -> None:
+    """Read one message on standard input and store it for processing.
+
+    Exit status (sysexits): 0 taken (or a duplicate), 65 refused as unreadable or too
+    large, 75 try again later (the database is unavailable).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from arbiter import create_app
+    from arbiter.mailin.receive import receive
+
+    raw = sys.stdin.buffer.read()
+    try:
+        app = create_app()
+        with app.app_context():
+            outcome = receive(raw, list(rcpts) or None, sender, "pipe")
+    except SQLAlchemyError as err:
+        click.echo(f"try again later: {type(err).__name__}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    if not outcome.taken:
+        click.echo(f"refused: {outcome.reason}", err=True)
+        sys.exit(EX_DATAERR)
+    click.echo(f"{outcome.status}: inbound #{outcome.inbound_id}")
+
+
+EX_DATAERR = 65
+EX_TEMPFAIL = 75
+
+
+@main.command("mailin")
+@click.option("--url", default=None, help="smtp://host:port to bind (default MAILIN_URL)")
+def mailin_cmd(url) -> None:
+    """Run the SMTP listener for inbound mail (the Procfile's ``mailin``)."""
+    import logging
+
+    from arbiter import create_app
+    from arbiter.mailin.smtp import serve
+
+    logging.basicConfig(level=logging.INFO)
+    serve(create_app(), url)
 
 
 @main.command("db-upgrade")

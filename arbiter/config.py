@@ -20,9 +20,47 @@
     ``SECRET_KEY``, so set it in production (``arbiter doctor`` says so).
 ``CLOCK_SWEEP_SECONDS``
     how often beat runs the clock sweep (timeouts, reminders; default 15).
+``SWEEP_SECONDS``
+    how often beat runs the outbox and chance sweeps, which send the mail and roll the
+    dice that were missed (broker down, worker lost; default 15).
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
+``MAIL_RETRY_FIRST_SECONDS``, ``MAIL_RETRY_MAX_SECONDS``
+    the back-off of a failed send: the first wait (default 5), doubled per try up to
+    the cap (default 40), so that mail waiting out an SMTP outage goes out within a
+    minute of its end.
+``MAIL_GIVE_UP_SECONDS``
+    a mail still failing this long after it was written is given up (default 259200,
+    3 days).
+``MAIL_CLAIM_SECONDS``
+    how long a send in progress holds its mail; a worker lost mid-send leaves the mail
+    to be sent again after this (default 300).
+``DB_RETRY_AFTER_SECONDS``
+    the ``Retry-After`` of the 503 answered while the database cannot be reached
+    (default 5).
+``MAIL_DOMAIN``
+    the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host);
+    mail to ``<capability>@MAIL_DOMAIN`` must reach the ``mailin`` listener.
+``MAIL_REPLY_MAILBOX``
+    set (e.g. ``arbiter``) for plus-addressing, ``arbiter+<capability>@MAIL_DOMAIN``;
+    unset: a dedicated (sub)domain, ``<capability>@MAIL_DOMAIN``.
+``MAILIN_URL``
+    where the ``mailin`` SMTP listener binds (default ``smtp://127.0.0.1:8025``).
+``MAIL_MAX_BYTES``
+    inbound messages larger than this are refused unread (default 1048576).
+``MAIL_REPLIES_PER_HOUR``
+    at most this many answers to one address per hour; mail beyond is recorded and
+    not acted on (default 120).
+``MAIL_AUTHSERV_ID``
+    the authserv-id of the receiving MTA's ``Authentication-Results`` headers to
+    trust (default: every such header).
+``IMAP_URL``
+    ``imap://user:password@host:port/Folder`` (``imaps://`` for TLS): poll this mailbox
+    for inbound mail (default: unset, no polling); ``IMAP_POLL_SECONDS`` (default 30),
+    ``IMAP_DONE_FOLDER`` (move recorded messages there; default: only mark them seen).
+``METRICS_TOKEN``
+    the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
     how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
 ``OPEN_CREATION``
@@ -121,7 +159,8 @@ def engine_options(url: str) -> dict:
     server database (SQLite keeps its own pool)."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}
-    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 30}
+    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 30, "pool_timeout": 10,
+            "connect_args": {"connect_timeout": 5}}
 
 
 def broker_settings(raw: str | None, instance_path: str) -> dict:
@@ -132,7 +171,7 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
     for sub in ("out", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return {
-        "broker_url": "filesystem://",
+        "broker_url": "arbiterfs://",  # kombu's filesystem transport, atomic writes
         "broker_transport_options": {
             "data_folder_in": str(folder / "out"),
             "data_folder_out": str(folder / "out"),
@@ -141,6 +180,18 @@ def broker_settings(raw: str | None, instance_path: str) -> dict:
             "store_processed": False,
             "polling_interval": 0.1,
         },
+    }
+
+
+def _beat(env: Mapping[str, str]) -> dict:
+    """Return the beat schedule of the sweeps (seconds between runs)."""
+    sweeps = float(env.get("SWEEP_SECONDS", 15))
+    return {
+        "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": sweeps},
+        "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": sweeps},
+        "sweep-inbound": {"task": "workers.tasks.sweep_inbound", "schedule": 15.0},
+        "sweep-clock": {"task": "workers.tasks.sweep_clock",
+                        "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
     }
 
 
@@ -169,12 +220,11 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         **broker_settings(env.get("CELERY_BROKER_URL"), instance_path),
         "task_ignore_result": True,
         "imports": ("workers.tasks",),
-        "beat_schedule": {
-            "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": 15.0},
-            "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": 15.0},
-            "sweep-clock": {"task": "workers.tasks.sweep_clock",
-                            "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
-        },
+        "beat_schedule": _beat(env),
+        **({"beat_schedule": {**_beat(env), "poll-imap": {
+            "task": "workers.tasks.poll_imap",
+            "schedule": float(env.get("IMAP_POLL_SECONDS", 30))}}}
+           if env.get("IMAP_URL") else {}),
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
         "broker_connection_retry_on_startup": True,
@@ -194,11 +244,21 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": base_url,
+        "MAIL_DOMAIN": env.get("MAIL_DOMAIN", ""),
+        "MAIL_REPLY_MAILBOX": env.get("MAIL_REPLY_MAILBOX", ""),
+        "MAILIN_URL": env.get("MAILIN_URL", "smtp://127.0.0.1:8025"),
+        "MAIL_MAX_BYTES": int(env.get("MAIL_MAX_BYTES", 1024 * 1024)),
+        "MAIL_REPLIES_PER_HOUR": int(env.get("MAIL_REPLIES_PER_HOUR", 120)),
+        "MAIL_AUTHSERV_ID": env.get("MAIL_AUTHSERV_ID", ""),
+        "MAIL_LIST_MOVES": int(env.get("MAIL_LIST_MOVES", 30)),
+        "IMAP_URL": env.get("IMAP_URL", ""),
+        "IMAP_DONE_FOLDER": env.get("IMAP_DONE_FOLDER", ""),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
+        "METRICS_TOKEN": env.get("METRICS_TOKEN", ""),
         "STREAM_REDIS_URL": stream_redis_url(env),
         "STREAM_CHANNEL": env.get("STREAM_CHANNEL", "arbiter"),
         "STREAM_BUFFER": int(env.get("STREAM_BUFFER", 256)),
@@ -206,6 +266,13 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "STREAM_POLL_SECONDS": float(env.get("STREAM_POLL_SECONDS", 1.0)),
         "STREAM_RETRY_MS": int(env.get("STREAM_RETRY_MS", 1000)),
         "CLOCK_OUTAGE_SECONDS": float(env.get("CLOCK_OUTAGE_SECONDS", 300)),
+        "MAIL_RETRY_FIRST_SECONDS": float(env.get("MAIL_RETRY_FIRST_SECONDS", 5)),
+        "MAIL_RETRY_MAX_SECONDS": float(env.get("MAIL_RETRY_MAX_SECONDS", 40)),
+        "MAIL_GIVE_UP_SECONDS": float(env.get("MAIL_GIVE_UP_SECONDS", 3 * 86400)),
+        "MAIL_CLAIM_SECONDS": float(env.get("MAIL_CLAIM_SECONDS", 300)),
+        "MAIL_MARK_SENT_SECONDS": 120.0,
+        "SMTP_TIMEOUT_SECONDS": 30.0,
+        "DB_RETRY_AFTER_SECONDS": int(env.get("DB_RETRY_AFTER_SECONDS", 5)),
         "OPEN_CREATION": flag(env.get("OPEN_CREATION"), default=not env.get("DATABASE_URL")),
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),

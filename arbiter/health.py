@@ -23,7 +23,6 @@ from arbiter import database
 from arbiter.extensions import db
 from arbiter.models import ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import UTCDateTime, utcnow
-from arbiter.service.mail import MAX_ATTEMPTS
 
 OUTBOX_LATE_SECONDS = 300
 """An unsent mail older than this is a backlog (the sweep retries every 15 s)."""
@@ -56,7 +55,7 @@ def config(app: Flask) -> Finding:
         notes.append("SECRET_KEY is not set (a key kept in the instance folder is used; "
                      "every machine of a deployment needs the same one)")
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite") and \
-            not app.config["CELERY"]["broker_url"].startswith("filesystem"):
+            app.config["CELERY"]["broker_url"].startswith(("redis", "amqp", "sqs")):
         notes.append("the database is SQLite but the broker is a server: workers on other "
                      "machines cannot reach a SQLite file")
     if "localhost" in app.config["BASE_URL"] or "127.0.0.1" in app.config["BASE_URL"]:
@@ -88,7 +87,7 @@ def broker(app: Flask) -> Finding:
     exist)."""
     celery = app.extensions["celery"]
     url = celery.conf.broker_url
-    if url.startswith("filesystem"):
+    if url.startswith(("filesystem", "arbiterfs")):
         options = celery.conf.broker_transport_options
         missing = [f for f in (options["data_folder_in"], options["processed_folder"])
                    if not Path(f).is_dir()]
@@ -140,9 +139,9 @@ def outbox(app: Flask) -> Finding:
     unsent = OutboxMail.sent_at.is_(None)
     waiting, oldest = db.session.execute(
         sa.select(sa.func.count(), sa.func.min(OutboxMail.created_at))
-        .where(unsent, OutboxMail.attempts < MAX_ATTEMPTS)).one()
+        .where(unsent, OutboxMail.given_up_at.is_(None))).one()
     given_up = db.session.scalar(sa.select(sa.func.count()).where(
-        unsent, OutboxMail.attempts >= MAX_ATTEMPTS))
+        unsent, OutboxMail.given_up_at.is_not(None)))
     detail = f"{waiting} mail(s) waiting"
     if given_up:
         detail += f", {given_up} given up (outbox.last_error says why)"

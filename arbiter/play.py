@@ -87,12 +87,18 @@ def play(url: str, engine: str, players: int, seed: int | None = None,
         moves += 1
         echo(f"  move {moves:4d}  v{accepted['version']:<5d} {names[seat]}: {accepted['text']}")
     record = _ok(http.get(f"{base}/v1/games/{game_id}/record", timeout=30))
+    played = save_and_verify(record, engine, game_id, out_dir, moves)
+    _report(echo, record, names, played.path, played.verdict)
+    return played
+
+
+def save_and_verify(record: dict, engine: str, game_id: str, out_dir: str | Path,
+                    moves: int) -> Played:
+    """Save ``record`` as ``<out_dir>/<engine>-<id>.json`` and verify it."""
     path = Path(out_dir) / f"{engine}-{game_id}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record, indent=1))
-    verdict = verify(record)
-    _report(echo, record, names, path, verdict)
-    return Played(game_id, record, path, verdict, moves)
+    return Played(game_id, record, path, verify(record), moves)
 
 
 def _ok(response: requests.Response) -> dict:

@@ -8,6 +8,7 @@ transaction that made them necessary has committed.
 from __future__ import annotations
 
 import logging
+import time
 
 from celery import Celery, Task
 from flask import Flask, current_app
@@ -16,6 +17,26 @@ log = logging.getLogger(__name__)
 
 RESOLVE_CHANCE = "workers.tasks.resolve_chance"
 SEND_MAIL = "workers.tasks.send_mail"
+PROCESS_INBOUND = "workers.tasks.process_inbound"
+
+ROUTES = {
+    "workers.tasks.resolve_chance": {"queue": "chance"},
+    "workers.tasks.sweep_chance": {"queue": "chance"},
+    "workers.tasks.sweep_clock": {"queue": "clock"},
+    "workers.tasks.send_mail": {"queue": "mail"},
+    "workers.tasks.sweep_outbox": {"queue": "mail"},
+    "*webhook*": {"queue": "webhooks"},
+}
+"""Which queue each task goes to: dice and deadlines (``chance``, ``clock``) apart from
+mail and webhooks (``mail``, ``webhooks``), so that a slow SMTP server or web hook never
+delays a roll or a timeout. The ``Procfile`` runs one worker for each group; any other
+task goes to Celery's default queue ``celery``, which the game worker also serves."""
+
+GAME_QUEUES = ("chance", "clock", "celery")
+"""The queues of the Procfile's ``worker`` process (dice, deadlines, everything else)."""
+
+MAIL_QUEUES = ("mail", "webhooks")
+"""The queues of the Procfile's ``mailer`` process (outgoing mail and web hooks)."""
 
 
 def celery_init_app(app: Flask) -> Celery:
@@ -29,20 +50,36 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
+    from arbiter import broker_fs
+
+    broker_fs.register()
     celery_app = Celery(app.name, task_cls=FlaskTask)
     celery_app.config_from_object(app.config["CELERY"])
+    celery_app.conf.task_routes = celery_app.conf.task_routes or ROUTES
     celery_app.set_default()
     app.extensions["celery"] = celery_app
     return celery_app
 
 
+BROKER_PAUSE_SECONDS = 2.0
+"""After a failed enqueue, this process sends nothing for this long: while the broker
+is down, one request in each such span pays the publish retries, not every one."""
+
+_broker_down_until = 0.0
+
+
 def enqueue(task_name: str, *args) -> None:
     """Send task ``task_name`` with ``args``; a broker outage is logged, not raised
     (the beat sweeps pick up what was not sent)."""
+    global _broker_down_until
     if not current_app.config.get("ENQUEUE", True):
+        return
+    if time.monotonic() < _broker_down_until:
+        log.info("broker down: %s%r not sent; the sweep will send it", task_name, args)
         return
     try:
         current_app.extensions["celery"].send_task(task_name, args=list(args))
     except Exception:  # noqa: BLE001 - any broker failure: the sweep catches up
+        _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
         log.warning("could not enqueue %s%r; the sweep will retry", task_name, args,
                     exc_info=True)

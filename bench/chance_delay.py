@@ -1,6 +1,6 @@
 """Delay from a move's commit to the dice outcome the worker appends after it.
 
-What it measures: gunicorn and a Celery worker run as subprocesses on loopback (as in
+What it measures: the web process (uvicorn) and a Celery worker run as subprocesses on loopback (as in
 ``http_moves.py``), on the embedded default (SQLite + kombu's filesystem broker), then
 on PostgreSQL (fresh schema) + Redis (an empty database) as in production. One
 client plays 4-seat Space Worm games over HTTP, one move at a time, nothing else

@@ -183,8 +183,9 @@ def postgres_schema() -> Iterator[str]:
 
 @contextmanager
 def redis_database() -> Iterator[str]:
-    """Yield a Redis URL on a database that is empty now (14 down to 1; 0 and 15 are
-    left to ``make run`` and the tests); flush it at the end.
+    """Yield a Redis URL on a database that is empty now: the one the URL names, else
+    the first empty of 14 down to 1 (0 and 15 are left to ``make run`` and the tests);
+    flush it at the end.
 
     :raises Skip: Redis does not answer, or no database is empty.
     """
@@ -195,7 +196,8 @@ def redis_database() -> Iterator[str]:
         raise Skip(reason)
     parts = urlsplit(REDIS_URL)
     chosen = None
-    for number in range(14, 0, -1):
+    named = parts.path.strip("/")
+    for number in ([int(named)] if named.isdigit() else range(14, 0, -1)):
         url = urlunsplit((parts.scheme, parts.netloc, f"/{number}", parts.query, ""))
         client = redis.Redis.from_url(url)
         if client.dbsize() == 0:
@@ -223,8 +225,50 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def web_command(port: int, workers: int, factory: str = "arbiter.streams.asgi:create_app",
+                app_dir: Path = ROOT) -> list:
+    """Return the web process's command as the Procfile runs it (uvicorn, ``workers``
+    processes, the Flask requests in ``WEB_THREADS`` threads each)."""
+    return [BIN / "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port",
+            str(port), "--workers", str(workers), "--app-dir", str(app_dir),
+            "--no-access-log", "--timeout-graceful-shutdown", "3"]
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit (children
+    inherit it); return the new limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user + system, seconds) used so far by process ``pid`` and
+    all its live descendants, read from ``/proc``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        total += times.get(current, 0.0)
+        todo += [child for child, parent in parents.items() if parent == current]
+    return total
+
+
 class Stack:
-    """gunicorn (gthread, as in the Procfile) and a Celery worker as subprocesses,
+    """The web process (uvicorn, as in the Procfile) and a Celery worker as subprocesses,
     on loopback, with their logs in ``<instance>/logs``. No beat: a lost roll shows
     as a stall instead of being hidden by the 15 s sweep.
 
@@ -249,10 +293,9 @@ class Stack:
             else:
                 env.pop(key, None)
         self.env = env
+        env["WEB_THREADS"] = str(threads)
         self.commands = {
-            "web": [BIN / "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--worker-class",
-                    "gthread", "--workers", str(web_workers), "--threads", str(threads),
-                    "arbiter:create_app()"],
+            "web": web_command(self.port, web_workers),
             "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
                        f"--concurrency={concurrency}", "--without-gossip",
                        "--without-mingle", "--without-heartbeat"],
@@ -361,3 +404,14 @@ def run_on_backends(report: Report, run) -> None:
             (folder / "KEEP").touch()
             report.add(case, "error", f"{type(err).__name__}: {err}"[:400])
     report.done()
+
+
+def play_random(http, url: str, game_id: str, token: str, rng, timeout: float = 30):
+    """Fetch the seat's ``/legal-moves`` and POST one of them at random with
+    ``expected_version``, as a client bot does; return the POST's response."""
+    auth = {"Authorization": f"Bearer {token}"}
+    listed = http.get(f"{url}/v1/games/{game_id}/legal-moves", headers=auth,
+                      timeout=timeout).json()
+    return http.post(f"{url}/v1/games/{game_id}/moves", headers=auth, timeout=timeout,
+                     json={"move": rng.choice(listed["moves"]),
+                           "expected_version": listed["version"]})

@@ -1,6 +1,6 @@
 """Accepted moves per second through HTTP, with the dice rolled by a real Celery worker.
 
-What it measures: gunicorn (gthread, 2 workers x 8 threads, as in the Procfile) and a
+What it measures: the web process (uvicorn, 2 workers x 8 Flask threads, as in the Procfile) and a
 Celery worker (concurrency 2) run as subprocesses on loopback; ``ARBITER_BENCH_GAMES``
 (default 8) Space Worm games of 3 seats (no emails) are created, and
 ``ARBITER_BENCH_CLIENTS`` (default 4) client threads, each with its own

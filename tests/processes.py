@@ -4,7 +4,6 @@ for integration tests, with their output in log files."""
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from pathlib import Path
 import requests
 
 BIN = Path(sys.executable).parent
-ROOT = Path(__file__).resolve().parents[1]
+PROCFILE = Path(__file__).resolve().parent.parent / "Procfile"
 
 
 def start(commands: dict[str, list], env: dict, logs: Path) -> list[subprocess.Popen]:
@@ -39,26 +38,42 @@ def stop(procs: list[subprocess.Popen], grace_seconds: float = 20) -> None:
             proc.kill()
 
 
+def procfile() -> dict[str, list[str]]:
+    """Return the ``Procfile``'s processes as ``{name: argv}`` (unexpanded)."""
+    out = {}
+    for line in PROCFILE.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, command = line.split(":", 1)
+            out[name.strip()] = shlex.split(command)
+    return out
+
+
 def web_command(port: int) -> list:
-    """Return the Procfile's ``web`` command as written, listening on
-    127.0.0.1:``port`` (``$HOST`` and ``$PORT`` filled in)."""
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines()
-                if line.startswith("web:"))
-    words = shlex.split(line.removeprefix("web:"))
-    filled = [re.sub(r"\$\{HOST(:-[^}]*)?\}", "127.0.0.1",
-                     re.sub(r"\$\{PORT(:-[^}]*)?\}", str(port), w)) for w in words]
-    return [BIN / filled[0], *filled[1:]]
+    """Return the Procfile's ``web`` process as a command of this virtualenv, listening
+    on 127.0.0.1:``port``."""
+    argv = procfile()["web"]
+    out = [BIN / argv[0]]
+    for arg in argv[1:]:
+        if "PORT" in arg:
+            arg = str(port)
+        elif arg == "0.0.0.0" or "HOST" in arg:
+            arg = "127.0.0.1"
+        out.append(arg)
+    return out
 
 
 def celery_commands(folder: Path) -> dict[str, list]:
-    """Return the ``worker`` and ``beat`` commands of the Procfile, beat's schedule file
-    in ``folder``."""
-    return {
-        "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
-                   "--concurrency=2"],
-        "beat": [BIN / "celery", "-A", "workers.worker", "beat", "--loglevel=INFO",
-                 "--schedule", str(folder / "beat-schedule")],
-    }
+    """Return the Procfile's Celery processes (the ``worker`` for dice and deadlines,
+    the ``mailer`` for mail and web hooks, ``beat``) as commands of this virtualenv,
+    beat's schedule file in ``folder``."""
+    commands = {}
+    for name, argv in procfile().items():
+        if argv[0] != "celery":
+            continue
+        commands[name] = [BIN / "celery", *argv[1:]]
+        if "beat" in argv:
+            commands[name] += ["--schedule", str(folder / "beat-schedule")]
+    return commands
 
 
 def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 60) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from arbiter import queue
+from arbiter.mailin import imap, process
 from arbiter.service import chance, clock_sweep, mail
 
 
@@ -46,3 +47,25 @@ def sweep_clock() -> dict:
     """Apply due timeouts (or the outage policy) and send due reminders, each exactly
     once; return the sweep's counts."""
     return clock_sweep.sweep()
+
+
+@shared_task(name="workers.tasks.process_inbound", acks_late=True)
+def process_inbound(inbound_id: int) -> str | None:
+    """Process stored inbound mail ``inbound_id`` once; return its outcome code."""
+    return process.process(inbound_id)
+
+
+@shared_task(name="workers.tasks.sweep_inbound")
+def sweep_inbound() -> int:
+    """Enqueue every inbound message left pending (a lost task); return how many."""
+    ids = process.pending()
+    for inbound_id in ids:
+        queue.enqueue(queue.PROCESS_INBOUND, inbound_id)
+    return len(ids)
+
+
+@shared_task(name="workers.tasks.poll_imap")
+def poll_imap() -> int:
+    """Fetch new messages from the ``IMAP_URL`` mailbox into the inbound table;
+    return how many were recorded."""
+    return imap.poll()

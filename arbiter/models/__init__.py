@@ -1,5 +1,5 @@
-"""The database models: accounts and their tokens, games, seats, the event log, the outbox, idempotency keys,
-the clock's reminders, heartbeat and outages."""
+"""The database models: accounts and their tokens, games, seats, the event log, the outbox, inbound mail, idempotency keys,
+the clock's reminders, heartbeat and outages, ratings."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
@@ -7,7 +7,9 @@ from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
 from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
+from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
+from arbiter.models.rating import Rating
 
-__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "OutboxMail", "ClockOutage",
+__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
            "ClockReminder", "ClockSweep"]

@@ -27,6 +27,12 @@ class Game(db.Model):
     """
 
     __tablename__ = "games"
+    __table_args__ = (  # the list's filters in its newest-first order (i13a_list_indexes)
+        sa.Index("ix_games_created", "created_at", "id"),
+        sa.Index("ix_games_status_created", "status", "created_at", "id"),
+        sa.Index("ix_games_engine_created", "engine", "created_at", "id"),
+        sa.Index("ix_games_status_engine_created", "status", "engine", "created_at", "id"),
+    )
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     engine: Mapped[str] = mapped_column(sa.String(40), index=True)
@@ -48,6 +54,8 @@ class Game(db.Model):
     creator_token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     creator_account_id: Mapped[str | None] = mapped_column(
         sa.ForeignKey("accounts.id"), nullable=True, index=True)
+    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False,
+                                        server_default=sa.false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
@@ -74,6 +82,7 @@ class Seat(db.Model):
     and the account that holds it (None for anonymous play with the seat token)."""
 
     __tablename__ = "seats"
+    __table_args__ = (sa.Index("ix_seats_name", "name"),)  # the player filter
 
     game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)

@@ -13,8 +13,11 @@ from arbiter.models.timestamps import UTCDateTime, utcnow
 
 class OutboxMail(db.Model):
     """One mail to send. ``dedupe_key`` is unique, so a mail is queued at most once
-    (``turn:<game>:<prompt seq>:<seat>``, ``over:<game>:<seat>``); ``sent_at`` is set
-    once the SMTP server accepted it; ``claimed_at`` marks a send in progress."""
+    (``turn:<game>:<prompt seq>:<seat>``, ``over:<game>:<seat>``, ``answer:<inbound id>``);
+    ``sent_at`` is set once the SMTP server accepted its data; ``claimed_at`` is the last
+    try's start; ``retry_at`` is when it may be tried (again): the end of a send's
+    lease, or of the back-off after a failure; ``given_up_at`` is set when it will never
+    be tried again (a permanent refusal, or too old)."""
 
     __tablename__ = "outbox"
 
@@ -22,11 +25,17 @@ class OutboxMail(db.Model):
     dedupe_key: Mapped[str] = mapped_column(sa.String(200), unique=True)
     game_id: Mapped[str | None] = mapped_column(sa.String(32), index=True, nullable=True)
     seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
-    to_addr: Mapped[str] = mapped_column(sa.String(254))
+    to_addr: Mapped[str] = mapped_column(sa.String(254), index=True)
     subject: Mapped[str] = mapped_column(sa.String(300))
     body: Mapped[str] = mapped_column(sa.Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0)
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    given_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    headers: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    """Extra headers (``Reply-To``, ``In-Reply-To``, ``References``, ``Auto-Submitted``)."""
+    board_svg: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    """The board picture to attach, as SVG (rendered to PNG when the mail is sent)."""

@@ -32,6 +32,7 @@ class GameSpec:
     players: list[games.NewPlayer]
     options: dict | None = None
     clock: dict | None = None
+    rated: bool = False
 
 
 def new_games(specs: list[GameSpec], key: str | None, body: Any,
@@ -88,7 +89,7 @@ def _prepare(index: int, spec: GameSpec, account):
     """
     try:
         return games.prepare_game(spec.engine, spec.players, spec.options, spec.clock,
-                                  creator=account)
+                                  creator=account, rated=spec.rated)
     except (ArbiterError, EngineError) as err:
         raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
                             "No game of the batch was created.", code="bad-game",

@@ -18,11 +18,12 @@ Run by Celery beat every ``CLOCK_SWEEP_SECONDS`` (default 15 s). One sweep:
    worker lost after claiming leaves the lease to expire: the next sweep claims again.
 3. **Outage policy.** A deadline that fell inside a recorded outage is not enforced:
    it is extended by the outage's length (a ``deadline-extended`` event with
-   ``"reason": "outage"``), once per game and outage, in deadline order. A stop of the
+   ``"reason": "outage"``), once per game and outage, in deadline order, and the
+   reminders of the extended deadlines are due again (for the new deadline). A stop of the
    sweep shorter than the threshold is no outage: deadlines it missed are enforced late.
 4. **Reminders.** It claims the games whose ``games.remind_at`` has passed the same
-   way, and reminds each seat still owing a move once per threshold per prompt
-   (``clock_reminders`` keys that), never after the seat moved (its clock has
+   way, and reminds each seat still owing a move once per threshold per prompt and
+   deadline (``clock_reminders`` keys that; an outage extension clears it), never after the seat moved (its clock has
    stopped) and never a resigned seat (its clock never runs). A player (one email
    address) with several games due in the same sweep gets one mail listing them all.
 """
@@ -60,10 +61,11 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     now = now or utcnow()
     outage = heartbeat(now)
     counts = {"outage": outage, "claimed": 0, "timeouts": 0, "extended": 0}
+    outages = list(db.session.scalars(sa.select(ClockOutage).order_by(ClockOutage.id)))
     for game_id, version in claim_due(now, limit):
         counts["claimed"] += 1
         try:
-            outcome = enforce(game_id, version, now)
+            outcome = enforce(game_id, version, now, outages)
         except Exception:  # noqa: BLE001 - one broken game must not stop the others
             db.session.rollback()
             log.exception("clock: game %s could not be enforced; its lease will expire",
@@ -110,28 +112,34 @@ def heartbeat(now: datetime) -> float:
 
 def claim_due(now: datetime, limit: int = 500) -> list[tuple[str, int]]:
     """Claim active games whose deadline has passed, earliest first; return
-    ``(game_id, version)`` of those this call claimed (moving ``deadline`` to a lease)."""
-    rows = db.session.execute(
-        sa.select(Game.id, Game.version, Game.deadline)
-        .where(Game.deadline <= now, Game.status == "active")
-        .order_by(Game.deadline).limit(limit)).all()
+    ``(game_id, version)`` of those this call claimed (moving ``deadline`` to a lease).
+
+    One statement: ``UPDATE games SET deadline = <lease> WHERE id IN (SELECT .. WHERE
+    deadline <= now AND status = 'active' ORDER BY deadline LIMIT n FOR UPDATE SKIP
+    LOCKED) AND deadline <= now RETURNING id, version``; rows another sweeper holds are
+    skipped, and a row it claimed no longer matches ``deadline <= now``.
+    """
     lease = now + timedelta(seconds=LEASE_SECONDS)
-    claimed = []
-    for row in rows:
-        result = db.session.execute(
-            sa.update(Game).where(Game.id == row.id, Game.version == row.version,
-                                  Game.deadline == row.deadline)
-            .values(deadline=lease).execution_options(synchronize_session=False))
-        if result.rowcount == 1:
-            claimed.append((row.id, row.version))
+    due = (sa.select(Game.id).where(Game.deadline <= now, Game.status == "active")
+           .order_by(Game.deadline).limit(limit).with_for_update(skip_locked=True))
+    rows = db.session.execute(
+        sa.update(Game).where(Game.id.in_(due.scalar_subquery()), Game.deadline <= now,
+                              Game.status == "active")
+        .values(deadline=lease).returning(Game.id, Game.version, Game.deadline)
+        .execution_options(synchronize_session=False)).all()
     db.session.commit()
-    return claimed
+    return [(row.id, row.version) for row in rows]
 
 
-def enforce(game_id: str, version: int, now: datetime) -> str:
+def enforce(game_id: str, version: int, now: datetime,
+            outages: list[ClockOutage] | None = None) -> str:
     """Apply the clock of a claimed game still at ``version``; return what was done:
     ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale, paused,
-    nothing due: the deadline column is put back)."""
+    nothing due: the deadline column is put back).
+
+    :param outages: the recorded outages, when the caller read them once for many
+        games (None: they are looked up).
+    """
     game, engine, state = load(game_id)
     if game.version != version or game.status != "active":
         return "none"
@@ -139,12 +147,13 @@ def enforce(game_id: str, version: int, now: datetime) -> str:
     if not due:
         _restore(game)
         return "none"
-    outage = _outage_of(due[0][0], game.clock_state.get("outage", 0))
+    outage = _outage_of(due[0][0], game.clock_state.get("outage", 0), outages)
     tr = Transition(game, engine, state)
     if outage is not None:
         length = (outage.ended_at - outage.started_at).total_seconds()
         seats = [s for s, d in clock.deadlines(game).items()
                  if outage.started_at < d <= outage.ended_at]
+        _rearm_reminders(game, seats)
         tr.events.append(NewEvent("deadline-extended", None, {
             "reason": "outage", "outage": outage.id, "seconds": length, "seats": seats,
             "outage_from": iso(outage.started_at), "outage_to": iso(outage.ended_at)}))
@@ -159,6 +168,17 @@ def enforce(game_id: str, version: int, now: datetime) -> str:
         log.info("game %s moved before its timeout at version %s", game_id, version)
         return "none"
     return outcome
+
+
+def _rearm_reminders(game: Game, seats: list[int]) -> None:
+    """Forget the reminders given for the old deadlines of ``seats`` in this prompt
+    (in the extension's transaction), so that each extended deadline gets every
+    reminder due for it, quoting the new deadline."""
+    db.session.execute(
+        sa.delete(ClockReminder).where(ClockReminder.game_id == game.id,
+                                       ClockReminder.prompt_seq == game.prompt_since,
+                                       ClockReminder.seat.in_(seats))
+        .execution_options(synchronize_session=False))
 
 
 def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
@@ -182,8 +202,13 @@ def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
             row.resigned = True
 
 
-def _outage_of(deadline: datetime, applied: int) -> ClockOutage | None:
-    """Return the recorded outage (newer than id ``applied``) that ``deadline`` fell in."""
+def _outage_of(deadline: datetime, applied: int,
+               outages: list[ClockOutage] | None = None) -> ClockOutage | None:
+    """Return the recorded outage (newer than id ``applied``) that ``deadline`` fell in,
+    from ``outages`` (in id order) when given."""
+    if outages is not None:
+        return next((o for o in outages if o.id > applied
+                     and o.started_at < deadline <= o.ended_at), None)
     return db.session.scalars(
         sa.select(ClockOutage).where(ClockOutage.id > applied,
                                      ClockOutage.started_at < deadline,
@@ -281,7 +306,7 @@ def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
                   f"deadline {clock.local(item['deadline'], seat.tz)}",
                   f"  {base}/v1/games/{game.id}"]
     keys = sorted(f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}"
-                  for i in items for t in i["thresholds"])
+                  f":{iso(i['deadline'])}" for i in items for t in i["thresholds"])
     digest = hashlib.sha256("|".join(keys).encode()).hexdigest()[:32]
     subject = (f"[Arbiter] Reminder: your move in game {items[0]['game'].id}"
                if len(items) == 1 else f"[Arbiter] Reminder: your move in {len(items)} games")

@@ -8,7 +8,7 @@ from arbiter import queue, store
 from arbiter.extensions import db
 from arbiter.models import Event
 from arbiter.models.timestamps import utcnow
-from arbiter.service import clock, notify
+from arbiter.service import clock, notify, ratings
 from arbiter.service.transition import Transition
 from arbiter.streams import publish
 
@@ -54,7 +54,8 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
                 "engine_version": engine.version, **timing}
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
-    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows])
+    ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
+    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended])
     mail_ids = [m.id for m in mails]  # read before the commit expires them
     return rows, (game.id, prompt, new_version, mail_ids)
 

@@ -27,7 +27,8 @@ def _once(scope: str, key: str | None, body: Any,
 
 def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | None,
              clock: dict | None, key: str | None, body: Any,
-             creator: identity.Principal | None = None) -> tuple[int, dict]:
+             creator: identity.Principal | None = None,
+             rated: bool = False) -> tuple[int, dict]:
     """Create a game (once per Idempotency-Key, scoped to the creating token: another
     caller's replay of the key creates its own game and never sees these tokens);
     return ``(201, answer with tokens)``.
@@ -42,7 +43,7 @@ def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | Non
     scope = f"games:{creator.token_hash}" if creator else "games:anonymous"
     account = creator.account if creator else None
     return _once(scope, key, body, lambda stored: games.create_game(
-        engine_id, players, options, clock, stored, creator=account)[0])
+        engine_id, players, options, clock, stored, creator=account, rated=rated)[0])
 
 
 def next_campaign_game(campaign_id: str, token: str | None, options: dict | None,

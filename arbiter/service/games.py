@@ -15,7 +15,7 @@ from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
-from arbiter.service import access, accounts, clock as clocks
+from arbiter.service import access, accounts, clock as clocks, ratings
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
@@ -53,7 +53,7 @@ def engine_for(engine_id: str) -> Engine:
 def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 clock: dict | None = None,
                 answer_row: Callable[[Game, list[str]], Any] | None = None,
-                creator: Account | None = None) -> tuple[Game, list[str]]:
+                creator: Account | None = None, rated: bool = False) -> tuple[Game, list[str]]:
     """Create a game, its seats and its first events; commit.
 
     :param creator: the account creating it (None: a creator token only). A seat whose
@@ -68,20 +68,23 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
-    tr, tokens = prepare_game(engine_id, players, options, clock, creator)
+    tr, tokens = prepare_game(engine_id, players, options, clock, creator, rated)
     commit(tr, [lambda: answer_row(tr.game, tokens)] if answer_row else [])
     return tr.game, tokens
 
 
 def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
-                 clock: dict | None = None,
-                 creator: Account | None = None) -> tuple[Transition, list[str]]:
+                 clock: dict | None = None, creator: Account | None = None,
+                 rated: bool = False) -> tuple[Transition, list[str]]:
     """Validate a new game and build it, its seats and its first events, writing
     nothing (the one check of every creation: single, bulk, campaign); the caller
     writes the transition (:func:`arbiter.service.commit.commit` or ``stage``).
 
+    :param rated: the game updates its players' ratings when it ends
+        (:mod:`arbiter.service.ratings`).
     :returns: the settled transition of the new game (version 0) and the seat tokens.
-    :raises: as :func:`create_game`.
+    :raises: as :func:`create_game`, and Unprocessable ``unrated-seat`` for a rated
+        game whose seats are not all different accounts.
     """
     engine = engine_for(engine_id)
     time_control = clocks.load_config(clock)
@@ -97,6 +100,9 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     game.creator_token_hash = access.token_hash(game.creator_token)
     game.creator_account_id = creator.id if creator else None
     game.seats = [_seat(i, p, t) for i, (p, t) in enumerate(zip(players, tokens))]
+    if rated:
+        ratings.check_rated(game.seats)
+    game.rated = rated
     tr = Transition(game, engine, state)
     tr.events.append(NewEvent("game-created", None, {
         "engine": engine.id, "engine_version": engine.version, "options": loaded,
@@ -232,7 +238,8 @@ def list_games(status: str | None = None, engine: str | None = None,
                player: str | None = None) -> Any:
     """Return a select of games, newest first, filtered by status, engine and player
     name (not email: addresses are never shown or searchable)."""
-    query = sa.select(Game).order_by(Game.created_at.desc(), Game.id)
+    query = (sa.select(Game).options(defer(Game.state))  # summaries never show the state
+             .order_by(Game.created_at.desc(), Game.id.desc()))  # one index, read backwards
     if status:
         query = query.where(Game.status == status)
     if engine:

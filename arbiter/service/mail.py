@@ -1,23 +1,33 @@
 """Sending the outbox over SMTP: each mail claimed, sent, and marked sent, once.
 
-A mail is claimed with a conditional UPDATE (unsent, under ``MAX_ATTEMPTS`` tries, and
-unclaimed or its claim older than ``CLAIM_SECONDS``), so two workers never send the
-same mail at the same time. A send that fails leaves its claim in place: the claim is
-the back-off, and the sweep tries again once it has expired (every ``CLAIM_SECONDS``,
-at most ``MAX_ATTEMPTS`` times in all). A permanent refusal (an SMTP 5xx answer, an
-address the server cannot take) gives up at once; ``last_error`` keeps the reason.
-The Message-ID is derived from the outbox row alone, so that in the one remaining
-window (the server accepted it, the worker died before marking it sent) a resent copy
-carries the same Message-ID and mail clients show it once.
+A mail is claimed with a conditional UPDATE (unsent, not given up, and its
+``retry_at`` unset or passed) that moves ``retry_at`` a lease ahead
+(``MAIL_CLAIM_SECONDS``, default 300 s), so two workers never send the same mail at
+the same time and a worker lost in the middle of a send leaves the mail to the sweep
+once the lease has passed. A send that fails sets ``retry_at`` by a back-off that
+starts short and grows, capped (``backoff``: 5, 10, 20, 40, 40 ... seconds by
+default), so that after an SMTP outage the waiting mail goes out within a minute (the
+outbox sweep runs every 15 s). A permanent refusal (an SMTP 5xx answer, an address the
+server cannot take) gives up at once, and so does a failure of a mail older than
+``MAIL_GIVE_UP_SECONDS`` (default 3 days); ``last_error`` keeps the reason.
+
+A mail is marked sent as soon as the server has accepted its data (the 250 answer to
+DATA), before QUIT. What remains of the window in which a copy can go out is the time
+between that answer and the commit of ``sent_at`` (one UPDATE; retried for
+``MAIL_MARK_SENT_SECONDS`` while the database is unreachable): a worker killed just
+then, or a database down for longer. The Message-ID is derived from the outbox row
+alone, so such a copy carries the same Message-ID and mail clients show it once.
 """
 
 from __future__ import annotations
 
 import logging
 import smtplib
-from datetime import timedelta
+import time
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
+from typing import Callable
 from urllib.parse import parse_qs, unquote, urlparse
 
 import sqlalchemy as sa
@@ -29,58 +39,102 @@ from arbiter.models.timestamps import utcnow
 
 log = logging.getLogger(__name__)
 
-CLAIM_SECONDS = 300
-"""How long a claim holds a mail: a send in progress, or the back-off after a failure."""
-
-MAX_ATTEMPTS = 10
-"""Tries before a mail is given up (``last_error`` says why)."""
+DATABASE_DOWN = (sa.exc.OperationalError, sa.exc.InterfaceError)
+"""The errors of a database that cannot be reached (connection refused or lost)."""
 
 
 class PermanentFailure(Exception):
     """The SMTP server refused the mail for good; it will not be retried."""
 
 
-def claim(mail_id: int) -> OutboxMail | None:
-    """Claim an unsent mail for sending; return it, or None if sent or being sent."""
+def _setting(name: str) -> float:
+    return float(current_app.config[name])
+
+
+def backoff(attempts: int) -> float:
+    """Return the seconds to wait after the ``attempts``-th failed try (1, 2, ...):
+    ``MAIL_RETRY_FIRST_SECONDS`` doubled per try, at most ``MAIL_RETRY_MAX_SECONDS``."""
+    first, cap = _setting("MAIL_RETRY_FIRST_SECONDS"), _setting("MAIL_RETRY_MAX_SECONDS")
+    return min(cap, first * 2 ** max(0, min(attempts, 32) - 1))
+
+
+def _may_try(now: datetime):
+    """The condition of a mail that may be tried at ``now``."""
+    return sa.and_(OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None),
+                   sa.or_(OutboxMail.retry_at.is_(None), OutboxMail.retry_at <= now))
+
+
+def claim(mail_id: int):
+    """Claim an unsent mail for sending; return its row (``id``, ``game_id``,
+    ``to_addr``, ``subject``, ``body``, ``created_at``, ``attempts``), or None if sent,
+    given up, being sent or backing off. The claim and the read are one statement, so
+    a database lost after it cannot leave a mail claimed but unread."""
     now = utcnow()
-    stale = now - timedelta(seconds=CLAIM_SECONDS)
-    result = db.session.execute(
+    lease = now + timedelta(seconds=_setting("MAIL_CLAIM_SECONDS"))
+    row = db.session.execute(
         sa.update(OutboxMail)
-        .where(OutboxMail.id == mail_id, OutboxMail.sent_at.is_(None),
-               OutboxMail.attempts < MAX_ATTEMPTS,
-               sa.or_(OutboxMail.claimed_at.is_(None), OutboxMail.claimed_at < stale))
-        .values(claimed_at=now, attempts=OutboxMail.attempts + 1)
-        .execution_options(synchronize_session=False))
+        .where(OutboxMail.id == mail_id, _may_try(now))
+        .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
+        .returning(OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr,
+                   OutboxMail.subject, OutboxMail.body, OutboxMail.created_at,
+                   OutboxMail.attempts, OutboxMail.headers, OutboxMail.board_svg)
+        .execution_options(synchronize_session=False)).first()
     db.session.commit()
-    if result.rowcount != 1:
-        return None
-    return db.session.get(OutboxMail, mail_id)
+    return row
 
 
 def send(mail_id: int) -> bool:
     """Send outbox mail ``mail_id`` if nobody has; return True when this call sent it.
 
-    A failure is recorded in ``last_error`` and the claim is kept as the back-off (the
-    sweep retries after ``CLAIM_SECONDS``); a permanent refusal also uses up the
-    attempts, so the mail is not tried again. Nothing is raised for a failed send.
+    A failure is recorded in ``last_error`` with the next try's time (``backoff``); a
+    permanent refusal, or a failure of a mail older than ``MAIL_GIVE_UP_SECONDS``,
+    gives the mail up. Nothing is raised for a failed send; a database that stays
+    unreachable after the server accepted the mail raises (the mail is resent, with
+    the same Message-ID, once its lease has passed).
     """
     mail = claim(mail_id)
     if mail is None:
         return False
     msg = message(mail)
-    db.session.commit()  # no transaction (on SQLite: no write lock) during the SMTP talk
     try:
-        deliver(msg)
+        deliver(msg, accepted=lambda: mark_sent(mail_id))
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
-        error = f"{type(err).__name__}: {err}"[:500]
-        values = {"last_error": error}
-        if is_permanent(err):
-            values["attempts"] = MAX_ATTEMPTS
-        _update(mail_id, values)
-        log.warning("mail %s not sent: %s", mail_id, error)
+        _failed(mail_id, err, mail.attempts, mail.created_at)
         return False
-    _update(mail_id, {"sent_at": utcnow()})
     return True
+
+
+def _failed(mail_id: int, err: Exception, attempts: int, created: datetime) -> None:
+    """Record a failed send: when to try again, or that the mail is given up."""
+    now = utcnow()
+    error = f"{type(err).__name__}: {err}"[:500]
+    values = {"last_error": error, "retry_at": now + timedelta(seconds=backoff(attempts))}
+    too_old = (now - created).total_seconds() > _setting("MAIL_GIVE_UP_SECONDS")
+    if is_permanent(err) or too_old:
+        values["given_up_at"] = now
+    _update(mail_id, values)
+    log.warning("mail %s not sent (try %s): %s%s", mail_id, attempts, error,
+                "; given up" if "given_up_at" in values else "")
+
+
+def mark_sent(mail_id: int) -> None:
+    """Record that the SMTP server accepted mail ``mail_id``, retrying for
+    ``MAIL_MARK_SENT_SECONDS`` while the database cannot be reached.
+
+    :raises sqlalchemy.exc.OperationalError: the database stayed unreachable.
+    """
+    give_up = time.monotonic() + _setting("MAIL_MARK_SENT_SECONDS")
+    while True:
+        try:
+            _update(mail_id, {"sent_at": utcnow(), "last_error": None})
+            return
+        except DATABASE_DOWN:
+            db.session.rollback()
+            if time.monotonic() > give_up:
+                raise
+            log.warning("mail %s accepted by the server; waiting for the database to "
+                        "mark it sent", mail_id)
+            time.sleep(1.0)
 
 
 def _update(mail_id: int, values: dict) -> None:
@@ -101,50 +155,84 @@ def is_permanent(err: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def message(mail: OutboxMail) -> EmailMessage:
-    """Return the MIME message of an outbox row."""
+def message(mail) -> EmailMessage:
+    """Return the MIME message of an outbox row (an ``OutboxMail``, or the row
+    ``claim`` returns): its extra headers (``Reply-To``, threading),
+    ``Auto-Submitted: auto-generated`` unless the row says otherwise (answers say
+    ``auto-replied``, RFC 3834), and its board attached as PNG."""
     msg = EmailMessage()
     msg["From"] = current_app.config["MAIL_FROM"]
     msg["To"] = mail.to_addr
     msg["Subject"] = mail.subject
-    host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
-    msg["Message-ID"] = f"<arbiter.outbox.{mail.id}.{mail.game_id or 'account'}@{host}>"
+    msg["Message-ID"] = message_id(mail.id, mail.game_id)
     msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
+    headers = {"Auto-Submitted": "auto-generated", **(mail.headers or {})}
+    for name, value in headers.items():
+        msg[name] = value
     msg.set_content(mail.body)
+    if mail.board_svg:
+        msg.add_attachment(board_png(mail.board_svg), maintype="image", subtype="png",
+                           filename="board.png")
     return msg
 
 
-def deliver(msg: EmailMessage) -> None:
-    """Hand ``msg`` to the SMTP server of ``SMTP_URL``; without one, log it."""
+def message_id(mail_id: int, game_id: str | None) -> str:
+    """Return the Message-ID of outbox row ``mail_id`` (the same for every resend)."""
+    host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
+    return f"<arbiter.outbox.{mail_id}.{game_id or 'account'}@{host}>"
+
+
+def board_png(svg: str) -> bytes:
+    """Return an SVG board picture rendered as PNG (``cairosvg``)."""
+    import cairosvg
+
+    return cairosvg.svg2png(bytestring=svg.encode(), output_width=800)
+
+
+def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None) -> None:
+    """Hand ``msg`` to the SMTP server of ``SMTP_URL`` (without one, log it), and call
+    ``accepted`` as soon as the server has accepted the data, before QUIT; a failure
+    of QUIT itself is ignored (the mail is delivered).
+
+    :raises smtplib.SMTPException, OSError: the server refused or could not be reached.
+    """
     url = current_app.config["SMTP_URL"]
     if not url:
         log.info("mail (no SMTP_URL set, not sent):\n%s", msg)
+        accepted()
         return
     parts = urlparse(url)
     query = parse_qs(parts.query)
     smtp_class = smtplib.SMTP_SSL if parts.scheme == "smtps" else smtplib.SMTP
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
-    with smtp_class(parts.hostname or "localhost", port, timeout=30) as smtp:
+    smtp = smtp_class(parts.hostname or "localhost", port,
+                      timeout=_setting("SMTP_TIMEOUT_SECONDS"))
+    try:
         if query.get("starttls", ["0"])[0] in ("1", "true"):
             smtp.starttls()
         if parts.username:
             smtp.login(unquote(parts.username), unquote(parts.password or ""))
         smtp.send_message(msg)
+        accepted()
+    finally:
+        _hang_up(smtp)
+
+
+def _hang_up(smtp: smtplib.SMTP) -> None:
+    """Say QUIT and close; a server that does not answer QUIT is only closed."""
+    try:
+        smtp.quit()
+    except (smtplib.SMTPException, OSError):
+        smtp.close()
 
 
 def unsent(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:
-    """Return ids of unsent mails older than the delay that may be tried now: under
-    ``MAX_ATTEMPTS`` tries, unclaimed or with an expired claim."""
+    """Return ids of unsent mails older than the delay that may be tried now (not given
+    up, not being sent, not backing off), oldest first."""
     now = utcnow()
     cutoff = now - timedelta(seconds=older_than_seconds)
-    stale = now - timedelta(seconds=CLAIM_SECONDS)
     return list(db.session.scalars(
         sa.select(OutboxMail.id)
-        .where(OutboxMail.sent_at.is_(None), OutboxMail.created_at < cutoff,
-               OutboxMail.attempts < MAX_ATTEMPTS,
-               sa.or_(OutboxMail.claimed_at.is_(None), OutboxMail.claimed_at < stale))
+        .where(_may_try(now), OutboxMail.created_at < cutoff)
         .order_by(OutboxMail.id).limit(limit)))
-
-
-

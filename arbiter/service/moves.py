@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter.errors import Conflict, Unprocessable
+from arbiter import metrics
+from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.models import Game
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock, identity, idempotency
@@ -12,6 +13,7 @@ from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
+from engines.base import Decision, EngineError
 
 
 MISSING = object()
@@ -77,7 +79,7 @@ def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> An
 
 def submit_move(game_id: str, token: identity.Principal | str | None, move: Any, expected_version: int | None,
                 idempotency_key: str | None = None, text: str | None = None,
-                body: Any = None) -> tuple[int, dict]:
+                body: Any = None, via: dict | None = None) -> tuple[int, dict]:
     """Validate and record a seat's move, given as JSON (``move``) or in the engine's
     notation (``text``, read against the state the move is checked on); return
     ``(201, {"seq", "version", ...})``.
@@ -86,7 +88,9 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
     bearer token (seat token, or a personal token of the seat's account with
     ``games:play``). ``body`` is the request as sent (hashed for the Idempotency-Key). A move without
     ``expected_version`` that loses a race is retried as if made against the version
-    it was first checked on, so it is never applied to another prompt.
+    it was first checked on, so it is never applied to another prompt. ``via`` says
+    how the move came when not by REST (``{"channel": "mail", "message_id": ...}``);
+    it is recorded in the move event's payload.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     :raises arbiter.errors.Forbidden: an account token without the scope or the seat.
@@ -97,10 +101,24 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
     """
     request = body if body is not None else {"move": move, "text": text,
                                              "expected_version": expected_version}
+    try:
+        answer = _submit_with_retries(game_id, token, move, text, expected_version,
+                                      idempotency_key, request, via)
+    except (ArbiterError, EngineError) as refused:
+        metrics.move_refused(refused.code)
+        raise
+    metrics.move_accepted()
+    return answer
+
+
+def _submit_with_retries(game_id: str, token: str | None, move: Any, text: str | None,
+                         expected_version: int | None, idempotency_key: str | None,
+                         request: Any, via: dict | None = None) -> tuple[int, dict]:
+    """:func:`_submit`, checked again after a lost race (see :func:`submit_move`)."""
     for attempt in range(RACE_RETRIES + 1):
         try:
             return _submit(game_id, token, move, text, expected_version,
-                           idempotency_key, request)
+                           idempotency_key, request, via)
         except RaceLost as lost:
             if attempt == RACE_RETRIES:
                 raise
@@ -111,7 +129,7 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
 
 def _submit(game_id: str, token: str | None, move: Any, text: str | None,
             expected_version: int | None, idempotency_key: str | None,
-            request: Any) -> tuple[int, dict]:
+            request: Any, via: dict | None = None) -> tuple[int, dict]:
     """Load the game and record the move once (see :func:`submit_move`).
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
@@ -128,12 +146,14 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
         check_turn_clock(game, seat.seat)
         chosen = read_move(engine, state, seat.seat, move, text)
         tr = Transition(game, engine, state)
-        tr.move(seat.seat, chosen)
+        tr.move(seat.seat, chosen, **({"via": via} if via else {}))
         seq = tr.next_seq - 1
         settle(tr, game.resigned, roll=False)
+        after = tr.prompt() if tr.result is None else None
         answer = {"seq": seq, "version": game.version + len(tr.events),
                   "status": "over" if tr.result else "active",
-                  "text": tr.events[0].payload["text"]}
+                  "text": tr.events[0].payload["text"],
+                  "to_act": sorted(after.seats) if isinstance(after, Decision) else []}
         try:
             commit(tr, [row(201, answer)])
         except RaceLost as lost:

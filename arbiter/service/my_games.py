@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+import sqlalchemy.orm
 
 from arbiter.extensions import db
 from arbiter.models import Account, Game, Seat
@@ -18,8 +19,9 @@ def games_of(account: Account, to_act: bool = False, status: str | None = None
     """Return ``[{"id", "engine", "status", "version", "seats", "to_act", "deadline",
     "updated_at"}]`` for the account's games; with ``to_act`` only the active games
     where one of its seats owes a move now (``to_act`` lists those seats)."""
-    query = (sa.select(Game).join(Seat, Seat.game_id == Game.id)
-             .where(Seat.account_id == account.id).distinct()
+    held = sa.select(Seat.game_id).where(Seat.account_id == account.id)
+    query = (sa.select(Game).where(Game.id.in_(held))  # not DISTINCT: JSON has no "="
+             .options(sa.orm.defer(Game.state))  # the list shows no state
              .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES))
     if to_act:
         query = query.where(Game.status == "active", Game.prompt_type == "decision")
@@ -35,3 +37,16 @@ def games_of(account: Account, to_act: bool = False, status: str | None = None
                     "version": game.version, "seats": mine, "to_act": owing,
                     "deadline": iso(clock.earliest(game)), "updated_at": iso(game.updated_at)})
     return out
+
+
+def followed(account: Account) -> dict[str, tuple[int, int, bool]]:
+    """Return ``{game_id: (seat, version, over)}`` for the games ``/v1/me/stream``
+    follows: every game where the account holds a seat (at most ``MAX_GAMES``, most
+    recently moved first; with two seats in one game, the lower one's view)."""
+    rows = db.session.execute(
+        sa.select(Game.id, sa.func.min(Seat.seat), Game.version, Game.status)
+        .join(Seat, Seat.game_id == Game.id).where(Seat.account_id == account.id)
+        .group_by(Game.id, Game.version, Game.status, Game.updated_at)
+        .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES)).all()
+    return {game_id: (seat, version, status == "over")
+            for game_id, seat, version, status in rows}

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from flask import current_app
 
+from arbiter.mailin import capability, identity
 from arbiter.models import Game, OutboxMail
 from arbiter.service import links
 from arbiter.service.clock import local
@@ -19,7 +20,12 @@ from engines.base import Decision, Engine
 def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
                prompt_seq: int, deadlines: dict[int, datetime] | None = None
                ) -> list[OutboxMail]:
-    """Return one "your turn" mail per seat of ``decision`` with an email address.
+    """Return one "your turn" mail per seat of ``decision`` with an address.
+
+    Each is enough to play by replying: the seat's view in words (``engine.brief``),
+    its legal moves in notation, the deadline in the player's zone, and a ``Reply-To``
+    capability address (:mod:`arbiter.mailin.capability`) for this seat and prompt;
+    an engine that draws a board gets the seat's picture attached as PNG.
 
     :param prompt_seq: the version at which this prompt began (part of the dedupe key,
         so a seat gets exactly one mail per prompt).
@@ -27,9 +33,10 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
     """
     mails = []
     base = current_app.config["BASE_URL"]
-    board = type(engine).board_svg is not Engine.board_svg  # the engine draws a board
+    board = draws_board(engine)
     for seat in game.seats:
-        if seat.seat not in decision.seats or not seat.email or seat.resigned:
+        address = identity.seat_address(seat)
+        if seat.seat not in decision.seats or not address or seat.resigned:
             continue
         body = "\n".join([
             f"Hello {seat.name},",
@@ -38,21 +45,55 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
             "",
             engine.brief(state, seat.seat),
             "",
+            *move_lines(engine, state, seat.seat),
+            "",
             *_deadline_lines((deadlines or {}).get(seat.seat), seat.tz),
-            f"Play in your browser: {links.seat_url(game.id, seat.seat)}",
+            REPLY_LINE,
+            f"Or play in your browser: {links.seat_url(game.id, seat.seat)}",
             "",
+            *([BOARD_LINE, f"The public board: {base}/v1/games/{game.id}/board.svg"]
+              if board else []),
             f"Game: {base}/v1/games/{game.id}",
-            f"Your view: {base}/v1/games/{game.id}/view (send your seat token)",
-            f"Legal moves: {base}/v1/games/{game.id}/legal-moves",
-            *([f"Board: {base}/v1/games/{game.id}/board.svg"] if board else []),
-            "",
             f"Move notation: {engine.notation}",
         ])
         mails.append(OutboxMail(
             dedupe_key=f"turn:{game.id}:{prompt_seq}:{seat.seat}", game_id=game.id,
-            seat=seat.seat, to_addr=seat.email,
-            subject=f"[Arbiter] Your turn in {engine.title} (game {game.id})", body=body))
+            seat=seat.seat, to_addr=address,
+            subject=f"[Arbiter] Your turn in {engine.title} (game {game.id})", body=body,
+            headers={"Reply-To": capability.reply_address(game.id, seat.seat, prompt_seq)},
+            board_svg=board_picture(engine, state, seat.seat) if board else None))
     return mails
+
+
+REPLY_LINE = ("Reply to this mail with your move, one per line above the quoted text "
+              "(\"help\" lists the other commands).")
+BOARD_LINE = "The board as you see it is attached (board.png)."
+
+
+def draws_board(engine: Engine) -> bool:
+    """True when the engine draws a board picture."""
+    return type(engine).board_svg is not Engine.board_svg
+
+
+def board_picture(engine: Engine, state: dict, seat: int | None) -> str | None:
+    """Return the board as ``seat`` sees it, as SVG text (None: no board)."""
+    return engine.board_svg(engine.view(state, seat)) if draws_board(engine) else None
+
+
+def move_lines(engine: Engine, state: dict, seat: int, everything: bool = False
+               ) -> list[str]:
+    """Return the mail lines listing ``seat``'s legal moves in notation: all of them
+    when there are at most ``MAIL_LIST_MOVES`` (or ``everything``), else the count,
+    the first ones as examples and how to get the rest."""
+    moves = [engine.describe(m) for m in engine.legal_moves(state, seat)]
+    if not moves:
+        return ["You have no move to make now."]
+    limit = current_app.config.get("MAIL_LIST_MOVES", 30)
+    if everything or len(moves) <= limit:
+        return [f"Your legal moves ({len(moves)}):", *(f"  {m}" for m in moves)]
+    return [f"You have {len(moves)} legal moves; for example:",
+            *(f"  {m}" for m in moves[:10]),
+            'Reply "moves" for the full list.']
 
 
 def _deadline_lines(deadline: datetime | None, tz: str | None) -> list[str]:
@@ -72,7 +113,8 @@ def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
                         for group in result.get("ranking", []))
     mails = []
     for seat in game.seats:
-        if not seat.email:
+        address = identity.seat_address(seat)
+        if not address:
             continue
         body = "\n".join([
             f"Hello {seat.name},", "",
@@ -82,6 +124,6 @@ def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
         ])
         mails.append(OutboxMail(
             dedupe_key=f"over:{game.id}:{seat.seat}", game_id=game.id, seat=seat.seat,
-            to_addr=seat.email, subject=f"[Arbiter] {engine.title} game {game.id} is over",
+            to_addr=address, subject=f"[Arbiter] {engine.title} game {game.id} is over",
             body=body))
     return mails

@@ -27,7 +27,7 @@ def summary(game: Game) -> dict:
         "prompt": {k: v for k, v in game.prompt.items() if k != "result"},
         "deadline": iso(clock.earliest(game)), "clock": clock.summary(game, utcnow()),
         "seed_commitment": game.seed_commitment,
-        "result": game.result, "options": game.options,
+        "result": game.result, "options": game.options, "rated": game.rated,
         "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned}
                     for s in game.seats],
         "created_at": iso(game.created_at), "updated_at": iso(game.updated_at),

@@ -21,8 +21,8 @@ from urllib.parse import parse_qs, urlencode
 
 from a2wsgi import WSGIMiddleware
 
+from arbiter import metrics, unavailable
 from arbiter.errors import ArbiterError, problem_for
-from arbiter.service import access
 from arbiter.streams import wire
 from arbiter.streams.hub import Hub, Reader
 
@@ -39,6 +39,7 @@ def create_app(flask_app=None) -> "Front":
         from arbiter import create_app as create_flask_app
 
         flask_app = create_flask_app()
+    metrics.use_shared_folder(flask_app.instance_path)
     return Front(flask_app)
 
 
@@ -67,6 +68,9 @@ class Front:
             match = GAME_STREAM.fullmatch(scope["path"])
             if match:
                 await self.game_stream(match.group(1), scope, receive, send)
+                return
+            if scope["path"] == "/v1/me/stream":
+                await self.account_stream(scope, receive, send)
                 return
             match = GAME_EVENTS.fullmatch(scope["path"])
             if match and self.long_poll_args(scope) is not None:
@@ -102,19 +106,26 @@ class Front:
         from arbiter.service import reading
 
         try:
-            token = access.bearer(header(scope, b"authorization"))
             query = parse_qs(scope["query_string"].decode("latin-1"))
             after = wire.read_after(header(scope, b"last-event-id")
-                               or (query.get("after") or [None])[0], "Last-Event-ID")
-            seat, over = await self.in_thread(reading.stream_reader, game_id, token)
+                                    or (query.get("after") or [None])[0], "Last-Event-ID")
+            seat, over = await self.in_thread(open_game_stream, game_id,
+                                              header(scope, b"authorization"))
         except ArbiterError as err:
             await self.send_problem(send, err)
+            return
+        except unavailable.UNREACHABLE as err:
+            await self.send_unavailable(send, err)
             return
         config = self.flask.config
         reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after})
         self.hub.join(reader, {game_id: over})
         try:
-            rows = await self.in_thread(reading.backlog, game_id, after)
+            try:
+                rows = await self.in_thread(reading.backlog, game_id, after)
+            except unavailable.UNREACHABLE as err:
+                await self.send_unavailable(send, err)
+                return
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send(body(b"retry: %d\n\n" % config["STREAM_RETRY_MS"]))
             over = over or any(e.kind == "game-over" for e in rows)
@@ -163,6 +174,30 @@ class Front:
                 await asyncio.wait_for(send(body(ending, more=False)), 1.0)
             except (asyncio.TimeoutError, OSError):
                 pass
+
+    # --------------------------------------------------------------- ndjson per account
+
+    async def account_stream(self, scope: dict, receive, send) -> None:
+        """``GET /v1/me/stream``: one ndjson line per new event of every game the
+        account holds a seat in (as that seat may see it), an empty line as keep-alive."""
+        try:
+            games = await self.in_thread(open_account_stream, header(scope, b"authorization"))
+        except ArbiterError as err:
+            await self.send_problem(send, err)
+            return
+        reader = Reader({g: seat for g, (seat, _, _) in games.items()}, wire.ndjson,
+                        self.flask.config["STREAM_BUFFER"],
+                        {g: version for g, (_, version, _) in games.items()})
+        self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-cache"),
+                (b"x-accel-buffering", b"no")]})
+            await send(body(wire.NDJSON_KEEPALIVE))
+            sent = {g: version for g, (_, version, _) in games.items()}
+            await self.pump(reader, sent, wire.NDJSON_KEEPALIVE, receive, send)
+        finally:
+            self.hub.leave(reader)
 
     # --------------------------------------------------------------- long-poll
 
@@ -222,6 +257,40 @@ class Front:
         await send({"type": "http.response.start", "status": response.status_code,
                     "headers": [(b"content-type", b"application/problem+json")]})
         await send(body(response.get_data(), more=False))
+
+    async def send_unavailable(self, send, err: Exception) -> None:
+        """Answer a database that cannot be reached: 503 problem+json with
+        ``Retry-After`` (see :mod:`arbiter.unavailable`), before any stream began."""
+        with self.flask.app_context():
+            response = unavailable.answer(err)
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"application/problem+json"),
+            (b"retry-after", response.headers["Retry-After"].encode())]})
+        await send(body(response.get_data(), more=False))
+
+
+def open_game_stream(game_id: str, authorization: str | None) -> tuple[int | None, bool]:
+    """Authenticate a game stream's reader as the Flask guard does; return its seat
+    (None: spectator) and whether the game is over (runs in a worker thread)."""
+    from arbiter.extensions import db
+    from arbiter.service import identity, reading
+
+    who = identity.authenticate(authorization)
+    db.session.commit()  # a personal token's last-used time
+    return reading.stream_reader(game_id, who)
+
+
+def open_account_stream(authorization: str | None) -> dict:
+    """Authenticate an account stream's reader (a personal token with
+    ``games:read``); return :func:`arbiter.service.my_games.followed` of its account."""
+    from arbiter.extensions import db
+    from arbiter.resources import guard
+    from arbiter.service import identity, my_games
+
+    who = identity.authenticate(authorization)
+    db.session.commit()
+    guard.CHECKS["account"](guard.Policy("account", "games:read"), who, {})
+    return my_games.followed(who.account)
 
 
 def render_sse(game_id: str, event: dict, version: int) -> bytes:

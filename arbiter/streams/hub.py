@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import sqlalchemy as sa
 
+from arbiter import metrics
 from arbiter.streams import publish
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ class Hub:
         """Add ``reader`` to the feeds of its games (``over``: which are finished)."""
         self.start()
         self.open_readers += 1
+        metrics.metrics().open_streams.inc()
         for game_id in reader.seats:
             feed = self.feeds.setdefault(game_id, Feed())
             feed.readers.add(reader)
@@ -132,6 +134,7 @@ class Hub:
                 self._drop_if_idle(game_id, feed)
         if reader.seats:
             self.open_readers -= 1
+            metrics.metrics().open_streams.dec()
             reader.seats = {}
 
     def watch(self, game_id: str, after: int) -> tuple[int, asyncio.Future]:

@@ -20,6 +20,7 @@ from arbiter.extensions import db
 from arbiter.service.chance import advance_chance
 from tests import processes
 from tests.conftest import REDIS_URL, free_port, make_app, need
+from tests.helpers import sign_in
 
 TIMEOUT = 20
 
@@ -64,7 +65,9 @@ def server(request, tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp(request.param)
     sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-           "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1"}
+           "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1",
+           "METRICS_TOKEN": "scrape-me"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("CELERY_BROKER_URL", None)
     if request.param == "embedded":
         db_url, config = sqlite_url, {"STREAM_REDIS_URL": ""}
@@ -231,3 +234,63 @@ def test_idle_stream_gets_keep_alives(server):
     assert stream.next()["data"]["seq"] == 4
     assert stream.comments >= 2
     stream.close()
+
+
+def test_open_streams_are_counted_in_metrics(server):
+    """``arbiter_open_streams`` counts the streams open in the web process (through
+    prometheus-client's multiprocess folder, as with several workers)."""
+    url, _app = server
+    game = new_game(url)
+
+    def open_now() -> float:
+        text = requests.get(f"{url}/metrics", headers={"Authorization": "Bearer scrape-me"},
+                            timeout=TIMEOUT).text
+        return sum(float(line.split()[-1]) for line in text.splitlines()
+                   if line.startswith("arbiter_open_streams"))
+
+    before = open_now()
+    streams = [SSE(f"{url}/v1/games/{game['id']}/stream") for _ in range(3)]
+    for stream in streams:
+        stream.events(3)
+    assert open_now() == before + 3
+    for stream in streams:
+        stream.close()
+
+
+def test_me_stream_follows_every_game_of_the_account(server):
+    """``/v1/me/stream`` (personal token): one ndjson line per new event of each game
+    where the account holds a seat, with ``game``, ``seq`` and ``version``, as that seat
+    may see it; empty lines keep it alive; a game token or no token is refused."""
+    url, app = server
+    email = f"ann-{uuid.uuid4().hex[:8]}@example.org"  # the PostgreSQL schema is shared
+    token = sign_in(app.test_client(), app, email, "Ann")
+    made = []
+    for engine in ("dark-horse", "space-worm"):
+        answer = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
+            "engine": engine, "players": [{"name": "Ann", "email": email},
+                                          {"name": "Bob"}]})
+        made.append(answer.json())
+    assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT).status_code == 401
+    seat_token = made[0]["seats"][0]["token"]
+    assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT,
+                        headers={"Authorization": f"Bearer {seat_token}"}).status_code == 401
+    stream = requests.get(f"{url}/v1/me/stream", headers={"Authorization": f"Bearer {token}"},
+                          stream=True, timeout=(5, TIMEOUT))
+    assert stream.headers["Content-Type"] == "application/x-ndjson"
+    lines = stream.iter_lines(chunk_size=None)
+    for game in made:
+        roll(app, game, 3)
+    got: dict[str, list[int]] = {g["id"]: [] for g in made}
+    blank = 0
+    deadline = time.monotonic() + TIMEOUT
+    while not all(len(v) >= 2 for v in got.values()) and time.monotonic() < deadline:
+        line = next(lines)
+        if not line:
+            blank += 1
+            continue
+        event = json.loads(line)
+        assert event["version"] >= event["seq"]
+        got[event["game"]].append(event["seq"])
+    stream.close()
+    assert all(seqs[:2] == [4, 5] for seqs in got.values()), got
+    assert blank >= 1

@@ -89,3 +89,14 @@ def test_the_turn_mail_shows_the_turn_deadline(app, client):
             OutboxMail.dedupe_key.like(f"turn:{game_id}:%"))))
     assert bodies and "Deadline: 2026-12-01 12:01 UTC" in bodies[-1]
     assert "Timer: this turn must reach End turn within 60 seconds" in bodies[-1]
+
+
+def test_the_game_page_shows_the_turn_deadline(app, client):
+    """Web players see the Timer's deadline on the game page (issue 14: "the deadline
+    is shown in their mails and pages")."""
+    from tests.arbiter.test_web_pages import open_seat, page
+    with time_machine.travel(T0, tick=False):
+        game_id, _, _ = timed_game(client, app)
+        assert open_seat(client, app, game_id, 0).status_code == 303
+        text = page(client, game_id)
+    assert "Deadline:" in text and 'datetime="2026-12-01T12:01:00' in text

@@ -9,8 +9,6 @@ game's end mailed everyone.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,42 +18,17 @@ import pytest
 import engines
 
 from arbiter.play import play
-from tests import processes
-from tests.conftest import REDIS_URL, free_port, need
+from tests.conftest import REDIS_URL, need
 
-BIN = processes.BIN
 ENGINES_TO_PLAY = list(engines.ENGINE_MODULES)
 
 
 @pytest.fixture
-def stack(tmp_path, smtp, request):
-    """Start web, worker and beat with the environment the test asks for."""
+def stack(start_stack, smtp):
+    """Start web, worker and beat with mail to the loopback SMTP server."""
     smtp_url, inbox = smtp
-
-    def start(database_url: str | None, broker_url: str | None) -> str:
-        port = free_port()
-        env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-               "SMTP_URL": smtp_url, "BASE_URL": f"http://127.0.0.1:{port}", "OPEN_CREATION": "1",
-               "PATH": f"{BIN}:{os.environ['PATH']}"}
-        for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url)):
-            if value:
-                env[key] = value
-            else:
-                env.pop(key, None)
-        subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True,
-                       capture_output=True)
-        commands = {
-            "web": [BIN / "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class",
-                    "gthread", "--workers", "2", "--threads", "4", "arbiter:create_app()"],
-            **processes.celery_commands(tmp_path),
-        }
-        procs = processes.start(commands, env, tmp_path / "logs")
-        request.addfinalizer(lambda: processes.stop(procs))
-        url = f"http://127.0.0.1:{port}"
-        processes.wait_until_up(url, procs)
-        return url
-
-    return start, inbox
+    return (lambda database_url, broker_url: start_stack(database_url, broker_url,
+                                                           smtp_url)), inbox
 
 
 def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> None:

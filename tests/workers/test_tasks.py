@@ -10,6 +10,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 import time_machine
 
+from arbiter import queue
 from arbiter.extensions import db
 from arbiter.models import Game, OutboxMail
 from arbiter.models.timestamps import utcnow
@@ -56,8 +57,10 @@ def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
         assert mail.send(queued[0][0]) is False
     [message] = inbox.messages
     assert message["To"] == f"p{seat}@example.org"
-    body = message.get_content()
+    body = message.get_body(preferencelist=("plain",)).get_content()
     assert "Dice left" in body and f"http://arbiter.test/v1/games/{game_id}" in body
+    [board] = message.iter_attachments()
+    assert board.get_content_type() == "image/png"
     play_out(client, app, game_id, tokens, seed=1)
     with app.app_context():
         for mail_id in mail.unsent(older_than_seconds=-1):
@@ -86,7 +89,7 @@ def test_mail_that_fails_backs_off_and_the_sweep_sends_it_later(sqlite_url, smtp
         assert db.session.get(OutboxMail, mail_id).last_error
         assert mail.unsent(older_than_seconds=-1) == []  # backing off
         app.config["SMTP_URL"] = url
-        with time_machine.travel(utcnow() + timedelta(seconds=mail.CLAIM_SECONDS + 1)):
+        with time_machine.travel(utcnow() + timedelta(seconds=mail.backoff(1) + 1)):
             for pending in mail.unsent(older_than_seconds=-1):
                 assert mail.send(pending) is True
     [message] = inbox.messages
@@ -136,7 +139,7 @@ def test_a_temporary_refusal_is_retried_later(sqlite_url):
     with app.app_context():
         row = db.session.get(OutboxMail, mail_id)
         assert row.attempts == 1 and "451" in row.last_error
-        with time_machine.travel(utcnow() + timedelta(seconds=mail.CLAIM_SECONDS + 1)):
+        with time_machine.travel(utcnow() + timedelta(seconds=mail.backoff(1) + 1)):
             assert mail.unsent(older_than_seconds=-1) == [mail_id]
 
 
@@ -146,7 +149,7 @@ def test_a_permanent_refusal_is_not_retried(sqlite_url):
     app, mail_id = first_mail_refused(sqlite_url, "550 5.1.1 no such user here")
     with app.app_context():
         row = db.session.get(OutboxMail, mail_id)
-        assert row.attempts == mail.MAX_ATTEMPTS and "550" in row.last_error
+        assert row.given_up_at is not None and "550" in row.last_error
         with time_machine.travel(utcnow() + timedelta(hours=2)):
             assert mail.unsent(older_than_seconds=-1) == []
 
@@ -171,7 +174,7 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
     app.extensions["celery"].conf.update(celery_conf)
     client = app.test_client()
     with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False,
-                      shutdown_timeout=10):
+                      shutdown_timeout=10, queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES]):
         game_id, tokens = new_game(client, players=1, emails=True)
         moves = 0
         deadline = time.monotonic() + 60
@@ -196,13 +199,15 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
 
 def test_turn_mails_link_the_board_of_every_engine(app, client):
     """Given a game of each engine with emails, every turn mail links /board.svg (every
-    engine draws its board, issue 12)."""
+    engine draws its board, issue 12) and carries the seat's board to attach."""
     for engine in ("worms", "space-worm", "dark-horse", "star-maps"):
         game_id, _ = new_game(client, engine, players=3 if engine == "dark-horse" else 2,
                               emails=True)
         until_decision(client, app, game_id)
         with app.app_context():
-            bodies = [m.body for m in db.session.scalars(
-                sa.select(OutboxMail).where(OutboxMail.game_id == game_id))]
+            mails = list(db.session.scalars(
+                sa.select(OutboxMail).where(OutboxMail.game_id == game_id)))
+            bodies = [m.body for m in mails]
+            assert all(m.board_svg is not None for m in mails if m.dedupe_key.startswith("turn:"))
         assert bodies
         assert all(f"/v1/games/{game_id}/board.svg" in b for b in bodies)

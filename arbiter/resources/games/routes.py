@@ -10,6 +10,7 @@ from arbiter.contract import link, links
 from arbiter.extensions import db
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
+from arbiter.models import Game
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
@@ -84,10 +85,12 @@ class SelectPage(Page):
 
     @property
     def item_count(self):
-        """Return how many rows the whole select has."""
+        """Return how many rows the whole select has (counted on the filters alone,
+        without the order or the columns, so an index answers it)."""
         from sqlalchemy import func, select
 
-        return db.session.scalar(select(func.count()).select_from(self.collection.subquery()))
+        ids = self.collection.order_by(None).with_only_columns(Game.id)
+        return db.session.scalar(select(func.count()).select_from(ids.subquery()))
 
 
 @blp.route("")
@@ -117,7 +120,7 @@ class Games(MethodView):
         players = games.NewPlayer.many(data["players"])
         status, body = creation.new_game(data["engine"], players, data["options"],
                                          data["clock"], headers.idempotency_key(), data,
-                                         guard.principal())
+                                         guard.principal(), data["rated"])
         return body, status, headers.etag(body["version"])
 
 

@@ -38,6 +38,9 @@ class GameCreateSchema(Schema):
         "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
         "timeout_policy (timeout-move | forfeit, with forfeit_after), vacation_days; "
         "invalid: 422 bad-clock")})
+    rated = fields.Boolean(load_default=False, metadata={"description": (
+        "the game updates its players' ratings when it ends; every seat must be the "
+        "email of a different verified account (422 unrated-seat)")})
 
 
 class SeatPublicSchema(Schema):
@@ -65,6 +68,7 @@ class GameSchema(Schema):
     seed_commitment = fields.String(metadata={"description": "hex SHA-256 of the secret seed"})
     result = fields.Dict(allow_none=True)
     options = fields.Dict()
+    rated = fields.Boolean(metadata={"description": "whether it updates ratings"})
     players = fields.List(fields.Nested(SeatPublicSchema))
     created_at = fields.String()
     updated_at = fields.String()
@@ -123,10 +127,12 @@ class ResignedSchema(Schema):
 
 
 class MoveAcceptedSchema(ResignedSchema):
-    """A recorded move: its seq, the game's version after it (and its settling), and the
-    move in notation."""
+    """A recorded move: its seq, the game's version after it (and its settling), the
+    move in notation, and the seats the game now waits for (empty while dice are
+    rolled or once it is over), so a client need not read the summary again."""
 
     text = fields.String()
+    to_act = fields.List(fields.Integer())
 
 
 class ViewSchema(Schema):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from flask import Response
 from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 
 from arbiter.resources import guard
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import accounts, my_games
+from arbiter.service import accounts, my_games, ratings
+from arbiter.streams import wire
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="My account: profile, personal API tokens, my games.")
@@ -30,8 +32,10 @@ class Me(MethodView):
     @blp.alt_response(401, schema=ProblemSchema, description="missing, revoked or game token")
     @blp.doc(**TOKEN)
     def get(self):
-        """Read my account (any personal token)."""
-        return accounts.me(_account())
+        """Read my account (any personal token), with my ratings and reliability."""
+        account = _account()
+        return {**accounts.me(account), "ratings": ratings.of_account(account),
+                "reliability": ratings.reliability(account)}
 
     @guard.needs("account", "account:write")
     @blp.arguments(s.MePatchSchema)
@@ -102,3 +106,21 @@ class MyGames(MethodView):
         """List my games, most recently moved first; ``to_act=true``: only those where it
         is my turn, across all my games."""
         return {"games": my_games.games_of(_account(), args["to_act"], args["status"])}
+
+
+@blp.route("/stream")
+class MyStream(MethodView):
+    """``/v1/me/stream``: every event of my games, as newline-delimited JSON."""
+
+    @guard.needs("account", "games:read")
+    @blp.doc(responses={"200": {
+        "description": "application/x-ndjson: one line per new event of any game where "
+                       "my account holds a seat, ``{\"game\", \"seq\", \"version\", "
+                       "\"kind\", \"seat\", \"payload\", \"at\"}`` as my seat may "
+                       "see it; an empty line as keep-alive",
+        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}, **TOKEN)
+    def get(self):
+        """Follow all my games at once (personal token with games:read), as Lichess's
+        event stream: served live by the web process's event loop; a Flask server
+        alone answers one keep-alive line and ends."""
+        return Response(wire.NDJSON_KEEPALIVE, mimetype="application/x-ndjson")

@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
 from arbiter.service.identity import SCOPES
@@ -19,6 +20,11 @@ class MeSchema(Schema):
     digest = fields.Boolean(metadata={"description": "one daily digest of the games where "
                                                      "it is my turn instead of a mail each"})
     created_at = fields.String()
+    ratings = fields.List(fields.Nested(RatingSchema),
+                          metadata={"description": "per engine (GET only)"})
+    reliability = fields.Nested(ReliabilitySchema,
+                                metadata={"description": "timeouts and resignations "
+                                                         "(GET only)"})
 
 
 class MePatchSchema(Schema):

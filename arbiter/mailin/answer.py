@@ -1,0 +1,53 @@
+"""The arbiter's answer to a player's mail: one mail per message, in its thread.
+
+It says, command by command, what was recorded or why not (the stable ``code`` and
+the player's sentence), lists the legal moves after a refusal, and ends with what
+the game waits for now. ``In-Reply-To`` and ``References`` thread it under the
+player's mail, ``Auto-Submitted: auto-replied`` (RFC 3834) keeps auto-responders
+quiet, and its ``Reply-To`` is a fresh capability for the seat's current prompt.
+"""
+
+from __future__ import annotations
+
+from arbiter.mailin import capability, commands, identity
+from arbiter.mailin.message import Incoming
+from arbiter.models import InboundMail, OutboxMail
+from arbiter.service.identity import SeatGrant
+from arbiter.service.games import load
+from arbiter.service.notify import board_picture
+
+
+def build(row: InboundMail, incoming: Incoming, seat: SeatGrant,
+          done: list[commands.Done]) -> OutboxMail:
+    """Return the answer to inbound ``row`` (not yet added to the session)."""
+    game, engine, state = load(seat.game_id)
+    player = game.seats[seat.seat]
+    lines = [f"Hello {player.name},", ""]
+    for item in done:
+        if item.line:
+            lines.append(f"> {item.line}")
+        lines.append(item.text if item.ok else f"Refused ({item.code}): {item.text}")
+        lines.append("")
+    last = done[-1]
+    if not last.ok and last.legal:
+        lines += [*commands.legal_lines(seat), ""]
+    if not last.ok and last.help:
+        lines += [commands.HELP, ""]
+    lines += ["Now:", commands.status_text(seat), ""]
+    if game.status == "active":
+        lines.append("Reply to this mail with your next command (\"help\" lists them).")
+    refs = [*incoming.references, *([incoming.message_id] if incoming.message_id else [])]
+    headers = {"Auto-Submitted": "auto-replied",
+               "Reply-To": capability.reply_address(game.id, seat.seat, game.prompt_since)}
+    if incoming.message_id:
+        headers["In-Reply-To"] = incoming.message_id
+        headers["References"] = " ".join(refs[-10:])
+    subject = " ".join(incoming.subject.split()) or f"[Arbiter] {engine.title} game {game.id}"
+    if not subject.lower().startswith("re:"):
+        subject = f"Re: {subject}"
+    board = any(item.board for item in done)
+    return OutboxMail(
+        dedupe_key=f"answer:{row.id}", game_id=game.id, seat=seat.seat,
+        to_addr=identity.seat_address(player), subject=subject[:300],
+        body="\n".join(lines), headers=headers,
+        board_svg=board_picture(engine, state, seat.seat) if board else None)

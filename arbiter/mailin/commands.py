@@ -1,0 +1,229 @@
+"""The commands a player writes in a reply, and running them through the service.
+
+One command per line, in order, stopping at the first refusal: a move in the
+engine's notation, ``resign``, ``board``, ``moves``, ``status``, ``help``,
+``vacation N days``, ``pause`` / ``resume``. A move goes through the same
+:func:`arbiter.service.moves.submit_move` as ``POST /moves`` (same checks, same event,
+same follow-ups), with an Idempotency-Key derived from the Message-ID and the line,
+so a message processed twice records its moves once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from arbiter.errors import ArbiterError
+from arbiter.service import chance, clock, clock_actions, moves, reading
+from arbiter.extensions import db
+from arbiter.mailin import identity
+from arbiter.models import Account
+from arbiter.service.games import get_game
+from arbiter.service.identity import Principal, SeatGrant
+from arbiter.service.games import load
+from arbiter.store import StaleVersion
+from engines.base import EngineError, InvalidMove
+
+MAX_COMMANDS = 20
+"""Lines read from one mail; more are refused as a whole (``too-many-commands``)."""
+
+WORDS = {"help", "moves", "board", "status", "resign", "pause", "resume"}
+
+HELP = """Commands (one per line, above the quoted text of your reply):
+  <a move>            in the game's notation, exactly as the legal moves are listed
+  moves               list your legal moves
+  board               what you see of the game now (and the board picture)
+  status              whose turn it is, the deadline, the score at the end
+  resign              leave the game: your later turns are played for you
+  vacation N days     stop your clock for N days (games with a clock)
+  pause / resume      stop or restart every clock (the game's creator only)
+  help                this list
+Several lines run in order and stop at the first one refused."""
+
+_VACATION = re.compile(r"^vacation\s+(\d{1,3})(\s+days?)?$")
+
+
+@dataclass
+class Done:
+    """The result of one command: the line, whether it was taken, the answer text,
+    the stable ``code`` of a refusal, and whether the board picture goes along."""
+
+    line: str
+    ok: bool
+    text: str
+    code: str | None = None
+    board: bool = False
+    legal: bool = False
+    help: bool = False
+
+
+@dataclass
+class Run:
+    """Every command of one mail, in order, and whether any changed the game."""
+
+    done: list[Done] = field(default_factory=list)
+
+
+def lines_of(text: str, subject: str) -> list[str]:
+    """Return the command lines of a reply: its non-empty lines, or, when there are
+    none, the subject without ``Re:`` prefixes unless it is one of the arbiter's own."""
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if lines:
+        return lines
+    bare = re.sub(r"^\s*((re|aw|sv|fwd?|tr)\s*:\s*)+", "", subject, flags=re.I).strip()
+    return [bare] if bare and not bare.startswith("[Arbiter]") else []
+
+
+def key_for(message_id: str, index: int) -> str:
+    """Return the Idempotency-Key of command ``index`` of a message."""
+    return "mail-" + hashlib.sha256(f"{message_id}|{index}".encode()).hexdigest()[:40]
+
+
+def run(seat: SeatGrant, version: int, lines: list[str], message_id: str) -> Run:
+    """Run ``lines`` for ``seat`` against the prompt begun at ``version`` (the reply
+    address's), in order, stopping at the first refusal."""
+    result = Run()
+    if len(lines) > MAX_COMMANDS:
+        result.done.append(Done(lines[0], False, f"A mail may carry at most {MAX_COMMANDS} "
+                                f"commands; this one has {len(lines)}. Nothing was done.",
+                                "too-many-commands"))
+        return result
+    expected = version
+    for index, line in enumerate(lines):
+        done, expected = _one(seat, expected, line, key_for(message_id, index), message_id)
+        result.done.append(done)
+        if not done.ok:
+            break
+    return result
+
+
+def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
+         ) -> tuple[Done, int]:
+    """Run one command; return its :class:`Done` and the version the next runs against."""
+    word = line.lower().rstrip(".!")
+    try:
+        if word in WORDS:
+            return _word(seat, word, line, key), expected
+        vacation = _VACATION.match(word)
+        if vacation:
+            _, answer = clock_actions.vacation(seat.game_id, seat, int(vacation.group(1)), key)
+            return Done(line, True, f"Vacation recorded: your clock stops for "
+                        f"{vacation.group(1)} day(s) (version {answer['version']})."), expected
+        return _move(seat, expected, line, key, message_id)
+    except StaleVersion:
+        game, _, _ = load(seat.game_id)
+        return Done(line, False, f"The game has moved on since the mail you answered "
+                    f"(version {expected}; it is now at version {game.version}): nothing was "
+                    "recorded. Here is where it stands now.", "stale-version",
+                    legal=True), expected
+    except ArbiterError as err:
+        return Done(line, False, err.detail, err.code, legal=True), expected
+    except InvalidMove as err:  # neither a command nor a move: say what is understood
+        return Done(line, False, f"{err.detail} It is not a command either.", err.code,
+                    legal=True, help=True), expected
+    except EngineError as err:
+        return Done(line, False, err.detail, err.code, legal=True), expected
+
+
+def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
+    """Run a one-word command."""
+    if word == "help":
+        return Done(line, True, HELP)
+    if word == "moves":
+        return Done(line, True, "\n".join(legal_lines(seat, everything=True)))
+    if word == "board":
+        game, engine, state = load(seat.game_id)
+        return Done(line, True, view_text(engine.view(state, seat.seat)), board=True)
+    if word == "status":
+        return Done(line, True, status_text(seat))
+    if word == "resign":
+        _, answer = moves.resign(seat.game_id, seat, key)
+        return Done(line, True, f"Your resignation is recorded (version {answer['version']}).")
+    creator = creator_principal(seat)
+    if creator is None:
+        return Done(line, False, "Only the game's creator may pause or resume it: by mail "
+                    "from the address of the account that created it, or with the creator "
+                    "token over HTTP.", "not-creator")
+    action = clock_actions.pause if word == "pause" else clock_actions.resume
+    _, answer = action(seat.game_id, creator, key)
+    return Done(line, True, f"The game is {word}d (version {answer['version']}).")
+
+
+def creator_principal(seat: SeatGrant) -> Principal | None:
+    """Return the creator's principal when the seat's address (the verified sender of
+    this mail) is the address of the account that created the game, else None."""
+    game = get_game(seat.game_id)
+    account = db.session.get(Account, game.creator_account_id) \
+        if game.creator_account_id else None
+    if account is None or account.deleted_at is not None or not account.email:
+        return None
+    if account.email.lower() != identity.seat_address(game.seats[seat.seat]):
+        return None
+    return Principal(token="", token_hash=f"mail-creator:{account.id}", account=account,
+                     scopes=frozenset({"games:create"}))
+
+
+def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
+          ) -> tuple[Done, int]:
+    """Submit ``line`` as a move; roll what it made the game wait for, so that the
+    next line of the mail is checked against the game as it then stands."""
+    via = {"channel": "mail", "message_id": message_id}
+    _, answer = moves.submit_move(seat.game_id, seat, moves.MISSING, expected, key,
+                                  text=line, via=via,
+                                  body={"text": line, "expected_version": expected, **via})
+    version = answer["version"]
+    game, _, _ = load(seat.game_id)
+    if game.prompt.get("type") == "chance":
+        chance.advance_chance(seat.game_id, game.version)
+        game, _, _ = load(seat.game_id)
+    return Done(line, True, f"Recorded: {answer['text']} (version {version})."), game.version
+
+
+def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
+    """Return the lines listing the seat's legal moves now (or why there are none)."""
+    from arbiter.service.notify import move_lines
+
+    game, engine, state = load(seat.game_id)
+    if game.status != "active":
+        return ["The game is over."]
+    if seat.seat not in game.to_act:
+        return ["It is not your turn now, so you have no legal moves."]
+    return move_lines(engine, state, seat.seat, everything)
+
+
+def status_text(seat: SeatGrant) -> str:
+    """Return what the game waits for now, as a few lines."""
+    game, engine, state = load(seat.game_id)
+    summary = reading.summary(game)
+    names = {p["seat"]: p["name"] for p in summary["players"]}
+    lines = [f"{engine.title}, game {game.id}, version {game.version}: {game.status}."]
+    if game.status == "over":
+        result = game.result or {}
+        scores = result.get("scores") or []
+        lines += [f"  {names[s]}: {scores[s] if s < len(scores) else '-'}" for s in names]
+        lines.append("Ranking, best first: " + "; ".join(
+            ", ".join(names[s] for s in group) for group in result.get("ranking", [])))
+        return "\n".join(lines)
+    waiting = [names[s] for s in game.to_act]
+    if seat.seat in game.to_act:
+        lines.append("It is your turn" + (f" (with {', '.join(w for w in waiting if w != names[seat.seat])})"
+                                          if len(waiting) > 1 else "") + ".")
+        lines.append(engine.brief(state, seat.seat))
+    elif waiting:
+        lines.append(f"Waiting for: {', '.join(waiting)}.")
+    else:
+        lines.append("Waiting for a roll or a draw.")
+    deadline = clock.deadlines(game).get(seat.seat)
+    if deadline is not None:
+        lines.append(f"Your deadline: {clock.local(deadline, game.seats[seat.seat].tz)}.")
+    return "\n".join(lines)
+
+
+def view_text(view: dict) -> str:
+    """Return an engine view as indented text (YAML)."""
+    import yaml
+
+    return yaml.safe_dump(view, sort_keys=False, default_flow_style=None, width=100,
+                          allow_unicode=True).rstrip()

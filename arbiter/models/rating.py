@@ -1,0 +1,26 @@
+"""Ratings: one row per account and engine (issue 11, "Ratings")."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from arbiter.extensions import db
+from arbiter.models.timestamps import UTCDateTime, utcnow
+
+
+class Rating(db.Model):
+    """An account's rating at one engine: the ``openskill`` Plackett-Luce ``mu`` and
+    ``sigma`` after ``games`` rated games, updated in the transaction that ends each
+    rated game (:mod:`arbiter.service.ratings`)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[str] = mapped_column(sa.ForeignKey("accounts.id"), primary_key=True)
+    engine: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    games: Mapped[int] = mapped_column(sa.Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,0 +1,247 @@
+"""A random player by email only: every move is a reply to the turn mail.
+
+``arbiter play ENGINE --players N --by-email`` creates a game on a running server
+(over HTTP: creation is not a mail command), then plays it by mail: it listens as the
+players' mail server (a local SMTP sink, where the server's ``SMTP_URL`` points),
+answers each "your turn" mail with a random legal move read from the mail itself (or
+from the answer to ``moves`` when the mail lists only examples), sends it over SMTP
+to the server's ``mailin`` listener, and at the end fetches and verifies the record
+and checks the mail: every move came by mail, each seat got one turn mail per prompt
+and one answer per command, no Message-ID twice.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import smtplib
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlparse
+
+import requests
+
+from arbiter.play import PlayError, Played, _ok, _report, save_and_verify
+
+
+class Sink:
+    """A local SMTP server (aiosmtpd) that keeps every message it receives."""
+
+    def __init__(self, url: str) -> None:
+        from aiosmtpd.controller import Controller
+
+        parts = urlparse(url)
+        self.messages: list[EmailMessage] = []
+        self.arrived: list[float] = []  # time.monotonic() of each message's arrival
+        self.lock = threading.Lock()
+        self.controller = Controller(self, hostname=parts.hostname or "127.0.0.1",
+                                     port=parts.port or 2525)
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd API
+        """Keep the message."""
+        msg = message_from_bytes(envelope.original_content or envelope.content,
+                                 policy=default)
+        with self.lock:
+            self.messages.append(msg)
+            self.arrived.append(time.monotonic())
+        return "250 Message accepted for delivery"
+
+    def __enter__(self) -> "Sink":
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.controller.stop()
+
+    def to(self, address: str) -> list[EmailMessage]:
+        """Return the messages received for ``address``, in order."""
+        with self.lock:
+            return [m for m in self.messages if m["To"] == address]
+
+    def snapshot(self) -> list[EmailMessage]:
+        """Return every message received so far."""
+        with self.lock:
+            return list(self.messages)
+
+
+@dataclass
+class MailCheck:
+    """What the mail of a game looked like: the seats' addresses (in seat order),
+    counts per address and problems found."""
+
+    addresses: list[str] = field(default_factory=list)
+    turn_mails: Counter = field(default_factory=Counter)
+    answers: Counter = field(default_factory=Counter)
+    commands: Counter = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+
+def body_of(msg: EmailMessage) -> str:
+    """Return the plain-text body of a mail."""
+    part = msg.get_body(preferencelist=("plain",))
+    return part.get_content() if part is not None else ""
+
+
+def is_turn_mail(msg: EmailMessage) -> bool:
+    """True for a "your turn" mail (not an answer in its thread)."""
+    return str(msg["Subject"]).startswith("[Arbiter] Your turn")
+
+
+def listed_moves(text: str) -> tuple[list[str], bool]:
+    """Return the legal moves a turn mail (or an answer to ``moves``) lists, and
+    whether the list is complete."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Your legal moves ("):
+            return _indented(lines[i + 1:]), True
+        if line.startswith("You have ") and "legal moves; for example" in line:
+            return _indented(lines[i + 1:]), False
+    return [], False
+
+
+def _indented(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        if not line.startswith("  "):
+            break
+        out.append(line.strip())
+    return out
+
+
+class MailPlayer:
+    """Plays every seat of one game by replying to its mail."""
+
+    def __init__(self, sink: Sink, mailin_url: str, addresses: list[str],
+                 rng: random.Random, echo: Callable[[str], None]) -> None:
+        self.sink, self.addresses, self.rng, self.echo = sink, addresses, rng, echo
+        parts = urlparse(mailin_url)
+        self.mailin = (parts.hostname or "127.0.0.1", parts.port or 25)
+        self.handled: set[str] = set()
+        self.sent: dict[str, str] = {}  # our Message-ID -> the seat's address
+        self.moves = 0
+
+    def send(self, address: str, to_mail: EmailMessage, body: str) -> str:
+        """Reply to ``to_mail`` from ``address`` with ``body``; return the Message-ID."""
+        msg = self.reply(address, to_mail, body)
+        with smtplib.SMTP(*self.mailin, timeout=30) as smtp:
+            smtp.send_message(msg, from_addr=address, to_addrs=[str(to_mail["Reply-To"])])
+        return msg["Message-ID"]
+
+    def reply(self, address: str, to_mail: EmailMessage, body: str) -> EmailMessage:
+        """Return a reply to ``to_mail`` from ``address`` with ``body`` above the quoted
+        mail, as a mail client writes it; it is counted as sent."""
+        msg = EmailMessage()
+        msg["From"] = address
+        msg["To"] = to_mail["Reply-To"]
+        msg["Subject"] = "Re: " + str(to_mail["Subject"])
+        msg["Message-ID"] = make_msgid(domain=address.rpartition("@")[2])
+        msg["In-Reply-To"] = to_mail["Message-ID"]
+        msg["References"] = " ".join(filter(None, [str(to_mail["References"] or ""),
+                                                   str(to_mail["Message-ID"])]))
+        msg.set_content(f"{body}\n\nOn {to_mail['Date']}, Arbiter wrote:\n> " +
+                        body_of(to_mail).replace("\n", "\n> ")[:2000] + "\n")
+        self.sent[msg["Message-ID"]] = address
+        return msg
+
+    def answer_of(self, message_id: str, timeout: float) -> EmailMessage:
+        """Wait for the arbiter's answer to our mail ``message_id``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for msg in self.sink.snapshot():
+                if msg["In-Reply-To"] == message_id:
+                    return msg
+            time.sleep(0.05)
+        raise PlayError(f"no answer to {message_id} within {timeout:.0f} s")
+
+    def step(self, timeout: float) -> bool:
+        """Answer every turn mail not yet answered; return True if any was."""
+        acted = False
+        for msg in self.sink.snapshot():
+            if not is_turn_mail(msg) or msg["Message-ID"] in self.handled \
+                    or str(msg["To"]) not in self.addresses:
+                continue
+            self.handled.add(msg["Message-ID"])
+            address = str(msg["To"])
+            moves, complete = listed_moves(body_of(msg))
+            if not complete:
+                answer = self.answer_of(self.send(address, msg, "moves"), timeout)
+                moves, complete = listed_moves(body_of(answer))
+            if not moves:
+                continue
+            move = self.rng.choice(moves)
+            self.send(address, msg, move)
+            self.moves += 1
+            self.echo(f"  mail {self.moves:4d}  {address}: {move}")
+            acted = True
+        return acted
+
+    def check(self) -> MailCheck:
+        """Return the counts of turn mails, answers and commands per address."""
+        out = MailCheck(addresses=list(self.addresses))
+        ids = Counter(str(m["Message-ID"]) for m in self.sink.snapshot())
+        out.problems += [f"Message-ID {i} received {n} times" for i, n in ids.items() if n > 1]
+        for msg in self.sink.snapshot():
+            if str(msg["To"]) not in self.addresses:
+                continue  # another game's (several games may share one sink)
+            if is_turn_mail(msg):
+                out.turn_mails[str(msg["To"])] += 1
+            elif msg["In-Reply-To"] in self.sent:
+                out.answers[str(msg["To"])] += 1
+        for address in self.sent.values():
+            out.commands[address] += 1
+        return out
+
+
+def play_by_email(url: str, engine: str, players: int, sink: Sink, mailin_url: str,
+                  seed: int | None = None, out_dir: str | Path = ".",
+                  echo: Callable[[str], None] = print, timeout: float = 600.0,
+                  token: str | None = None) -> tuple[Played, MailCheck]:
+    """Create a game at ``url`` and play it out by mail through ``sink`` (where the
+    server's ``SMTP_URL`` points) and ``mailin_url`` (the server's listener).
+
+    :param token: a personal API token with ``games:create`` where creation is closed.
+    :returns: the played game (record saved and verified) and its :class:`MailCheck`.
+    :raises PlayError: a refusal the player did not expect, or ``timeout`` seconds.
+    """
+    http = requests.Session()
+    base = url.rstrip("/")
+    run = secrets.token_hex(3)
+    names = [f"Player {i + 1}" for i in range(players)]
+    addresses = [f"player{i + 1}.{run}@players.example" for i in range(players)]
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    created = _ok(http.post(f"{base}/v1/games", headers=auth, timeout=30, json={
+        "engine": engine, "players": [{"name": n, "email": a}
+                                      for n, a in zip(names, addresses)]}))
+    game_id = created["id"]
+    echo(f"created {engine} game {game_id} for {players} players at {base}; playing by mail")
+    player = MailPlayer(sink, mailin_url, addresses, random.Random(seed), echo)
+    started = time.monotonic()
+    while sum("is over" in str(m["Subject"]) for m in sink.snapshot()
+              if str(m["To"]) in addresses) < players:
+        if time.monotonic() - started > timeout:
+            raise PlayError(f"game {game_id} did not end by mail within {timeout:.0f} s")
+        if not player.step(timeout=60):
+            time.sleep(0.05)
+    time.sleep(1.0)  # a late duplicate or a missing answer would show now
+    check = player.check()
+    record = _ok(http.get(f"{base}/v1/games/{game_id}/record", timeout=30))
+    for event in record["events"]:
+        if event["kind"] == "move" and (event["payload"].get("via") or {}).get(
+                "channel") != "mail":
+            check.problems.append(f"move at seq {event['seq']} did not come by mail")
+    played = save_and_verify(record, engine, game_id, out_dir, player.moves)
+    _report(echo, record, names, played.path, played.verdict)
+    for address in addresses:
+        echo(f"{address}: {check.turn_mails[address]} turn mails, {check.commands[address]} "
+             f"commands, {check.answers[address]} answers")
+    for problem in check.problems:
+        echo(f"PROBLEM: {problem}")
+    return played, check

@@ -1,0 +1,45 @@
+"""Schemas of ``/v1/ratings`` and of the ratings shown on ``/v1/me``."""
+
+from marshmallow import Schema, fields, validate
+
+
+class ReliabilitySchema(Schema):
+    """A player's reliability over all its games."""
+
+    timeouts = fields.Integer(metadata={"description": "moves the clock played for it"})
+    resignations = fields.Integer(metadata={"description": "resignations (not clock "
+                                                           "forfeits)"})
+    games = fields.Integer(metadata={"description": "seats it held"})
+
+
+class RatingSchema(Schema):
+    """A rating at one engine (openskill Plackett-Luce)."""
+
+    engine = fields.String()
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: the leaderboard's order"})
+    games = fields.Integer(metadata={"description": "rated games counted"})
+    updated_at = fields.String()
+
+
+class LeaderRowSchema(RatingSchema):
+    """A row of the leaderboard."""
+
+    rank = fields.Integer()
+    account = fields.String()
+    display_name = fields.String()
+    reliability = fields.Nested(ReliabilitySchema)
+
+
+class LeaderboardSchema(Schema):
+    """``GET /v1/ratings/{engine}``."""
+
+    engine = fields.String()
+    ratings = fields.List(fields.Nested(LeaderRowSchema))
+
+
+class LeaderboardQuerySchema(Schema):
+    """``GET /v1/ratings/{engine}?limit=``."""
+
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))

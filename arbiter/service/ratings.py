@@ -1,0 +1,117 @@
+"""Ratings per engine with ``openskill``'s Plackett-Luce model, and players' reliability.
+
+A game created with ``rated: true`` (every seat an account, no account twice) updates
+its players' ratings at that engine in the transaction that appends its ``game-over``:
+the engine's ranking (groups of tied seats, best first; resigned seats last) is the
+order given to :meth:`openskill.models.PlackettLuce.rate`, which takes any number of
+players, 2-player games included. A player's first rated game starts from the model's
+default (``mu`` 25, ``sigma`` 25/3). The leaderboard orders by the ordinal
+``mu - 3 sigma`` (a conservative estimate).
+
+Reliability (webDiplomacy's idea): per account, over every game (rated or not), the
+number of timeouts (moves the clock played for a seat: ``move`` events with
+``timeout``) and of resignations (``resigned`` events other than a clock forfeit).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from openskill.models import PlackettLuce
+
+from arbiter.errors import Unprocessable
+from arbiter.extensions import db
+from arbiter.models import Account, Event, Game, Rating, Seat
+from arbiter.models.timestamps import iso, utcnow
+
+MODEL = PlackettLuce()
+"""The rating model, with openskill's defaults."""
+
+
+def check_rated(seats: list[Seat]) -> None:
+    """Refuse a rated game whose seats are not all distinct accounts.
+
+    :raises Unprocessable: ``unrated-seat``.
+    """
+    accounts = [s.account_id for s in seats]
+    if None in accounts or len(set(accounts)) != len(accounts) or len(accounts) < 2:
+        raise Unprocessable("A rated game needs at least two seats, each the email "
+                            "address of a different verified account.", code="unrated-seat")
+
+
+def places(ranking: list[list[int]], players: int) -> list[int]:
+    """Return each seat's place (0 best; tied seats share one) from a result's
+    ``ranking`` (groups of seats, best first); a seat in no group comes last."""
+    place = [len(ranking)] * players
+    for number, group in enumerate(ranking):
+        for seat in group:
+            place[seat] = number
+    return place
+
+
+def game_over(game: Game, result: dict) -> list[Rating]:
+    """Return the ratings of ``game``'s players updated by its ``result`` (rows to
+    write in the transaction that ends the game); none for an unrated game.
+
+    The rows are read ``FOR UPDATE`` (PostgreSQL) so that two games ending at once for
+    one player both count; on SQLite the write lock the game's UPDATE took already
+    serialises them.
+    """
+    if not game.rated:
+        return []
+    seats = sorted(game.seats, key=lambda s: s.seat)
+    ids = [s.account_id for s in seats]
+    found = {r.account_id: r for r in db.session.scalars(
+        sa.select(Rating).where(Rating.engine == game.engine, Rating.account_id.in_(ids))
+        .with_for_update())}
+    rows = [found.get(i) or Rating(account_id=i, engine=game.engine, games=0,
+                                   mu=MODEL.mu, sigma=MODEL.sigma) for i in ids]
+    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
+    rated = MODEL.rate(teams, ranks=places(result.get("ranking", []), len(seats)))
+    now = utcnow()
+    for row, (after,) in zip(rows, rated):
+        row.mu, row.sigma, row.games, row.updated_at = after.mu, after.sigma, row.games + 1, now
+    return rows
+
+
+def shown(row: Rating) -> dict:
+    """Return a rating as the API shows it."""
+    return {"engine": row.engine, "mu": round(row.mu, 3), "sigma": round(row.sigma, 3),
+            "ordinal": round(row.mu - 3 * row.sigma, 3), "games": row.games,
+            "updated_at": iso(row.updated_at)}
+
+
+def of_account(account: Account) -> list[dict]:
+    """Return the account's ratings, one per engine it played rated games of."""
+    rows = db.session.scalars(sa.select(Rating).where(Rating.account_id == account.id)
+                              .order_by(Rating.engine))
+    return [shown(r) for r in rows]
+
+
+def leaderboard(engine: str, limit: int) -> list[dict]:
+    """Return the best ``limit`` ratings at ``engine`` by ordinal, with each player's
+    display name and reliability (deleted accounts left out)."""
+    ordinal = Rating.mu - 3 * Rating.sigma
+    rows = db.session.execute(
+        sa.select(Rating, Account).join(Account, Account.id == Rating.account_id)
+        .where(Rating.engine == engine, Account.deleted_at.is_(None))
+        .order_by(ordinal.desc(), Rating.account_id).limit(limit)).all()
+    return [{"rank": n, "account": account.id, "display_name": account.display_name,
+             **shown(row), "reliability": reliability(account)}
+            for n, (row, account) in enumerate(rows, start=1)]
+
+
+def reliability(account: Account) -> dict:
+    """Return ``{"timeouts", "resignations", "games"}`` of the account over all its
+    seats: moves the clock played for it, resignations that were not clock forfeits,
+    and how many seats it held."""
+    mine = sa.and_(Seat.game_id == Event.game_id, Seat.seat == Event.seat,
+                   Seat.account_id == account.id)
+    timeouts = db.session.scalar(
+        sa.select(sa.func.count()).select_from(Event).join(Seat, mine)
+        .where(Event.kind == "move", Event.payload["timeout"].is_not(None)))
+    resigned = db.session.scalars(
+        sa.select(Event.payload).join(Seat, mine).where(Event.kind == "resigned"))
+    seats = db.session.scalar(sa.select(sa.func.count()).select_from(Seat)
+                              .where(Seat.account_id == account.id))
+    return {"timeouts": timeouts, "games": seats,
+            "resignations": sum(1 for p in resigned if not p.get("forfeit"))}

@@ -1,0 +1,32 @@
+"""``GET /v1/me/games`` on each database: on PostgreSQL a DISTINCT over the game row
+failed (JSON columns have no equality operator); found by ``bench/many_games.py``."""
+
+from __future__ import annotations
+
+import uuid
+
+from arbiter.service.chance import advance_chance
+from tests.helpers import auth, sign_in
+
+
+def test_my_games_to_act_on_every_database(any_app):
+    """An account in two games sees both, and with ``to_act`` the one where it owes
+    the move, on SQLite and PostgreSQL alike."""
+    client = any_app.test_client()
+    email = f"ann-{uuid.uuid4().hex[:8]}@example.org"  # the PostgreSQL schema is shared
+    token = sign_in(client, any_app, email, "Ann")
+    ids = []
+    for seat_of_ann in (0, 1):
+        players = [{"name": "Bob"}, {"name": "Carl"}]
+        players[seat_of_ann] = {"name": "Ann", "email": email}
+        made = client.post("/v1/games", json={"engine": "space-worm", "players": players})
+        assert made.status_code == 201
+        ids.append(made.json["id"])
+        with any_app.app_context():
+            advance_chance(made.json["id"], made.json["version"])
+    every = client.get("/v1/me/games", headers=auth(token))
+    assert every.status_code == 200
+    assert sorted(g["id"] for g in every.json["games"]) == sorted(ids)
+    mine = client.get("/v1/me/games?to_act=true", headers=auth(token))
+    assert mine.status_code == 200
+    assert [g["id"] for g in mine.json["games"]] == [ids[0]]  # seat 0 starts Space Worm
