@@ -63,6 +63,8 @@ def fuzz(tmp_path: Path, backend: str, database_url: str | None = None,
     """Start the service, seed games, fuzz it; fail on any finding."""
     port = free_port()
     env = processes.service_env(tmp_path, port, database_url, broker_url)
+    # /metrics is off (404) without a token; fuzz it as production runs it: token-protected.
+    env["METRICS_TOKEN"] = "fuzz-metrics-token-not-given-to-schemathesis"
     procs = processes.serve(tmp_path, port, env)
     try:
         url = f"http://127.0.0.1:{port}"
