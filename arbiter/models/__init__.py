@@ -2,6 +2,7 @@
 the clock's reminders, heartbeat and outages, ratings."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
+from arbiter.models.consent import ConsentEvent, Invitation, MailAddress
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
 from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
@@ -11,5 +12,5 @@ from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
 from arbiter.models.rating import Rating
 
-__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
+__all__ = ["ConsentEvent", "Invitation", "MailAddress", "Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
            "ClockReminder", "ClockSweep"]

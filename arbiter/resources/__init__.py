@@ -11,12 +11,13 @@ from arbiter.resources.engines.routes import blp as engines_blp
 from arbiter.resources.games.routes import blp as games_blp
 from arbiter.resources.games.clock_routes import blp as clock_blp
 from arbiter.resources.health.routes import blp as health_blp
+from arbiter.resources.invitations.routes import blp as invitations_blp
 from arbiter.resources.me.routes import blp as me_blp
 from arbiter.resources.metrics.routes import blp as metrics_blp
 from arbiter.resources.ratings.routes import blp as ratings_blp
 
 BLUEPRINTS = [engines_blp, games_blp, bulk_blp, clock_blp, campaigns_blp, auth_blp, me_blp,
-              metrics_blp, ratings_blp, health_blp]
+              metrics_blp, ratings_blp, health_blp, invitations_blp]
 
 
 def register_blueprints(api: Api) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
+from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
 from arbiter.service import games, identity, idempotency, reading
@@ -55,14 +56,15 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
                             extra={"limit": limit})
     scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
     account = creator.account if creator else None
+    creator_key = limits.caller_key(creator)
 
     def run(row):
-        prepared = [_prepare(i, spec, account) for i, spec in enumerate(specs)]
+        prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
         answer = {"games": []}
         try:
             pending = []
-            for tr, tokens in prepared:
-                pending.append(stage(tr)[1])
+            for tr, tokens, rows in prepared:
+                pending.append(stage(tr, rows)[1])
                 answer["games"].append(reading.created(tr.game, tokens))
             stored = row(201, answer)
             if stored is not None:
@@ -82,14 +84,16 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     return idempotency.once(scope, key, body, run)
 
 
-def _prepare(index: int, spec: GameSpec, account):
-    """Check and build game ``index`` of a batch, as a single creation would.
+def _prepare(index: int, spec: GameSpec, account, creator_key: str):
+    """Check and build game ``index`` of a batch, as a single creation would
+    (invited seats included: such a game waits for its invitations).
 
     :raises Unprocessable: ``bad-game`` with the game's own problem.
     """
     try:
         return games.prepare_game(spec.engine, spec.players, spec.options, spec.clock,
-                                  creator=account, rated=spec.rated)
+                                  creator=account, rated=spec.rated,
+                                  creator_key=creator_key)
     except (ArbiterError, EngineError) as err:
         raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
                             "No game of the batch was created.", code="bad-game",

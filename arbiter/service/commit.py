@@ -6,29 +6,34 @@ from typing import Any, Iterable
 
 from arbiter import queue, store
 from arbiter.extensions import db
-from arbiter.models import Event
+from arbiter.models import Event, OutboxMail
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, notify, ratings
 from arbiter.service.transition import Transition
 from arbiter.streams import publish
 
 
-def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
+def commit(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+           ) -> list[Event]:
     """Append ``tr``'s events with the new snapshot and its mails, commit, then
     enqueue chance rolling and mail sending.
 
+    :param status: a new game status (``active`` when a waiting game starts,
+        ``cancelled``); a game that is not active gets no mails and no rolls.
     :returns: the appended events.
     :raises arbiter.store.StaleVersion: somebody appended first; nothing written.
     """
-    rows, after = stage(tr, extra_rows)
+    rows, after = stage(tr, extra_rows, status)
     db.session.commit()
     after_commit(*after)
     return rows
 
 
-def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], tuple]:
-    """Write ``tr`` as :func:`commit` does, but leave the transaction open (several
-    games' transitions committed as one: ``arbiter/service/bulk.py``).
+def stage(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+          ) -> tuple[list[Event], tuple]:
+    """Write ``tr`` as :func:`commit` does (``status`` likewise), but leave the
+    transaction open (several games' transitions committed as one:
+    ``arbiter/service/bulk.py``).
 
     :returns: the appended events, and the arguments of :func:`after_commit` to call
         once the caller has committed.
@@ -44,7 +49,10 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned,
                            utcnow())
     mails = []
-    if tr.result is not None:
+    idle = (status or game.status) != "active" and tr.result is None
+    if idle:
+        pass
+    elif tr.result is not None:
         mails = notify.over_mails(game, engine, tr.result)
     elif prompt["type"] == "decision" and since == new_version:
         mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since,
@@ -52,12 +60,16 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
                 "prompt_since": since,
                 "engine_version": engine.version, **timing}
+    if status:
+        snapshot["status"] = status
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
+    extra_rows = list(extra_rows)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
     rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended])
-    mail_ids = [m.id for m in mails]  # read before the commit expires them
-    return rows, (game.id, prompt, new_version, mail_ids)
+    # read before the commit expires them
+    mail_ids = [m.id for m in [*mails, *extra_rows] if isinstance(m, OutboxMail)]
+    return rows, (game.id, {"type": "idle"} if idle else prompt, new_version, mail_ids)
 
 
 def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:

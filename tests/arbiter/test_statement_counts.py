@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from arbiter.extensions import db
 from arbiter.service.chance import advance_chance
+from tests.helpers import agreed
 
 MOVE_LIMIT = 5
 READ_LIMIT = 2
@@ -43,6 +44,7 @@ def game(any_app):
     """A two-player Space Worm game with emails (so moves write outbox rows), rolled
     to its first decision: ``(client, game id, seat on turn, its token)``."""
     client = any_app.test_client()
+    agreed(any_app, "ann@example.org", "bob@example.org")  # accounts: they agreed to mail
     made = client.post("/v1/games", json={"engine": "space-worm", "players": [
         {"name": "Ann", "email": "ann@example.org"},
         {"name": "Bob", "email": "bob@example.org"}]}).get_json()
