@@ -99,10 +99,12 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
         (:mod:`arbiter.service.ratings`).
     :returns: the settled transition of the new game (version 0), the seat tokens,
         and the invitations and invitation mails to write with it.
-    :raises: as :func:`create_game`, and Unprocessable ``unrated-seat`` for a rated
-        game whose seats are not all different accounts.
+    :raises: as :func:`create_game`, Unprocessable ``unrated-seat`` for a rated game
+        whose seats are not all different accounts, and ArbiterError 422 ``bad-start``
+        for a ``start_at`` that is not in the future.
     """
     engine = engine_for(engine_id)
+    invitations.check_policy(unfilled, start_at)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
     state = engine.setup(len(players), loaded)

@@ -19,6 +19,9 @@ game's ``unfilled`` policy, set at creation:
 
 Accepting (:func:`accept`) proves the address (the link was mailed to it): it makes
 or finds the account, links the seat, and gives a personal token like a sign-in.
+A reply ``accept`` (or ``decline``, ``block``) to the invitation mail does the same by
+mail (:mod:`arbiter.mailin.invitation`), without the token: the mail's ``Reply-To`` is
+the seat's capability address of version 0 (:data:`REPLY_VERSION`).
 """
 
 from __future__ import annotations
@@ -32,12 +35,18 @@ from flask import current_app
 from arbiter import limits
 from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
 from arbiter.extensions import db
+from arbiter.mailin import capability
 from arbiter.models import Game, Invitation, OutboxMail, Seat
 from arbiter.models.timestamps import utcnow
 from arbiter.service import accounts, consent, identity
 
 UNFILLED = ("cancel", "start")
 """The unfilled-seat policies a creator may choose."""
+
+REPLY_VERSION = 0
+"""The version in an invitation mail's reply address (:mod:`arbiter.mailin.capability`):
+no prompt begins at version 0 (a game's first event is seq 1), so a capability of
+version 0 names the seat's invitation."""
 
 
 def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[OutboxMail]]:
@@ -71,7 +80,8 @@ def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[O
 
 
 def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxMail:
-    """Return the one invitation mail of an address."""
+    """Return the one invitation mail of an address; its ``Reply-To`` takes a reply
+    ``accept``, ``decline`` or ``block``."""
     base = current_app.config["BASE_URL"]
     page = f"{base}/v1/invitations/{invitation.id}?token={nonce}"
     start = (f"The game starts when every player has accepted"
@@ -80,13 +90,17 @@ def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxM
         f"Hello {seat.name},", "",
         f"You are invited to play {game.engine} (game {game.id}) on Arbiter, a "
         "turn arbiter for board games played by mail and over the web.", start, "",
-        f"Accept, decline, or block every invitation to this address: {page}", "",
+        f"Accept, decline, or block every invitation to this address: {page}",
+        'Or reply to this mail with the single word "accept" (or "decline", or "block").',
+        "",
         "This is the only mail you will get from us unless you accept: nothing else is "
         "sent to an address that has not agreed to it.",
     ])
     return OutboxMail(dedupe_key=f"invite:{invitation.id}", game_id=game.id,
                       seat=seat.seat, to_addr=invitation.email,
-                      subject=f"[Arbiter] An invitation to play {game.engine}", body=body)
+                      subject=f"[Arbiter] An invitation to play {game.engine}", body=body,
+                      headers={"Reply-To": capability.reply_address(game.id, seat.seat,
+                                                                    REPLY_VERSION)})
 
 
 def get_invitation(invitation_id: str) -> Invitation:
@@ -98,13 +112,22 @@ def get_invitation(invitation_id: str) -> Invitation:
     return row
 
 
-def _opened(invitation_id: str, nonce: str | None, who) -> Invitation:
-    """Return the invitation that the link's nonce, or an account of its address,
-    opens.
+def of_seat(game_id: str, seat: int) -> Invitation | None:
+    """Return the invitation of a game's seat (None: the seat was not invited)."""
+    return db.session.scalar(sa.select(Invitation).where(
+        Invitation.game_id == game_id, Invitation.seat == seat))
+
+
+def _opened(invitation_id: str, nonce: str | None, who, mailed_from: str | None = None
+            ) -> Invitation:
+    """Return the invitation that the link's nonce, an account of its address, or a
+    reply checked to come from its address (``mailed_from``) opens.
 
     :raises Forbidden: ``bad-invitation-link`` (wrong nonce, or another account).
     """
     invitation = get_invitation(invitation_id)
+    if mailed_from is not None and mailed_from.lower() == invitation.email:
+        return invitation
     if nonce is not None:
         if not secrets.compare_digest(invitation.nonce_hash, identity.token_hash(nonce)):
             raise Forbidden("This invitation link is not valid.", code="bad-invitation-link")
@@ -127,9 +150,11 @@ def _check_open(invitation: Invitation, game: Game) -> None:
                        code="invitation-answered")
 
 
-def accept(invitation_id: str, nonce: str | None = None, who=None) -> dict:
-    """Accept an invitation (by its link's ``nonce`` or an account of its address):
-    the seat joins the account (made now if needed) and mail to it may flow. Returns
+def accept(invitation_id: str, nonce: str | None = None, who=None,
+           mailed_from: str | None = None) -> dict:
+    """Accept an invitation (by its link's ``nonce``, an account of its address, or a
+    reply from its address: ``mailed_from``, checked by the caller): the seat joins
+    the account (made now if needed) and mail to it may flow. Returns
     ``{"game_id", "seat", "account", "token"}`` (``token``: a personal token with every
     scope when accepted by link, else None); the game starts if it was the last.
 
@@ -138,7 +163,7 @@ def accept(invitation_id: str, nonce: str | None = None, who=None) -> dict:
     """
     from arbiter.service import game_start
 
-    invitation = _opened(invitation_id, nonce, who)
+    invitation = _opened(invitation_id, nonce, who, mailed_from)
     game = db.session.get(Game, invitation.game_id)
     _check_open(invitation, game)
     account = accounts.account_by_address(invitation.email) or accounts.new_account(
@@ -157,7 +182,7 @@ def accept(invitation_id: str, nonce: str | None = None, who=None) -> dict:
 
 
 def decline(invitation_id: str, nonce: str | None = None, who=None,
-            block: bool = False) -> dict:
+            block: bool = False, mailed_from: str | None = None) -> dict:
     """Decline an invitation; with ``block`` also refuse every later invitation to the
     address. The seat is unfilled (see the module's policies). Returns
     ``{"game_id", "seat", "status", "blocked"}``.
@@ -167,7 +192,7 @@ def decline(invitation_id: str, nonce: str | None = None, who=None,
     """
     from arbiter.service import game_start
 
-    invitation = _opened(invitation_id, nonce, who)
+    invitation = _opened(invitation_id, nonce, who, mailed_from)
     game = db.session.get(Game, invitation.game_id)
     if block:
         consent.block(invitation.email)

@@ -99,6 +99,16 @@ def test_an_invitation_accepted_twice_is_refused(client, app):
     assert twice.status_code == 409 and twice.json["code"] == "invitation-answered"
 
 
+def test_a_start_at_in_the_past_is_refused_and_writes_nothing(client, app):
+    made = _create(client, None, "bob@example.org",
+                   start_at=iso(utcnow() - timedelta(minutes=1)))
+    assert made.status_code == 422 and made.json["code"] == "bad-start"
+    assert made.mimetype == "application/problem+json"
+    assert _mails(app, "bob@example.org") == []
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Game)) == 0
+
+
 def test_an_invitation_accepted_after_the_game_started_is_refused(client, app):
     start = utcnow() + timedelta(hours=1)
     made = _create(client, None, "bob@example.org", start_at=iso(start),

@@ -13,7 +13,7 @@ from arbiter.models import OutboxMail
 from tests.arbiter.clock_helpers import T0, after, events, parse, sweep, timeouts
 from tests.arbiter.test_games_api import assert_problem
 from arbiter.service.games import load
-from tests.helpers import auth, summary, until_decision
+from tests.helpers import agreed, auth, summary, until_decision
 
 TIMER = {"setup": "first-game", "timer": True, "timer_seconds": 60}
 
@@ -23,6 +23,7 @@ def timed_game(client, app, clock: dict | None = None, emails: bool = False):
     body = {"engine": "worms", "options": TIMER, "clock": clock or {}, "players": [
         {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None}
         for i in range(2)]}
+    agreed(app, *(p["email"] for p in body["players"] if p["email"]))
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
     game_id = answer.json["id"]

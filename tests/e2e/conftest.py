@@ -103,6 +103,10 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
 
 
+SECRET_KEY = "test-only-browser-secret"
+"""The ``service``'s SECRET_KEY (a test signs a mailed link with it)."""
+
+
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """Start web, worker and beat on the embedded default; yield the base URL."""
@@ -110,7 +114,7 @@ def service(tmp_path_factory):
     port = free_port()
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
            "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
-           "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
+           "SECRET_KEY": SECRET_KEY, "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
     for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SMTP_URL"):
         env.pop(key, None)
     subprocess.run([processes.BIN / "arbiter", "db-upgrade"], env=env, check=True,

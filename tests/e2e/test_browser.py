@@ -290,3 +290,27 @@ def test_the_page_updates_itself_when_the_game_moves(service, page) -> None:
     assert int(page.locator("main").get_attribute("data-version")) >= answer.json()["seq"]
     assert page.evaluate("window.notReloaded") is True
     assert legal["notation"][0] in page.locator("ol.log").inner_text()
+
+
+def test_a_mailed_links_button_works_under_the_content_security_policy(service,
+                                                                       new_context):
+    """Given the one-click unsubscribe page a mail links to (issue 10), its button
+    works in a real browser under the pages' Content-Security-Policy (no inline
+    script runs): the POST is made and the page says it was done."""
+    from itsdangerous import URLSafeSerializer
+
+    from tests.e2e.conftest import SECRET_KEY
+
+    token = URLSafeSerializer(SECRET_KEY, salt="arbiter.unsubscribe").dumps(
+        {"e": "nobody@example.org", "g": None})
+    page = fresh_page(new_context)
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
+    page.goto(f"{service}/v1/unsubscribe?t={token}")
+    assert "Stop every mail from Arbiter to nobody@example.org?" in page.content()
+    with page.expect_response(lambda r: r.request.method == "POST") as posted:
+        page.click("button")
+    assert posted.value.status == 200
+    page.wait_for_function("document.getElementById('out').textContent !== ''")
+    assert page.locator("#out").inner_text() == "Done."
+    assert refused == []
