@@ -20,15 +20,19 @@ PAGE = """<!doctype html>
 <pre id="out"></pre>
 </body></html>
 """
-"""The page; its buttons work by ``arbiter/web/static/link-buttons.js`` (the
-Content-Security-Policy, ``arbiter/web/__init__.py``, runs no inline script)."""
+"""The page; its buttons work by ``arbiter/web/static/link-buttons.js``: it carries
+the pages' strict Content-Security-Policy (``arbiter/web/__init__.py``), which runs no
+inline script."""
 
 
 def button_page(title: str, text: str, actions: list[tuple[str, str, dict]]) -> Response:
-    """Return an HTML page: ``text`` and one button per ``(label, url, json body)``."""
+    """Return an HTML page: ``text`` and one button per ``(label, url, json body)``,
+    with the pages' Content-Security-Policy."""
+    from arbiter.web import CSP
+
     buttons = "\n".join(
         f'<button data-url="{escape(url)}" data-body="{escape(json.dumps(body))}">'
         f"{escape(label)}</button>" for label, url, body in actions)
     page = PAGE.format(title=escape(title), text=escape(text), buttons=buttons,
                        script=url_for("web.static", filename="link-buttons.js"))
-    return Response(page, mimetype="text/html")
+    return Response(page, mimetype="text/html", headers={"Content-Security-Policy": CSP})

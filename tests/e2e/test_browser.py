@@ -306,7 +306,8 @@ def test_a_mailed_links_button_works_under_the_content_security_policy(service,
     page = fresh_page(new_context)
     refused = []
     page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
-    page.goto(f"{service}/v1/unsubscribe?t={token}")
+    opened = page.goto(f"{service}/v1/unsubscribe?t={token}")
+    assert "script-src 'self'" in opened.headers["content-security-policy"]
     assert "Stop every mail from Arbiter to nobody@example.org?" in page.content()
     with page.expect_response(lambda r: r.request.method == "POST") as posted:
         page.click("button")

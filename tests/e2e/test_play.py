@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import requests
 
 import engines
 
