@@ -81,7 +81,8 @@ def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GameP
 
     :raises arbiter.errors.NotFound: no such game.
     """
-    engine = engines.get(game.engine)
+    engine = (engines.at_version(game.engine, game.engine_version)  # the game's rules
+              or engines.get(game.engine))
     read = reading.view(game.id, grant)
     seat = read["seat"]
     names = {s.seat: s.name for s in game.seats}
