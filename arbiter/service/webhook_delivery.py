@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 
 USER_AGENT = "Arbiter-Webhooks/1"
 
+EARLY = timedelta(seconds=1)
+"""A claim may start a retry this much before its ``retry_at``: a task's countdown
+may fire a little early, and a retry it then skipped would wait for the sweep."""
+
 
 def _setting(name: str) -> float:
     return float(current_app.config[name])
@@ -57,12 +61,13 @@ def _may_try(now: datetime):
 
 def claim(delivery_id: int):
     """Claim a delivery for one try; return its row (``id``, ``message_id``, ``url``,
-    ``body``, ``attempts``), or None if delivered, given up, in flight or backing off."""
+    ``body``, ``attempts``), or None if delivered, given up, in flight or backing off
+    (for more than ``EARLY``)."""
     now = utcnow()
     lease = now + timedelta(seconds=_setting("WEBHOOK_CLAIM_SECONDS"))
     row = db.session.execute(
         sa.update(WebhookDelivery)
-        .where(WebhookDelivery.id == delivery_id, _may_try(now))
+        .where(WebhookDelivery.id == delivery_id, _may_try(now + EARLY))
         .values(claimed_at=now, retry_at=lease, attempts=WebhookDelivery.attempts + 1)
         .returning(WebhookDelivery.id, WebhookDelivery.message_id, WebhookDelivery.url,
                    WebhookDelivery.body, WebhookDelivery.attempts)

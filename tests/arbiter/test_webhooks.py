@@ -304,7 +304,7 @@ def test_a_failed_delivery_is_retried_after_a_growing_back_off_then_delivered(sq
         assert deliver_due(app) == 1
         with app.app_context():
             assert webhook_delivery.backoff(1) == 5 and webhook_delivery.backoff(2) == 10
-        for waited, tries in ((4, 1), (6, 2), (6 + 9, 2), (6 + 11, 3)):
+        for waited, tries in ((3, 1), (6, 2), (6 + 8, 2), (6 + 11, 3)):
             with time_machine.travel(start + timedelta(seconds=waited), tick=False):
                 deliver_due(app)
             assert len(receiver.received) == tries, waited
