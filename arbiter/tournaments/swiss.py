@@ -16,7 +16,10 @@ games, a withdrawn one is not passed):
 3. Seat the rest, in this order of priority:
    a. fewest repeat meetings (a pair that met before, weighted by how often);
    b. k players, and more rounds to come: keep the next round repeat-free if that is
-      possible (one round of look-ahead, for small fields searched exhaustively);
+      possible (one round of look-ahead; only for small fields, at most EXHAUSTIVE_LIMIT
+      ways to form the tables - 9 at 3-player tables, 8 at 4, 10 at 5 - which are searched
+      exhaustively; larger fields start from consecutive tables in rank order and swap
+      players between tables while that removes repeats);
    c. closest scores at a table (sum over table pairs of the squared score difference);
    d. seat balance (``seats.seat_cost``);
    e. 2 players: within a score group, the top half meets the bottom half (Dutch style).
@@ -36,8 +39,10 @@ from arbiter.tournaments.seats import SeatHistory, seat_cost, seat_history, seat
 
 # Scores become integers for exact matching weights: points * SCALE, rounded.
 SCALE = 1000
+# Candidate splits checked for a repeat-free next round (each check is a search).
+LOOK_AHEAD_LIMIT = 300
 # k-player fields with at most this many ways to form the tables are searched exhaustively.
-EXHAUSTIVE_LIMIT = 20000
+EXHAUSTIVE_LIMIT = 3000
 
 # 2-player brackets: cut at a score-group boundary from this size on, inside a group at
 # the larger size (the blossom algorithm is cubic in the bracket size).
@@ -148,8 +153,9 @@ def _match(playing: list[tuple[str, int]], met: Met,
 def _match_bracket(playing: list[tuple[str, int]], met: Met,
                    history: SeatHistory) -> tuple[list[tuple[str, ...]], int]:
     """(pairs, repeat pairings among them): a minimum-cost perfect matching on the
-    lexicographic criteria (repeats squared, score-group distance squared, seat-wish
-    conflict 0-2). Few distinct weights keep the blossom algorithm fast."""
+    lexicographic criteria (repeat pairings, their meetings squared, score-group distance
+    squared, seat-wish conflict 0-2). Few distinct weights keep the blossom algorithm
+    fast."""
     if len(playing) == 2:
         pair = (playing[0][0], playing[1][0])
         return [pair], int(met.get(frozenset(pair), 0) > 0)
@@ -159,8 +165,8 @@ def _match_bracket(playing: list[tuple[str, int]], met: Met,
     for (a, sa), (b, sb) in combinations(playing, 2):
         (seat_a, strength_a), (seat_b, strength_b) = wish[a], wish[b]
         clash = min(strength_a, strength_b) if seat_a is not None and seat_a == seat_b else 0
-        costs[(a, b)] = (met.get(frozenset((a, b)), 0) ** 2, (level[sa] - level[sb]) ** 2,
-                         clash)
+        times = met.get(frozenset((a, b)), 0)
+        costs[(a, b)] = (int(times > 0), times * times, (level[sa] - level[sb]) ** 2, clash)
     import networkx as nx  # here, not at the top: importing networkx takes about a second
 
     weights = _lexicographic(costs, len(playing) // 2)
@@ -188,13 +194,22 @@ def _lexicographic(costs: dict, pairs: int) -> dict:
     return folded
 
 
-def _table_cost(table: Sequence[tuple[str, int]], met: Met) -> tuple[int, int]:
-    """(repeat meetings weighted by square, sum of squared score differences) of one table."""
-    repeats = spread = 0
+def _table_cost(table: Sequence[tuple[str, int]], met: Met) -> tuple[int, int, int]:
+    """(pairs at the table who met before, their earlier meetings squared, sum of squared
+    score differences) of one table."""
+    repeats = weight = spread = 0
     for (a, sa), (b, sb) in combinations(table, 2):
-        repeats += met.get(frozenset((a, b)), 0) ** 2
+        times = met.get(frozenset((a, b)), 0)
+        repeats += times > 0
+        weight += times * times
         spread += (sa - sb) ** 2
-    return repeats, spread
+    return repeats, weight, spread
+
+
+def _split_cost(split: Sequence[Sequence[tuple[str, int]]], met: Met) -> tuple[int, int, int]:
+    """The summed ``_table_cost`` of several tables."""
+    costs = [_table_cost(table, met) for table in split]
+    return tuple(sum(c[i] for c in costs) for i in range(3))
 
 
 def _tables(playing: list[tuple[str, int]], k: int, met: Met, history: SeatHistory,
@@ -239,31 +254,26 @@ def _repeat_free_exists(players: list[str], k: int, met: Met) -> bool:
 
 def _exhaustive(playing: list[tuple[str, int]], k: int, met: Met, history: SeatHistory,
                 look_ahead: bool) -> list[tuple[str, ...]]:
-    """The best split by (repeats, next round repeat-free, score spread, seat balance)."""
-    scored = []
-    for split in _partitions(playing, k):
-        repeats = spread = 0
-        for table in split:
-            r, s = _table_cost(table, met)
-            repeats, spread = repeats + r, spread + s
-        scored.append((repeats, spread, split))
-    scored.sort(key=lambda c: (c[0], c[1]))
-    best = scored[0][0]
-    candidates = [c for c in scored if c[0] == best]
+    """The best split by (repeat pairs, their weight, next round repeat-free, score spread,
+    seat balance)."""
+    scored = sorted(((_split_cost(split, met), split) for split in _partitions(playing, k)),
+                    key=lambda c: c[0])
+    least = scored[0][0][:2]
+    candidates = [c for c in scored if c[0][:2] == least]
     if look_ahead:
         names = [e for e, _ in playing]
-        for repeats, spread, split in candidates:
+        for cost, split in candidates[:LOOK_AHEAD_LIMIT]:
             after = defaultdict(int, met)
             for table in split:
                 for (a, _), (b, _) in combinations(table, 2):
                     after[frozenset((a, b))] += 1
             if _repeat_free_exists(names, k, after):
-                candidates = [c for c in candidates if c[:2] == (repeats, spread)]
+                candidates = [c for c in candidates if c[0] == cost]
                 break
-    tied = [c for c in candidates if c[:2] == candidates[0][:2]]
+    tied = [c for c in candidates if c[0] == candidates[0][0]]
     chosen = min(tied, key=lambda c: sum(
-        seat_cost(seat_order([e for e, _ in t], history), history)[0] for t in c[2]))
-    return [tuple(e for e, _ in table) for table in chosen[2]]
+        seat_cost(seat_order([e for e, _ in t], history), history)[0] for t in c[1]))
+    return [tuple(e for e, _ in table) for table in chosen[1]]
 
 
 def _repair(playing: list[tuple[str, int]], k: int, met: Met) -> list[tuple[str, ...]]:
@@ -272,7 +282,7 @@ def _repair(playing: list[tuple[str, int]], k: int, met: Met) -> list[tuple[str,
     tables = [list(playing[i:i + k]) for i in range(0, len(playing), k)]
     for _ in range(len(playing) * k):
         costs = [_table_cost(t, met) for t in tables]
-        worst = max(range(len(tables)), key=lambda i: costs[i][0])
+        worst = max(range(len(tables)), key=lambda i: costs[i][:2])
         if costs[worst][0] == 0:
             break
         best = None
@@ -284,9 +294,9 @@ def _repair(playing: list[tuple[str, int]], k: int, met: Met) -> list[tuple[str,
                     new_a = tables[worst][:ia] + [b] + tables[worst][ia + 1:]
                     new_b = other[:ib] + [a] + other[ib + 1:]
                     ca, cb = _table_cost(new_a, met), _table_cost(new_b, met)
-                    delta = (ca[0] + cb[0] - costs[worst][0] - costs[j][0],
-                             ca[1] + cb[1] - costs[worst][1] - costs[j][1])
-                    if delta[0] < 0 and (best is None or delta < best[0]):
+                    delta = tuple(ca[x] + cb[x] - costs[worst][x] - costs[j][x]
+                                  for x in range(3))
+                    if delta[:2] < (0, 0) and (best is None or delta < best[0]):
                         best = (delta, j, new_a, new_b)
         if best is None:
             break
