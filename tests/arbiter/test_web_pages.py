@@ -260,7 +260,9 @@ def test_pages_carry_a_strict_csp_and_no_inline_script(client, app) -> None:
         assert "style=" not in text and "<style" not in text
         assert not re.search(r"<[^>]*\son[a-z]+=", text)  # no inline event handlers
     text = page(client, game_id)
-    assert 'role="img"' in text and "<desc" in text and "The board in words" in text
+    assert re.search(r'<svg [^>]*role="(img|group)" aria-labelledby="board-title board-desc"',
+                     text)  # group: the picture holds pick links on the seat's turn
+    assert "<desc" in text and "The board in words" in text
 
 
 def test_the_public_list_shows_games_and_filters(client, app) -> None:
@@ -328,3 +330,37 @@ def test_a_live_update_leaves_the_pages_messages_alone(client, app) -> None:
     live = client.get(f"/games/{game_id}", headers={"X-Arbiter-Live-Update": "1"})
     assert "Move recorded" not in live.get_data(as_text=True)
     assert "Move recorded" in page(client, game_id)
+
+
+def test_the_policy_covers_pages_and_pictures_only(client, app) -> None:
+    """The board picture carries the pages' CSP (an SVG opened alone runs no script);
+    API answers carry nosniff and no Referer but keep their own pages' scripts working
+    (the sign-in confirmation page of /v1/auth has one)."""
+    game_id, _ = new_game(client, "star-maps", 2)
+    until_decision(client, app, game_id)
+    picture = client.get(f"/v1/games/{game_id}/board.svg")
+    assert "default-src 'none'" in picture.headers["Content-Security-Policy"]
+    api = client.get(f"/v1/games/{game_id}")
+    assert "Content-Security-Policy" not in api.headers
+    assert api.headers["X-Content-Type-Options"] == "nosniff"
+    assert api.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_place_picked_on_the_board_narrows_the_moves(client, app) -> None:
+    """On a Star Maps page, the boxes a legal move writes in are links; following one
+    lists only the moves that name that box, and the page says so."""
+    from arbiter.web.board_picks import names
+
+    game_id, _, _ = seat_to_move(client, app, "star-maps", 2)
+    text = page(client, game_id)
+    picks = re.findall(r'<a class="pick" href="\?pick=([^"#]+)#moves-h"', text)
+    assert picks
+    from urllib.parse import unquote
+
+    pick = unquote(picks[0])
+    narrowed = client.get(f"/games/{game_id}?pick={picks[0]}").get_data(as_text=True)
+    assert "picked on the board" in narrowed
+    shown = [html.unescape(t) for t in re.findall(r'class="move">([^<]+)</button>', narrowed)]
+    shown += [html.unescape(t) for t in re.findall(r'<option value="[^"]+">([^<]+)</option>',
+                                                    narrowed)]
+    assert shown and all(names(pick, t) for t in shown)

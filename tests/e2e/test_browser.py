@@ -100,7 +100,7 @@ def check_recorded(page) -> None:
 
 def keyboard_move(page) -> None:
     """Make a move with the keyboard only: Tab to the first move control, Enter."""
-    for _ in range(80):
+    for _ in range(250):  # past the links, the board's picks, the details
         page.keyboard.press("Tab")
         focused = page.evaluate("document.activeElement.className")
         if focused in ("move", "play"):
@@ -126,7 +126,8 @@ def check_board_alternative(page) -> None:
     """The board picture is an image with a title and a description, and the page
     gives the board in words as text."""
     svg = page.locator(".picture svg")
-    assert svg.get_attribute("role") == "img"
+    assert svg.get_attribute("role") in ("img", "group")  # group: it holds pick links
+    assert svg.get_attribute("aria-labelledby") == "board-title board-desc"
     assert page.locator(".picture svg title").count() == 1
     assert page.locator(".picture svg desc").count() == 1 or \
         page.locator(".words li").count() > 0
@@ -155,6 +156,11 @@ def play_by_clicking(url: str, engine: str, new_context, screenshots, rng) -> tu
             assert serious_violations(page) == []
             keyboard_move(page)
         else:
+            picks = page.locator(".picture a.pick")
+            if picks.count() and rng.random() < 0.5:  # pick on the board first
+                with page.expect_navigation():
+                    picks.nth(rng.randrange(picks.count())).click()
+                assert "picked on the board" in page.content()
             click_a_move(page, rng)
         moves += 1
         if moves == MID_MOVE:
@@ -290,3 +296,47 @@ def test_the_page_updates_itself_when_the_game_moves(service, page) -> None:
     assert int(page.locator("main").get_attribute("data-version")) >= answer.json()["seq"]
     assert page.evaluate("window.notReloaded") is True
     assert legal["notation"][0] in page.locator("ol.log").inner_text()
+
+
+def mailed(inbox, address: str, pattern: str, seconds: float = 60) -> str:
+    """Wait for a mail to ``address`` whose text matches ``pattern``; return the match."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for message in inbox.to(address):
+            found = re.search(pattern, message.get_content())
+            if found:
+                return found.group(0)
+        time.sleep(0.2)
+    raise AssertionError(f"no mail to {address} matching {pattern}")
+
+
+def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context) -> None:
+    """A player whose address a game names signs in with the mailed link (the link's
+    page has a button; the mail went through a real SMTP server); "my games" lists the
+    game with her turn, its page is her seat's, and the turn mail's own link opens the
+    same seat in another browser. The pages pass axe with no serious violation."""
+    url, address = service, "ann@example.org"
+    game = requests.post(f"{url}/v1/games", timeout=30, json={
+        "engine": "dark-horse", "players": [{"name": "Ann", "email": address},
+                                            {"name": "Bob"}]}).json()
+    page = fresh_page(new_context)
+    page.goto(f"{url}/sign-in")
+    assert serious_violations(page) == []
+    page.fill("#email", address)
+    with page.expect_navigation():
+        page.click("form button[type=submit]")
+    assert "Check your mail" in page.content()
+    page.goto(mailed(inbox[1], address, r"http://\S+/sign-in/confirm\?\S+"))
+    with page.expect_navigation():
+        page.click("form button[type=submit]")
+    assert "Signed in as ann@example.org" in page.content()
+    assert page.locator(f'a[href="/games/{game["id"]}"]').count() == 1
+    assert serious_violations(page) == []
+    page.click(f'a[href="/games/{game["id"]}"]')
+    page.wait_for_load_state()
+    assert "You are playing seat 0 (Ann)" in page.content()
+    settled(url, game["id"])
+    if 0 in summary(url, game["id"])["to_act"]:
+        other = fresh_page(new_context)
+        other.goto(mailed(inbox[1], address, r"http://\S+/games/\S+/open\?key=\S+"))
+        assert "You are playing seat 0 (Ann)" in other.content()
