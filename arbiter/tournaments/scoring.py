@@ -7,8 +7,6 @@ table under (1, 1/2, 0) score 3/4 each).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from arbiter.tournaments.model import GameResult, Scoring
 
 
@@ -70,19 +68,3 @@ def pairwise_score(result: GameResult, me: str, other: str) -> float:
     if place[me] < place[other]:
         return 1.0
     return 0.5 if place[me] == place[other] else 0.0
-
-
-def totals(results: Sequence[GameResult], byes: dict[str, int] | None,
-           scoring: Scoring) -> dict[str, float]:
-    """Total points per entrant: game points plus ``byes[entrant] * bye_points``.
-
-    Every entrant appearing in a result or in ``byes`` gets a total (withdrawn entrants
-    too, since their opponents' Buchholz needs it).
-    """
-    total: dict[str, float] = {}
-    for result in results:
-        for player, points in game_points(result, scoring).items():
-            total[player] = total.get(player, 0.0) + points
-    for player, count in (byes or {}).items():
-        total[player] = total.get(player, 0.0) + count * scoring.bye_points
-    return total

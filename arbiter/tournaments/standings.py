@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from arbiter.tournaments.model import GameResult, Scoring, Standing
-from arbiter.tournaments.scoring import game_points, pairwise_score, totals
+from arbiter.tournaments.scoring import game_points, pairwise_score
 
 # Points are floats (1/3 appears with 4-player tables); equal to 9 decimals is "tied".
 PRECISION = 9
@@ -35,24 +35,31 @@ def standings(entrants: Sequence[str], results: Sequence[GameResult],
     head-to-head (all descending), then entrant id; rank is the 1-based position.
     Raises ValueError for a malformed result (see ``game_points``).
     """
-    total = totals(results, dict(byes), scoring)
-    tied_key = {e: round(total.get(e, 0.0), PRECISION) for e in total}
+    points_of = [game_points(result, scoring) for result in results]
+    total: dict[str, float] = {}
+    games_of: dict[str, list[int]] = {}
+    for i, points in enumerate(points_of):
+        for player, got in points.items():
+            total[player] = total.get(player, 0.0) + got
+            games_of.setdefault(player, []).append(i)
+    for player, count in byes.items():
+        total[player] = total.get(player, 0.0) + count * scoring.bye_points
+    tied_key = {e: round(t, PRECISION) for e, t in total.items()}
     rows = []
     for entrant in dict.fromkeys(entrants):
-        games = buchholz = sonneborn = head = 0.0
+        buchholz = sonneborn = head = 0.0
         mine = round(total.get(entrant, 0.0), PRECISION)
-        for result in results:
-            if entrant not in result.players:
-                continue
-            games += 1
+        played = games_of.get(entrant, [])
+        for i in played:
+            result = results[i]
             mates = [p for p in result.players if p != entrant]
-            mates_total = sum(total.get(p, 0.0) for p in mates)
+            mates_total = sum(total[p] for p in mates)
             buchholz += mates_total
-            sonneborn += game_points(result, scoring)[entrant] * mates_total
+            sonneborn += points_of[i][entrant] * mates_total
             head += sum(pairwise_score(result, entrant, p) for p in mates
-                        if tied_key.get(p) == mine)
-        rows.append((entrant, total.get(entrant, 0.0), int(games), int(byes.get(entrant, 0)),
-                     buchholz, sonneborn, head))
+                        if tied_key[p] == mine)
+        rows.append((entrant, total.get(entrant, 0.0), len(played),
+                     int(byes.get(entrant, 0)), buchholz, sonneborn, head))
     rows.sort(key=lambda r: (-round(r[1], PRECISION), -round(r[4], PRECISION),
                              -round(r[5], PRECISION), -round(r[6], PRECISION), r[0]))
     return [Standing(rank=i + 1, entrant=e, points=p, games=g, byes=b, buchholz=bh,

@@ -4,9 +4,12 @@ of k-player tables in which pairs meet as evenly as possible")."""
 import itertools
 from collections import Counter
 
+import random
+
 import pytest
 
-from arbiter.tournaments import round_robin_schedule
+from arbiter.tournaments import default_scoring, round_robin_schedule, standings
+from tests.tournaments.simulate import random_result
 
 
 def meetings(rounds, entrants):
@@ -84,3 +87,18 @@ def test_same_entrants_same_schedule():
 def test_bad_input_is_refused(entrants, k):
     with pytest.raises(ValueError):
         round_robin_schedule(entrants, k)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_five_players_two_player_round_robin_played_out(seed):
+    # The issue's check: a round robin of 5 at 2-player games with random results.
+    entrants = ["ann", "bob", "cy", "dee", "eve"]
+    rng = random.Random(seed)
+    rounds = round_robin_schedule(entrants, 2)
+    results = [r for rnd in rounds for r in random_result(rnd, rng)]
+    byes = Counter(p for rnd in rounds for p in rnd.byes)
+    rows = standings(entrants, results, byes, default_scoring(2))
+    assert {(r.games, r.byes) for r in rows} == {(4, 1)}
+    assert set(meetings(rounds, entrants)) == {1}
+    # Every game's point is shared out, and each bye scores 1.
+    assert sum(r.points for r in rows) == len(results) + 5
