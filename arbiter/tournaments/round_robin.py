@@ -128,8 +128,10 @@ def _tables(n: int, k: int) -> tuple[list[list[list[int]]], list[list[int]]]:
     return found[1], found[2]
 
 
-# Search steps per try, and tries (seeds) per number of rounds.
+# Search steps per try (at most; a try also ends after PATIENCE steps without a better
+# state), and tries (seeds) per number of rounds.
 STEPS = 20000
+PATIENCE = 8000
 RESTARTS = 2
 
 
@@ -168,7 +170,7 @@ def _anneal(n: int, k: int, playing: list[list[int]], rng: random.Random,
     The cost is ``_pair_costs``; a swap is kept when it does not raise the cost (so the
     search walks the plateaus of equal cost). Returns ((pairs never met, max - min
     meetings, cost), tables as entrant indices) for the best state seen; stops early once
-    every pair meets and max - min <= 1.
+    every pair meets and max - min <= 1, or after PATIENCE steps without a better state.
     """
     tables, met = _start(n, k, playing, rng)
     levels = len(playing) + 2
@@ -194,8 +196,9 @@ def _anneal(n: int, k: int, playing: list[list[int]], rng: random.Random,
         met[y][x] += step
         count[met[x][y]] += 1
 
+    improved = 0
     for step in range(steps):
-        if best_key[:2] <= (0, 1) or not movable:
+        if best_key[:2] <= (0, 1) or not movable or step - improved > PATIENCE:
             break
         r = rng.choice(movable)
         ta, tb = rng.sample(range(len(tables[r])), 2)
@@ -223,7 +226,7 @@ def _anneal(n: int, k: int, playing: list[list[int]], rng: random.Random,
             cost += delta
             now = key()
             if now < best_key:
-                best_key, best = now, [[t[:] for t in rt] for rt in tables]
+                best_key, best, improved = now, [[t[:] for t in rt] for rt in tables], step
     return best_key, best
 
 
