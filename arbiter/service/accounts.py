@@ -45,11 +45,13 @@ def account_by_address(email: str | None) -> Account | None:
 # --------------------------------------------------------------------------- sign-in
 
 
-def request_link(email: str, display_name: str | None = None) -> None:
+def request_link(email: str, display_name: str | None = None,
+                 confirm_path: str = "/v1/auth/confirm") -> None:
     """Mail a one-time sign-in link to ``email`` (sign-up when it has no account yet).
 
     The answer never says whether the address has an account. The link expires after
-    ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once.
+    ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once. ``confirm_path`` is
+    the page the link opens (the web pages give their own, ``/sign-in/confirm``).
 
     :raises arbiter.errors.TooManyRequests: too many links for this address
         (``RATELIMIT_SIGN_IN``).
@@ -62,7 +64,7 @@ def request_link(email: str, display_name: str | None = None) -> None:
                       display_name=display_name, created_at=now,
                       expires_at=now + timedelta(
                           seconds=current_app.config["SIGN_IN_LINK_SECONDS"]))
-    url = (f"{current_app.config['BASE_URL']}/v1/auth/confirm?"
+    url = (f"{current_app.config['BASE_URL']}{confirm_path}?"
            + urlencode({"email": address, "token": nonce}))
     minutes = current_app.config["SIGN_IN_LINK_SECONDS"] // 60
     mail = OutboxMail(
@@ -180,9 +182,13 @@ def update(account: Account, changes: dict) -> dict:
 
 
 def delete(account: Account) -> None:
-    """Erase the account's address and name; revoke its tokens. Its seats keep the
-    placeholder name ``DELETED_NAME`` and no address; the game logs are untouched."""
+    """Erase the account's address and name; revoke its tokens; delete its web hooks
+    (URLs, secrets, delivery logs). Its seats keep the placeholder name
+    ``DELETED_NAME`` and no address; the game logs are untouched."""
+    from arbiter.service import webhooks
+
     now = utcnow()
+    webhooks.delete_all(db.session, account)
     db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
                        .values(name=DELETED_NAME, email=None)
                        .execution_options(synchronize_session=False))

@@ -32,10 +32,11 @@ class GameCreateSchema(Schema):
                           metadata={"description": "as many as the engine seats (422 "
                                                    "bad-player-count)"})
     options = fields.Dict(load_default=dict, metadata={
-        "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options)"})
+        "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
+                       "or contradictory-options naming them in 'options')"})
     start_at = fields.AwareDateTime(load_default=None, allow_none=True, metadata={
         "description": "with invited players: start at this time (UTC, ISO 8601) at the "
-                       "latest; unanswered seats are then unfilled"})
+                       "latest; unanswered seats are then unfilled (422 bad-start if past)"})
     unfilled = fields.String(load_default="cancel",
                              validate=validate.OneOf(["cancel", "start"]), metadata={
         "description": "seats nobody took (declined, or unanswered at start_at): cancel "
