@@ -120,6 +120,7 @@ def test_a_turn_deadline_is_mailed_and_reminded_over_real_smtp(sqlite_url, smtp)
     with time_machine.travel(T0, tick=False):
         body = {"engine": "worms", "options": options, "clock": clock, "players": [
             {"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]}
+        agreed(app, "p0@example.org", "p1@example.org")  # accounts: they agreed to mail
         created = client.post("/v1/games", json=body).json
         game_id, tokens = created["id"], created["seats"]
         s = until_decision(client, app, game_id)
