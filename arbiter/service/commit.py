@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+import sqlalchemy as sa
+
 from arbiter import queue, store
 from arbiter.extensions import db
-from arbiter.models import Event
+from arbiter.models import Event, TournamentGame
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, notify, ratings
 from arbiter.service.transition import Transition
@@ -57,17 +59,29 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
     rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended])
     mail_ids = [m.id for m in mails]  # read before the commit expires them
-    return rows, (game.id, prompt, new_version, mail_ids)
+    tournament = _tournament_of(game.id) if tr.result is not None else None
+    return rows, (game.id, prompt, new_version, mail_ids, tournament)
 
 
-def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:
+def _tournament_of(game_id: str) -> str | None:
+    """Return the id of the tournament game ``game_id`` is a round's game of, if any
+    (read only when a game ends: one indexed SELECT)."""
+    return db.session.scalar(sa.select(TournamentGame.tournament_id)
+                             .where(TournamentGame.game_id == game_id))
+
+
+def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int],
+                 tournament_id: str | None = None) -> None:
     """Tell the streams, and enqueue what the committed transition needs: a roll,
-    the mails."""
+    the mails, and for a tournament's game that ended, a look at whether its round
+    is over (``arbiter/service/tournaments.py`` :func:`advance`)."""
     publish.committed(game_id, version)
     if prompt["type"] == "chance":
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     for mail_id in mail_ids:
         queue.enqueue(queue.SEND_MAIL, mail_id)
+    if tournament_id is not None:
+        queue.enqueue(queue.ADVANCE_TOURNAMENT, tournament_id)
 
 
 def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:
