@@ -137,12 +137,13 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
     assert verdict.ok, verdict.mismatch
 
 
-def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app):
+@pytest.mark.parametrize("policy", ["forfeit", "timeout-move"])
+def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, policy):
     client = app.test_client()
     organiser, *players = accounts(client, app, 5)
-    t = create(client, organiser, rounds=2, round_seconds=3600,
-               clock={"type": "per-move", "seconds": 86400, "timeout_policy": "forfeit",
-                      "forfeit_after": 1})
+    clock = {"type": "per-move", "seconds": 86400, "timeout_policy": policy,
+             **({"forfeit_after": 1} if policy == "forfeit" else {})}
+    t = create(client, organiser, rounds=2, round_seconds=3600, clock=clock)
     enter_all(client, t["id"], players)
     start(client, t["id"], organiser)
     first = client.get(f"/v1/tournaments/{t['id']}/rounds/1").json
@@ -159,11 +160,19 @@ def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app):
     assert counts["advanced"] == 1
     for table in first["tables"]:
         game = client.get(f"/v1/games/{table['game']}").json
-        assert game["status"] == "over" and game["result"]["reason"] == "resignation"
+        assert game["status"] == "over"
         with app.app_context():
-            forfeits = db.session.scalars(sa.select(Event.payload).where(
-                Event.game_id == table["game"], Event.kind == "resigned")).all()
-        assert forfeits and all(p["forfeit"] for p in forfeits)
+            kinds = dict(forfeit="resigned", **{"timeout-move": "move"})
+            decided = db.session.scalars(sa.select(Event.payload).where(
+                Event.game_id == table["game"], Event.kind == kinds[policy])).all()
+        if policy == "forfeit":
+            assert game["result"]["reason"] == "resignation"
+            assert decided and all(p["forfeit"] for p in decided)
+        else:  # every move after the deadline is the clock's, to the game's end
+            assert decided and decided[-1]["timeout"]["round"] is True
+        record = client.get(f"/v1/games/{table['game']}/record").json
+        from arbiter.verify import verify
+        assert verify(record).ok
     assert client.get(f"/v1/tournaments/{t['id']}").json["round"] == 2
     assert "round-deadline" in log_kinds(app, t["id"])
 
@@ -285,3 +294,22 @@ def test_the_tournament_log_is_append_only_in_the_database(app, kind):
         with pytest.raises(sa.exc.DatabaseError):
             db.session.execute(statement.where(TournamentEvent.tournament_id == t["id"]))
         db.session.rollback()
+
+
+def test_a_round_robin_table_that_loses_its_withdrawn_player_becomes_a_bye(app):
+    client = app.test_client()
+    organiser, *players = accounts(client, app, 5)
+    t = create(client, organiser, format="round_robin", rounds=None)
+    entries = enter_all(client, t["id"], players)
+    token_of = dict(zip(entries, players))
+    started = start(client, t["id"], organiser)
+    assert started["rounds"] == 3  # 4 entrants, 2-player tables: every pair once
+    play_round(client, app, t["id"], 1, token_of, random.Random(1))
+    gone = entries[0]
+    client.post(f"/v1/tournaments/{t['id']}/entries/{gone}/withdraw",
+                headers=auth(token_of[gone]))
+    assert advance(app, t["id"]) == "advanced"
+    second = client.get(f"/v1/tournaments/{t['id']}/rounds/2").json
+    assert len(second["tables"]) == 1 and len(second["byes"]) == 1
+    seated = {p["entry"] for p in second["tables"][0]["players"]}
+    assert gone not in seated and second["byes"][0]["entry"] not in seated | {gone}
