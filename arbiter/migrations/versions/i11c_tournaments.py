@@ -1,7 +1,7 @@
 """tournaments: settings, entries, rounds, games and their own append-only log
 
 Revision ID: i11c_tournaments
-Revises: i16b_mail_retry
+Revises: i11d_webhooks
 Create Date: 2026-12-01
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = 'i11c_tournaments'
-down_revision = 'i16b_mail_retry'
+down_revision = 'i11d_webhooks'
 branch_labels = None
 depends_on = None
 
