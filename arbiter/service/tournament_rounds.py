@@ -15,6 +15,9 @@
   policy (:func:`arbiter.service.adjudication.decide_by_clock`). Ending appends
   ``round-ended`` with every table's places and, in the same transaction, pairs the
   next round or appends ``tournament-over``.
+- Web hooks (:func:`arbiter.service.webhooks.notify`, in the same transaction):
+  ``round_paired`` to the organiser and every entrant of the round (seated or on a
+  bye), ``tournament_over`` to the organiser and every entrant.
 - Nothing happens while the tournament is paused. The sweep (:func:`sweep`, beat
   every ``TOURNAMENT_SWEEP_SECONDS``) applies due deadlines and ends rounds whose
   task was lost.
@@ -32,7 +35,8 @@ from arbiter import tournaments as pairing
 from arbiter.extensions import db
 from arbiter.models import Account, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import adjudication, bulk, tournament_log, tournament_results as res
+from arbiter.service import (adjudication, bulk, tournament_log, tournament_results as res,
+                             webhooks)
 from arbiter.service.commit import after_commit
 from arbiter.service.games import NewPlayer
 from arbiter.service.tournament_log import TournamentMoved
@@ -105,6 +109,10 @@ def pair(tournament: Tournament, number: int, schedule: list[dict] | None,
     tournament_log.append(tournament, [*events, ("round-paired", paired)],
                           {**changes, "round": number, "status": "running",
                            "deadline": deadline}, rows)
+    told = [entries[e].account_id for e in
+            [*(p for table in drawn.tables for p in table.players), *drawn.byes]]
+    webhooks.notify(db.session, "round_paired", {"tournament": tournament.id, **paired},
+                    [tournament.organiser_account_id, *told])
     return [after for _, _, after in staged]
 
 
@@ -183,6 +191,10 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
             for s in res.standings(tournament)]})
         tournament_log.append(tournament, [("round-ended", ended), over],
                               {"status": "over", "deadline": None}, [row])
+        webhooks.notify(db.session, "tournament_over", {"tournament": tournament.id,
+                                                        **over[1]},
+                        [tournament.organiser_account_id,
+                         *(e.account_id for e in res.entries(tournament.id))])
         return []
     return pair(tournament, number + 1, schedule_of(tournament.id),
                 [("round-ended", ended)], {})

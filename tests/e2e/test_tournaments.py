@@ -13,7 +13,10 @@ games and byes, the standings equal those recomputed here from the game records
 (scoring and tie-breaks as ``notes/TOURNAMENTS.md`` defines them, computed
 independently of ``arbiter/tournaments``), and the tournament record verifies (each
 game's seed and replay, the pairings, the results, the standings), also with
-``arbiter verify``.
+``arbiter verify``. Every account registers a web hook for ``round_paired``,
+``tournament_over`` and ``game_over`` at one shared receiver on loopback: every event
+arrives there exactly once, and its signature verifies with the secret of an account
+it concerns.
 """
 
 from __future__ import annotations
@@ -32,10 +35,16 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import requests
 
+from standardwebhooks import Webhook as Verifier
+
 from arbiter.verify_tournament import verify_tournament
 from engines import move_parts
 from tests import processes
 from tests.conftest import REDIS_URL, need
+from tests.webhook_receiver import ReceiverServer
+
+HOOK_EVENTS = ["round_paired", "tournament_over", "game_over"]
+"""What every account's web hook asks for (not ``turn``: hundreds of them)."""
 
 ROUND_SECONDS = 120
 """How long the test waits for the worker to pair the next round."""
@@ -103,8 +112,9 @@ def play_game(url: str, game_id: str, token_of_seat: list[str], seed: int) -> No
 
 
 def run_tournament(url: str, organiser: str, tokens: list[str], settings: dict,
-                   pool: ThreadPoolExecutor) -> tuple[dict, list[dict]]:
-    """Create, fill, start and play a whole tournament; return it and its rounds."""
+                   pool: ThreadPoolExecutor) -> tuple[dict, list[dict], dict]:
+    """Create, fill, start and play a whole tournament; return it, its rounds and
+    ``{entry id: token}``."""
     t = ok(requests.post(f"{url}/v1/tournaments", json=settings, headers=bearer(organiser),
                          timeout=30), 201)
     base = f"{url}/v1/tournaments/{t['id']}"
@@ -131,7 +141,7 @@ def run_tournament(url: str, organiser: str, tokens: list[str], settings: dict,
             assert time.monotonic() < deadline, f"round {number + 1} was never paired"
             time.sleep(0.5)
         if t["status"] == "over":
-            return t, rounds
+            return t, rounds, token_of
         number += 1
 
 
@@ -269,9 +279,43 @@ def check_record(url: str, t: dict, tmp_path) -> dict:
     return record
 
 
+def register_hooks(url: str, receiver_url: str, tokens: list[str]) -> dict[str, str]:
+    """Register one web hook per account at the receiver; return ``{token: secret}``."""
+    secrets = {}
+    for token in tokens:
+        hook = ok(requests.post(f"{url}/v1/me/webhooks", headers=bearer(token), timeout=30,
+                                json={"url": receiver_url, "events": HOOK_EVENTS}), 201)
+        secrets[token] = hook["secret"]
+    return secrets
+
+
+def check_webhooks(receiver, expected: int, organiser_secret: str,
+                   secret_of_entry: dict[str, str]) -> None:
+    """Each event arrived once (one URL shared by every account) and verifies."""
+    got = receiver.wait_for(expected, seconds=120)
+    time.sleep(1.0)  # a duplicate would arrive now
+    got = receiver.ok()
+    ids = [r.headers["webhook-id"] for r in got]
+    assert len(ids) == len(set(ids)) == expected, (len(ids), len(set(ids)), expected)
+    kinds = Counter(json.loads(r.body)["type"] for r in got)
+    assert set(kinds) == set(HOOK_EVENTS)
+    for r in got:
+        Verifier(organiser_secret).verify(r.body, r.headers)  # concerned by every one
+        body = json.loads(r.body)
+        if body["type"] == "round_paired":
+            seated = body["data"]["tables"][0]["players"][0]
+            Verifier(secret_of_entry[seated]).verify(r.body, r.headers)
+
+
 def whole_tournaments(url: str, inbox, tmp_path) -> None:
     """Run the Swiss and the round robin at once and check both."""
+    with ReceiverServer() as receiver:
+        _whole_tournaments(url, inbox, tmp_path, receiver)
+
+
+def _whole_tournaments(url: str, inbox, tmp_path, receiver) -> None:
     organiser, *tokens = sign_up(url, inbox, 1 + 9)
+    secrets = register_hooks(url, receiver.url, [organiser, *tokens])
     swiss_settings = {"name": "Dark Horse Swiss", "engine": "dark-horse", "table_size": 3,
                       "format": "swiss", "rounds": 4}
     robin_settings = {"name": "Space Worm round robin", "engine": "space-worm",
@@ -280,8 +324,8 @@ def whole_tournaments(url: str, inbox, tmp_path) -> None:
         swiss_run = pool.submit(run_tournament, url, organiser, tokens, swiss_settings, pool)
         robin_run = pool.submit(run_tournament, url, organiser, tokens[:5], robin_settings,
                                 pool)
-        swiss, swiss_rounds = swiss_run.result()
-        robin, robin_rounds = robin_run.result()
+        swiss, swiss_rounds, swiss_entries = swiss_run.result()
+        robin, robin_rounds, robin_entries = robin_run.result()
 
     assert swiss["status"] == "over" and len(swiss_rounds) == 4
     check_swiss_repeats(swiss_rounds, 3)
@@ -297,10 +341,17 @@ def whole_tournaments(url: str, inbox, tmp_path) -> None:
     for row in check_standings(url, robin, robin_record):
         assert (row["games"], row["byes"]) == (4, 1), row
 
+    secret_of_entry = {e: secrets[t] for e, t in {**swiss_entries, **robin_entries}.items()}
+    games = len(swiss_record["games"]) + len(robin_record["games"])
+    check_webhooks(receiver, 4 + 5 + 2 + games, secrets[organiser], secret_of_entry)
+
 
 @pytest.fixture
-def stack(start_stack, smtp):
-    """Start web, worker, mailer and beat with mail to the loopback SMTP server."""
+def stack(start_stack, smtp, monkeypatch):
+    """Start web, worker, mailer and beat with mail to the loopback SMTP server, web
+    hooks allowed to reach the receiver on loopback over http."""
+    monkeypatch.setenv("WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
+    monkeypatch.setenv("WEBHOOK_ALLOW_HTTP", "1")
     smtp_url, inbox = smtp
     return (lambda database_url, broker_url: start_stack(database_url, broker_url,
                                                            smtp_url)), inbox
