@@ -112,6 +112,9 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
     assert advance(any_app, t["id"]) == "idle"
     over = client.get(f"/v1/tournaments/{t['id']}").json
     assert over["status"] == "over" and over["round"] == 3
+    listed = client.get("/v1/tournaments?status=over&engine=space-worm")
+    assert t["id"] in [x["id"] for x in listed.json] and "X-Pagination" in listed.headers
+    assert t["id"] not in [x["id"] for x in client.get("/v1/tournaments?status=open").json]
     standings = client.get(f"/v1/tournaments/{t['id']}/standings").json["standings"]
     by_entry = {s["entry"]: s for s in standings}
     assert by_entry[entries[0]]["games"] + by_entry[entries[0]]["byes"] == 1
@@ -224,6 +227,10 @@ def test_every_bad_input_is_a_problem_with_a_stable_code(app):
                                                  "format": "swiss", "rounds": 2},
                         headers=auth(no_scope)), 403, "missing-scope")
     problem(client.post("/v1/tournaments", json={}), 401, "missing-token")
+    seat_token = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "A"}, {"name": "B"}]}).json["seats"][0]["token"]
+    problem(client.post("/v1/tournaments", json={}, headers=auth(seat_token)), 401,
+            "not-an-account-token")
     for fields, code in (({"engine": "chess"}, "unknown-engine"),
                          ({"table_size": 9}, "bad-player-count"),
                          ({"rounds": None}, "rounds-needed"),
@@ -241,6 +248,8 @@ def test_every_bad_input_is_a_problem_with_a_stable_code(app):
     base = f"/v1/tournaments/{t['id']}"
     problem(client.get("/v1/tournaments/nope"), 404, "tournament-not-found")
     problem(client.post(f"{base}/start", headers=auth(organiser)), 409, "too-few-entries")
+    no_play = scoped_token(client, c, "games:read")
+    problem(client.post(f"{base}/entries", headers=auth(no_play)), 403, "missing-scope")
     entries = enter_all(client, t["id"], [a, b])
     problem(client.post(f"{base}/entries", headers=auth(a)), 409, "already-entered")
     problem(client.post(f"{base}/start", headers=auth(a)), 403, "not-organiser")
