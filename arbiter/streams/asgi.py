@@ -141,19 +141,32 @@ class Front:
     async def pump(self, reader: Reader, sent: dict[str, int], keepalive: bytes,
                    receive, send) -> None:
         """Send ``reader``'s queued messages (skipping seqs already sent) and a
-        keep-alive when idle, until the client leaves or the reader is cut off."""
+        keep-alive when idle, until the client leaves or the reader is cut off.
+
+        Whatever is queued when the reader wakes goes out in one write (one ASGI body
+        message): after a notice, a reader costs one wake-up and one write, however
+        many events the notice brought."""
         every = self.flask.config["STREAM_KEEPALIVE_SECONDS"]
+        queue = reader.queue
 
         async def forward() -> None:
             while True:
-                try:
-                    game_id, seq, data = await asyncio.wait_for(reader.queue.get(), every)
-                except asyncio.TimeoutError:
-                    await send(body(keepalive))
-                    continue
-                if seq > sent.get(game_id, 0):
-                    sent[game_id] = seq
-                    await send(body(data))
+                if queue.empty():
+                    try:
+                        async with asyncio.timeout(every):
+                            first = await queue.get()
+                    except TimeoutError:
+                        await send(body(keepalive))
+                        continue
+                else:
+                    first = queue.get_nowait()
+                chunks = []
+                for game_id, seq, data in [first, *drain(queue)]:
+                    if seq > sent.get(game_id, 0):
+                        sent[game_id] = seq
+                        chunks.append(data)
+                if chunks:
+                    await send(body(b"".join(chunks)))
 
         async def gone() -> None:
             while (await receive())["type"] != "http.disconnect":
@@ -296,6 +309,14 @@ def open_account_stream(authorization: str | None) -> dict:
 def render_sse(game_id: str, event: dict, version: int) -> bytes:
     """Render one event of a game stream (see :func:`arbiter.streams.wire.sse`)."""
     return wire.sse(event, version)
+
+
+def drain(queue: asyncio.Queue) -> list:
+    """Return every item waiting in ``queue`` now, without waiting."""
+    items = []
+    while not queue.empty():
+        items.append(queue.get_nowait())
+    return items
 
 
 def body(data: bytes, more: bool = True) -> dict:
