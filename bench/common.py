@@ -267,6 +267,9 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
+from arbiter.queue import GAME_QUEUES, MAIL_QUEUES  # noqa: E402 - after the sys.path line
+
+
 class Stack:
     """The web process (uvicorn, as in the Procfile) and a Celery worker as subprocesses,
     on loopback, with their logs in ``<instance>/logs``. No beat: a lost roll shows
@@ -298,6 +301,7 @@ class Stack:
             "web": web_command(self.port, web_workers),
             "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
                        f"--concurrency={concurrency}", "--without-gossip",
+                       "--queues=" + ",".join(GAME_QUEUES + MAIL_QUEUES),  # as the Procfile
                        "--without-mingle", "--without-heartbeat"],
         }
 

@@ -130,7 +130,9 @@ class MyStream(MethodView):
                        "``cursor`` back to resume after it",
         "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}},
         parameters=[LAST_CURSOR, CURSOR], **TOKEN)
-    @blp.alt_response(400, schema=ProblemSchema, description="a cursor no line carried")
+    @blp.alt_response(400, schema=ProblemSchema,
+                      description="a cursor no line carried (bad-cursor), or a request "
+                                  "line or header the server cannot read")
     def get(self):
         """Follow all my games at once (personal token with games:read), as Lichess's
         event stream: served live by the web process's event loop; a Flask server
