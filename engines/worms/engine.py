@@ -8,6 +8,7 @@ in ``board.py``, cards in ``cards.py`` + ``data/cards.json``, the notation in
 
 from __future__ import annotations
 
+import importlib
 import json
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -96,6 +97,18 @@ class WormsEngine(Engine):
     max_players = 4
     options_schema = WormsOptions
     notation = notation.HELP
+
+    # -- rule versions ---------------------------------------------------------------
+    def at_version(self, version: str | None) -> Engine | None:
+        """Return the engine playing the rules of ``version``: today's, or the frozen
+        version 1 (``engines/worms/v1``: part 1) or 2 (``engines/worms/v2``: the audit
+        fixes and the 95 cards, first-game setup only) for games created under them;
+        None for any other."""
+        if version == self.version:
+            return self
+        if version in ("1", "2"):
+            return importlib.import_module(f"engines.worms.v{version}").ENGINE
+        return None
 
     # -- the rules -------------------------------------------------------------------
     def load_options(self, players: int, options) -> dict:
