@@ -8,7 +8,7 @@ from arbiter import queue, store
 from arbiter.extensions import db
 from arbiter.models import Event
 from arbiter.models.timestamps import utcnow
-from arbiter.service import clock, notify, ratings
+from arbiter.service import clock, game_hooks, notify, ratings, webhooks
 from arbiter.service.transition import Transition
 from arbiter.streams import publish
 
@@ -28,7 +28,9 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
 
 def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], tuple]:
     """Write ``tr`` as :func:`commit` does, but leave the transaction open (several
-    games' transitions committed as one: ``arbiter/service/bulk.py``).
+    games' transitions committed as one: ``arbiter/service/bulk.py``). Its web hook
+    deliveries are enqueued by their own ``after_commit`` listener
+    (:func:`arbiter.service.webhooks.install`).
 
     :returns: the appended events, and the arguments of :func:`after_commit` to call
         once the caller has committed.
@@ -44,7 +46,7 @@ def prepare(tr: Transition, extra_rows: Iterable[Any] = ()
             ) -> tuple[dict, list, list, tuple]:
     """Work out what writing ``tr`` means, writing nothing: the new snapshot of the
     game row, the extra rows (its mails, ``extra_rows``, the ratings of a game that
-    ends), the mails among them, and the first arguments of :func:`after_commit`
+    ends, its web hook deliveries), the mails among them, and the first arguments of :func:`after_commit`
     (``game_id, prompt, version``; the mail ids follow once they are flushed)."""
     game, engine = tr.game, tr.engine
     old_prompt = game.prompt or {}
@@ -54,19 +56,24 @@ def prepare(tr: Transition, extra_rows: Iterable[Any] = ()
     since = game.prompt_since if _same_prompt(old_prompt, prompt, tr) else new_version
     timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned,
                            utcnow())
-    mails = []
+    mails, hooks = [], []
     if tr.result is not None:
         mails = notify.over_mails(game, engine, tr.result)
+        hooks = [lambda: webhooks.notify(db.session, "game_over", *game_hooks.game_over(
+            game, tr.result, new_version))]
     elif prompt["type"] == "decision" and since == new_version:
         mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since,
                                   clock.running(clock.config(game), timing["clock_state"]))
+        hooks = [lambda: webhooks.notify(db.session, "turn", *game_hooks.turn(
+            game, prompt, since, timing.get("deadline")))]
     snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
                 "prompt_since": since,
                 "engine_version": engine.version, **timing}
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
-    return snapshot, [*mails, *extra_rows, *ended], mails, (game.id, prompt, new_version)
+    return (snapshot, [*mails, *extra_rows, *ended, *hooks], mails,
+            (game.id, prompt, new_version))
 
 
 def commit_many(trs: list[Transition]) -> None:
