@@ -56,6 +56,7 @@ class GamePage:
     pick: str | None = None
     picked: bool = False
     verdict: object = None
+    timer: bool = False
     seed: str | None = None
     result_lines: list[str] = field(default_factory=list)
 
@@ -73,6 +74,12 @@ class GamePage:
     def deadline_iso(self) -> str | None:
         """The deadline as an ISO 8601 UTC timestamp (for ``<time datetime>``)."""
         return iso(self.deadline)
+
+
+def _is_turn_deadline(game: Game, deadline: datetime) -> bool:
+    """True when ``deadline`` is a turn clock's (an engine's Timer, e.g. Worms')."""
+    turn = clock.turn_deadline(game.clock_state)
+    return turn is not None and turn[1] == deadline
 
 
 def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GamePage:
@@ -97,7 +104,8 @@ def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GameP
         to_act=list(read["to_act"]), deadline=deadline,
         deadline_text=clock.local(deadline, tz) if deadline else None,
         moves=[MoveChoice(t, json.dumps(m)) for m, t in zip(legal["moves"], legal["notation"])],
-        log=log, earlier=earlier, notation=engine.notation, form_key=uuid.uuid4().hex)
+        log=log, earlier=earlier, notation=engine.notation, form_key=uuid.uuid4().hex,
+        timer=deadline is not None and _is_turn_deadline(game, deadline))
     if page.my_turn and page.board_svg:
         page.board_svg = board_picks.linked(page.board_svg, [m.text for m in page.moves])
         page.moves, page.picked = board_picks.narrowed(page.moves, pick)

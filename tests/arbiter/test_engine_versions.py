@@ -95,14 +95,16 @@ def test_other_version_1_games_play_on_and_verify(monkeypatch, app, client, engi
     assert verdict.notes == []
 
 
-@pytest.mark.parametrize("version, players", [("1", 2), ("2", 3)])
+@pytest.mark.parametrize("version, players", [("1", 2), ("2", 3), ("3", 2)])
 def test_a_worms_game_of_an_old_version_plays_on_under_its_rules(monkeypatch, app, client,
                                                                   version, players):
-    """Given a Worms game created under version 1 (part 1) or 2 (the audit fixes, 95
-    cards), when it is played on after the upgrade to today's version (the standard
-    setup), then it keeps the first-game rules of its version: no Map Tile to place,
-    its page and board draw, it ends, and its record verifies without a note."""
-    game_id, tokens = created_under(monkeypatch, client, "worms", version, players, {})
+    """Given a Worms game created under version 1 (part 1), 2 (the audit fixes, 95
+    cards) or 3 (today's rules, its option schema: larger_map a count), when it is
+    played on after the upgrade, then it keeps the rules of its version (1 and 2: the
+    first-game setup, no Map Tile to place), its page and board draw, it ends, and its
+    record verifies without a note."""
+    options = {"setup": "first-game", "larger_map": 0} if version == "3" else {}
+    game_id, tokens = created_under(monkeypatch, client, "worms", version, players, options)
     s = until_decision(client, app, game_id)
     assert s["engine_version"] == version
     moves = client.get(f"/v1/games/{game_id}/legal-moves",
@@ -110,7 +112,8 @@ def test_a_worms_game_of_an_old_version_plays_on_under_its_rules(monkeypatch, ap
     assert moves["moves"] and all(m["move"] == "activate" for m in moves["moves"])
     assert open_seat(client, app, game_id, s["to_act"][0]).status_code == 303
     html = page(client, game_id)
-    assert "<svg" in html and "tile A at" not in html   # its own notation help, no Map Tiles
+    assert "<svg" in html
+    assert ("tile A at" in html) == (version == "3")   # its own notation help
     assert client.get(f"/v1/games/{game_id}/board.svg").status_code == 200
     final = play_out(client, app, game_id, tokens, seed=int(version))
     assert final["status"] == "over" and final["engine_version"] == version
