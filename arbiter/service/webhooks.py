@@ -133,10 +133,7 @@ def create(session: Session, account: Account, url: str, events: list[str]) -> t
         or ``too-many-webhooks`` past ``WEBHOOKS_PER_ACCOUNT``.
     """
     clean = webhook_urls.check(url)
-    wanted = sorted(set(events))
-    if not wanted or any(e not in EVENTS for e in wanted):
-        raise Unprocessable("Choose at least one event of " + ", ".join(EVENTS) + ".",
-                            code="webhook-events-invalid")
+    wanted = _events(events)
     limit = int(current_app.config["WEBHOOKS_PER_ACCOUNT"])
     count = session.scalar(sa.select(sa.func.count()).select_from(Webhook)
                            .where(Webhook.account_id == account.id))
@@ -185,6 +182,46 @@ def delete(session: Session, account: Account, hook_id: str) -> None:
     session.execute(sa.delete(WebhookRecipient).where(WebhookRecipient.webhook_id == hook.id))
     session.delete(hook)
     session.commit()
+
+
+def update(session: Session, account: Account, hook_id: str, events: list[str] | None = None,
+           enabled: bool | None = None) -> Webhook:
+    """Change one of the account's hooks: its ``events``, or ``enabled`` (True clears
+    a disabling and the failure count, False disables it by its owner). Commits.
+
+    :raises NotFound: see :func:`hook_of`; :raises Unprocessable:
+        ``webhook-events-invalid``.
+    """
+    hook = hook_of(session, account, hook_id)
+    if events is not None:
+        hook.events = _events(events)
+    if enabled is True:
+        hook.disabled_at, hook.disabled_reason, hook.failures = None, None, 0
+    elif enabled is False and hook.disabled_at is None:
+        hook.disabled_at, hook.disabled_reason = utcnow(), "Disabled by its owner."
+    session.commit()
+    return hook
+
+
+def delete_all(session: Session, account: Account) -> None:
+    """Delete every hook of the account and its delivery log (account deletion; the
+    caller commits)."""
+    ids = [h.id for h in hooks_of(session, account)]
+    if ids:
+        session.execute(sa.delete(WebhookRecipient).where(WebhookRecipient.webhook_id.in_(ids)))
+        session.execute(sa.delete(Webhook).where(Webhook.id.in_(ids)))
+
+
+def _events(events: list[str]) -> list[str]:
+    """Return the events sorted, without repeats.
+
+    :raises Unprocessable: ``webhook-events-invalid`` (none, or an unknown one).
+    """
+    wanted = sorted(set(events))
+    if not wanted or any(e not in EVENTS for e in wanted):
+        raise Unprocessable("Choose at least one event of " + ", ".join(EVENTS) + ".",
+                            code="webhook-events-invalid")
+    return wanted
 
 
 def hook_json(hook: Webhook, secret: str | None = None) -> dict:
