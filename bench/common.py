@@ -267,11 +267,9 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
-from arbiter.queue import GAME_QUEUES, MAIL_QUEUES  # noqa: E402 - after the sys.path line
-
-
 class Stack:
-    """The web process (uvicorn, as in the Procfile) and a Celery worker as subprocesses,
+    """The web process (uvicorn, as in the Procfile) and a Celery worker serving the
+    queues of the Procfile's ``worker`` and ``mailer`` as subprocesses,
     on loopback, with their logs in ``<instance>/logs``. No beat: a lost roll shows
     as a stall instead of being hidden by the 15 s sweep.
 
@@ -297,11 +295,13 @@ class Stack:
                 env.pop(key, None)
         self.env = env
         env["WEB_THREADS"] = str(threads)
+        from arbiter.queue import GAME_QUEUES, MAIL_QUEUES  # the Procfile's two workers
+
         self.commands = {
             "web": web_command(self.port, web_workers),
             "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
-                       f"--concurrency={concurrency}", "--without-gossip",
-                       "--queues=" + ",".join(GAME_QUEUES + MAIL_QUEUES),  # as the Procfile
+                       f"--concurrency={concurrency}",
+                       f"--queues={','.join(GAME_QUEUES + MAIL_QUEUES)}", "--without-gossip",
                        "--without-mingle", "--without-heartbeat"],
         }
 

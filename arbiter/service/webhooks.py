@@ -39,6 +39,9 @@ SEAL_SCOPE = "webhook-secret"
 PENDING_KEY = "arbiter_webhook_deliveries"
 """Where a session keeps the ids of the deliveries it wrote, to enqueue once committed."""
 
+CACHE_KEY = "arbiter_webhook_hooks"
+"""Where a session keeps, for its transaction, the hooks of the accounts it asked for."""
+
 
 # --------------------------------------------------------------------------- events
 
@@ -59,18 +62,15 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
     accounts = sorted({str(a) for a in account_ids if a is not None})
     if not accounts:
         return
-    hooks = [h for h in session.scalars(
-        sa.select(Webhook).where(Webhook.account_id.in_(accounts),
-                                 Webhook.disabled_at.is_(None)).order_by(Webhook.id))
-        if event in h.events]
+    hooks = _wanting(session, event, tuple(accounts))
     if not hooks:
         return
     message_id = message_id_of(event, payload)
     body = json.dumps({"type": event, "timestamp": iso(utcnow()), "data": payload},
                       separators=(",", ":"), sort_keys=True)
-    by_url: dict[str, list[Webhook]] = {}
-    for hook in hooks:
-        by_url.setdefault(hook.url, []).append(hook)
+    by_url: dict[str, list[str]] = {}
+    for hook_id, url in hooks:
+        by_url.setdefault(url, []).append(hook_id)
     sent = set(session.scalars(sa.select(WebhookDelivery.url_hash).where(
         WebhookDelivery.message_id == message_id)))
     new = []
@@ -85,10 +85,22 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
     if not new:
         return
     session.flush()
-    session.add_all([WebhookRecipient(webhook_id=h.id, delivery_id=d.id)
-                     for d, url_hooks in new for h in url_hooks])
+    session.add_all([WebhookRecipient(webhook_id=hook_id, delivery_id=d.id)
+                     for d, url_hooks in new for hook_id in url_hooks])
     session.flush()
     session.info.setdefault(PENDING_KEY, []).extend(d.id for d, _ in new)
+
+
+def _wanting(session: Session, event: str, accounts: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Return ``(hook id, url)`` of the accounts' enabled hooks that want ``event``,
+    read once per transaction for the same accounts (a batch of games by one creator
+    asks once)."""
+    cache = session.info.setdefault(CACHE_KEY, {})
+    if accounts not in cache:
+        cache[accounts] = [(h.id, h.url, list(h.events)) for h in session.scalars(
+            sa.select(Webhook).where(Webhook.account_id.in_(accounts),
+                                     Webhook.disabled_at.is_(None)).order_by(Webhook.id))]
+    return [(hook_id, url) for hook_id, url, events in cache[accounts] if event in events]
 
 
 def message_id_of(event: str, payload: dict) -> str:
@@ -105,6 +117,7 @@ def url_hash(url: str) -> str:
 
 def enqueue_committed(session: Session) -> None:
     """``after_commit``: enqueue the deliveries this session wrote (see :func:`install`)."""
+    session.info.pop(CACHE_KEY, None)
     for delivery_id in session.info.pop(PENDING_KEY, []):
         queue.enqueue(DELIVER, delivery_id)
 
@@ -112,6 +125,7 @@ def enqueue_committed(session: Session) -> None:
 def forget_rolled_back(session: Session) -> None:
     """``after_rollback``: the deliveries written in the transaction are gone."""
     session.info.pop(PENDING_KEY, None)
+    session.info.pop(CACHE_KEY, None)
 
 
 def install() -> None:
