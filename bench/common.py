@@ -230,7 +230,7 @@ def web_command(port: int, workers: int, factory: str = "arbiter.streams.asgi:cr
     """Return the web process's command as the Procfile runs it (uvicorn, ``workers``
     processes, the Flask requests in ``WEB_THREADS`` threads each)."""
     return [BIN / "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port",
-            str(port), "--workers", str(workers), "--app-dir", str(app_dir),
+            str(port), "--workers", str(workers), "--app-dir", str(app_dir), "--loop", "uvloop",
             "--no-access-log", "--timeout-graceful-shutdown", "3"]
 
 
