@@ -230,7 +230,7 @@ def web_command(port: int, workers: int, factory: str = "arbiter.streams.asgi:cr
     """Return the web process's command as the Procfile runs it (uvicorn, ``workers``
     processes, the Flask requests in ``WEB_THREADS`` threads each)."""
     return [BIN / "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port",
-            str(port), "--workers", str(workers), "--app-dir", str(app_dir),
+            str(port), "--workers", str(workers), "--app-dir", str(app_dir), "--loop", "uvloop",
             "--no-access-log", "--timeout-graceful-shutdown", "3"]
 
 
@@ -268,7 +268,8 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 class Stack:
-    """The web process (uvicorn, as in the Procfile) and a Celery worker as subprocesses,
+    """The web process (uvicorn, as in the Procfile) and a Celery worker serving the
+    queues of the Procfile's ``worker`` and ``mailer`` as subprocesses,
     on loopback, with their logs in ``<instance>/logs``. No beat: a lost roll shows
     as a stall instead of being hidden by the 15 s sweep.
 
@@ -295,10 +296,13 @@ class Stack:
                 env.pop(key, None)
         self.env = env
         env["WEB_THREADS"] = str(threads)
+        from arbiter.queue import GAME_QUEUES, MAIL_QUEUES  # the Procfile's two workers
+
         self.commands = {
             "web": web_command(self.port, web_workers),
             "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
-                       f"--concurrency={concurrency}", "--without-gossip",
+                       f"--concurrency={concurrency}",
+                       f"--queues={','.join(GAME_QUEUES + MAIL_QUEUES)}", "--without-gossip",
                        "--without-mingle", "--without-heartbeat"],
         }
 

@@ -56,16 +56,14 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
                             extra={"limit": limit})
     scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
     account = creator.account if creator else None
+
     creator_key = limits.caller_key(creator)
 
     def run(row):
-        prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
-        answer = {"games": []}
+        staged = stage_games(specs, account, creator_key)
+        answer = {"games": [reading.created(game, tokens) for game, tokens, _ in staged]}
+        pending = [after for _, _, after in staged]
         try:
-            pending = []
-            for tr, tokens, rows in prepared:
-                pending.append(stage(tr, rows)[1])
-                answer["games"].append(reading.created(tr.game, tokens))
             stored = row(201, answer)
             if stored is not None:
                 db.session.add(stored)
@@ -82,6 +80,34 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
         return 201, answer
 
     return idempotency.once(scope, key, body, run)
+
+
+def stage_games(specs: list[GameSpec], account=None, creator_key: str = "anonymous"
+                ) -> list[tuple[Any, list[str], tuple]]:
+    """Check every game of ``specs`` as a single creation would, then write them all
+    into the open transaction (nothing is committed: the caller commits, then calls
+    :func:`arbiter.service.commit.after_commit` with each game's ``after``). Bulk
+    creation and a tournament's rounds (``arbiter/service/tournaments.py``) both create
+    their games through this.
+
+    :param account: the creating account (every game's creator), or None.
+    :param creator_key: who creates (:func:`arbiter.limits.caller_key`), for the
+        invitation limit: a seat whose address is not an account's is invited with
+        consent, as in single creation, and its game waits for the answer.
+    :returns: ``(game, seat tokens, after)`` per game, in order.
+    :raises Unprocessable: ``bad-game`` naming the first game that cannot be created;
+        nothing was written. :raises arbiter.store.RaceLost: a write failed; the
+        session has been rolled back.
+    """
+    prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
+    staged = []
+    try:
+        for tr, tokens, rows in prepared:
+            staged.append((tr.game, tokens, stage(tr, rows)[1]))
+    except BaseException:
+        db.session.rollback()
+        raise
+    return staged
 
 
 def _prepare(index: int, spec: GameSpec, account, creator_key: str):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+import sqlalchemy as sa
+
 from arbiter import queue, store
 from arbiter.extensions import db
-from arbiter.models import Event, OutboxMail
+from arbiter.models import Event, OutboxMail, TournamentGame
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, game_hooks, notify, ratings, webhooks
 from arbiter.service.transition import Transition
@@ -19,7 +21,8 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = 
     enqueue chance rolling and mail sending.
 
     :param status: a new game status (``active`` when a waiting game starts,
-        ``cancelled``); a game that is not active gets no mails and no rolls.
+        ``cancelled``); a game that is not active gets no mails, no web hooks and no
+        rolls (:mod:`arbiter.service.invitations`).
     :returns: the appended events.
     :raises arbiter.store.StaleVersion: somebody appended first; nothing written.
     """
@@ -32,17 +35,30 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = 
 def stage(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
           ) -> tuple[list[Event], tuple]:
     """Write ``tr`` as :func:`commit` does (``status`` likewise), but leave the
-    transaction open (several games' transitions committed as one:
-    ``arbiter/service/bulk.py``). Its web hook deliveries are enqueued by their own
-    ``after_commit`` listener (:func:`arbiter.service.webhooks.install`); a game that
-    is not active (waiting for its invitations, cancelled) gets no mails, no hooks and
-    no rolls.
+    transaction open (several
+    games' transitions committed as one: ``arbiter/service/bulk.py``). Its web hook
+    deliveries are enqueued by their own ``after_commit`` listener
+    (:func:`arbiter.service.webhooks.install`).
 
     :returns: the appended events, and the arguments of :func:`after_commit` to call
         once the caller has committed.
     :raises arbiter.store.StaleVersion: somebody appended first; the session has been
         rolled back.
     """
+    snapshot, extras, mails, after = prepare(tr, extra_rows, status)
+    rows = store.append(tr.game, tr.events, snapshot, extras)
+    return rows, (*after, [m.id for m in mails])  # ids read before the commit expires them
+
+
+def prepare(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+            ) -> tuple[dict, list, list, tuple]:
+    """Work out what writing ``tr`` means, writing nothing: the new snapshot of the
+    game row, the extra rows (its mails, ``extra_rows``, the ratings of a game that
+    ends, its web hook deliveries), the mails among them (an invitation mail of
+    ``extra_rows`` too), and the first arguments of :func:`after_commit` (``game_id,
+    prompt, version``; the mail ids follow once they are flushed). A game whose status
+    (``status``, else its own) is not ``active`` gets no turn mail, hook or roll: its
+    prompt for :func:`after_commit` is ``{"type": "idle"}``."""
     game, engine = tr.game, tr.engine
     old_prompt = game.prompt or {}
     prompt = ({"type": "over", "result": tr.result} if tr.result is not None
@@ -71,22 +87,53 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = N
         snapshot["status"] = status
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
-    extra_rows = list(extra_rows)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
-    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended, *hooks])
-    # read before the commit expires them
-    mail_ids = [m.id for m in [*mails, *extra_rows] if isinstance(m, OutboxMail)]
-    return rows, (game.id, {"type": "idle"} if idle else prompt, new_version, mail_ids)
+    extra_rows = list(extra_rows)
+    return (snapshot, [*mails, *extra_rows, *ended, *hooks],
+            [*mails, *(m for m in extra_rows if isinstance(m, OutboxMail))],
+            (game.id, {"type": "idle"} if idle else prompt, new_version))
 
 
-def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:
-    """Tell the streams, and enqueue what the committed transition needs: a roll,
-    the mails."""
-    publish.committed(game_id, version)
+def commit_many(trs: list[Transition]) -> None:
+    """Write the transitions of several games (each game once) in one transaction
+    (:func:`arbiter.store.append_many`: a statement per kind of row, not per game),
+    commit, then tell the streams and enqueue what each needs, as :func:`commit` does.
+
+    :raises arbiter.store.StaleVersion: one of the games moved since it was read;
+        nothing of the batch is written (the caller may write them one by one).
+    """
+    prepared = [(tr, *prepare(tr)) for tr in trs]
+    store.append_many([(tr.game, tr.events, snapshot, extras)
+                       for tr, snapshot, extras, _, _ in prepared])
+    afters = [(*after, [m.id for m in mails]) for _, _, _, mails, after in prepared]
+    db.session.commit()
+    publish.committed_many([(game_id, version) for game_id, _, version, _ in afters])
+    for game_id, prompt, version, mail_ids in afters:
+        after_commit(game_id, prompt, version, mail_ids, published=True)
+
+
+def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int],
+                 published: bool = False) -> None:
+    """Tell the streams (unless ``published`` already), and enqueue what the committed
+    transition needs: a roll, the mails, and for a tournament's game that ended, a look
+    at whether its round is over (:func:`arbiter.service.tournament_rounds.advance`)."""
+    if not published:
+        publish.committed(game_id, version)
     if prompt["type"] == "chance":
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     for mail_id in mail_ids:
         queue.enqueue(queue.SEND_MAIL, mail_id)
+    if prompt["type"] == "over":
+        tournament_id = _tournament_of(game_id)
+        if tournament_id is not None:
+            queue.enqueue(queue.ADVANCE_TOURNAMENT, tournament_id)
+
+
+def _tournament_of(game_id: str) -> str | None:
+    """Return the id of the tournament whose round game ``game_id`` is, if any (read
+    only when a game has ended: one indexed SELECT)."""
+    return db.session.scalar(sa.select(TournamentGame.tournament_id)
+                             .where(TournamentGame.game_id == game_id))
 
 
 def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:

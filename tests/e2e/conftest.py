@@ -75,7 +75,7 @@ def start_stack(tmp_path, request):
         procs = processes.start(commands, env, tmp_path / "logs")
         request.addfinalizer(lambda: processes.stop(procs))
         url = f"http://127.0.0.1:{port}"
-        wait_until_up(url, procs)
+        wait_until_up(url, procs, seconds=180)  # two cores shared: slow to start
         return url
 
     return start
@@ -126,7 +126,9 @@ def service(tmp_path_factory, inbox):
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
            "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
            "SMTP_URL": inbox[0], "SECRET_KEY": SECRET_KEY,
-           "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
+           "PATH": f"{processes.BIN}:{os.environ['PATH']}",
+           # the web hook test's receiver listens on loopback, which must be allowed
+           "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8", "WEBHOOK_ALLOW_HTTP": "1"}
     for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)
     if REDIS_URL:  # kombu's filesystem transport can hand a half-written message to
@@ -141,7 +143,7 @@ def service(tmp_path_factory, inbox):
     procs = processes.start(commands, env, SCREENSHOTS.parent / "logs")
     try:
         url = f"http://127.0.0.1:{port}"
-        wait_until_up(url, procs)
+        wait_until_up(url, procs, seconds=180)  # two cores shared: slow to start
         yield url
     finally:
         processes.stop(procs)

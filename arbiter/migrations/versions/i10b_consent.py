@@ -2,7 +2,7 @@
 that turned mail off; games that wait for their invited seats (start_at, unfilled)
 
 Revision ID: i10b_consent
-Revises: i11d_webhooks
+Revises: i11c_tournaments
 Create Date: 2026-12-01
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = 'i10b_consent'
-down_revision = 'i11d_webhooks'
+down_revision = 'i11c_tournaments'
 branch_labels = None
 depends_on = None
 
