@@ -155,7 +155,7 @@ def database_url(raw: str | None, instance_path: str) -> str:
 
 
 def engine_options(url: str) -> dict:
-    """Return SQLAlchemy engine options: a pool sized for gunicorn's threads on a
+    """Return SQLAlchemy engine options: a pool sized for the web process's ``WEB_THREADS`` on a
     server database (SQLite keeps its own pool)."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}

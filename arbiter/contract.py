@@ -6,7 +6,7 @@ operation in the spec, the error answers that the layers below the view give on 
 route of that shape, and serves every error as ``application/problem+json`` with the
 one ``Problem`` schema:
 
-- every operation: 400 (a request line or header gunicorn cannot read), 414 (URL too
+- every operation: 400 (a request line or header the web server cannot read), 414 (URL too
   long), 431 (headers too large), 503 (the database is unavailable, ``Retry-After``);
 - a path parameter: 404 (nothing at that address);
 - a query or body argument: 422 (``invalid-request``, with ``errors`` per field);

@@ -1,6 +1,6 @@
 """The web pages in a real browser (issue 12, "Tested in a real browser"): Debian's
-Chromium driven by Playwright against real processes (gunicorn web, Celery worker and
-beat, embedded default).
+Chromium driven by Playwright against real processes (the Procfile's uvicorn web,
+Celery workers and beat, embedded default).
 
 - a whole game of every engine played by clicking on the seats' pages (the first move
   by keyboard only), checking the end, the scores and that the record verifies, with

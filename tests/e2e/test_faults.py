@@ -1,4 +1,4 @@
-"""Faults survived on purpose (issue 16): the service's real processes (gunicorn, the
+"""Faults survived on purpose (issue 16): the service's real processes (uvicorn web, the
 dice-and-deadlines worker, the mail worker, beat) on a PostgreSQL and a Redis that the
 test starts on its own ports, Space Worm games of 3 players with emails played over
 HTTP by a driver, and a fault injected mid-game:
