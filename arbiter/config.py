@@ -227,7 +227,13 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
            if env.get("IMAP_URL") else {}),
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
+        # a lost broker is waited for, however long: retried forever (Celery's default
+        # gives up after 100 tries and the worker exits), on startup too
         "broker_connection_retry_on_startup": True,
+        "broker_connection_max_retries": None,
+        # a task running when the broker goes away finishes (every task is idempotent;
+        # its message comes again and finds nothing to do) rather than being killed
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
     }
     base_url = env.get("BASE_URL", "http://localhost:8000").rstrip("/")
     return {

@@ -62,16 +62,17 @@ def _game_for(path: str, draw: int, secured: bool) -> dict:
 def _account_token(case) -> str | None:
     """Return the personal token a route of the account, or a creation, gets: the
     second account's on ``DELETE /v1/me`` (deleting it leaves the first one working),
-    the third's on ``DELETE /v1/me/tokens/{id}`` (whatever id the fuzzer learnt from a
-    listing, the first account's token stays), none on ``/v1/me/stream`` (with a real
-    token it never ends), else the account's; None for other routes."""
+    the third's on ``/v1/me/tokens`` (it lists, makes and revokes its own tokens, so
+    the fuzzer never learns, and never revokes, the first one's token), none on
+    ``/v1/me/stream`` (with a real token it never ends), else the account's; None for
+    other routes."""
     path, method = case.operation.path, case.operation.method.upper()
     account = fixtures()["account"]
     if path == "/v1/me/stream":
         return None
     if path == "/v1/me" and method == "DELETE":
         return account["doomed"]
-    if path == "/v1/me/tokens/{token_id}":
+    if path.startswith("/v1/me/tokens"):
         return account["keys"]
     if path.startswith("/v1/me") or path in ACCOUNT_CREATES:
         return account["token"]

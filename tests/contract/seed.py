@@ -18,9 +18,8 @@ ACCOUNT = "fuzz@example.org"
 DOOMED = "fuzz-doomed@example.org"
 """The account ``DELETE /v1/me`` is given: deleting it must not end the others' runs."""
 KEYS = "fuzz-keys@example.org"
-"""The account ``DELETE /v1/me/tokens/{id}`` is given: the fuzzer learns token ids from
-the listings it reads with the first account's token, and must not revoke that token
-(with this account's token, another account's id is 404 ``token-not-found``)."""
+"""The account ``/v1/me/tokens`` is given (list, make, revoke): the fuzzer revokes ids
+it learns from listings, which must never be the first account's token."""
 
 
 def _create(url: str, players: int, clock: dict | None = None,
@@ -91,7 +90,7 @@ def seed(url: str, folder: Path, inbox) -> Path:
 
     ``account``: a signed-in account's personal token (``/v1/me``, creation), the token
     of a second account for ``DELETE /v1/me``, and of a third with spare token ids for
-    ``DELETE /v1/me/tokens/{id}``. Games:
+    ``/v1/me/tokens``. Games:
     ``active``: two seats, waiting for a decision; ``clocked``: the same with a per-move
     clock and vacation days (pause, resume, extend, vacation); ``mine``: clocked,
     created by the account, which holds seat 0 (its personal token is seat 0's and the
