@@ -23,6 +23,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
     from arbiter.resources.metrics.routes import install_timing
+    from arbiter.service import webhooks
 
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
@@ -57,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     unavailable.register(app)
     web.init_app(app)
     queue.celery_init_app(app)
+    webhooks.install()  # deliveries are enqueued once their transaction commits
     return app
 
 

@@ -21,8 +21,8 @@
 ``CLOCK_SWEEP_SECONDS``
     how often beat runs the clock sweep (timeouts, reminders; default 15).
 ``SWEEP_SECONDS``
-    how often beat runs the outbox and chance sweeps, which send the mail and roll the
-    dice that were missed (broker down, worker lost; default 15).
+    how often beat runs the outbox, web hook and chance sweeps, which send the mail and
+    web hooks and roll the dice that were missed (broker down, worker lost; default 15).
 ``CLOCK_OUTAGE_SECONDS``
     a gap between two clock sweeps longer than this is an outage: deadlines that fell
     inside it are extended by its length (default 300).
@@ -93,6 +93,26 @@
 ``BULK_BODY_BYTES``
     the largest request body ``POST /v1/bulk-games`` accepts, in bytes (default
     1,048,576; every other route takes 64 KiB).
+``WEBHOOK_ALLOW_HTTP``
+    ``1``: web hooks may be ``http://`` URLs; ``0``: only ``https://``. Default: on for
+    the embedded default (no ``DATABASE_URL``), off in production.
+``WEBHOOK_ALLOWED_NETWORKS``
+    comma-separated networks (``127.0.0.0/8,::1/128``) that web hooks may reach although
+    they are loopback, private or link-local; default none: such URLs are refused, at
+    registration and on every connection.
+``WEBHOOK_TIMEOUT_SECONDS``
+    how long a delivery waits to connect and for each read (default 10).
+``WEBHOOK_RETRY_FIRST_SECONDS``, ``WEBHOOK_RETRY_MAX_SECONDS``
+    the back-off of a failed delivery: the first wait (default 5), doubled per try up
+    to the cap (default 3600).
+``WEBHOOK_MAX_ATTEMPTS``
+    tries of one delivery before it is given up (default 10, about 1 h 25 min).
+``WEBHOOK_DISABLE_AFTER``
+    failed tries in a row (across deliveries) after which a hook is disabled, with the
+    reason shown in ``GET /v1/me/webhooks`` (default 15); a ``410 Gone`` disables it at
+    once.
+``WEBHOOKS_PER_ACCOUNT``
+    the most web hooks one account may register (default 20).
 ``ARBITER_INSTANCE_PATH``
     the folder for the embedded SQLite file and filesystem broker (default:
     ``instance/`` beside the package).
@@ -189,6 +209,7 @@ def _beat(env: Mapping[str, str]) -> dict:
     return {
         "sweep-outbox": {"task": "workers.tasks.sweep_outbox", "schedule": sweeps},
         "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": sweeps},
+        "sweep-webhooks": {"task": "workers.tasks.sweep_webhooks", "schedule": sweeps},
         "sweep-inbound": {"task": "workers.tasks.sweep_inbound", "schedule": 15.0},
         "sweep-clock": {"task": "workers.tasks.sweep_clock",
                         "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
@@ -282,6 +303,17 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "OPEN_CREATION": flag(env.get("OPEN_CREATION"), default=not env.get("DATABASE_URL")),
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
+        "WEBHOOK_ALLOW_HTTP": flag(env.get("WEBHOOK_ALLOW_HTTP"),
+                                   default=not env.get("DATABASE_URL")),
+        "WEBHOOK_ALLOWED_NETWORKS": env.get("WEBHOOK_ALLOWED_NETWORKS", ""),
+        "WEBHOOK_TIMEOUT_SECONDS": float(env.get("WEBHOOK_TIMEOUT_SECONDS", 10)),
+        "WEBHOOK_RETRY_FIRST_SECONDS": float(env.get("WEBHOOK_RETRY_FIRST_SECONDS", 5)),
+        "WEBHOOK_RETRY_MAX_SECONDS": float(env.get("WEBHOOK_RETRY_MAX_SECONDS", 3600)),
+        "WEBHOOK_MAX_ATTEMPTS": int(env.get("WEBHOOK_MAX_ATTEMPTS", 10)),
+        "WEBHOOK_DISABLE_AFTER": int(env.get("WEBHOOK_DISABLE_AFTER", 15)),
+        "WEBHOOK_CLAIM_SECONDS": 60.0,
+        "WEBHOOK_TASK_RETRY_SECONDS": 300.0,
+        "WEBHOOKS_PER_ACCOUNT": int(env.get("WEBHOOKS_PER_ACCOUNT", 20)),
         "CELERY": celery,
         "ENQUEUE": True,
         "API_TITLE": "Arbiter",

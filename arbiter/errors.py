@@ -191,7 +191,7 @@ def register(app: Flask) -> None:
     def _engine(err: EngineError):
         status = ENGINE_STATUS.get(err.code, 422)
         title = ENGINE_TITLES.get(type(err).__name__, "Not allowed")
-        return problem(status, err.code, title, err.detail)
+        return problem(status, err.code, title, err.detail, err.extra)
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException):

@@ -4,16 +4,21 @@ list with and without parts (issue 14, "Measured").
 What it measures: for each option set of ``tests/engines/worms/test_playouts.py``
 (each setup, each optional rule on, all at once), how many complete random games
 :func:`arbiter.playout.random_game` plays per second on one core (players 2, 3, 4 in
-turn, games seeded 0, 1, 2, ...), and over three more games (2, 3 and 4 players) the
-longest list of legal moves an engine decision had (``len(legal_moves)``) against the number of entries
-``/legal-moves`` shows for it (listed moves plus parts, :mod:`engines.move_parts`).
+turn, games seeded 0, 1, 2, ...) with the mean number of inputs (moves and chance
+outcomes) per game; then, over ``ARBITER_BENCH_WORMS_WIDEST`` more games of the set
+(default 6: two each of 2, 3 and 4 players), the longest list of legal moves a
+decision had (``len(legal_moves)``: what playouts, timeouts and move checks use) and
+what ``/legal-moves`` shows for it: its entries (listed moves plus parts,
+:mod:`engines.move_parts`) and its size as JSON, against the full list's size.
 
 How: ``ARBITER_BENCH_WORMS_SECONDS`` (default 1) seconds of wall time per option set.
-Run alone: ``.venv/bin/python bench/worms_playouts.py``.
+Run alone: ``nice .venv/bin/python bench/worms_playouts.py`` (engine version printed
+first: the figures are for today's rules).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sys
@@ -27,28 +32,33 @@ from engines.worms import ENGINE
 from tests.engines.worms.test_playouts import OPTION_SETS
 
 SECONDS = float(os.environ.get("ARBITER_BENCH_WORMS_SECONDS", "1"))
+WIDEST_GAMES = int(os.environ.get("ARBITER_BENCH_WORMS_WIDEST", "6"))
 
 
-def widest(game) -> tuple[int, int]:
-    """Return (longest legal-move list, its /legal-moves entries) over a game's states."""
-    longest, shown = 0, 0
+def widest(game) -> tuple[int, int, int, int]:
+    """Return the widest decision of a game's states: (its legal moves, its
+    /legal-moves entries, the full list's JSON bytes, the /legal-moves JSON bytes)."""
+    best = (0, 0, 0, 0)
     for state in game.states:
         prompt = ENGINE.prompt(state)
         if isinstance(prompt, Decision):
             seat = prompt.seats[0]
             moves = ENGINE.legal_moves(state, seat)
-            if len(moves) > longest:
+            if len(moves) > best[0]:
                 parts = ENGINE.legal_parts(state, seat)
-                longest = len(moves)
-                shown = len(moves) if parts is None else len(parts["moves"]) + len(parts["parts"])
-    return longest, shown
+                shown = moves if parts is None else parts
+                entries = len(moves) if parts is None else len(parts["moves"]) + len(
+                    parts["parts"])
+                best = (len(moves), entries, len(json.dumps(moves)), len(json.dumps(shown)))
+    return best
 
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("worms_playouts", argv)
-    print(f"worms_playouts: random Worms games per option set, one core, {SECONDS:g} s "
-          f"each ({common.machine()})", flush=True)
-    overall = (0, 0, "")
+    print(f"worms_playouts: random Worms games (engine version {ENGINE.version}) per "
+          f"option set, one core, {SECONDS:g} s each, widest decision over "
+          f"{WIDEST_GAMES} games ({common.machine()})", flush=True)
+    overall = ((0, 0, 0, 0), "")
     for name, options in OPTION_SETS.items():
         games, inputs, started = 0, 0, time.perf_counter()
         while time.perf_counter() - started < SECONDS:
@@ -56,14 +66,16 @@ def main(argv: list[str] | None = None) -> None:
             games += 1
             inputs += len(game.inputs)
         elapsed = time.perf_counter() - started
-        longest = max(widest(random_game(ENGINE, n, options, random.Random(n),
-                                         keep_states=True)) for n in (2, 3, 4))
-        report.add(name, "games/s (mean inputs/game)",
-                   f"{games / elapsed:,.1f} ({inputs / games:.0f})")
-        if longest[0] > overall[0]:
-            overall = (*longest, name)
-    report.add("largest decision", "legal moves -> /legal-moves entries",
-               f"{overall[0]} -> {overall[1]} ({overall[2]})")
+        longest = max(widest(random_game(ENGINE, 2 + n % 3, options, random.Random(-1 - n),
+                                         keep_states=True)) for n in range(WIDEST_GAMES))
+        report.add(name, "games/s (inputs/game); widest->shown",
+                   f"{games / elapsed:,.1f} ({inputs / games:.0f}); "
+                   f"{longest[0]} -> {longest[1]}")
+        if longest[0] > overall[0][0]:
+            overall = (longest, name)
+    (moves, entries, full, shown), where = overall
+    report.add("largest decision", "moves -> /legal-moves entries",
+               f"{moves} -> {entries} ({full:,} -> {shown:,} bytes; {where})")
     report.done()
 
 

@@ -42,15 +42,19 @@ class EngineError(ValueError):
 
     :param code: a stable machine code in kebab-case (``not-your-turn``).
     :param detail: a sentence a player understands.
+    :param extra: further members of the problem answer, for programs (Worms'
+        ``contradictory-options`` names the ``options`` that contradict each other).
     """
 
     status = 422
     code = "engine-error"
 
-    def __init__(self, code: str | None = None, detail: str = "") -> None:
+    def __init__(self, code: str | None = None, detail: str = "",
+                 extra: dict | None = None) -> None:
         if code:
             self.code = code
         self.detail = detail or self.code
+        self.extra = dict(extra or {})
         super().__init__(f"{self.code}: {self.detail}")
 
 

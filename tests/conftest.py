@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
@@ -131,14 +132,23 @@ class Inbox:
         return [m for m in self.messages if m["To"] == address]
 
 
-@pytest.fixture
-def smtp():
-    """A real SMTP server (aiosmtpd) on loopback; yields ``(url, inbox)``."""
+@contextmanager
+def smtp_server():
+    """Run a real SMTP server (aiosmtpd) on loopback; yield ``(url, inbox)``."""
     from aiosmtpd.controller import Controller
 
     inbox = Inbox()
     port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
-    yield f"smtp://127.0.0.1:{port}", inbox
-    controller.stop()
+    try:
+        yield f"smtp://127.0.0.1:{port}", inbox
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtp():
+    """A real SMTP server (aiosmtpd) on loopback; yields ``(url, inbox)``."""
+    with smtp_server() as server:
+        yield server

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from celery import shared_task
+from flask import current_app
 
 from arbiter import queue
 from arbiter.mailin import imap, process
-from arbiter.service import chance, clock_sweep, mail
+from arbiter.service import chance, clock_sweep, mail, webhook_delivery, webhooks
 
 
 @shared_task(name="workers.tasks.resolve_chance", acks_late=True)
@@ -30,6 +31,31 @@ def sweep_outbox() -> int:
     ids = mail.unsent()
     for mail_id in ids:
         queue.enqueue(queue.SEND_MAIL, mail_id)
+    return len(ids)
+
+
+@shared_task(name="workers.tasks.deliver_webhook", bind=True, acks_late=True)
+def deliver_webhook(self, delivery_id: int) -> bool:
+    """Try web hook delivery ``delivery_id`` once; return True unless it failed.
+
+    A failed try is retried by this task after its back-off when that is at most
+    ``WEBHOOK_TASK_RETRY_SECONDS`` (default 300); longer waits, and tasks lost with a
+    worker, are left to ``sweep_webhooks``. The delivery's claim makes a try that
+    both would start happen once (see ``arbiter.service.webhook_delivery``)."""
+    wait = webhook_delivery.attempt(delivery_id)
+    if wait is None:
+        return True
+    if wait <= float(current_app.config["WEBHOOK_TASK_RETRY_SECONDS"]):
+        raise self.retry(countdown=wait, max_retries=None)
+    return False
+
+
+@shared_task(name="workers.tasks.sweep_webhooks")
+def sweep_webhooks() -> int:
+    """Enqueue every web hook delivery that is due and not in hand; return how many."""
+    ids = webhook_delivery.due()
+    for delivery_id in ids:
+        queue.enqueue(webhooks.DELIVER, delivery_id)
     return len(ids)
 
 

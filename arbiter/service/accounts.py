@@ -45,11 +45,13 @@ def account_by_address(email: str | None) -> Account | None:
 # --------------------------------------------------------------------------- sign-in
 
 
-def request_link(email: str, display_name: str | None = None) -> None:
+def request_link(email: str, display_name: str | None = None,
+                 confirm_path: str = "/v1/auth/confirm") -> None:
     """Mail a one-time sign-in link to ``email`` (sign-up when it has no account yet).
 
     The answer never says whether the address has an account. The link expires after
-    ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once.
+    ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once. ``confirm_path`` is
+    the page the link opens (the web pages give their own, ``/sign-in/confirm``).
     """
     address = normal_address(email)
     nonce = secrets.token_urlsafe(32)
@@ -58,7 +60,7 @@ def request_link(email: str, display_name: str | None = None) -> None:
                       display_name=display_name, created_at=now,
                       expires_at=now + timedelta(
                           seconds=current_app.config["SIGN_IN_LINK_SECONDS"]))
-    url = (f"{current_app.config['BASE_URL']}/v1/auth/confirm?"
+    url = (f"{current_app.config['BASE_URL']}{confirm_path}?"
            + urlencode({"email": address, "token": nonce}))
     minutes = current_app.config["SIGN_IN_LINK_SECONDS"] // 60
     mail = OutboxMail(

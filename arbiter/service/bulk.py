@@ -94,5 +94,6 @@ def _prepare(index: int, spec: GameSpec, account):
         raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
                             "No game of the batch was created.", code="bad-game",
                             extra={"index": index,
-                                   "problem": {"code": err.code, "detail": err.detail}}
+                                   "problem": {"code": err.code, "detail": err.detail,
+                                               **(err.extra or {})}}
                             ) from err

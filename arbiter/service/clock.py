@@ -28,8 +28,9 @@ kept beside the seats' clocks in ``clock_state["turn"]``: ``{"id", "seat", "seco
 the turn's rolls and decisions, and is dropped at the first decision without it. Its
 deadline (``started + seconds``) counts, while its seat owes a decision, as that seat's
 deadline (the earlier of the two), with any time control, ``none`` included; it is
-paused and extended like the seats' clocks, and its timeouts are not counted as missed
-deadlines for the forfeit policy.
+paused and extended like the seats' clocks, reminded of like them (the ``reminders``
+shorter than the turn clock: none under ``none``), and its timeouts are not counted
+as missed deadlines for the forfeit policy.
 """
 
 from __future__ import annotations
@@ -312,25 +313,59 @@ def _stop(cfg: dict, seat: dict, at: datetime) -> None:
 
 
 def _columns(cfg: dict, cs: dict, now: datetime) -> dict:
-    """Return ``deadline`` (earliest running deadline) and ``remind_at``."""
+    """Return ``deadline`` (earliest running deadline) and ``remind_at`` (the earliest
+    reminder of a deadline still ahead, due at once when its time has passed)."""
     if cs.get("paused_at"):
         return {"deadline": None, "remind_at": None}
     due = [(seat_deadline(s), s["budget"]) for s in cs["seats"] if s["started"] is not None]
     turn = turn_deadline(cs)
     deadline = min([d for d, _ in due] + ([turn[1]] if turn else []), default=None)
-    reminders = [d - timedelta(seconds=t) for d, budget in due for t in cfg["reminders"]
-                 if budget > t and d > now]
+    reminders = [when for c in reminded(cfg, cs).values() if c["deadline"] > now
+                 for when in c["times"].values()]
     return {"deadline": deadline, "remind_at": min(reminders, default=None)}
+
+
+def reminded(cfg: dict, cs: dict | None) -> dict[int, dict]:
+    """Return, per seat that owes a move under a running clock, the deadline reminders
+    count from and their times: ``{seat: {"deadline", "turn" (True: an engine's turn
+    clock), "times": {threshold seconds: reminder time}}}``. Empty while paused.
+
+    The deadline is the earlier of the seat's own (under a time control) and a turn
+    clock's (an engine's Timer) while the seat owes a decision of that turn. A turn
+    deadline is reminded of like any other, at the game's ``reminders`` shorter than
+    the turn clock (never under ``none``, which has none); as the turn clock runs
+    through several decisions, a reminder whose time came before the current decision
+    began is not given again for it (the decision's turn mail gave the deadline).
+    """
+    if not cs or cs.get("paused_at"):
+        return {}
+    out = {}
+    if cfg["type"] != "none":
+        for i, seat in enumerate(cs["seats"]):
+            if seat["started"] is not None and seat["budget"] is not None:
+                out[i] = _times(cfg, seat_deadline(seat), seat["budget"], None, False)
+    turn = turn_deadline(cs)
+    if turn is not None and (turn[0] not in out or turn[1] < out[turn[0]]["deadline"]):
+        since = (cs["seats"][turn[0]]["started"] if cfg["type"] != "none" else None) \
+            or cs["turn"]["started"]
+        out[turn[0]] = _times(cfg, turn[1], float(cs["turn"]["seconds"]), parse(since), True)
+    return out
+
+
+def _times(cfg: dict, deadline: datetime, budget: float, since: datetime | None,
+           turn: bool) -> dict:
+    """Return one entry of :func:`reminded`: the thresholds shorter than ``budget``
+    whose time is not before ``since`` (None: any)."""
+    times = {t: deadline - timedelta(seconds=t) for t in cfg["reminders"] if budget > t}
+    if since is not None:
+        times = {t: when for t, when in times.items() if when >= since}
+    return {"deadline": deadline, "turn": turn, "times": times}
 
 
 def next_reminder(game: Game, after: datetime) -> datetime | None:
     """Return the first reminder time of the running clocks later than ``after``."""
-    cfg = config(game)
-    cs = game.clock_state
-    if not cs or cs.get("paused_at"):
-        return None
-    times = [seat_deadline(s) - timedelta(seconds=t) for s in cs["seats"]
-             if s["started"] is not None for t in cfg["reminders"] if s["budget"] > t]
+    times = [when for c in reminded(config(game), game.clock_state).values()
+             for when in c["times"].values()]
     return min((t for t in times if t > after), default=None)
 
 

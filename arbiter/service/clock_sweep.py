@@ -269,10 +269,9 @@ def _due_reminders(game: Game, now: datetime) -> list[dict]:
     whose deadline is still ahead, the thresholds crossed and not yet given."""
     cfg = clock.config(game)
     out = []
-    for seat, deadline in clock.deadlines(game).items():
-        budget = game.clock_state["seats"][seat]["budget"]
-        crossed = [t for t in cfg["reminders"]
-                   if budget > t and deadline - timedelta(seconds=t) <= now < deadline]
+    for seat, running in clock.reminded(cfg, game.clock_state).items():
+        deadline = running["deadline"]
+        crossed = [t for t, when in running["times"].items() if when <= now < deadline]
         if not crossed or game.seats[seat].resigned:
             continue
         given = set(db.session.scalars(sa.select(ClockReminder.threshold).where(
@@ -281,7 +280,7 @@ def _due_reminders(game: Game, now: datetime) -> list[dict]:
         new = [t for t in crossed if t not in given]
         if new:
             out.append({"game": game, "seat": seat, "deadline": deadline,
-                        "thresholds": new})
+                        "thresholds": new, "turn": running["turn"]})
     return out
 
 
@@ -302,8 +301,9 @@ def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
              "A deadline is coming in these games, where you still owe a move:", ""]
     for item in items:
         game, seat = item["game"], item["game"].seats[item["seat"]]
+        timer = " (the turn's Timer: then the turn jumps to its end)" if item["turn"] else ""
         lines += [f"- {game.engine} game {game.id} (seat {seat.seat}, {seat.name}): "
-                  f"deadline {clock.local(item['deadline'], seat.tz)}",
+                  f"deadline {clock.local(item['deadline'], seat.tz)}{timer}",
                   f"  {base}/v1/games/{game.id}"]
     keys = sorted(f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}"
                   f":{iso(i['deadline'])}" for i in items for t in i["thresholds"])

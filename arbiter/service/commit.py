@@ -8,7 +8,7 @@ from arbiter import queue, store
 from arbiter.extensions import db
 from arbiter.models import Event
 from arbiter.models.timestamps import utcnow
-from arbiter.service import clock, notify, ratings
+from arbiter.service import clock, game_hooks, notify, ratings, webhooks
 from arbiter.service.transition import Transition
 from arbiter.streams import publish
 
@@ -28,7 +28,9 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
 
 def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], tuple]:
     """Write ``tr`` as :func:`commit` does, but leave the transaction open (several
-    games' transitions committed as one: ``arbiter/service/bulk.py``).
+    games' transitions committed as one: ``arbiter/service/bulk.py``). Its web hook
+    deliveries are enqueued by their own ``after_commit`` listener
+    (:func:`arbiter.service.webhooks.install`).
 
     :returns: the appended events, and the arguments of :func:`after_commit` to call
         once the caller has committed.
@@ -43,19 +45,23 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     since = game.prompt_since if _same_prompt(old_prompt, prompt, tr) else new_version
     timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned,
                            utcnow())
-    mails = []
+    mails, hooks = [], []
     if tr.result is not None:
         mails = notify.over_mails(game, engine, tr.result)
+        hooks = [lambda: webhooks.notify(db.session, "game_over", *game_hooks.game_over(
+            game, tr.result, new_version))]
     elif prompt["type"] == "decision" and since == new_version:
         mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since,
                                   clock.running(clock.config(game), timing["clock_state"]))
+        hooks = [lambda: webhooks.notify(db.session, "turn", *game_hooks.turn(
+            game, prompt, since, timing.get("deadline")))]
     snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
                 "prompt_since": since,
                 "engine_version": engine.version, **timing}
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
-    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended])
+    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended, *hooks])
     mail_ids = [m.id for m in mails]  # read before the commit expires them
     return rows, (game.id, prompt, new_version, mail_ids)
 

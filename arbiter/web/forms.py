@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, StringField
-from wtforms.validators import InputRequired, Length, Optional
+from wtforms import HiddenField, IntegerField, SelectMultipleField, StringField, widgets
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+
+from arbiter.service.identity import SCOPES
+
+
+class MultiCheckboxField(SelectMultipleField):
+    """Several choices as checkboxes (WTForms' documented recipe)."""
+
+    widget = widgets.ListWidget(prefix_label=False)
+    option_widget = widgets.CheckboxInput()
 
 
 class MoveForm(FlaskForm):
@@ -33,3 +42,30 @@ class TokenForm(FlaskForm):
 
 class LeaveForm(FlaskForm):
     """Forgetting the seat this browser holds (only the CSRF token)."""
+
+
+class SignInForm(FlaskForm):
+    """Asking for a sign-in link by mail."""
+
+    email = StringField("Your email address", validators=[
+        InputRequired(), Length(max=254),
+        Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Write an email address.")])
+    name = StringField("Your name (for a new account)", validators=[Optional(),
+                                                                    Length(max=80)])
+
+
+class ConfirmForm(FlaskForm):
+    """Using a mailed sign-in link (its address and token, hidden)."""
+
+    email = HiddenField(validators=[InputRequired(), Length(max=254)])
+    token = HiddenField(validators=[InputRequired(), Length(max=200)])
+
+
+class TokenCreateForm(FlaskForm):
+    """Making a personal API token: a name, its scopes, an optional lifetime in days."""
+
+    name = StringField("Name", validators=[InputRequired(), Length(max=80)])
+    scopes = MultiCheckboxField("Scopes", choices=list(SCOPES),
+                                validators=[InputRequired()])
+    days = IntegerField("Expires after (days, empty: never)",
+                        validators=[Optional(), NumberRange(min=1, max=3650)])

@@ -17,6 +17,7 @@ from arbiter.models.timestamps import iso
 from arbiter.service import clock, reading
 from arbiter.service.identity import SeatGrant
 from arbiter.verify import verify
+from arbiter.web import board_picks
 
 BUTTONS_MAX = 24
 """Up to this many legal moves are buttons; more are a list to pick from."""
@@ -52,7 +53,10 @@ class GamePage:
     earlier: int
     notation: str
     form_key: str
+    pick: str | None = None
+    picked: bool = False
     verdict: object = None
+    timer: bool = False
     seed: str | None = None
     result_lines: list[str] = field(default_factory=list)
 
@@ -72,12 +76,20 @@ class GamePage:
         return iso(self.deadline)
 
 
-def build(game: Game, grant: SeatGrant | None) -> GamePage:
-    """Return the page of ``game`` for the seat of ``grant`` (None: a spectator).
+def _is_turn_deadline(game: Game, deadline: datetime) -> bool:
+    """True when ``deadline`` is a turn clock's (an engine's Timer, e.g. Worms')."""
+    turn = clock.turn_deadline(game.clock_state)
+    return turn is not None and turn[1] == deadline
+
+
+def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GamePage:
+    """Return the page of ``game`` for the seat of ``grant`` (None: a spectator); with
+    ``pick`` (a place picked on the board), the moves that name it first.
 
     :raises arbiter.errors.NotFound: no such game.
     """
-    engine = engines.get(game.engine)
+    engine = (engines.at_version(game.engine, game.engine_version)  # the game's rules
+              or engines.get(game.engine))
     read = reading.view(game.id, grant)
     seat = read["seat"]
     names = {s.seat: s.name for s in game.seats}
@@ -92,7 +104,12 @@ def build(game: Game, grant: SeatGrant | None) -> GamePage:
         to_act=list(read["to_act"]), deadline=deadline,
         deadline_text=clock.local(deadline, tz) if deadline else None,
         moves=[MoveChoice(t, json.dumps(m)) for m, t in zip(legal["moves"], legal["notation"])],
-        log=log, earlier=earlier, notation=engine.notation, form_key=uuid.uuid4().hex)
+        log=log, earlier=earlier, notation=engine.notation, form_key=uuid.uuid4().hex,
+        timer=deadline is not None and _is_turn_deadline(game, deadline))
+    if page.my_turn and page.board_svg:
+        page.board_svg = board_picks.linked(page.board_svg, [m.text for m in page.moves])
+        page.moves, page.picked = board_picks.narrowed(page.moves, pick)
+        page.pick = pick if page.picked else None
     if game.status == "over":
         record = reading.record(game.id)
         page.verdict = verify(record)

@@ -55,7 +55,8 @@ def game_list():
 def game(game_id: str):
     """A game's page, for the seat this browser holds in it, else for a spectator."""
     current = games.get_game(game_id)
-    page = game_page.build(current, seats.grant_for(game_id))
+    pick = (request.args.get("pick") or "")[:40] or None
+    page = game_page.build(current, seats.grant_for(current), pick)
     return render_template("game.html", page=page, move_form=MoveForm(),
                            resign_form=ResignForm(), token_form=TokenForm(),
                            leave_form=LeaveForm(),
@@ -103,11 +104,11 @@ def leave_seat(game_id: str):
 def move(game_id: str):
     """Make a move: a button's move, the move picked from the list, or text in the
     game's notation, against the version the page showed."""
-    games.get_game(game_id)
+    current = games.get_game(game_id)
     form = MoveForm()
     if not form.validate_on_submit():
         return refused_form(game_id, form)
-    grant = seats.grant_for(game_id)
+    grant = seats.grant_for(current)
     if grant is None:
         return no_seat(game_id)
     chosen, text = read_choice(form)
@@ -132,11 +133,11 @@ def move(game_id: str):
 @bp.post("/games/<game_id>/resign")
 def resign(game_id: str):
     """Resign the seat this browser holds."""
-    games.get_game(game_id)
+    current = games.get_game(game_id)
     form = ResignForm()
     if not form.validate_on_submit():
         return refused_form(game_id, form)
-    grant = seats.grant_for(game_id)
+    grant = seats.grant_for(current)
     if grant is None:
         return no_seat(game_id)
     try:
@@ -172,7 +173,7 @@ def back(game_id: str):
     return redirect(url_for("web.game", game_id=game_id), 303)
 
 
-def refused_form(game_id: str, form) -> tuple[str, int]:
+def refused_form(game_id: str | None, form) -> tuple[str, int]:
     """Answer a form that fails validation: a missing or stale CSRF token (400), or
     fields that are missing or wrong (422); nothing is recorded."""
     if "csrf_token" in form.errors:

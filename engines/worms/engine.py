@@ -8,16 +8,16 @@ in ``board.py``, cards in ``cards.py`` + ``data/cards.json``, the notation in
 
 from __future__ import annotations
 
+import importlib
 import json
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
-
 from engines import move_parts
-from engines.base import (BadOutcome, Chance, Decision, Engine, IllegalMove, InvalidOptions,
+from engines.base import (BadOutcome, Chance, Decision, Engine, IllegalMove,
                           Over, Prompt, shown)
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms import board_svg, board_words, notation, rules
+from engines.worms import board_svg, board_words, notation, options_v3, rules
+from engines.worms import options as options_v4
 from engines.worms.cards import CARDS, catalogue
 from engines.worms.rules.targets import target_error
 
@@ -34,89 +34,47 @@ def copy_state(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
-def _flag(description: str) -> fields.Boolean:
-    return fields.Boolean(load_default=False, metadata={"description": description})
-
-
-class WormsOptions(Schema):
-    """Worms options: the setup and the optional rules (rules/worms.md, "Setup",
-    "Setting up your first game", "Optional Rules", "Timer")."""
-
-    setup = fields.String(load_default="standard", validate=validate.OneOf(
-        ["standard", "first-game"]), metadata={"description": (
-            "standard: build the map tile by tile, place the Things in turn, deal the "
-            "teams by hidden Reference Cards, roll the Wind (Setup); first-game: the "
-            "fixed first-game map, Blue starts, Wind 2 (Setting up your first game)")})
-    youngest = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3),
-                              metadata={"description": "the seat of the youngest player, "
-                                        "first during the standard setup"})
-    parting_gifts = _flag("Parting Gifts: a destroyed worm Blasts its hex")
-    true_elimination = _flag("True Elimination: the game ends when one team is left")
-    sudden_death_draft = _flag("Sudden Death Draft: each player chooses a Sudden Death "
-                               "card, one of the chosen is used")
-    no_sudden_death = _flag("No Sudden Death: every Drop card, reshuffled when empty")
-    late_superweapons = _flag("Late Superweapons: the Superweapons under two Weapon "
-                              "Cards per player")
-    longer_game = _flag("Longer game: every Drop card in the Drop Deck")
-    reduced_blast = _flag("Reduced Blast: Blasts deal no Damage")
-    larger_map = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 2),
-                                metadata={"description": "Larger map: extra Map Tiles, placed "
-                                          "by the youngest player (standard setup)"})
-    timer = _flag("Timer: each turn must reach End turn within timer_seconds of its first "
-                  "decision, or it jumps to End turn (a card text being resolved finishes)")
-    timer_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
-                                   validate=validate.Range(10, 86400),
-                                   metadata={"description": "the Timer, in seconds "
-                                             "(default 60, as the book's sand timer)"})
-
-    @validates_schema(pass_original=True)
-    def _consistent(self, data: dict, original, **_) -> None:
-        """Refuse options that contradict each other, saying which and why."""
-        given = original if isinstance(original, dict) else {}
-        if data.get("no_sudden_death") and data.get("sudden_death_draft"):
-            raise ValidationError("no_sudden_death and sudden_death_draft contradict each "
-                                  "other: without a Sudden Death card there is nothing to draft")
-        if data.get("setup") == "first-game" and data.get("larger_map"):
-            raise ValidationError("larger_map needs the standard setup: the first-game map "
-                                  "is fixed")
-        if data.get("setup") == "first-game" and given.get("youngest") not in (None, 0):
-            raise ValidationError("youngest names who is first during the standard setup; "
-                                  "the first-game setup has no setup turns (Blue starts)")
-        if given.get("timer_seconds") is not None and not data.get("timer"):
-            raise ValidationError("timer_seconds needs timer: true")
-
-
 class WormsEngine(Engine):
     """Worms: The Board Game, first-game setup with the Starter weapons."""
 
     id = "worms"
     title = "Worms: The Board Game"
-    version = "3"
+    version = "4"
     min_players = 2
     max_players = 4
-    options_schema = WormsOptions
+    options_schema = options_v4.WormsOptions
     notation = notation.HELP
+
+    # -- rule versions ---------------------------------------------------------------
+    def at_version(self, version: str | None) -> Engine | None:
+        """Return the engine playing the rules of ``version``: today's, or the frozen
+        version 1 (``engines/worms/v1``: part 1) or 2 (``engines/worms/v2``: the audit
+        fixes and the 95 cards, first-game setup only) for games created under them,
+        or version 3 (today's rules with its option schema, :class:`WormsV3`); None for
+        any other."""
+        if version == self.version:
+            return self
+        if version == "3":
+            return _V3
+        if version in ("1", "2"):
+            return importlib.import_module(f"engines.worms.v{version}").ENGINE
+        return None
 
     # -- the rules -------------------------------------------------------------------
     def load_options(self, players: int, options) -> dict:
-        """Validate the options (see :class:`WormsOptions`) against the player count.
+        """Validate the options (see :mod:`engines.worms.options`) against each other
+        and the player count.
 
-        :raises InvalidOptions: ``bad-player-count``, ``bad-options``.
+        :raises InvalidOptions: ``bad-player-count``, ``bad-options`` (a wrong type or
+            range, an unknown option, ``youngest`` not a seat), ``contradictory-options``.
         """
-        loaded = super().load_options(players, options)
-        if loaded["youngest"] >= players:
-            raise InvalidOptions("bad-options", f"Invalid options: youngest is a seat, 0 to "
-                                                f"{players - 1} for {players} players.")
-        extra = len([t for t in B.MAP["tiles"].values() if t.get("extra")])
-        if loaded["larger_map"] > extra:
-            raise InvalidOptions("bad-options", f"Invalid options: larger_map: the box has "
-                                                f"{extra} extra Map Tiles.")
-        return loaded
+        return options_v4.check(super().load_options(players, options), players)
 
     def setup(self, players: int, options) -> dict:
         """Return the start state (standard or first-game setup), stopped at its first
         decision (a Map Tile) or hidden shuffle."""
-        return rules.new_state(players, self.load_options(players, options))
+        return rules.new_state(players, options_v4.rules_options(
+            self.load_options(players, options)))
 
     def prompt(self, state: dict) -> Prompt:
         """Return the Decision, Chance or Over the game waits for."""
@@ -224,8 +182,11 @@ class WormsEngine(Engine):
 
     def reference(self) -> dict:
         """Return the card list (every card: deck, copies, Superweapon, Action Line,
-        text, whether it is sourced) and the counts of Things in the box."""
-        return {"cards": catalogue(), "things": dict(B.BOX)}
+        text, whether it is sourced), the counts of Things in the box and the option
+        pairs refused together (``contradictory-options``) with the reason."""
+        return {"cards": catalogue(), "things": dict(B.BOX),
+                "contradicting_options": [{"options": list(names), "why": why}
+                                          for names, _, why in options_v4.CONTRADICTIONS]}
 
     def board_svg(self, view: dict) -> str:
         """Return the map of a view as SVG (hexes, Water, Things, worms, Target, wind)."""
@@ -425,3 +386,31 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
 
 
 ENGINE = WormsEngine()
+
+
+class WormsV3(WormsEngine):
+    """Worms as engine version 3 played it, for the games created under it: the same
+    rules as today's, with version 3's option schema (:mod:`engines.worms.options_v3`:
+    ``larger_map`` a count, flags read loosely) so that its stored options load."""
+
+    version = "3"
+    options_schema = options_v3.WormsOptionsV3
+
+    def load_options(self, players: int, options) -> dict:
+        """Validate options as version 3 did.
+
+        :raises InvalidOptions: ``bad-player-count``, ``bad-options``.
+        """
+        return options_v3.check(Engine.load_options(self, players, options), players)
+
+    def setup(self, players: int, options) -> dict:
+        """Return the start state of version 3 (its options are the rules' options)."""
+        return rules.new_state(players, self.load_options(players, options))
+
+    def at_version(self, version: str | None) -> Engine | None:
+        """Return the engine of ``version`` (see :meth:`WormsEngine.at_version`)."""
+        return ENGINE.at_version(version)
+
+
+_V3 = WormsV3()
+"""The version 3 engine, for the games created under it."""

@@ -9,24 +9,38 @@ must go on with version 1's rules, and ``arbiter verify`` must replay the record
 from __future__ import annotations
 
 import importlib
+import json
+from pathlib import Path
 
 import pytest
 
 import engines
 from arbiter import fairness
 from arbiter.verify import verify
-from tests.helpers import new_game, play_out, summary
+from tests.arbiter.test_web_pages import open_seat, page
+from tests.helpers import new_game, play_out, summary, until_decision
+
+PLAYTHROUGHS = Path(__file__).parent.parent / "playthroughs" / "worms"
 
 
 def created_under_version_1(monkeypatch, client, engine_id, players, options):
     """Create a game while the registry serves ``engine_id`` version 1; then restore
     today's engine. Return the game id and the seat tokens."""
+    return created_under(monkeypatch, client, engine_id, "1", players, options)
+
+
+def created_under(monkeypatch, client, engine_id, version, players, options):
+    """Create a game while the registry serves ``engine_id`` at ``version`` (as a
+    server running that code would have); then restore today's engine. Return the
+    game id and the seat tokens."""
     module = importlib.import_module(engines.ENGINE_MODULES[engine_id])
     today = module.ENGINE
+    old = today.at_version(version)
+    assert old is not None and old is not today and old.version == version
     with monkeypatch.context() as patch:
-        patch.setattr(module, "ENGINE", today.at_version("1"))
+        patch.setattr(module, "ENGINE", old)
         game_id, tokens = new_game(client, engine_id, players, options=options)
-    assert engines.get(engine_id) is today and today.version == "2"
+    assert engines.get(engine_id) is today and today.version != version
     return game_id, tokens
 
 
@@ -79,3 +93,51 @@ def test_other_version_1_games_play_on_and_verify(monkeypatch, app, client, engi
     verdict = verify(record)
     assert verdict.ok, verdict.mismatch
     assert verdict.notes == []
+
+
+@pytest.mark.parametrize("version, players", [("1", 2), ("2", 3), ("3", 2)])
+def test_a_worms_game_of_an_old_version_plays_on_under_its_rules(monkeypatch, app, client,
+                                                                  version, players):
+    """Given a Worms game created under version 1 (part 1), 2 (the audit fixes, 95
+    cards) or 3 (today's rules, its option schema: larger_map a count), when it is
+    played on after the upgrade, then it keeps the rules of its version (1 and 2: the
+    first-game setup, no Map Tile to place), its page and board draw, it ends, and its
+    record verifies without a note."""
+    options = {"setup": "first-game", "larger_map": 0} if version == "3" else {}
+    game_id, tokens = created_under(monkeypatch, client, "worms", version, players, options)
+    s = until_decision(client, app, game_id)
+    assert s["engine_version"] == version
+    moves = client.get(f"/v1/games/{game_id}/legal-moves",
+                       headers={"Authorization": f"Bearer {tokens[s['to_act'][0]]}"}).json
+    assert moves["moves"] and all(m["move"] == "activate" for m in moves["moves"])
+    assert open_seat(client, app, game_id, s["to_act"][0]).status_code == 303
+    html = page(client, game_id)
+    assert "<svg" in html
+    assert ("tile A at" in html) == (version == "3")   # its own notation help
+    assert client.get(f"/v1/games/{game_id}/board.svg").status_code == 200
+    final = play_out(client, app, game_id, tokens, seed=int(version))
+    assert final["status"] == "over" and final["engine_version"] == version
+    record = client.get(f"/v1/games/{game_id}/record").json
+    assert not any(e["payload"]["move"]["move"] in ("tile", "place")
+                   for e in record["events"] if e["kind"] == "move")
+    verdict = verify(record)
+    assert verdict.ok, verdict.mismatch
+    assert verdict.notes == []
+
+
+@pytest.mark.parametrize("name, version", [
+    ("worms-2p-0.json", "1"), ("worms-3p-1.json", "1"), ("worms-4p-2.json", "1"),
+    ("worms-v2-2p-0.json", "2"), ("worms-v2-3p-1.json", "2"), ("worms-v2-4p-2.json", "2"),
+])
+def test_a_worms_record_made_by_the_old_code_replays_on_its_frozen_version(name, version):
+    """Given a record saved by the Worms code of version 1 or 2 (committed when that
+    code was current: tests/playthroughs/worms at ffd77cf and a4e6e83), then it replays
+    and verifies on the frozen engine of its version, without a note; read as today's
+    version it does not (so the frozen rules are what keeps it)."""
+    record = json.loads((PLAYTHROUGHS / name).read_text())
+    assert record["engine_version"] == version
+    verdict = verify(record)
+    assert verdict.ok, verdict.mismatch
+    assert verdict.notes == [] and verdict.moves > 0 and verdict.rolls > 0
+    today = engines.get("worms").version
+    assert not verify({**record, "engine_version": today}).ok

@@ -48,6 +48,40 @@ def test_worms_shows_its_card_list(client):
     assert "reference" not in client.get("/v1/engines/space-worm").json
 
 
+def test_worms_options_say_what_they_accept(client):
+    """GET /v1/engines/worms gives every option's type, default and range; the nine
+    optional rules are booleans (issue 14: "check every option's schema")."""
+    options = client.get("/v1/engines/worms").json["options"]
+    rules = ["parting_gifts", "true_elimination", "sudden_death_draft", "no_sudden_death",
+             "late_superweapons", "longer_game", "reduced_blast", "larger_map", "timer"]
+    assert all(options[r]["type"] == "Boolean" and options[r]["default"] is False
+               for r in rules)
+    assert options["setup"]["enum"] == ["standard", "first-game"]
+    assert (options["extra_tiles"]["minimum"], options["extra_tiles"]["maximum"]) == (1, 2)
+    assert options["timer_seconds"]["nullable"] and options["youngest"]["maximum"] == 3
+
+
+def test_worms_options_that_contradict_each_other_are_refused_saying_which(client):
+    """A Worms option set that contradicts itself is a 422 problem+json with the stable
+    code contradictory-options, the options named and why; "timer": "yes" is no boolean
+    (issue 14, "Bad input"). Nothing is created."""
+    before = client.get("/v1/games").json
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    answer = client.post("/v1/games", json={"engine": "worms", "players": players, "options": {
+        "no_sudden_death": True, "sudden_death_draft": True}})
+    assert_problem(answer, 422, "contradictory-options")
+    assert answer.json["options"] == ["no_sudden_death", "sudden_death_draft"]
+    assert "nothing to draft" in answer.json["detail"]
+    answer = client.post("/v1/games", json={"engine": "worms", "players": players,
+                                            "options": {"timer": "yes"}})
+    assert_problem(answer, 422, "bad-options")
+    assert "timer: Not a boolean" in answer.json["detail"]
+    assert client.get("/v1/games").json == before
+    listed = client.get("/v1/engines/worms").json["reference"]["contradicting_options"]
+    assert {"options": ["no_sudden_death", "sudden_death_draft"],
+            "why": listed[0]["why"]} in listed
+
+
 def test_create_answers_summary_tokens_and_commitment(client):
     """Given a creation, the answer carries the wire shape DESIGN.md promises."""
     answer = client.post("/v1/games", json={"engine": "space-worm", "players": [

@@ -10,7 +10,10 @@ import time_machine
 
 from arbiter.extensions import db
 from arbiter.models import OutboxMail
-from tests.arbiter.clock_helpers import T0, after, events, parse, sweep, timeouts
+from arbiter.service import mail
+from tests.arbiter.clock_helpers import (T0, after, events, parse, reminder_mails, sweep,
+                                         timeouts)
+from tests.conftest import make_app
 from tests.arbiter.test_games_api import assert_problem
 from arbiter.service.games import load
 from tests.helpers import auth, summary, until_decision
@@ -100,3 +103,58 @@ def test_the_game_page_shows_the_turn_deadline(app, client):
         assert open_seat(client, app, game_id, 0).status_code == 303
         text = page(client, game_id)
     assert "Deadline:" in text and 'datetime="2026-12-01T12:01:00' in text
+    assert "the turn's Timer" in text
+
+
+def test_a_turn_deadline_is_mailed_and_reminded_over_real_smtp(sqlite_url, smtp):
+    """Email players get the Timer's deadline in their turn mail and, when the game has
+    reminders (a time control), a reminder before the turn deadline like before any
+    other; both reach a real SMTP server. The reminders longer than the Timer are not
+    sent (issue 14: "the deadline is shown in their mails")."""
+    url, inbox = smtp
+    app = make_app(sqlite_url, SMTP_URL=url)
+    client = app.test_client()
+    clock = {"type": "per-move", "seconds": 3 * 86400, "reminders": [86400, 3600]}
+    options = {**TIMER, "timer_seconds": 7200}
+    with time_machine.travel(T0, tick=False):
+        body = {"engine": "worms", "options": options, "clock": clock, "players": [
+            {"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]}
+        created = client.post("/v1/games", json=body).json
+        game_id, tokens = created["id"], created["seats"]
+        s = until_decision(client, app, game_id)
+        assert parse(s["deadline"]) == after(T0, 7200)        # the Timer, not 3 days
+        send_all(app)
+    [turn] = inbox.to("p0@example.org")
+    text = turn.get_body(preferencelist=("plain",)).get_content()
+    assert "Deadline: 2026-12-01 14:00 UTC" in text
+    assert "Timer: this turn must reach End turn within 7200 seconds" in text
+    assert sweep(app, after(T0, 60))["reminders"] == 0       # no 24 h reminder for 2 h
+    assert sweep(app, after(T0, 3601))["reminders"] == 1
+    assert sweep(app, after(T0, 3700))["reminders"] == 0     # once
+    with time_machine.travel(after(T0, 3601), tick=False):
+        send_all(app)
+    [reminder] = [m for m in inbox.to("p0@example.org") if "Reminder" in m["Subject"]]
+    text = reminder.get_content()
+    assert "deadline 2026-12-01 14:00 UTC (the turn's Timer" in text
+    assert not inbox.to("p1@example.org")                    # Red owes nothing yet
+    with time_machine.travel(after(T0, 3700), tick=False):
+        token = [s["token"] for s in tokens]
+        assert play(client, game_id, token[0], "activate B1").status_code == 201
+        until_decision(client, app, game_id)
+    assert sweep(app, after(T0, 3710))["reminders"] == 0     # not again each decision
+
+
+def test_no_reminder_of_a_turn_deadline_without_reminders(app, client):
+    """With no time control there are no reminders (``none`` has none), so a Timer's
+    deadline is shown but never reminded of."""
+    with time_machine.travel(T0, tick=False):
+        timed_game(client, app, emails=True)
+    assert sweep(app, after(T0, 59))["reminders"] == 0
+    assert not reminder_mails(app)
+
+
+def send_all(app) -> None:
+    """Send every queued outbox mail, as the mail worker would."""
+    with app.app_context():
+        for mail_id in mail.unsent(older_than_seconds=-1):
+            mail.send(mail_id)

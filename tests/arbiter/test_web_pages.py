@@ -260,7 +260,9 @@ def test_pages_carry_a_strict_csp_and_no_inline_script(client, app) -> None:
         assert "style=" not in text and "<style" not in text
         assert not re.search(r"<[^>]*\son[a-z]+=", text)  # no inline event handlers
     text = page(client, game_id)
-    assert 'role="img"' in text and "<desc" in text and "The board in words" in text
+    assert re.search(r'<svg [^>]*role="(img|group)" aria-labelledby="board-title board-desc"',
+                     text)  # group: the picture holds pick links on the seat's turn
+    assert "<desc" in text and "The board in words" in text
 
 
 def test_the_public_list_shows_games_and_filters(client, app) -> None:
@@ -328,3 +330,100 @@ def test_a_live_update_leaves_the_pages_messages_alone(client, app) -> None:
     live = client.get(f"/games/{game_id}", headers={"X-Arbiter-Live-Update": "1"})
     assert "Move recorded" not in live.get_data(as_text=True)
     assert "Move recorded" in page(client, game_id)
+
+
+def test_the_policy_covers_pages_and_pictures_only(client, app) -> None:
+    """The board picture carries the pages' CSP (an SVG opened alone runs no script);
+    API answers carry nosniff and no Referer but keep their own pages' scripts working
+    (the sign-in confirmation page of /v1/auth has one)."""
+    game_id, _ = new_game(client, "star-maps", 2)
+    until_decision(client, app, game_id)
+    picture = client.get(f"/v1/games/{game_id}/board.svg")
+    assert "default-src 'none'" in picture.headers["Content-Security-Policy"]
+    api = client.get(f"/v1/games/{game_id}")
+    assert "Content-Security-Policy" not in api.headers
+    assert api.headers["X-Content-Type-Options"] == "nosniff"
+    assert api.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_place_picked_on_the_board_narrows_the_moves(client, app) -> None:
+    """On a Star Maps page, the boxes a legal move writes in are links; following one
+    lists only the moves that name that box, and the page says so."""
+    from arbiter.web.board_picks import names
+
+    game_id, _, _ = seat_to_move(client, app, "star-maps", 2)
+    text = page(client, game_id)
+    picks = re.findall(r'<a class="pick" href="\?pick=([^"#]+)#moves-h"', text)
+    assert picks
+    from urllib.parse import unquote
+
+    pick = unquote(picks[0])
+    narrowed = client.get(f"/games/{game_id}?pick={picks[0]}").get_data(as_text=True)
+    assert "picked on the board" in narrowed
+    shown = [html.unescape(t) for t in re.findall(r'class="move">([^<]+)</button>', narrowed)]
+    shown += [html.unescape(t) for t in re.findall(r'<option value="[^"]+">([^<]+)</option>',
+                                                    narrowed)]
+    assert shown and all(names(pick, t) for t in shown)
+
+
+def words(text: str) -> list[str]:
+    """Return the lines of a page's "board in words" list."""
+    block = re.search(r'<ul class="words">(.*?)</ul>', text, re.S).group(1)
+    return [html.unescape(t) for t in re.findall(r"<li>(.*?)</li>", block, re.S)]
+
+
+def test_another_seats_link_shows_only_that_seats_view(client, app) -> None:
+    """A browser holding seat 0 that follows seat 1's link (a forwarded turn mail) is
+    seat 1 from then on: the page is seat 1's view, with none of seat 0's or seat 2's
+    cards (rules/dark-horse.md, "Setup" 1 and 4)."""
+    from arbiter.extensions import db
+    from arbiter.models import Game
+
+    game_id, tokens = new_game(client, "dark-horse", 3)
+    until_decision(client, app, game_id)
+    engine = engines.get("dark-horse")
+    with app.app_context():
+        state = db.session.get(Game, game_id).state
+    assert open_seat(client, app, game_id, 0).status_code == 303
+    assert "You are playing seat 0 (P0)" in page(client, game_id)
+    assert open_seat(client, app, game_id, 1).status_code == 303
+    text = page(client, game_id)
+    assert "You are playing seat 1 (P1)" in text and "seat 0 (P0)." not in text
+    hidden = engine.secrets(state, 0) + engine.secrets(state, 2) + engine.secrets(state, None)
+    assert hidden and not [s for s in hidden if s in text]
+    view = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[1])).json["view"]
+    assert words(text) == engine.board_text(view)
+
+
+@pytest.mark.parametrize("engine_id", list(engines.ENGINE_MODULES))
+def test_the_board_in_words_is_the_readers_view(client, app, engine_id) -> None:
+    """The text alternative of the board is the engine's board in words of exactly the
+    reader's view: the seat's own for a seat, the public one for a spectator."""
+    engine = engines.get(engine_id)
+    game_id, tokens, seat = seat_to_move(client, app, engine_id, 2)
+    mine = client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[seat])).json["view"]
+    public = client.get(f"/v1/games/{game_id}/view").json["view"]
+    text = page(client, game_id)
+    assert words(text) == engine.board_text(mine) and words(text)
+    assert re.search(r'<svg [^>]*aria-labelledby="board-title board-desc"', text)
+    assert words(page(app.test_client(), game_id)) == engine.board_text(public)
+
+
+def test_the_deadline_is_shown_in_the_seats_zone(client, app) -> None:
+    """With a turn clock, the page gives the deadline in the seat's own time zone (and
+    UTC), marked up for the browser to show in the viewer's zone; a spectator reads it
+    in UTC."""
+    answer = client.post("/v1/games", json={
+        "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400},
+        "players": [{"name": "Ann", "tz": "Asia/Tokyo"}, {"name": "Bob", "tz": "Asia/Tokyo"}]})
+    assert answer.status_code == 201, answer.json
+    game_id = answer.json["id"]
+    until_decision(client, app, game_id)
+    assert open_seat(client, app, game_id, 0).status_code == 303
+    mine = re.search(r'<time class="local" datetime="([^"]+)">([^<]+)</time>',
+                     page(client, game_id))
+    assert mine, "no deadline on the page"
+    assert mine.group(1).endswith("Z") and "JST" in mine.group(2) and "UTC)" in mine.group(2)
+    public = re.search(r'<time class="local" datetime="[^"]+">([^<]+)</time>',
+                       page(app.test_client(), game_id))
+    assert public.group(1).endswith("UTC") and "JST" not in public.group(1)

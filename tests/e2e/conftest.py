@@ -2,7 +2,8 @@
 web, worker, mailer and beat and, for play by email, the mailin listener, on the
 embedded default or PostgreSQL + Redis, started by ``tests/processes.py``), and the
 browser fixtures (pytest-playwright) on Debian's Chromium, with one running service
-(the same processes, embedded default) shared by the browser tests of a module.
+(the same processes; SQLite, and Redis as the broker where ``ARBITER_TEST_REDIS_URL``
+is set, else the filesystem broker) shared by the browser tests of a module.
 
 Playwright cannot download its own browsers here, so it drives ``/usr/bin/chromium``
 (``ARBITER_CHROMIUM`` elsewhere), headless, sandbox off (root in CI). Without that
@@ -21,7 +22,7 @@ import pytest
 import requests
 
 from tests import processes
-from tests.conftest import REQUIRE_SERVICES, free_port
+from tests.conftest import REDIS_URL, REQUIRE_SERVICES, free_port, smtp_server
 
 BIN = processes.BIN
 
@@ -87,15 +88,26 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    """Start web, worker and beat on the embedded default; yield the base URL."""
+def inbox():
+    """A real SMTP server (aiosmtpd) on loopback for the module's service; yields
+    ``(url, inbox)``."""
+    with smtp_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory, inbox):
+    """Start web, worker and beat on the embedded default, mail to ``inbox``; yield the
+    base URL."""
     folder = tmp_path_factory.mktemp("browser-stack")
     port = free_port()
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
            "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
-           "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
-    for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SMTP_URL"):
+           "SMTP_URL": inbox[0], "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
+    for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)
+    if REDIS_URL:  # kombu's filesystem transport can hand a half-written message to
+        env["CELERY_BROKER_URL"] = REDIS_URL  # a worker under heavy load, killing it
     subprocess.run([processes.BIN / "arbiter", "db-upgrade"], env=env, check=True,
                    capture_output=True)
     commands = {"web": processes.web_command(port), **processes.celery_commands(folder)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 from marshmallow import fields as ma_fields
-from marshmallow import missing
+from marshmallow import missing, validate
 
 import engines
 from arbiter.errors import NotFound
@@ -17,11 +17,23 @@ blp = Blueprint("engines", __name__, url_prefix="/v1/engines",
 
 
 def _field(field: ma_fields.Field) -> dict:
-    """Return a short description of one option field: type, required, default."""
-    out = {"type": type(field).__name__, "required": field.required}
+    """Return a short description of one option field: its type (marshmallow's name:
+    ``Boolean``, ``Integer``, ``String``, ...), whether it is required, its default,
+    and what it accepts: ``enum`` (the only values), ``minimum`` / ``maximum``
+    (inclusive), ``nullable`` (``null`` accepted)."""
+    kind = next(c for c in type(field).__mro__ if c.__module__.startswith("marshmallow"))
+    out = {"type": kind.__name__, "required": field.required}
     default = field.load_default
     if default is not missing and not callable(default):
         out["default"] = default
+    for rule in field.validators:
+        if isinstance(rule, validate.OneOf):
+            out["enum"] = list(rule.choices)
+        elif isinstance(rule, validate.Range):
+            out.update({k: v for k, v in (("minimum", rule.min), ("maximum", rule.max))
+                        if v is not None})
+    if field.allow_none:
+        out["nullable"] = True
     if field.metadata.get("description"):
         out["description"] = field.metadata["description"]
     return out

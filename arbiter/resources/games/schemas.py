@@ -34,7 +34,8 @@ class GameCreateSchema(Schema):
                                                    "of their own, compared without case "
                                                    "(422 duplicate-player-name)"})
     options = fields.Dict(load_default=dict, metadata={
-        "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options)"})
+        "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
+                       "or contradictory-options naming them in 'options')"})
     clock = fields.Dict(load_default=dict, metadata={"description": (
         "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
         "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "

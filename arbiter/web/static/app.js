@@ -8,8 +8,10 @@
     root.querySelectorAll("time.local").forEach(function (el) {
       var when = new Date(el.getAttribute("datetime"));
       if (!isNaN(when)) {
+        // (dateStyle/timeStyle cannot be combined with timeZoneName: a TypeError)
         el.textContent = when.toLocaleString(undefined, {
-          dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+          year: "numeric", month: "short", day: "numeric", hour: "2-digit",
+          minute: "2-digit", timeZoneName: "short" });
       }
     });
   }

@@ -18,26 +18,83 @@ def name(card: str) -> str:
     return card.split("-", 1)[1]
 
 
-@pytest.mark.parametrize("options,words", [
-    ({"no_sudden_death": True, "sudden_death_draft": True}, "nothing to draft"),
-    ({"setup": "first-game", "larger_map": 1}, "first-game map is fixed"),
-    ({"setup": "first-game", "youngest": 1}, "no setup turns"),
-    ({"timer_seconds": 30}, "timer_seconds needs timer"),
-    ({"youngest": 3}, "youngest is a seat"),
-    ({"larger_map": 5}, "larger_map"),
-    ({"setup": "quick"}, "setup"),
+@pytest.mark.parametrize("options,names,words", [
+    ({"no_sudden_death": True, "sudden_death_draft": True},
+     ["no_sudden_death", "sudden_death_draft"], "nothing to draft"),
+    ({"setup": "first-game", "larger_map": True}, ["larger_map", "setup"],
+     "first-game map is fixed"),
+    ({"setup": "first-game", "youngest": 1}, ["setup", "youngest"], "no setup turns"),
+    ({"timer_seconds": 30}, ["timer", "timer_seconds"], "it needs timer: true"),
+    ({"extra_tiles": 1}, ["extra_tiles", "larger_map"], "it needs larger_map: true"),
 ])
-def test_contradictory_options_are_refused_with_a_reason(options: dict, words: str) -> None:
+def test_contradictory_options_are_refused_saying_which_and_why(options: dict, names: list,
+                                                                words: str) -> None:
+    """An option set that contradicts itself: code contradictory-options, the options
+    named (in the detail and the ``options`` member), and why (issue 14, "Bad input")."""
+    with pytest.raises(InvalidOptions) as err:
+        ENGINE.load_options(2, options)
+    assert err.value.code == "contradictory-options" and words in err.value.detail
+    assert err.value.extra == {"options": names}
+    assert all(n in err.value.detail for n in names)
+
+
+def test_every_contradiction_is_named_at_once() -> None:
+    """Several contradictions in one set: each is named, so one correction is enough."""
+    with pytest.raises(InvalidOptions) as err:
+        ENGINE.load_options(2, {"setup": "first-game", "larger_map": True,
+                                "no_sudden_death": True, "sudden_death_draft": True})
+    assert err.value.code == "contradictory-options"
+    assert err.value.extra["options"] == ["larger_map", "no_sudden_death", "setup",
+                                          "sudden_death_draft"]
+
+
+@pytest.mark.parametrize("options,words", [
+    ({"youngest": 3}, "youngest is a seat"),
+    ({"extra_tiles": 5, "larger_map": True}, "extra_tiles"),
+    ({"setup": "quick"}, "setup"),
+    ({"timer": "yes"}, "timer: Not a boolean"),
+    ({"timer": 1}, "timer: Not a boolean"),
+    ({"parting_gifts": "true"}, "parting_gifts: Not a boolean"),
+    ({"reduced_blast": None}, "reduced_blast"),
+    ({"larger_map": 2}, "larger_map: Not a boolean"),
+    ({"youngest": True}, "youngest: Not a valid integer"),
+    ({"timer": True, "timer_seconds": 30.5}, "timer_seconds: Not a valid integer"),
+    ({"timer": True, "timer_seconds": 5}, "timer_seconds"),
+    ({"larger": True}, "larger: Unknown field"),
+])
+def test_options_of_the_wrong_type_or_range_are_refused(options: dict, words: str) -> None:
+    """Every optional rule is a JSON true/false ("timer": "yes" or 1 is not taken for
+    true), the numbers strict integers in range: code bad-options, the option named."""
     with pytest.raises(InvalidOptions) as err:
         ENGINE.load_options(2, options)
     assert err.value.code == "bad-options" and words in err.value.detail
 
 
+def test_larger_map_is_a_flag_with_a_count_of_extra_tiles() -> None:
+    """Larger map: "you can add any additional Map Tiles you have to the game. How many
+    you add is up to you!": larger_map: true adds every extra tile of the box, and
+    extra_tiles chooses how many (the rules read the count)."""
+    assert ENGINE.setup(2, {"larger_map": True})["options"]["larger_map"] == 2
+    assert ENGINE.setup(2, {"larger_map": True, "extra_tiles": 1})["options"]["larger_map"] == 1
+    assert ENGINE.setup(2, {})["options"]["larger_map"] == 0
+
+
 def test_options_load_twice_the_same() -> None:
     """Loaded options load again unchanged (the arbiter stores and replays them)."""
-    loaded = ENGINE.load_options(3, {"timer": True, "larger_map": 1})
-    assert ENGINE.load_options(3, loaded) == loaded
-    assert loaded["setup"] == "standard" and loaded["timer_seconds"] is None
+    for given in ({"timer": True, "larger_map": True}, {"larger_map": True, "extra_tiles": 1},
+                  {"setup": "first-game", "reduced_blast": True}):
+        loaded = ENGINE.load_options(3, given)
+        assert ENGINE.load_options(3, loaded) == loaded
+    assert loaded["setup"] == "first-game" and loaded["timer_seconds"] is None
+
+
+def test_version_3_games_keep_their_options() -> None:
+    """A game created under version 3 stored larger_map as a count; it loads again on
+    version 3 (same rules), and version 3 still reads its options as it did."""
+    v3 = ENGINE.at_version("3")
+    assert v3.version == "3" and ENGINE.version == "4"
+    stored = v3.load_options(2, {"larger_map": 2})
+    assert v3.setup(2, stored) == ENGINE.setup(2, {"larger_map": True})
 
 
 def test_parting_gifts_blast_where_the_die_scatters_the_worm() -> None:
@@ -159,7 +216,7 @@ def test_reduced_blast_no_damage_but_craters_and_scatter() -> None:
 def test_larger_map_extra_tiles_by_the_youngest() -> None:
     """Larger map: "all players place one tile each as normal and then the youngest
     player adds any additional ones being used.\""""
-    s = ENGINE.setup(2, {"youngest": 1, "larger_map": 2})
+    s = ENGINE.setup(2, {"youngest": 1, "larger_map": True})
     seats, tiles = [], set()
     while ENGINE.prompt(s).kind == "tile":
         seats.append(ENGINE.prompt(s).seats[0])
@@ -169,4 +226,4 @@ def test_larger_map_extra_tiles_by_the_youngest() -> None:
     assert len(s["land"]) == sum(len(board.MAP["tiles"][t]["hexes"])
                                  for t in ("2", "3", "A", "B"))
     assert ENGINE.setup(2, {})["tiles_left"] == ["2", "3", "A", "B"]
-    assert ENGINE.setup(2, {"larger_map": 2})["tiles_left"] == ["2", "3", "A", "B", "E", "F"]
+    assert ENGINE.setup(2, {"larger_map": True})["tiles_left"] == ["2", "3", "A", "B", "E", "F"]

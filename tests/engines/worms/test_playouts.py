@@ -28,10 +28,10 @@ OPTION_SETS: dict[str, dict] = {
     "standard": {}, "first-game": {"setup": "first-game"},
     **{f"standard+{r}": {r: True} for r in RULES},
     **{f"first-game+{r}": {"setup": "first-game", r: True} for r in RULES},
-    "standard+larger_map": {"larger_map": 2},
-    "all-at-once": {**EVERYTHING, "larger_map": 2},
+    "standard+larger_map": {"larger_map": True},
+    "all-at-once": {**EVERYTHING, "larger_map": True},
     "all-at-once-no-sudden-death": {**EVERYTHING, "sudden_death_draft": False,
-                                    "no_sudden_death": True, "larger_map": 2},
+                                    "no_sudden_death": True, "larger_map": True},
     "first-game-all-at-once": {"setup": "first-game", **EVERYTHING},
 }
 """Option sets by name (contradictory pairs are refused: see test_options.py)."""

@@ -1,0 +1,1 @@
+"""``/v1/me/webhooks``: my web hooks and their delivery logs."""

@@ -1,0 +1,161 @@
+"""Which web hook URLs the service may POST to, checked when a hook is registered and
+again on every connection (server-side request forgery).
+
+A URL must be ``https`` (``http`` too when ``WEBHOOK_ALLOW_HTTP`` is on: by default
+only on the embedded default), carry no user name or password, and name a host whose
+every address is public: never loopback, private (RFC 1918, unique-local), link-local,
+shared (100.64/10), multicast, reserved or unspecified, unless the operator lists its
+network in ``WEBHOOK_ALLOWED_NETWORKS`` (comma-separated CIDRs, e.g. ``127.0.0.0/8``).
+A name may resolve to a public address when registered and to a private one later
+(DNS rebinding), so the delivery's own connection checks the address it actually
+connected to (:class:`GuardedAdapter`) and refuses before sending a byte.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from urllib.parse import urlsplit, urlunsplit
+
+import requests
+from flask import current_app
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+from arbiter.errors import Unprocessable
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+class RefusedAddress(OSError):
+    """A web hook's host is (or now resolves to) an address the service may not reach."""
+
+
+def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Return the networks of ``WEBHOOK_ALLOWED_NETWORKS`` (config; default none)."""
+    raw = current_app.config.get("WEBHOOK_ALLOWED_NETWORKS", "")
+    return [ipaddress.ip_network(part.strip(), strict=False)
+            for part in raw.split(",") if part.strip()]
+
+
+def address_allowed(address: str) -> bool:
+    """True when the service may connect to IP ``address``: a public (global unicast)
+    address, or one inside ``WEBHOOK_ALLOWED_NETWORKS``."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    if any(ip.version == net.version and ip in net for net in allowed_networks()):
+        return True
+    return ip.is_global and not ip.is_multicast
+
+
+def normalise(url: str) -> str:
+    """Return ``url`` checked for form and normalised (scheme and host lower-case, no
+    default port, no fragment, ``/`` for an empty path); nothing is resolved.
+
+    :raises Unprocessable: ``webhook-url-invalid`` or ``webhook-url-not-https``.
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        raise _bad("This web hook URL cannot be read.") from None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        raise _bad("A web hook URL must be an absolute https:// address with a host name.")
+    if scheme == "http" and not current_app.config.get("WEBHOOK_ALLOW_HTTP"):
+        raise Unprocessable("This server only calls https:// web hooks.",
+                            code="webhook-url-not-https")
+    if parts.username is not None or parts.password is not None:
+        raise _bad("A web hook URL may not carry a user name or password; put a secret "
+                   "in the path if you need one, and check the signature.")
+    host = parts.hostname.lower().rstrip(".")
+    shown = f"[{host}]" if ":" in host else host
+    netloc = shown if port in (None, DEFAULT_PORTS[scheme]) else f"{shown}:{port}"
+    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+
+
+def _bad(detail: str) -> Unprocessable:
+    return Unprocessable(detail, code="webhook-url-invalid")
+
+
+def check(url: str) -> str:
+    """Return ``url`` normalised once it is allowed: its form (:func:`normalise`) and
+    every address its host resolves to (:func:`address_allowed`).
+
+    :raises Unprocessable: ``webhook-url-invalid``, ``webhook-url-not-https``,
+        ``webhook-url-unresolvable`` (no address), ``webhook-url-private`` (an address
+        the service may not reach).
+    """
+    clean = normalise(url)
+    parts = urlsplit(clean)
+    try:
+        addresses = resolve(parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme])
+    except OSError:
+        raise Unprocessable(f"The host {parts.hostname} of this web hook URL has no "
+                            "address.", code="webhook-url-unresolvable") from None
+    refused = [a for a in addresses if not address_allowed(a)]
+    if refused:
+        raise Unprocessable(
+            f"The host {parts.hostname} resolves to {refused[0]}, a loopback, private or "
+            "link-local address this server does not call.", code="webhook-url-private")
+    return clean
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """Return every IP address ``host`` resolves to (an IP literal: itself).
+
+    :raises OSError: the name does not resolve.
+    """
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return sorted({info[4][0] for info in infos})
+
+
+def _checked(sock: socket.socket) -> socket.socket:
+    """Return ``sock`` if its peer is an allowed address; close it and raise if not."""
+    peer = sock.getpeername()[0]
+    if not address_allowed(peer):
+        sock.close()
+        raise RefusedAddress(f"refused to connect to {peer}: a loopback, private or "
+                             "link-local address")
+    return sock
+
+
+class _GuardedHTTPConnection(HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _checked(super()._new_conn())
+
+
+class _GuardedHTTPSConnection(HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _checked(super()._new_conn())
+
+
+class _GuardedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _GuardedHTTPConnection
+
+
+class _GuardedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _GuardedHTTPSConnection
+
+
+class GuardedAdapter(HTTPAdapter):
+    """A requests transport whose connections refuse a peer that
+    :func:`address_allowed` refuses (checked after connecting, before sending)."""
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        """Build the pool manager with the guarded connection pools."""
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _GuardedHTTPPool,
+                                                   "https": _GuardedHTTPSPool}
+
+
+def session() -> requests.Session:
+    """Return a requests session for web hooks: guarded connections, no proxies from
+    the environment (a proxy would hide the real peer), no cookies kept."""
+    out = requests.Session()
+    out.trust_env = False
+    for prefix in ("http://", "https://"):
+        out.mount(prefix, GuardedAdapter())
+    return out

@@ -1,0 +1,114 @@
+"""Account pages: sign-in by a mailed link, "my games" (my turn first), my tokens.
+Thin views over ``arbiter/service/accounts.py`` and ``my_games.py`` (issue 10)."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, url_for
+
+from arbiter.errors import ArbiterError
+from arbiter.service import accounts, identity
+from arbiter.service import my_games as owned
+from arbiter.web import account
+from arbiter.web.forms import (ConfirmForm, LeaveForm, SignInForm, TokenCreateForm)
+from arbiter.web.routes import bp, refused_form
+
+CONFIRM_PATH = "/sign-in/confirm"
+"""Where the web's sign-in mail sends its reader (a page with a button: opening the
+link alone uses nothing, so a mail scanner cannot spend it)."""
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+def sign_in():
+    """Ask for a sign-in link by mail (the answer never says whether the address has an
+    account)."""
+    form = SignInForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            return refused_form(None, form)
+        accounts.request_link(form.email.data, form.name.data or None,
+                              confirm_path=CONFIRM_PATH)
+        return render_template("sign_in_sent.html", email=form.email.data)
+    return render_template("sign_in.html", form=form, account=account.signed_in())
+
+
+@bp.get(CONFIRM_PATH)
+def confirm_page():
+    """The page a mailed sign-in link opens: a button that uses the link."""
+    form = ConfirmForm(email=request.args.get("email", ""), token=request.args.get("token", ""))
+    return render_template("sign_in_confirm.html", form=form)
+
+
+@bp.post(CONFIRM_PATH)
+def confirm():
+    """Use a sign-in link: sign this browser in and go to "my games"."""
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    try:
+        who, token, _ = accounts.complete_sign_in(form.email.data, form.token.data)
+    except ArbiterError as err:
+        return render_template("error.html", message=err.detail, game_id=None), err.status
+    account.remember(who, token)
+    flash(f"Signed in as {who.email}.", "ok")
+    return redirect(url_for("web.my_games"), 303)
+
+
+@bp.post("/sign-out")
+def sign_out():
+    """Sign this browser out (its sign-in token is revoked)."""
+    form = LeaveForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    account.sign_out()
+    flash("Signed out.", "ok")
+    return redirect(url_for("web.game_list"), 303)
+
+
+@bp.get("/me/games")
+def my_games():
+    """The signed-in account's games: those where it is my turn first."""
+    who = account.signed_in()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    games = my_games_list(who)
+    return render_template("my_games.html", account=who, games=games, leave_form=LeaveForm())
+
+
+def my_games_list(who) -> list[dict]:
+    """Return the account's games, where a seat owes a move first, then the other
+    active ones, then the finished ones (each group most recently moved first)."""
+    rows = owned.games_of(who)
+    return sorted(rows, key=lambda g: (not g["to_act"], g["status"] != "active"))
+
+
+@bp.route("/me/tokens", methods=["GET", "POST"])
+def my_tokens():
+    """The signed-in account's personal API tokens; make a new one (shown once)."""
+    who = account.signed_in()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    form, made = TokenCreateForm(), None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            return refused_form(None, form)
+        days = form.days.data
+        row, plain = accounts.create_token(who, form.name.data, form.scopes.data,
+                                           days * 86400 if days else None)
+        made = {"name": row.name, "token": plain}
+    return render_template("my_tokens.html", account=who, form=form, made=made,
+                           tokens=[accounts.token_json(t) for t in accounts.list_tokens(who)],
+                           revoke_form=LeaveForm(), scopes=identity.SCOPES)
+
+
+@bp.post("/me/tokens/<token_id>/revoke")
+def revoke_token(token_id: str):
+    """Revoke one of the signed-in account's tokens."""
+    who = account.signed_in()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    form = LeaveForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    accounts.revoke_token(who, token_id)
+    flash("Token revoked: it opens nothing from now on.", "ok")
+    return redirect(url_for("web.my_tokens"), 303)

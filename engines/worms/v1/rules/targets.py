@@ -1,0 +1,132 @@
+"""The Target Token: Target steps, Accuracy X and Scatter (Target, Air Strike
+targets, Emptiest, Accuracy X, Scatter).
+"""
+
+from __future__ import annotations
+
+from engines.hexgrid import Hex
+from engines.worms.v1 import board as B
+from engines.worms.v1.rules.frames import ask_dice, ask_move, done, note
+
+
+def target_hexes(st: dict) -> list[str]:
+    """Return the hexes the Target Token covers: its hex, and for an Air Strike the two
+    next hexes in its direction (Target, Air Strike targets)."""
+    tgt = st["target"]
+    if tgt is None:
+        return []
+    if tgt.get("dir") is None:
+        return [tgt["hex"]]
+    h = Hex.parse(tgt["hex"])
+    return [h.neighbor(tgt["dir"], k).key() for k in range(3)]
+
+
+def target_options(st: dict, step: dict) -> list[dict]:
+    """Return the legal ``{"at": [q, r]}`` (and ``"dir"``) answers of a target step."""
+    board = B.board_hexes(st["dial"], st["radius"])
+    if step["do"] == "air-strike":
+        return [{"at": list(map(int, k.split(","))), "dir": d} for k in board for d in range(1, 7)]
+    origin = Hex.parse(st["turn"]["worm_hex"])
+    current = st["target"]["hex"] if st["target"] else None
+    out = []
+    for k in board:
+        h = Hex.parse(k)
+        if step["direct"] and not origin.is_direct(h):
+            continue
+        if step["within"] is not None and origin.distance(h) > step["within"]:
+            continue
+        if step["new"] and k == current:
+            continue
+        out.append({"at": [h.q, h.r]})
+    return out
+
+
+def set_target(st: dict, at: list[int], direction: int | None = None) -> None:
+    """Place the Target Token."""
+    st["target"] = {"hex": Hex(*at).key(), "dir": direction}
+    note(st, f"target {at[0]},{at[1]}" + (f" dir {direction}" if direction else ""))
+
+
+def h_target(st: dict, fr: dict) -> None:
+    """Target a (New) (Direct) hex (within X), or an Air Strike (Target)."""
+    if "preset" in fr and fr["preset"]:
+        fr["answer"] = {"move": "target", **fr.pop("preset")}
+    if "answer" not in fr:
+        options = [dict(o, move="target") for o in target_options(st, fr)]
+        if not options:
+            st["target"] = None
+            done(st)
+            return
+        ask_move(st, "target", options)
+        return
+    set_target(st, fr["answer"]["at"], fr["answer"].get("dir"))
+    done(st)
+
+
+def h_target_own(st: dict, fr: dict) -> None:
+    """Target your Own hex."""
+    set_target(st, list(map(int, st["turn"]["worm_hex"].split(","))))
+    done(st)
+
+
+def h_target_emptiest(st: dict, fr: dict) -> None:
+    """Target the Emptiest hex; the active player breaks ties (Emptiest)."""
+    if "answer" not in fr:
+        ties = B.emptiest(st)
+        if len(ties) > 1:
+            ask_move(st, "target", [{"move": "target", "at": list(map(int, k.split(",")))}
+                                    for k in ties])
+            return
+        if not ties:
+            st["target"] = None
+            done(st)
+            return
+        fr["answer"] = {"at": list(map(int, ties[0].split(",")))}
+    set_target(st, fr["answer"]["at"])
+    done(st)
+
+
+def h_accuracy(st: dict, fr: dict) -> None:
+    """Accuracy X: X less the distance beyond adjacent (never below 1, phantom Water
+    counted); roll that many dice, the player picks one; move the target (Accuracy X)."""
+    if st["target"] is None:
+        done(st)
+        return
+    if "rolled" not in fr:
+        if "answer" not in fr:
+            dist = Hex.parse(st["turn"]["worm_hex"]).distance(Hex.parse(st["target"]["hex"]))
+            ask_dice(st, accuracy_dice(fr["x"], dist), "accuracy")
+            return
+        fr["rolled"] = [B.face_label(o) for o in fr.pop("answer")]
+        note(st, f"accuracy dice {fr['rolled']}")
+    faces = list(dict.fromkeys(fr["rolled"]))
+    if len(faces) > 1 and "answer" not in fr:
+        ask_move(st, "pick", [{"move": "pick", "die": f} for f in faces], rolled=fr["rolled"])
+        return
+    chosen = fr["answer"]["die"] if "answer" in fr else faces[0]
+    move_target(st, B.direction_of(st, chosen))
+    done(st)
+
+
+def accuracy_dice(x: int, distance: int) -> int:
+    """Return how many dice Accuracy ``x`` rolls at ``distance`` from the worm."""
+    return max(1, x - max(0, distance - 1))
+
+
+def move_target(st: dict, direction: int | None) -> None:
+    """Move the Target Token one hex (its Air Strike direction is kept)."""
+    if direction is not None and st["target"] is not None:
+        st["target"]["hex"] = Hex.parse(st["target"]["hex"]).neighbor(direction).key()
+        note(st, f"target moves {direction} to {st['target']['hex']}")
+
+
+def h_scatter(st: dict, fr: dict) -> None:
+    """Scatter the target (Scatter)."""
+    if st["target"] is None:
+        done(st)
+        return
+    if "answer" not in fr:
+        ask_dice(st, 1, "scatter")
+        return
+    move_target(st, B.direction_of(st, B.face_label(fr["answer"][0])))
+    done(st)

@@ -1,0 +1,309 @@
+"""Worms: The Board Game as an arbiter engine (the contract in engines/base.py).
+
+The rules live in ``rules/`` (a state machine over pending steps), the map and Things
+in ``board.py``, cards in ``cards.py`` + ``data/cards.json``, the notation in
+``notation.py``. This module is the adapter: prompts, legal moves, checking a move
+(with stable codes), chance outcomes, views, timeouts, mail text.
+"""
+
+from __future__ import annotations
+
+import json
+
+from marshmallow import Schema
+
+from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
+from engines.hexgrid import Hex
+from engines.worms.v2 import board as B
+from engines.worms.v2 import board_svg, board_words, notation, rules
+from engines.worms.v2.cards import CARDS, catalogue
+from engines.worms.v2.rules.targets import target_error
+
+VERBS = {
+    "activate": {"activate"}, "move": {"inch", "jump", "skip"}, "card": {"play", "skip"},
+    "target": {"target"}, "pick": {"pick"}, "order": {"order"}, "prod": {"prod", "skip"},
+    "direction": {"direction"},
+}
+"""Decision kind -> the move verbs that answer it."""
+
+
+def copy_state(state: dict) -> dict:
+    """Return a deep copy of a JSON state (faster than copy.deepcopy)."""
+    return json.loads(json.dumps(state))
+
+
+class WormsOptions(Schema):
+    """Worms options: none yet (the first-game setup; optional rules come in part 2)."""
+
+
+class WormsEngine(Engine):
+    """Worms: The Board Game, first-game setup with the Starter weapons."""
+
+    id = "worms"
+    title = "Worms: The Board Game"
+    version = "2"
+    min_players = 2
+    max_players = 4
+    options_schema = WormsOptions
+    notation = notation.HELP
+
+    # -- the rules -------------------------------------------------------------------
+    def setup(self, players: int, options) -> dict:
+        """Return the first-game start state (it first asks for four hidden shuffles)."""
+        self.load_options(players, options)
+        return rules.new_state(players, dict(options or {}))
+
+    def prompt(self, state: dict) -> Prompt:
+        """Return the Decision, Chance or Over the game waits for."""
+        if state["over"] is not None:
+            return Over(state["over"])
+        ask = state["ask"]
+        if ask["type"] == "chance":
+            vis = ask["visible_to"]
+            return Chance(ask["spec"], None if vis is None else tuple(vis))
+        return Decision((ask["seat"],), ask["kind"])
+
+    def legal_moves(self, state: dict, seat: int) -> list:
+        """Return the pending decision's answers if ``seat`` owes it, else ``[]``."""
+        ask = state["ask"]
+        if state["over"] is None and ask and ask["type"] == "decision" and ask["seat"] == seat:
+            return copy_state(ask["options"])
+        return []
+
+    def play(self, state: dict, seat: int, move) -> dict:
+        """Apply a decision.
+
+        :raises InvalidMove: ``bad-move``.
+        :raises IllegalMove: ``game-over``, ``awaiting-chance``, ``not-your-turn``,
+            ``not-your-worm``, ``into-water``, ``off-the-map``, ``jump-too-far``,
+            ``not-direct``, ``out-of-range``, ``not-new``, ``no-such-die``,
+            ``card-not-in-hand``, ``not-in-hex``, ``not-now``, ``not-a-choice``.
+        """
+        self.check_turn(state, seat)
+        notation.check(move)
+        if move not in state["ask"]["options"]:
+            raise diagnose(state, seat, move)
+        return rules.answer(copy_state(state), move)
+
+    def resolve(self, state: dict, outcome) -> dict:
+        """Apply a chance outcome.
+
+        :raises BadOutcome: the game does not wait for chance, or the outcome misfits.
+        """
+        ask = state["ask"]
+        if state["over"] is not None or not ask or ask["type"] != "chance":
+            raise BadOutcome("not-awaiting-chance", "The game is not waiting for chance.")
+        spec = ask["spec"]
+        ok = isinstance(outcome, list) and all(type(x) is int for x in outcome)
+        if ok and spec["kind"] == "dice":
+            ok = len(outcome) == len(spec["faces"]) and all(
+                1 <= x <= f for x, f in zip(outcome, spec["faces"]))
+        elif ok:
+            ok = sorted(outcome) == list(range(spec["size"]))
+        if not ok:
+            raise BadOutcome("bad-outcome", f"Expected {expected(spec)}, not {shown(outcome)}.")
+        return rules.answer(copy_state(state), list(outcome))
+
+    # -- what players see ------------------------------------------------------------
+    def view(self, state: dict, seat: int | None) -> dict:
+        """Return the map, Things, wind, target, turn and log (public), the seat's own
+        hand, every hand's size; decks and other hands stay hidden until the end."""
+        over = state["over"] is not None
+        ask = state["ask"]
+        prompt = None
+        if ask and not over:
+            prompt = {"type": ask["type"]}
+            if ask["type"] == "chance":
+                prompt["for"] = ask["spec"].get("for") or ask["spec"].get("deck")
+            else:
+                prompt.update(seat=ask["seat"], kind=ask["kind"])
+                for key in ("rolled", "hex", "thing"):
+                    if key in ask:
+                        prompt[key] = ask[key]
+        out = {
+            "engine": self.id, "players": state["players"], "teams": state["teams"],
+            "seat": seat, "team": state["teams"][seat] if seat is not None else None,
+            "map": {"dial": state["dial"], "radius": state["radius"], "land": state["land"]},
+            "wind": state["wind"], "target": state["target"],
+            "things": [dict(t, id=i) for i, t in sorted(state["things"].items())],
+            "pool": state["pool"], "turn": state["turn"], "prompt": prompt,
+            "hand_sizes": [len(h) for h in state["hands"]],
+            "decks": {"supply": len(state["supply"]), "drop": len(state["drop"])},
+            "sudden_death": (rules.card_name(state["sudden_death"])
+                             if state["sudden_death"] else None),
+            "discard": [rules.card_name(c) for c in state["discard"]],
+            "end_triggered": state["end_triggered"], "final_round": state["final"],
+            "log": state["log"], "over": state["over"],
+        }
+        if seat is not None and "setup" not in state:
+            out["hand"] = [card_view(c) for c in state["hands"][seat]]
+        if over:
+            out["hands"] = [[card_view(c) for c in h] for h in state["hands"]]
+            out["decks"].update(supply_cards=state["supply"], drop_cards=state["drop"])
+        return copy_state(out)
+
+    def reference(self) -> dict:
+        """Return the card list (every card: deck, copies, Superweapon, Action Line,
+        text, whether it is sourced) and the counts of Things in the box."""
+        return {"cards": catalogue(), "things": dict(B.BOX)}
+
+    def board_svg(self, view: dict) -> str:
+        """Return the map of a view as SVG (hexes, Water, Things, worms, Target, wind)."""
+        return board_svg.render(view)
+
+    def board_text(self, view: dict) -> list[str]:
+        """Return the map of a view in words, the picture's text alternative."""
+        return board_words.words(view)
+
+    def secrets(self, state: dict, seat: int) -> list[str]:
+        """Return the hidden values ``seat`` holds (its card instance ids); no other
+        seat's view may contain them while the game runs."""
+        if "setup" in state:
+            return []
+        return list(state["hands"][seat])
+
+    def hidden(self, state: dict) -> list[str]:
+        """Return the values nobody may see while the game runs (deck cards)."""
+        setup = state.get("setup", {})
+        return [c for d in setup.values() for c in d] + state["supply"] + state["drop"]
+
+    # -- deadlines and text ------------------------------------------------------------
+    def timeout_move(self, state: dict, seat: int):
+        """Return a safe answer: skip moves and cards, never a Water direction when
+        another exists, the first option otherwise.
+
+        :raises IllegalMove: ``not-your-turn`` (and ``game-over``, ``awaiting-chance``).
+        """
+        self.check_turn(state, seat)
+        ask = state["ask"]
+        options = ask["options"]
+        if {"move": "skip"} in options:
+            return {"move": "skip"}
+        if ask["kind"] == "direction":
+            here = Hex.parse(state["things"][ask["thing"]]["hex"])
+            for o in options:
+                k = here.neighbor(o["dir"]).key()
+                if B.is_land(state, k) and B.count_in(state, k) < 3:
+                    return o
+            for o in options:
+                if B.is_land(state, here.neighbor(o["dir"]).key()):
+                    return o
+        if ask["kind"] == "target":
+            mine = {state["things"][w]["hex"] for w in
+                    B.worms_of(state, state["teams"][seat])}
+            for o in options:
+                if Hex(*o["at"]).key() not in mine:
+                    return o
+        if ask["kind"] == "pick":
+            return {"move": "pick", "die": "bullseye"} if {"move": "pick", "die": "bullseye"} \
+                in options else options[0]
+        return options[0]
+
+    def parse(self, text: str, state: dict, seat: int):
+        """Read a move in notation (see :mod:`engines.worms.v2.notation`)."""
+        return notation.parse(text)
+
+    def describe(self, move) -> str:
+        """Return a move in notation."""
+        return notation.describe(move)
+
+    def brief(self, state: dict, seat: int) -> str:
+        """Return what ``seat`` decides now, for a "your turn" mail."""
+        ask = state["ask"]
+        if state["over"] is not None or not ask or ask["type"] != "decision" \
+                or ask["seat"] != seat:
+            return "Nothing to decide now."
+        turn = state["turn"]
+        worm = turn["worm"]
+        where = f", worm {worm} at {turn['worm_hex']}" if worm else ""
+        hand = ", ".join(rules.card_name(c) for c in state["hands"][seat])
+        moves = [notation.describe(m) for m in ask["options"]]
+        more = f" (and {len(moves) - 15} more)" if len(moves) > 15 else ""
+        lines = [f"Turn {turn['number']}: you are {state['teams'][seat].title()}{where}; "
+                 f"wind {state['wind']}.",
+                 f"Hand: {hand or 'empty'}.",
+                 f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}."]
+        if "rolled" in ask:
+            lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
+        return "\n".join(lines)
+
+    def describe_outcome(self, spec, outcome) -> str:
+        """Return a chance outcome as text (die faces by name, flips, shuffles)."""
+        if spec.get("kind") == "shuffle":
+            return f"shuffle of {spec.get('size')} ({spec.get('deck', 'deck')})"
+        if spec.get("faces") == [B.FLIPPER_FACES]:
+            return f"{spec.get('for', 'flipper')}: {B.FLIPPER_RESULTS[outcome[0] - 1]}"
+        return f"{spec.get('for', 'dice')}: " + ", ".join(B.face(o) for o in outcome)
+
+
+def expected(spec: dict) -> str:
+    """Return what outcome a chance spec asks for, in words."""
+    if spec["kind"] == "dice":
+        n, faces = len(spec["faces"]), spec["faces"][0]
+        return f"1 die from 1 to {faces}" if n == 1 else f"{n} dice, each from 1 to {faces}"
+    return f"a shuffle of {spec['size']}: each of 0 to {spec['size'] - 1} once"
+
+
+def card_view(card: str) -> dict:
+    """Return a card instance as shown to the seat that holds it."""
+    data = CARDS[rules.card_name(card)]
+    return {"id": card, "card": data["id"], "name": data["name"], "line": data["line"],
+            "text": data["text"], "super": data["super"]}
+
+
+def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
+    """Return why a target hex breaks a target step, or None."""
+    err = target_error(state, step, Hex(*at).key())
+    return IllegalMove(*err) if err else None
+
+
+def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
+    """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
+    ask, verb = state["ask"], move["move"]
+    if verb not in VERBS[ask["kind"]]:
+        kind = ask["kind"]
+        article = "an" if kind[0] in "aeiou" else "a"
+        return IllegalMove("not-now", f"The game asks for {article} {kind} decision, "
+                                      f"not '{notation.describe(move)}'.")
+    things = state["things"]
+    if verb == "activate":
+        return IllegalMove("not-your-worm", f"{move['worm']} is not one of your worms.")
+    if verb in ("inch", "jump"):
+        here = Hex.parse(things[state["turn"]["worm"]]["hex"])
+        dest = here.neighbor(move["dir"]) if verb == "inch" else Hex(*move["to"])
+        if verb == "jump" and here.distance(dest) > 2:
+            return IllegalMove("jump-too-far", "Jump to a hex within two hexes.")
+        if not B.on_board(state, dest.key()):
+            return IllegalMove("off-the-map", f"{dest.key()} is off the map.")
+        if verb == "inch" and not B.is_land(state, dest.key()):
+            return IllegalMove("into-water", f"{dest.key()} is a Water hex.")
+    if verb == "play":
+        names = {rules.card_name(c) for c in state["hands"][seat]}
+        if move["card"] not in names:
+            return IllegalMove("card-not-in-hand", f"You hold no {move['card']}.")
+        from engines.worms.v2.cards import first_target
+        step = first_target(move["card"])
+        if (step is None) != ("at" not in move):
+            return IllegalMove("not-a-choice", "Give 'at q,r' exactly when the card's "
+                                               "text starts with a target.")
+        err = _at_error(state, step, move["at"]) if step else None
+        if err:
+            return err
+    if verb == "target":
+        frame = state["stack"][-1]
+        err = _at_error(state, frame, move["at"]) if frame["op"] in (
+            "do-target", "do-air-strike") else None
+        if err:
+            return err
+    if verb == "pick":
+        rolled = ", ".join(map(str, ask.get("rolled", [])))
+        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show "
+                                          f"{rolled}.")
+    if verb in ("order", "prod"):
+        return IllegalMove("not-in-hex", "Name exactly the Things of that hex "
+                                         "(order: each once).")
+    return IllegalMove("not-a-choice", f"'{notation.describe(move)}' is not one of the "
+                                       "choices now.")
+
+
+ENGINE = WormsEngine()

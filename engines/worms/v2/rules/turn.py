@@ -1,0 +1,334 @@
+"""A turn: setup, the eight steps of "A turn", playing a Weapon Card (its Action Line
+and text), the Drop Card, passing the Target Token and the end of the game.
+"""
+
+from __future__ import annotations
+
+from engines.base import ranking_from_scores
+from engines.hexgrid import Hex
+from engines.worms.v2 import board as B
+from engines.worms.v2.cards import CARDS, deck_list, first_target, FIXED_STARTERS
+from engines.worms.v2.rules.frames import ask_chance, ask_move, done, note, order_frame, push
+from engines.worms.v2.rules.targets import target_options
+from engines.worms.v2.rules.things import active_worm, cut, move_thing
+
+
+# --------------------------------------------------------------------------- setup
+
+def start_state(players: int, options: dict) -> dict:
+    """Return the start state of a first game, its setup steps pending (Setting up your
+    first game); :func:`engines.worms.v2.rules.new_state` runs them."""
+    land, things, teams = B.first_game_map(players)
+    st = {
+        "v": 1, "players": players, "teams": teams, "options": dict(options),
+        "dial": B.MAP["first_game"]["dial"], "radius": B.MAP["first_game"]["radius"],
+        "land": land, "wind": B.MAP["first_game"]["wind"],
+        "things": {}, "pool": dict(B.BOX), "next_id": {},
+        "hands": [[] for _ in range(players)], "supply": [], "drop": [],
+        "sudden_death": None, "discard": [], "target": None,
+        "turn": {"seat": 0, "number": 0, "worm": None, "worm_hex": None, "hurt": False},
+        "end_triggered": False, "final": None, "log": [],
+        "stack": [], "ask": None, "over": None,
+    }
+    for t in things:
+        if t["kind"] == "worm":
+            st["things"][t["id"]] = {"kind": "worm", "hex": t["hex"], "team": t["team"],
+                                     "damaged": False}
+        else:
+            B.add_thing(st, t["kind"], t["hex"])
+    serial = [0]
+
+    def card_id(prefix: str, card: str) -> str:
+        serial[0] += 1
+        return f"{prefix}{serial[0]:02d}-{card}"
+
+    for seat in range(players):
+        st["hands"][seat] = [card_id("s", c) for c in FIXED_STARTERS]
+    st["setup"] = {
+        "starter_pool": [card_id("p", c) for c in deck_list("starter_pool")],
+        "supply": [card_id("w", c) for c in deck_list("supply")],
+        "drop": [card_id("d", c) for c in deck_list("drop")],
+        "sudden_death": [card_id("x", c) for c in deck_list("sudden_death")],
+    }
+    push(st, *[{"op": "setup-shuffle", "deck": d} for d in
+               ("starter_pool", "supply", "drop", "sudden_death")],
+         {"op": "turn-start", "seat": 0})
+    return st
+
+
+def h_setup_shuffle(st: dict, fr: dict) -> None:
+    """Shuffle a deck nobody sees (Setup 5-6): deal the fifth Starter, build the
+    Supply Deck, the Drop Deck (two per player plus two) and its Sudden Death card."""
+    cards = st["setup"][fr["deck"]]
+    if "answer" not in fr:
+        ask_chance(st, {"kind": "shuffle", "size": len(cards), "deck": fr["deck"]}, [])
+        return
+    order = [cards[i] for i in fr["answer"]]
+    n = st["players"]
+    if fr["deck"] == "starter_pool":
+        for seat in range(n):
+            st["hands"][seat].append(order[seat])
+    elif fr["deck"] == "supply":
+        st["supply"] = order
+    elif fr["deck"] == "drop":
+        st["drop"] = order[:2 * n + 2]
+    else:
+        st["drop"].append(order[0])
+    if fr["deck"] == "sudden_death":
+        del st["setup"]
+    done(st)
+
+
+# --------------------------------------------------------------------------- the turn
+
+def h_turn_start(st: dict, fr: dict) -> None:
+    """Start a seat's turn: the eight steps of "A turn" as frames."""
+    seat = fr["seat"]
+    st["turn"] = {"seat": seat, "number": st["turn"]["number"] + 1, "worm": None,
+                  "worm_hex": None, "hurt": False}
+    st["target"] = None
+    st["log"] = []
+    if not B.worms_of(st, st["teams"][seat]):       # eliminated: no turn
+        done(st, {"op": "pass"})
+        return
+    done(st, {"op": "activate"}, {"op": "move", "ways": ["inch", "jump"], "step": 3},
+         {"op": "move", "ways": ["inch", "jump"], "step": 4}, {"op": "card"},
+         {"op": "end-turn"}, {"op": "drop"}, {"op": "pass"})
+
+
+def h_activate(st: dict, fr: dict) -> None:
+    """1. Activate a worm (Supply Crate taken), 2. Heal it."""
+    worms = B.worms_of(st, st["teams"][st["turn"]["seat"]])
+    if "answer" not in fr and len(worms) > 1:
+        ask_move(st, "activate", [{"move": "activate", "worm": w} for w in worms])
+        return
+    worm = fr["answer"]["worm"] if "answer" in fr else worms[0]
+    t = st["things"][worm]
+    st["turn"]["worm"], st["turn"]["worm_hex"] = worm, t["hex"]
+    note(st, f"activate {worm}")
+    crates = [{"op": "collect", "id": c, "seat": st["turn"]["seat"]}
+              for c in B.things_in(st, t["hex"], ("crate",))]
+    if t["damaged"]:
+        t["damaged"] = False
+        note(st, f"{worm} healed")
+    done(st, *crates)
+
+
+def move_options(st: dict, ways: list[str]) -> list[dict]:
+    """Return the legal Inch / Jump moves of the active worm, then ``skip``. A Jump may
+    choose any hex within two on the board, the worm's own hex and Water included
+    (Jumping: "choose any hex within two hexes"; a Jump into Water sinks the worm)."""
+    here = Hex.parse(st["things"][st["turn"]["worm"]]["hex"])
+    out = []
+    if "inch" in ways:
+        out += [{"move": "inch", "dir": d} for d in range(1, 7)
+                if B.is_land(st, here.neighbor(d).key())]
+    if "jump" in ways:
+        out += [{"move": "jump", "to": [h.q, h.r]} for h in here.within(2)
+                if B.on_board(st, h.key())]
+    return out + [{"move": "skip"}]
+
+
+def h_move(st: dict, fr: dict) -> None:
+    """3./4. Inch or Jump (each optional), the Movement symbol (Movement), and an Inch
+    or Jump in a card text, which is still resolved after the worm is Damaged or the
+    Timer ran out (Damage: "finish resolving your Weapon Card text")."""
+    worm = active_worm(st)
+    if worm is None or (cut(st) and fr["op"] == "move"):
+        done(st)
+        return
+    if "answer" not in fr:
+        ask_move(st, "move", move_options(st, fr["ways"]))
+        return
+    mv = fr["answer"]
+    here = Hex.parse(st["things"][worm]["hex"])
+    if mv["move"] == "inch":
+        note(st, f"{worm} inches {mv['dir']}")
+        done(st, *move_thing(st, worm, here.neighbor(mv["dir"]).key()))
+    elif mv["move"] == "jump":
+        note(st, f"{worm} jumps to {mv['to'][0]},{mv['to'][1]}")
+        done(st, *move_thing(st, worm, Hex(*mv["to"]).key()),
+             {"op": "scatter-thing", "id": worm, "knockback": False})
+    else:
+        done(st)
+
+
+def play_options(st: dict, seat: int) -> list[dict]:
+    """Return a "play" move per card name in hand (one per legal first target when the
+    card's text starts with one), then ``skip``."""
+    out = []
+    for name in sorted({card_name(c) for c in st["hands"][seat]}):
+        step = first_target(name)
+        if step is None:
+            out.append({"move": "play", "card": name})
+        else:
+            out += [dict(o, move="play", card=name) for o in target_options(st, step)]
+    return out + [{"move": "skip"}]
+
+
+def card_name(card: str) -> str:
+    """Return the card id of a card instance (``s03-bazooka`` -> ``bazooka``)."""
+    return card.split("-", 1)[1]
+
+
+def h_card(st: dict, fr: dict) -> None:
+    """5. Play a Weapon Card (also the Draw symbol and "Play another card"); a "Play
+    another card" in a card text is still offered once the turn is cut short."""
+    seat = st["turn"]["seat"]
+    if (cut(st) and not fr.get("from_text")) or active_worm(st) is None \
+            or not st["hands"][seat]:
+        done(st)
+        return
+    if "answer" not in fr:
+        ask_move(st, "card", play_options(st, seat))
+        return
+    mv = fr["answer"]
+    if mv["move"] == "skip":
+        done(st)
+        return
+    hand = st["hands"][seat]
+    card = next(c for c in hand if card_name(c) == mv["card"])
+    hand.remove(card)
+    note(st, f"play {card_name(card)}")
+    preset = {k: mv[k] for k in ("at", "dir") if k in mv} or None
+    done(st, {"op": "line", "card": card, "i": 0, "preset": preset,
+              "from_text": bool(fr.get("from_text"))})
+
+
+def h_line(st: dict, fr: dict) -> None:
+    """Read the Action Line left to right: Text, Movement, Draw (5. Play a Weapon
+    Card). Once the turn is cut short (the worm Damaged, the Timer out) the line stops
+    after the text being resolved; a card played by "Play another card" in a text is
+    part of that text: its Text symbols are still resolved, nothing else."""
+    symbols = CARDS[card_name(fr["card"])]["line"]
+    if cut(st) and fr.get("from_text"):
+        while fr["i"] < len(symbols) and symbols[fr["i"]] != "text":
+            fr["i"] += 1
+    if fr["i"] >= len(symbols) or (cut(st) and not fr.get("from_text")):
+        st["discard"].append(fr["card"])
+        done(st)
+        return
+    symbol = symbols[fr["i"]]
+    fr["i"] += 1
+    if symbol == "text":
+        steps = [dict(s) for s in CARDS[card_name(fr["card"])]["steps"]]
+        if fr["preset"] and steps:
+            steps[0]["preset"] = fr["preset"]
+            fr["preset"] = None
+        push(st, {"op": "text", "steps": steps})
+    elif symbol == "move":
+        push(st, {"op": "move", "ways": ["inch", "jump"]})
+    else:
+        push(st, {"op": "card"})
+
+
+def h_text(st: dict, fr: dict) -> None:
+    """Resolve a card text in order, one keyword step at a time."""
+    if not fr["steps"]:
+        done(st)
+        return
+    step = fr["steps"].pop(0)
+    push(st, dict(step, op="do-" + step["do"]))
+
+
+def h_play_another(st: dict, fr: dict) -> None:
+    """Play another card (a step of the text: still offered once the turn is cut
+    short)."""
+    done(st, {"op": "card", "from_text": True})
+
+
+def h_at_end_turn(st: dict, fr: dict) -> None:
+    """"At End turn." keeps the rest of a card text for step 6 of this turn; "From now
+    on at End turn." adds it as a rule for every later End turn (a Sudden Death card
+    that adds a rule: Sudden Death), once however often its text is resolved."""
+    if fr["always"]:
+        rules = st.setdefault("rules", [])
+        if fr["steps"] not in rules:
+            rules.append(fr["steps"])
+    else:
+        st["turn"].setdefault("end", []).append(fr["steps"])
+    done(st)
+
+
+def h_end_turn(st: dict, fr: dict) -> None:
+    """6. End turn: "There are some effects that trigger at the end of the turn. Do
+    those now": Sentry Guns fire, then this turn's "At End turn" texts and the rules
+    added for the rest of the game, in an order the active player picks (General
+    Rules). The Timer stops here (Timer)."""
+    st["turn"]["ended"] = True
+    texts = st["turn"].get("end", []) + st.get("rules", [])
+    items = {f"end{i + 1}": [{"op": "text", "steps": [dict(s) for s in steps]}]
+             for i, steps in enumerate(texts)}
+    if any(t["kind"] == "sentry" for t in st["things"].values()):
+        items["sentries"] = [{"op": "sentries"}]
+    done(st, order_frame("effects", items))
+
+
+def h_draw(st: dict, fr: dict) -> None:
+    """Draw a card (the top of the Supply Deck), or a Superweapon: the first
+    Superweapon in the Supply Deck (Superweapons: "no rules effect except when
+    referred to by a card"); nothing when there is none."""
+    seat, deck = st["turn"]["seat"], st["supply"]
+    found = [c for c in deck if not fr["super"] or CARDS[card_name(c)]["super"]][:1]
+    if found:
+        deck.remove(found[0])
+        st["hands"][seat].append(found[0])
+        note(st, f"{st['teams'][seat]} draws a {'Superweapon' if fr['super'] else 'card'}")
+    done(st)
+
+
+def h_drop(st: dict, fr: dict) -> None:
+    """7. Draw a Drop Card and resolve it; the last is the Sudden Death card, whose
+    Drop text is resolved at every later Drop step (Draw a Drop Card)."""
+    if st["sudden_death"] is not None:
+        card = st["sudden_death"]
+    elif st["drop"]:
+        card = st["drop"].pop(0)
+        if CARDS[card_name(card)]["deck"] == "sudden_death":
+            st["sudden_death"] = card
+    else:
+        done(st)
+        return
+    note(st, f"drop {card_name(card)}")
+    after = [] if card == st["sudden_death"] else [{"op": "discard", "card": card}]
+    done(st, {"op": "text", "steps": [dict(s) for s in CARDS[card_name(card)]["steps"]]},
+         *after)
+
+
+def h_discard(st: dict, fr: dict) -> None:
+    """Discard a fully resolved Drop Card (Draw a Drop Card)."""
+    st["discard"].append(fr["card"])
+    done(st)
+
+
+def h_pass(st: dict, fr: dict) -> None:
+    """8. Pass the Target Token; the end of the game (Elimination and Winning)."""
+    n, seat = st["players"], st["turn"]["seat"]
+    alive = [s for s in range(n) if B.worms_of(st, st["teams"][s])]
+    if st["end_triggered"] and st["final"] is None:
+        st["final"] = [(seat + k) % n for k in range(1, n + 1)]
+    if not alive:
+        finish(st, "all-destroyed")
+        return
+    if st["final"] is not None:
+        while st["final"] and st["final"][0] not in alive:
+            st["final"].pop(0)
+        if not st["final"]:
+            finish(st, "elimination")
+            return
+        nxt = st["final"].pop(0)
+    else:
+        nxt = next((seat + k) % n for k in range(1, n + 1) if (seat + k) % n in alive)
+    done(st, {"op": "turn-start", "seat": nxt})
+
+
+def finish(st: dict, reason: str) -> None:
+    """End the game: most worms, then most undamaged worms, else a draw."""
+    worms = [B.worms_of(st, t) for t in st["teams"]]
+    scores = [len(w) for w in worms]
+    healthy = [sum(1 for i in w if not st["things"][i]["damaged"]) for w in worms]
+    st["over"] = {"scores": scores, "ranking": ranking_from_scores(scores, healthy),
+                  "reason": reason,
+                  "details": [{"team": st["teams"][s], "worms": scores[s],
+                               "undamaged": healthy[s]} for s in range(st["players"])]}
+    st["stack"] = []

@@ -1,0 +1,428 @@
+"""Web hooks (issue 11, item 4): registered per account, written to an outbox in the
+event's transaction, one delivery per URL per event, signed per Standard Webhooks,
+retried with back-off, disabled after repeated failure, never sent to a loopback,
+private or link-local address unless the operator allows it."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+import time_machine
+from standardwebhooks import Webhook as Verifier
+from standardwebhooks import WebhookVerificationError
+
+from arbiter.extensions import db
+from arbiter.models import Webhook, WebhookDelivery
+from arbiter.models.timestamps import utcnow
+from arbiter.service import webhook_delivery, webhooks
+from tests.conftest import make_app
+from tests.helpers import auth, new_game, play_out, sign_in, until_decision
+from tests.webhook_receiver import ReceiverServer
+
+LOOPBACK = {"WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8,::1/128", "WEBHOOK_ALLOW_HTTP": True}
+"""The tests' receivers listen on loopback, which the operator must allow."""
+
+
+def hook_app(db_url, **config):
+    """Return an app on ``db_url`` that may call loopback web hooks."""
+    return make_app(db_url, **{**LOOPBACK, **config})
+
+
+def register(client, token, url, events=("turn", "game_over")) -> dict:
+    """Register a web hook over the API; return the creation answer."""
+    answer = client.post("/v1/me/webhooks", headers=auth(token),
+                         json={"url": url, "events": list(events)})
+    assert answer.status_code == 201, answer.json
+    return answer.json
+
+
+def deliver_due(app) -> int:
+    """Try every delivery that may be tried now, as the worker would; return how many."""
+    with app.app_context():
+        ids = webhook_delivery.due(older_than_seconds=-1)
+        for delivery_id in ids:
+            webhook_delivery.attempt(delivery_id)
+        return len(ids)
+
+
+def deliveries(app) -> list[WebhookDelivery]:
+    with app.app_context():
+        rows = list(db.session.scalars(sa.select(WebhookDelivery).order_by(WebhookDelivery.id)))
+        db.session.expunge_all()
+        return rows
+
+
+def two_players(client, app):
+    """Sign up Ann and Bob; return their tokens and a game of theirs made by Ann."""
+    ann = sign_in(client, app, "ann@example.org", "Ann")
+    bob = sign_in(client, app, "bob@example.org", "Bob")
+    answer = client.post("/v1/games", headers=auth(ann), json={
+        "engine": "space-worm", "players": [{"name": "Ann", "email": "ann@example.org"},
+                                            {"name": "Bob", "email": "bob@example.org"}]})
+    assert answer.status_code == 201, answer.json
+    return ann, bob, answer.json["id"]
+
+
+def verifies(secret: str, got) -> bool:
+    """True when the ``standardwebhooks`` library accepts the POST with ``secret``."""
+    try:
+        Verifier(secret).verify(got.body, got.headers)
+        return True
+    except WebhookVerificationError:
+        return False
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url):
+    """Given an account, POST makes a hook whose answer alone carries the whsec_
+    secret; GET lists it without one; DELETE removes it; another account sees none."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    bob = sign_in(client, app, "bob@example.org")
+    made = register(client, ann, "http://127.0.0.1:9/hook?x=1", ["game_over"])
+    assert made["secret"].startswith("whsec_") and made["events"] == ["game_over"]
+    assert made["url"] == "http://127.0.0.1:9/hook?x=1" and made["disabled_at"] is None
+    listed = client.get("/v1/me/webhooks", headers=auth(ann)).json
+    assert [h["id"] for h in listed] == [made["id"]] and "secret" not in listed[0]
+    assert client.get("/v1/me/webhooks", headers=auth(bob)).json == []
+    other = client.delete(f"/v1/me/webhooks/{made['id']}", headers=auth(bob))
+    assert other.status_code == 404 and other.json["code"] == "no-such-webhook"
+    assert client.get(f"/v1/me/webhooks/{made['id']}/deliveries",
+                      headers=auth(bob)).status_code == 404
+    assert client.delete(f"/v1/me/webhooks/{made['id']}", headers=auth(ann)).status_code == 204
+    assert client.get("/v1/me/webhooks", headers=auth(ann)).json == []
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Webhook)) == 0
+
+
+@pytest.mark.parametrize("body, code", [
+    ({"url": "http://127.0.0.1:9/"}, "invalid-request"),
+    ({"url": "http://127.0.0.1:9/", "events": ["move"]}, "invalid-request"),
+    ({"url": "http://127.0.0.1:9/", "events": []}, "invalid-request"),
+    ({"url": "ftp://example.org/x", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "not a url", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "http://user:pw@127.0.0.1:9/", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "http://127.0.0.1:99999/", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "http://10.1.2.3/hook", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://192.168.0.10/hook", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://169.254.169.254/latest/meta-data", "events": ["turn"]},
+     "webhook-url-private"),
+    ({"url": "http://[fe80::1]/hook", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[::ffff:10.0.0.1]/hook", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://no-such-host.invalid/hook", "events": ["turn"]},
+     "webhook-url-unresolvable"),
+])
+def test_bad_hooks_are_refused_with_problem_json_and_nothing_written(sqlite_url, body, code):
+    """Given loopback allowed by the operator, a missing or unknown event, a URL that
+    is not http(s), has credentials or a bad port, or names a private, link-local or
+    unresolvable host is a 422 problem with a stable code, and no hook is made."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    answer = client.post("/v1/me/webhooks", headers=auth(ann), json=body)
+    assert answer.status_code == 422, answer.json
+    assert answer.mimetype == "application/problem+json" and answer.json["code"] == code
+    assert client.get("/v1/me/webhooks", headers=auth(ann)).json == []
+
+
+def test_loopback_and_names_resolving_to_it_are_refused_unless_allowed(sqlite_url):
+    """Given no WEBHOOK_ALLOWED_NETWORKS, 127.0.0.1 and ``localhost`` (a DNS name that
+    resolves to 127.0.0.1) are refused; with 127.0.0.0/8 allowed, 127.0.0.1 is taken."""
+    app = make_app(sqlite_url, WEBHOOK_ALLOW_HTTP=True, WEBHOOK_ALLOWED_NETWORKS="")
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    for url in ("http://127.0.0.1:8080/hook", "http://localhost:8080/hook",
+                "http://[::1]:8080/hook", "http://0.0.0.0:8080/"):
+        answer = client.post("/v1/me/webhooks", headers=auth(ann),
+                             json={"url": url, "events": ["turn"]})
+        assert answer.status_code == 422 and answer.json["code"] == "webhook-url-private", url
+    app.config["WEBHOOK_ALLOWED_NETWORKS"] = "127.0.0.0/8"
+    assert register(client, ann, "http://127.0.0.1:8080/hook")["url"]
+
+
+def test_production_takes_only_https(sqlite_url):
+    """Given WEBHOOK_ALLOW_HTTP off (the production default), an http:// URL is refused."""
+    app = hook_app(sqlite_url, WEBHOOK_ALLOW_HTTP=False)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    answer = client.post("/v1/me/webhooks", headers=auth(ann),
+                         json={"url": "http://127.0.0.1:9/", "events": ["turn"]})
+    assert answer.status_code == 422 and answer.json["code"] == "webhook-url-not-https"
+
+
+def test_production_defaults_refuse_http(tmp_path):
+    """Given a DATABASE_URL (production), http web hooks are off by default; on the
+    embedded default they are on; no private network is allowed in either."""
+    from arbiter import config
+
+    prod = config.load(str(tmp_path), {"DATABASE_URL": "postgresql://x/y"})
+    embedded = config.load(str(tmp_path), {})
+    assert prod["WEBHOOK_ALLOW_HTTP"] is False and embedded["WEBHOOK_ALLOW_HTTP"] is True
+    assert prod["WEBHOOK_ALLOWED_NETWORKS"] == embedded["WEBHOOK_ALLOWED_NETWORKS"] == ""
+
+
+def test_hooks_need_a_personal_token_with_account_write(sqlite_url):
+    """Given a game's seat token, or a personal token without account:write, the
+    routes answer 401 / 403 problems."""
+    from tests.helpers import scoped_token
+
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    _, tokens = new_game(client)
+    seat = client.get("/v1/me/webhooks", headers=auth(tokens[0]))
+    assert seat.status_code == 401 and seat.json["code"] == "not-an-account-token"
+    ann = sign_in(client, app, "ann@example.org")
+    reader = scoped_token(client, ann, "games:read")
+    answer = client.post("/v1/me/webhooks", headers=auth(reader),
+                         json={"url": "http://127.0.0.1:9/", "events": ["turn"]})
+    assert answer.status_code == 403 and answer.mimetype == "application/problem+json"
+
+
+def test_an_account_has_at_most_webhooks_per_account(sqlite_url):
+    """Given WEBHOOKS_PER_ACCOUNT=2, the third hook is a 422 ``too-many-webhooks``."""
+    app = hook_app(sqlite_url, WEBHOOKS_PER_ACCOUNT=2)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    register(client, ann, "http://127.0.0.1:9/a")
+    register(client, ann, "http://127.0.0.1:9/b")
+    answer = client.post("/v1/me/webhooks", headers=auth(ann),
+                         json={"url": "http://127.0.0.1:9/c", "events": ["turn"]})
+    assert answer.status_code == 422 and answer.json["code"] == "too-many-webhooks"
+
+
+# --------------------------------------------------------------------------- delivery
+
+
+def test_each_event_reaches_a_shared_url_once_signed_for_each_hook(db_url):
+    """Given Ann and Bob both registered the same URL (Bob twice, spelled differently),
+    a game between them played to the end: the receiver gets each event exactly once
+    (one webhook-id each), every signature verifies with the library for the
+    accounts concerned (a turn only with its player's secret, the end with both), a
+    changed body fails, and each delivery log lists what its hook was sent."""
+    app = hook_app(db_url)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        ann, bob, game_id = two_players(client, app)
+        secrets = {"ann": register(client, ann, receiver.url + "hook")["secret"],
+                   "bob": register(client, bob, receiver.url + "hook")["secret"]}
+        bob_again = register(client, bob, receiver.url.replace("http://", "HTTP://")
+                             + "hook#again", ["game_over"])
+        assert bob_again["url"] == receiver.url + "hook"
+        tokens = {0: ann, 1: bob}
+        turns = 0
+        while True:
+            deliver_due(app)
+            s = until_decision(client, app, game_id)
+            if s["status"] == "over":
+                break
+            turns += 1
+            seat = s["to_act"][0]
+            legal = client.get(f"/v1/games/{game_id}/legal-moves",
+                               headers=auth(tokens[seat])).json
+            moved = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
+                                json={"move": legal["moves"][0],
+                                      "expected_version": legal["version"]})
+            assert moved.status_code == 201, moved.json
+        deliver_due(app)
+        got = receiver.ok()
+    ids = [r.headers["webhook-id"] for r in got]
+    assert len(ids) == len(set(ids)) == turns + 1
+    bodies = [json.loads(r.body) for r in got]
+    assert [b["type"] for b in bodies] == ["turn"] * turns + ["game_over"]
+    for r, b in zip(got, bodies):
+        assert r.path == "/hook" and b["data"]["game"] == game_id
+        if b["type"] == "turn":
+            player = "ann" if b["data"]["to_act"] == [0] else "bob"
+            other = "bob" if player == "ann" else "ann"
+            assert verifies(secrets[player], r)
+            # Ann made the game, so her hook is told of every turn
+            assert verifies(secrets[other], r) is (other == "ann")
+        else:
+            assert len(r.headers["webhook-signature"].split(" ")) == 3
+            assert verifies(secrets["ann"], r) and verifies(secrets["bob"], r)
+            assert verifies(bob_again["secret"], r)
+            assert b["data"]["result"]["ranking"]
+    forged = got[-1]
+    forged.body = forged.body.replace(b'"game_over"', b'"turn"')
+    assert not verifies(secrets["ann"], forged)
+    log = client.get(f"/v1/me/webhooks/{bob_again['id']}/deliveries", headers=auth(bob)).json
+    assert [d["event"] for d in log["deliveries"]] == ["game_over"]
+    assert log["deliveries"][0]["state"] == "delivered"
+    assert log["deliveries"][0]["message_id"] == ids[-1]
+    ann_log = client.get(f"/v1/me/webhooks", headers=auth(ann)).json[0]
+    full = client.get(f"/v1/me/webhooks/{ann_log['id']}/deliveries", headers=auth(ann)).json
+    assert len(full["deliveries"]) == turns + 1
+    assert all(d["attempts"] == 1 and d["last_status"] == 204 for d in full["deliveries"])
+
+
+def test_deliveries_are_written_in_the_events_transaction(sqlite_url):
+    """Given a hook for ``turn``, the move's commit writes the turn's delivery (none
+    before it); a transaction rolled back leaves no delivery and enqueues nothing; the
+    same event notified twice writes one."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    ann, bob, game_id = two_players(client, app)
+    register(client, bob, "http://127.0.0.1:9/hook", ["turn"])
+    s = until_decision(client, app, game_id)
+    assert s["to_act"] == [0] and deliveries(app) == []  # Ann's turn: Bob is not told
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(ann)).json
+    client.post(f"/v1/games/{game_id}/moves", headers=auth(ann),
+                json={"move": legal["moves"][0], "expected_version": legal["version"]})
+    s = until_decision(client, app, game_id)
+    [row] = deliveries(app)
+    assert row.event == "turn" and json.loads(row.body)["data"]["version"] == s["version"]
+    with app.app_context():
+        account = db.session.scalar(sa.select(Webhook.account_id))
+        webhooks.notify(db.session, "turn", {"game": "x"}, [account])
+        assert db.session.info[webhooks.PENDING_KEY]
+        db.session.rollback()
+        assert webhooks.PENDING_KEY not in db.session.info
+        webhooks.notify(db.session, "turn", json.loads(row.body)["data"], [account])
+        db.session.commit()
+    assert len(deliveries(app)) == 1
+
+
+def test_a_failed_delivery_is_retried_after_a_growing_back_off_then_delivered(sqlite_url):
+    """Given a receiver that fails twice (500, then 503) and then
+    accepts, the delivery is tried again only after each back-off (5 s, then 10 s),
+    with the same webhook-id, and ends delivered; the hook's failure count is reset."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        receiver.plan = [500, 503]
+        ann, _, game_id = two_players(client, app)
+        hook = register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        [row] = deliveries(app)
+        start = utcnow()
+        assert deliver_due(app) == 1
+        with app.app_context():
+            assert webhook_delivery.backoff(1) == 5 and webhook_delivery.backoff(2) == 10
+        for waited, tries in ((3, 1), (6, 2), (6 + 8, 2), (6 + 11, 3)):
+            with time_machine.travel(start + timedelta(seconds=waited), tick=False):
+                deliver_due(app)
+            assert len(receiver.received) == tries, waited
+        assert [r.status for r in receiver.received] == [500, 503, 204]
+        assert len({r.headers["webhook-id"] for r in receiver.received}) == 1
+    [done] = deliveries(app)
+    assert done.delivered_at is not None and done.attempts == 3 and done.last_error is None
+    listed = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
+    assert listed["failures"] == 0 and listed["last_success_at"] and not listed["disabled_at"]
+    log = client.get(f"/v1/me/webhooks/{hook['id']}/deliveries", headers=auth(ann)).json
+    assert log["deliveries"][0]["state"] == "delivered"
+
+
+def test_a_hook_failing_n_times_in_a_row_is_disabled_with_the_reason_shown(sqlite_url):
+    """Given WEBHOOK_DISABLE_AFTER=3 and a receiver that always answers 500, the third
+    failed try disables the hook, the list says why, and later events are not queued
+    for it; the delivery log shows the failures."""
+    app = hook_app(sqlite_url, WEBHOOK_DISABLE_AFTER=3, WEBHOOK_RETRY_FIRST_SECONDS=0,
+                   WEBHOOK_RETRY_MAX_SECONDS=0)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        receiver.default = 500
+        ann, _, game_id = two_players(client, app)
+        hook = register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        for _ in range(5):
+            deliver_due(app)
+        assert len(receiver.received) == 3
+    listed = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
+    assert listed["disabled_at"] and listed["failures"] == 3
+    assert "3 failed deliveries in a row" in listed["disabled_reason"]
+    assert "HTTP 500" in listed["disabled_reason"]
+    log = client.get(f"/v1/me/webhooks/{hook['id']}/deliveries", headers=auth(ann)).json
+    [entry] = log["deliveries"]
+    assert entry["attempts"] == 3 and entry["last_status"] == 500
+    assert entry["state"] == "failed" and "HTTP 500" in entry["last_error"]
+    with app.app_context():
+        before = len(deliveries(app))
+        webhooks.notify(db.session, "turn", {"game": game_id, "later": True},
+                        [db.session.scalar(sa.select(Webhook.account_id))])
+        db.session.commit()
+    assert len(deliveries(app)) == before
+
+
+def test_a_delivery_is_given_up_after_its_last_try(sqlite_url):
+    """Given WEBHOOK_MAX_ATTEMPTS=2 and a failing receiver, the delivery is given up
+    after two tries, with the last error kept; the hook (below its own limit) stays."""
+    app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=2, WEBHOOK_RETRY_FIRST_SECONDS=0)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        receiver.default = 502
+        ann, _, game_id = two_players(client, app)
+        register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        for _ in range(4):
+            deliver_due(app)
+        assert len(receiver.received) == 2
+    [row] = deliveries(app)
+    assert row.given_up_at is not None and row.last_status == 502
+    assert client.get("/v1/me/webhooks", headers=auth(ann)).json[0]["disabled_at"] is None
+
+
+def test_410_gone_disables_the_hook_at_once_and_redirects_are_not_followed(sqlite_url):
+    """Given a receiver answering 302, the delivery fails (no redirect followed: one
+    POST); answering 410 Gone then disables the hook with that reason."""
+    app = hook_app(sqlite_url, WEBHOOK_RETRY_FIRST_SECONDS=0)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        receiver.plan = [302, 410]
+        ann, _, game_id = two_players(client, app)
+        register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        deliver_due(app)
+        assert [r.path for r in receiver.received] == ["/"]
+        assert deliveries(app)[0].last_status == 302
+        deliver_due(app)
+        assert len(receiver.received) == 2
+    listed = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
+    assert listed["disabled_at"] and "410 Gone" in listed["disabled_reason"]
+
+
+def test_the_connection_refuses_an_address_no_longer_allowed(sqlite_url):
+    """Given a hook registered while loopback was allowed, once the operator removes
+    the allowance its deliveries connect to nothing: the receiver gets no POST and
+    the log says the address was refused."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        ann, _, game_id = two_players(client, app)
+        register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        app.config["WEBHOOK_ALLOWED_NETWORKS"] = ""
+        deliver_due(app)
+        assert receiver.received == []
+    [row] = deliveries(app)
+    assert row.delivered_at is None and "refused to connect to 127.0.0.1" in row.last_error
+
+
+def test_deleting_a_hook_stops_its_pending_deliveries(sqlite_url):
+    """Given a delivery waiting for a hook that is then deleted, its next try gives it
+    up without calling the URL."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        ann, _, game_id = two_players(client, app)
+        hook = register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        client.delete(f"/v1/me/webhooks/{hook['id']}", headers=auth(ann))
+        deliver_due(app)
+        assert receiver.received == []
+    [row] = deliveries(app)
+    assert row.given_up_at is not None
+
+
+def test_anonymous_games_write_no_deliveries(sqlite_url):
+    """Given games without accounts, playing one to the end queues no web hook."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    game_id, tokens = new_game(client)
+    play_out(client, app, game_id, tokens)
+    assert deliveries(app) == []

@@ -1,0 +1,88 @@
+"""Web hooks delivered by a real Celery worker (issue 11, item 4): enqueued once the
+event's transaction commits, retried by the task after its back-off, each event at
+each URL exactly once, on SQLite with an in-memory broker and on PostgreSQL + Redis."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from standardwebhooks import Webhook as Verifier
+
+from arbiter import queue
+from tests.arbiter.test_webhooks import LOOPBACK, deliveries, register, two_players
+from tests.conftest import REDIS_URL, make_app, need
+from tests.helpers import auth
+from tests.webhook_receiver import ReceiverServer
+
+
+def broker_for(db_url: str) -> str:
+    """The in-memory broker beside SQLite; Redis (``ARBITER_TEST_REDIS_URL``) beside
+    PostgreSQL."""
+    if db_url.startswith("sqlite"):
+        return "memory://"
+    return need(REDIS_URL, "Redis", "ARBITER_TEST_REDIS_URL")
+
+
+def worker_app(db_url: str, **config):
+    celery_conf = {"broker_url": broker_for(db_url), "task_ignore_result": True,
+                   "imports": ("workers.tasks",), "broker_connection_retry_on_startup": True}
+    app = make_app(db_url, ENQUEUE=True, CELERY=celery_conf, **{**LOOPBACK, **config})
+    app.extensions["celery"].conf.update(celery_conf)
+    return app
+
+
+@pytest.mark.parametrize("db_url", ["sqlite", "postgres"], indirect=True)
+def test_a_real_worker_delivers_every_event_once_and_retries_a_failure(db_url):
+    """Given a receiver that fails its first POST, and a mailer worker serving the
+    ``webhooks`` queue, a game between two accounts sharing one URL is played to the
+    end with no test calling a task: the first event arrives on the task's retry, and
+    every event arrives exactly once, signed for its accounts."""
+    from celery.contrib.testing.worker import start_worker
+
+    app = worker_app(db_url, WEBHOOK_RETRY_FIRST_SECONDS=0.5)
+    client = app.test_client()
+    celery_app = app.extensions["celery"]
+    with ReceiverServer() as receiver, start_worker(
+            celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10,
+            queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES]):
+        receiver.plan = [500]
+        ann, bob, game_id = two_players(client, app)
+        ann_secret = register(client, ann, receiver.url)["secret"]
+        bob_secret = register(client, bob, receiver.url)["secret"]
+        tokens = {0: ann, 1: bob}
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            s = client.get(f"/v1/games/{game_id}").json
+            if s["status"] == "over":
+                break
+            if not s["to_act"]:
+                time.sleep(0.05)
+                continue
+            seat = s["to_act"][0]
+            legal = client.get(f"/v1/games/{game_id}/legal-moves",
+                               headers=auth(tokens[seat])).json
+            moved = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
+                                json={"move": legal["moves"][0],
+                                      "expected_version": legal["version"]})
+            assert moved.status_code in (201, 409), moved.json
+        assert s["status"] == "over"
+        written = len(deliveries(app))
+        got = receiver.wait_for(written, seconds=60)
+        time.sleep(1.0)  # nothing more may come
+        got = receiver.ok()
+    ids = [r.headers["webhook-id"] for r in got]
+    assert len(ids) == len(set(ids)) == written
+    first = receiver.received[0]
+    assert first.status == 500
+    again = [r for r in receiver.received[1:]
+             if r.headers["webhook-id"] == first.headers["webhook-id"]]
+    assert [r.status for r in again] == [204] and again[0].at - first.at >= 0.5
+    kinds = [json.loads(r.body)["type"] for r in got]
+    assert kinds.count("game_over") == 1 and kinds.count("turn") == written - 1
+    for r in got:
+        Verifier(ann_secret).verify(r.body, r.headers)  # Ann made the game: told of all
+        if json.loads(r.body)["type"] == "game_over":
+            Verifier(bob_secret).verify(r.body, r.headers)
+    assert all(d.delivered_at is not None for d in deliveries(app))
