@@ -21,7 +21,7 @@ from flask import Flask
 
 from arbiter import database
 from arbiter.extensions import db
-from arbiter.models import ClockSweep, Game, OutboxMail
+from arbiter.models import ClockSweep, Game, OutboxMail, Webhook, WebhookDelivery
 from arbiter.models.timestamps import UTCDateTime, utcnow
 
 OUTBOX_LATE_SECONDS = 300
@@ -152,6 +152,25 @@ def outbox(app: Flask) -> Finding:
     return Finding("outbox", "warning" if given_up else "ok", detail + ".")
 
 
+def webhooks(app: Flask) -> Finding:
+    """Check web hook deliveries are tried (the ``mailer`` serves the ``webhooks``
+    queue): none written over 5 minutes ago may be still untried. A receiver that
+    fails is its owner's business (retries, then the hook is disabled): counted only."""
+    late = utcnow() - timedelta(seconds=OUTBOX_LATE_SECONDS)
+    pending = sa.and_(WebhookDelivery.delivered_at.is_(None),
+                      WebhookDelivery.given_up_at.is_(None))
+    waiting = db.session.scalar(sa.select(sa.func.count()).where(pending))
+    untried = db.session.scalar(sa.select(sa.func.count()).where(
+        pending, WebhookDelivery.attempts == 0, WebhookDelivery.created_at < late))
+    disabled = db.session.scalar(sa.select(sa.func.count()).where(
+        Webhook.disabled_at.is_not(None)))
+    detail = f"{waiting} web hook deliveries waiting, {disabled} hook(s) disabled"
+    if untried:
+        return Finding("webhooks", "problem", f"{detail}; {untried} never tried for over 5 "
+                                              "minutes: is the mailer (webhooks queue) up?")
+    return Finding("webhooks", "ok", detail + ".")
+
+
 def inbound(app: Flask) -> Finding:
     """Check received mail is processed (when this deployment takes mail in)."""
     if not sa.inspect(db.session.connection()).has_table("inbound"):
@@ -190,7 +209,7 @@ def _first_line(err: Exception) -> str:
 READINESS = (database_ready, broker)
 """What ``/readyz`` checks: a web process can serve only with both."""
 
-EVERYTHING = (config, database_ready, broker, smtp, beat, outbox, inbound, clock)
+EVERYTHING = (config, database_ready, broker, smtp, beat, outbox, webhooks, inbound, clock)
 """What ``arbiter doctor`` checks, in order."""
 
 

@@ -105,6 +105,63 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
     return rows
 
 
+Appended = tuple[Game, list[NewEvent], dict[str, Any], Iterable[Any]]
+"""One game's part of :func:`append_many`: the game as read, its events, its snapshot
+and its extra rows (as :func:`append` takes them)."""
+
+
+def append_many(batch: list[Appended]) -> None:
+    """Append the events of several games, each after the version it was read at, in
+    the caller's transaction, with one statement per kind of row: one ``UPDATE games``
+    sent as an executemany (per set of snapshot columns), one ``INSERT`` of every
+    event, then the extra rows in one flush (the clock sweep's batches:
+    :mod:`arbiter.service.clock_sweep`). Guarded as :func:`append` is (``WHERE version
+    = <read>`` on every game, the events' primary key). The caller commits.
+
+    :raises RaceLost: one of the games is no longer at the version read; the session
+        has been rolled back and nothing of the batch is written.
+    """
+    now = utcnow()
+    table = Game.__table__
+    events, updates, values_of = [], {}, []
+    for game, new, snapshot, _ in batch:
+        old = game.version
+        events += [{"game_id": game.id, "seq": old + i, "kind": e.kind, "seat": e.seat,
+                    "payload": e.payload, "visible_to": e.visible_to, "at": now}
+                   for i, e in enumerate(new, start=1)]
+        values = {**snapshot, "version": old + len(new), "updated_at": now}
+        values_of.append(values)
+        updates.setdefault(tuple(sorted(values)), []).append(
+            {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}})
+    try:
+        for keys, params in updates.items():
+            statement = (sa.update(table)
+                         .where(table.c.id == sa.bindparam("b_id"),
+                                table.c.version == sa.bindparam("b_old"))
+                         .values({k: sa.bindparam(f"v_{k}", type_=table.c[k].type)
+                                  for k in keys}))
+            if db.session.execute(statement, params).rowcount != len(params):
+                raise RaceLost(_stale(", ".join(p["b_id"] for p in params)))
+        if events:
+            db.session.execute(sa.insert(Event.__table__), events)
+        for _, _, _, extra_rows in batch:
+            for extra in extra_rows:
+                extra = extra() if callable(extra) else extra
+                if isinstance(extra, (list, tuple)):
+                    db.session.add_all([row for row in extra if row is not None])
+                elif extra is not None:
+                    db.session.add(extra)
+        db.session.flush()
+    except (StaleVersion, IntegrityError) as err:
+        db.session.rollback()
+        if isinstance(err, StaleVersion):
+            raise
+        raise RaceLost(_stale(", ".join(g.id for g, *_ in batch))) from err
+    for (game, *_), values in zip(batch, values_of):
+        for key, value in values.items():
+            set_committed_value(game, key, value)
+
+
 def _stale(game_id: str) -> str:
     return (f"Game {game_id} has moved on since you read it; "
             "fetch it again and resubmit against the new version.")

@@ -13,7 +13,9 @@ What it measures:
   90); deadlines one per 8.64 s (10,000 a day) fall due meanwhile;
 - a burst: 500 deadlines at the same instant, 1 s ago (e.g. after a pause of the
   sweep shorter than the outage threshold): how long one sweep takes to time them all
-  out, and the delays.
+  out (target <= 1 s), the delays, and the CPU it used in this process and in its
+  PostgreSQL backend (read from /proc: what the figure would be on a quiet machine),
+  with the load average beside it.
 
 The games are one real game created through the service (a 2-seat Space Worm at its
 first decision, per-move clock), copied 10,000 times with fresh ids and deadlines.
@@ -104,6 +106,23 @@ def delays(prefix: str) -> list[float]:
             for at, p in rows if "timeout" in p]
 
 
+def postgres_cpu() -> float:
+    """Return the CPU seconds used so far by this session's PostgreSQL backend (from
+    /proc; NaN when the server is on another machine or not readable)."""
+    import sqlalchemy as sa
+
+    from arbiter.extensions import db
+
+    pid = db.session.execute(sa.text("SELECT pg_backend_pid()")).scalar()
+    db.session.commit()
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
     report = common.Report("clock_sweep")
     print(f"clock sweep: {GAMES} games, deadlines over a day, PostgreSQL")
@@ -165,13 +184,18 @@ def run(report, url: str) -> None:
 
         now = utcnow()
         populate(game.id, now - timedelta(seconds=1), 0.0, BURST, "b")
-        began = time.perf_counter()
+        backend = postgres_cpu()
+        began, cpu = time.perf_counter(), time.process_time()
         counts = clock_sweep.sweep()
-        took = time.perf_counter() - began
+        took, cpu = time.perf_counter() - began, time.process_time() - cpu
         burst = delays("b")
         report.add("burst", f"{BURST} due at once: one sweep", common.ms(took))
         report.add("burst", "timeouts applied", str(counts["timeouts"]))
         report.add("burst", "per timeout", common.ms(took / max(1, counts["timeouts"])))
+        report.add("burst", "CPU: this process / PostgreSQL backend",
+                   f"{common.ms(cpu)} / {common.ms(postgres_cpu() - backend)}")
+        report.note(f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} "
+                    f"after the burst (2 cores shared)")
         if burst:
             report.add("burst", "deadline -> timeout median / max",
                        f"{statistics.median(burst):.2f} s / {max(burst):.2f} s")

@@ -26,7 +26,7 @@ from pathlib import Path
 import common
 
 BENCHMARKS = ["playouts", "load_vs_log", "http_moves", "chance_delay", "clock_sweep",
-              "bulk_games", "board_svg", "web_page", "baseline",
+              "bulk_games", "board_svg", "swiss_pairing", "web_page", "baseline",
               "mail_delay", "webhook_delay"]
 LIMIT_SECONDS = float(os.environ.get("ARBITER_BENCH_LIMIT", "200"))
 

@@ -45,12 +45,13 @@ TIMEOUT = 60
 
 
 class Stream:
-    """One SSE reader on a raw asyncio connection; keeps ``(seq, delay)`` of events."""
+    """One SSE reader on a raw asyncio connection; keeps ``(arrival time, data line)``
+    of every event, parsed after the run (so that the client's own JSON work does not
+    delay what it reads next and inflate the figures)."""
 
     def __init__(self, game_id: str, after: int) -> None:
         self.game_id, self.after = game_id, after
-        self.delays: list[float] = []
-        self.seqs: list[int] = []
+        self.lines: list[tuple[float, bytes]] = []
         self.open = False
 
     async def run(self, host: str, port: int, opened: asyncio.Semaphore) -> None:
@@ -63,15 +64,24 @@ class Stream:
             if b" 200 " not in status:
                 raise RuntimeError(status.decode(errors="replace"))
             self.open = True
+        rest = b""
         while True:
-            line = await reader.readline()
-            if not line:
+            chunk = await reader.read(65536)
+            if not chunk:
                 return
-            if line.startswith(b"data: "):
-                event = json.loads(line[6:])
-                at = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
-                self.delays.append(time.time() - at)
-                self.seqs.append(event["seq"])
+            arrived = time.time()
+            *lines, rest = (rest + chunk).split(b"\n")
+            self.lines += [(arrived, line) for line in lines if line.startswith(b"data: ")]
+
+    def events(self) -> list[tuple[int, float]]:
+        """Return ``(seq, delay in seconds)`` of each event received: arrival minus
+        the event's ``at``."""
+        out = []
+        for arrived, line in self.lines:
+            event = json.loads(line[6:])
+            at = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
+            out.append((event["seq"], arrived - at))
+        return out
 
 
 def p50_unrelated(url: str, count: int = 40) -> float:
@@ -167,8 +177,7 @@ def run(report: common.Report, url: str) -> None:
         report.note(f"a stream failed to open: {failed[0].exception()!r}"[:300])
     time.sleep(2)
     for s in streams:  # what arrived so far is the backlog of setup rolls
-        s.delays.clear()
-        s.seqs.clear()
+        s.lines.clear()
     busy = p50_unrelated(url)
     report.add(case, "unrelated p50 no streams", common.ms(quiet))
     report.add(case, f"unrelated p50, {len(streams)} open", common.ms(busy))
@@ -183,12 +192,15 @@ def run(report: common.Report, url: str) -> None:
         readers = sum(1 for s in streams if s.game_id == game["id"] and s.open)
         expected += play_one(url, game, rng) * readers
     time.sleep(3)
-    delays = [d for s in streams for d in s.delays]
+    received = {id(s): s.events() for s in streams}
+    delays = [d for events in received.values() for _, d in events]
     report.add(case, "deliveries received", f"{len(delays)} (moves alone: {expected})")
     report.add(case, "delivery p50 (<= 100 ms)", common.ms(common.percentile(delays, 50)))
     report.add(case, "delivery p95 (<= 500 ms)", common.ms(common.percentile(delays, 95)))
-    duplicates = sum(len(s.seqs) - len(set(s.seqs)) for s in streams)
+    duplicates = sum(len(e) - len({seq for seq, _ in e}) for e in received.values())
     report.add(case, "duplicate deliveries", str(duplicates))
+    report.note(f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} after the "
+                f"moves (2 cores shared with other work)")
     for task in tasks:
         loop.call_soon_threadsafe(task.cancel)
 

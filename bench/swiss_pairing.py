@@ -28,8 +28,8 @@ from arbiter.tournaments import GameResult, default_scoring, round_robin_schedul
 ENTRANTS = 200
 ROUNDS_BEFORE = 5
 REPEATS = int(os.environ.get("ARBITER_BENCH_REPEATS", "5"))
-ROUND_ROBINS = [(5, 2), (9, 3), (10, 3), (12, 3), (15, 3), (8, 4), (12, 4), (16, 4),
-                (10, 5)]
+ROUND_ROBINS = [(5, 2), (9, 3), (5, 3), (6, 3), (10, 3), (12, 3), (15, 3), (8, 4), (12, 4),
+                (16, 4), (10, 5), (25, 5)]
 
 
 def play(rnd, k: int, rng: random.Random) -> list[GameResult]:

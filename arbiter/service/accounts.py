@@ -160,9 +160,13 @@ def update(account: Account, changes: dict) -> dict:
 
 
 def delete(account: Account) -> None:
-    """Erase the account's address and name; revoke its tokens. Its seats keep the
-    placeholder name ``DELETED_NAME`` and no address; the game logs are untouched."""
+    """Erase the account's address and name; revoke its tokens; delete its web hooks
+    (URLs, secrets, delivery logs). Its seats keep the placeholder name
+    ``DELETED_NAME`` and no address; the game logs are untouched."""
+    from arbiter.service import webhooks
+
     now = utcnow()
+    webhooks.delete_all(db.session, account)
     db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
                        .values(name=DELETED_NAME, email=None)
                        .execution_options(synchronize_session=False))

@@ -35,7 +35,7 @@ as missed deadlines for the forfeit policy.
 
 from __future__ import annotations
 
-import copy
+import json
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -244,8 +244,8 @@ def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
     :param now: the time of the transition (UTC).
     """
     cfg = config(game)
-    cs = copy.deepcopy(game.clock_state) if game.clock_state else initial_state(
-        cfg, len(game.seats))
+    cs = (json.loads(json.dumps(game.clock_state))  # a copy, several times deepcopy's speed
+          if game.clock_state else initial_state(cfg, len(game.seats)))
     for event in events:
         _apply_event(cs, event, now)
     effective = parse(cs["paused_at"]) or now

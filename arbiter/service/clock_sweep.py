@@ -5,17 +5,21 @@ Run by Celery beat every ``CLOCK_SWEEP_SECONDS`` (default 15 s). One sweep:
 1. **Heartbeat.** It records its run time in ``clock_sweeps``. When the gap since the
    last run is longer than ``CLOCK_OUTAGE_SECONDS`` (default 300 s), the gap is
    recorded as an outage (``clock_outages``).
-2. **Timeouts.** It claims the games whose ``games.deadline`` (indexed) has passed,
-   oldest deadline first, with a conditional UPDATE (``WHERE id = .. AND version = ..
-   AND deadline = <as read>``) that moves the column to a short lease: of two sweepers,
-   one claims and the other's UPDATE matches no row. A claimed game is then settled at
-   the version it was claimed for: the engine's ``timeout_move`` for each seat whose
-   deadline passed, a ``move`` event whose payload carries ``"timeout": {"deadline":
-   ...}``; with the ``forfeit`` policy, the miss that reaches ``forfeit_after`` also
-   appends ``resigned`` (``"forfeit": true``), so the seat moves by timeout from then on
-   and ranks last. A move that won the race makes the append stale: the timeout is a
-   no-op (and the loser of the other order, the move, gets 409 ``stale-version``). A
-   worker lost after claiming leaves the lease to expire: the next sweep claims again.
+2. **Timeouts.** It reads the games whose ``games.deadline`` (indexed) has passed,
+   oldest deadline first, and settles them ``BATCH_GAMES`` per transaction: one
+   ``SELECT .. FOR UPDATE SKIP LOCKED`` claims a batch (of two sweepers, each game is
+   locked by one; the other skips it, and finds it no longer due once the first has
+   committed), then every game of the batch is settled at the version it was read at:
+   the engine's ``timeout_move`` for each seat whose deadline passed, a ``move`` event
+   whose payload carries ``"timeout": {"deadline": ...}``; with the ``forfeit``
+   policy, the miss that reaches ``forfeit_after`` also appends ``resigned``
+   (``"forfeit": true``), so the seat moves by timeout from then on and ranks last.
+   The batch is written with one statement per kind of row and one commit. A move
+   that won the race makes the append stale: that timeout is a no-op (the batch falls
+   back to one game per transaction; the loser of the other order, the move, gets 409
+   ``stale-version``). A worker lost mid-batch leaves nothing: its transaction is
+   rolled back and the next sweep finds the games still due. (:func:`claim_due` and
+   :func:`enforce` settle one game at a time, with a lease on the deadline column.)
 3. **Outage policy.** A deadline that fell inside a recorded outage is not enforced:
    it is extended by the outage's length (a ``deadline-extended`` event with
    ``"reason": "outage"``), once per game and outage, in deadline order, and the
@@ -39,12 +43,13 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
+import engines
 from arbiter import queue
 from arbiter.extensions import db
 from arbiter.models import ClockOutage, ClockReminder, ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock
-from arbiter.service.commit import commit
+from arbiter.service.commit import commit, commit_many
 from arbiter.service.games import load
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, StaleVersion
@@ -52,27 +57,34 @@ from arbiter.store import NewEvent, StaleVersion
 log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 60
-"""How long a claim holds a due game before another sweep may claim it again."""
+"""How long a claim (:func:`claim_due`) holds a due game before another sweep may
+claim it again."""
+
+BATCH_GAMES = 100
+"""Due games settled per transaction: one lock, one snapshot update (executemany),
+one insert of the events and one commit for all of them."""
 
 
 def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     """Run one sweep at ``now`` (UTC, default the current time); return counts:
-    ``{"outage": seconds or 0, "claimed", "timeouts", "extended", "reminders"}``."""
+    ``{"outage": seconds or 0, "claimed", "timeouts", "extended", "reminders"}``.
+
+    The due games (at most ``limit``, earliest deadline first) are settled
+    ``BATCH_GAMES`` at a time, each batch in one transaction (:func:`enforce_due`).
+    """
     now = now or utcnow()
     outage = heartbeat(now)
     counts = {"outage": outage, "claimed": 0, "timeouts": 0, "extended": 0}
     outages = list(db.session.scalars(sa.select(ClockOutage).order_by(ClockOutage.id)))
-    for game_id, version in claim_due(now, limit):
-        counts["claimed"] += 1
-        try:
-            outcome = enforce(game_id, version, now, outages)
-        except Exception:  # noqa: BLE001 - one broken game must not stop the others
-            db.session.rollback()
-            log.exception("clock: game %s could not be enforced; its lease will expire",
-                          game_id)
-            continue
-        if outcome in ("timeouts", "extended"):
-            counts[outcome] += 1
+    for row in outages:
+        db.session.expunge(row)  # read once: the batches' commits must not expire them
+    due = due_ids(now, limit)
+    for start in range(0, len(due), BATCH_GAMES):
+        outcomes = enforce_due(due[start:start + BATCH_GAMES], now, outages)
+        counts["claimed"] += len(outcomes)
+        for outcome in outcomes:
+            if outcome in ("timeouts", "extended"):
+                counts[outcome] += 1
     counts["reminders"] = remind(now, limit)
     return counts
 
@@ -131,11 +143,77 @@ def claim_due(now: datetime, limit: int = 500) -> list[tuple[str, int]]:
     return [(row.id, row.version) for row in rows]
 
 
+def due_ids(now: datetime, limit: int = 500) -> list[str]:
+    """Return the ids of the active games whose deadline has passed at ``now``,
+    earliest deadline first (at most ``limit``; the indexed ``games.deadline``)."""
+    return list(db.session.scalars(
+        sa.select(Game.id).where(Game.deadline <= now, Game.status == "active")
+        .order_by(Game.deadline, Game.id).limit(limit)))
+
+
+def enforce_due(ids: list[str], now: datetime,
+                outages: list[ClockOutage] | None = None) -> list[str]:
+    """Settle the clocks of the games among ``ids`` still due at ``now``, in one
+    transaction; return each settled game's outcome (as :func:`enforce`).
+
+    One ``SELECT .. WHERE id IN (..) AND deadline <= now AND status = 'active' FOR
+    UPDATE SKIP LOCKED`` claims them (PostgreSQL: a game another sweeper or a move
+    holds is skipped, and it stays locked until this commit), then their timeouts or
+    outage extensions are written together (:func:`arbiter.service.commit.commit_many`).
+    When anything in the batch fails (a move that won the race on SQLite, an engine
+    error), the batch is rolled back and its games are enforced one by one, as before
+    batching: exactly once either way, a broken game never stops the others.
+    """
+    games = list(db.session.scalars(
+        sa.select(Game).where(Game.id.in_(ids), Game.deadline <= now,
+                              Game.status == "active")
+        .order_by(Game.id).with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)))
+    read = [(game.id, game.version) for game in games]
+    outcomes, plans, alone = [], [], []
+    try:
+        for game in games:
+            engine = engines.at_version(game.engine, game.engine_version)
+            if engine is None:  # an older engine version: its log is folded alone
+                alone.append((game.id, game.version))
+                continue
+            outcome, tr = _plan(game, engine, game.state, now, outages)
+            if tr is None:
+                _restore(game, and_commit=False)
+            else:
+                plans.append(tr)
+            outcomes.append(outcome)
+        if plans:
+            commit_many(plans)
+        else:
+            db.session.commit()
+    except Exception:  # noqa: BLE001 - one by one: a broken game must not stop the others
+        db.session.rollback()
+        log.warning("clock: a batch of %d games failed; enforcing them one by one",
+                    len(read), exc_info=True)
+        return [_enforce_logged(game_id, version, now, outages) for game_id, version in read]
+    return outcomes + [_enforce_logged(game_id, version, now, outages)
+                       for game_id, version in alone]
+
+
+def _enforce_logged(game_id: str, version: int, now: datetime,
+                    outages: list[ClockOutage] | None) -> str:
+    """:func:`enforce`, an exception logged (the game stays due: the next sweep tries
+    again) and answered ``"none"``."""
+    try:
+        return enforce(game_id, version, now, outages)
+    except Exception:  # noqa: BLE001 - one broken game must not stop the others
+        db.session.rollback()
+        log.exception("clock: game %s could not be enforced; the next sweep tries again",
+                      game_id)
+        return "none"
+
+
 def enforce(game_id: str, version: int, now: datetime,
             outages: list[ClockOutage] | None = None) -> str:
-    """Apply the clock of a claimed game still at ``version``; return what was done:
-    ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale, paused,
-    nothing due: the deadline column is put back).
+    """Apply the clock of one game still at ``version``, in its own transaction; return
+    what was done: ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale,
+    paused, nothing due: the deadline column is put back).
 
     :param outages: the recorded outages, when the caller read them once for many
         games (None: they are looked up).
@@ -143,10 +221,27 @@ def enforce(game_id: str, version: int, now: datetime,
     game, engine, state = load(game_id)
     if game.version != version or game.status != "active":
         return "none"
+    outcome, tr = _plan(game, engine, state, now, outages)
+    if tr is None:
+        _restore(game)
+        return outcome
+    try:
+        commit(tr)
+    except StaleVersion:
+        log.info("game %s moved before its timeout at version %s", game_id, version)
+        return "none"
+    return outcome
+
+
+def _plan(game: Game, engine, state: dict, now: datetime,
+          outages: list[ClockOutage] | None) -> tuple[str, Transition | None]:
+    """Return what the clock of ``game`` (at ``state``) asks for at ``now``: the
+    outcome and the settled transition to write (``("none", None)``: nothing is due).
+    Only the reminders an outage extension re-arms are written (in the caller's
+    transaction)."""
     due = sorted(((d, s) for s, d in clock.deadlines(game).items() if d <= now))
     if not due:
-        _restore(game)
-        return "none"
+        return "none", None
     outage = _outage_of(due[0][0], game.clock_state.get("outage", 0), outages)
     tr = Transition(game, engine, state)
     if outage is not None:
@@ -162,12 +257,7 @@ def enforce(game_id: str, version: int, now: datetime,
         _timeouts(tr, due)
         outcome = "timeouts"
     settle(tr, game.resigned, roll=False)
-    try:
-        commit(tr)
-    except StaleVersion:
-        log.info("game %s moved before its timeout at version %s", game_id, version)
-        return "none"
-    return outcome
+    return outcome, tr
 
 
 def _rearm_reminders(game: Game, seats: list[int]) -> None:
@@ -216,13 +306,15 @@ def _outage_of(deadline: datetime, applied: int,
         .order_by(ClockOutage.id).limit(1)).first()
 
 
-def _restore(game: Game) -> None:
+def _restore(game: Game, and_commit: bool = True) -> None:
     """Put the deadline column back to the game's earliest deadline (after a claim
-    that found nothing due: paused, or moved by an extension)."""
+    that found nothing due: paused, or moved by an extension); commit unless told not
+    to (a batch commits once)."""
     db.session.execute(
         sa.update(Game).where(Game.id == game.id, Game.version == game.version)
         .values(deadline=clock.earliest(game)).execution_options(synchronize_session=False))
-    db.session.commit()
+    if and_commit:
+        db.session.commit()
 
 
 # --------------------------------------------------------------------------- reminders

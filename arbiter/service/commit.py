@@ -37,6 +37,17 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     :raises arbiter.store.StaleVersion: somebody appended first; the session has been
         rolled back.
     """
+    snapshot, extras, mails, after = prepare(tr, extra_rows)
+    rows = store.append(tr.game, tr.events, snapshot, extras)
+    return rows, (*after, [m.id for m in mails])  # ids read before the commit expires them
+
+
+def prepare(tr: Transition, extra_rows: Iterable[Any] = ()
+            ) -> tuple[dict, list, list, tuple]:
+    """Work out what writing ``tr`` means, writing nothing: the new snapshot of the
+    game row, the extra rows (its mails, ``extra_rows``, the ratings of a game that
+    ends, its web hook deliveries), the mails among them, and the first arguments of :func:`after_commit`
+    (``game_id, prompt, version``; the mail ids follow once they are flushed)."""
     game, engine = tr.game, tr.engine
     old_prompt = game.prompt or {}
     prompt = ({"type": "over", "result": tr.result} if tr.result is not None
@@ -61,15 +72,34 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
-    rows = store.append(game, tr.events, snapshot, [*mails, *extra_rows, *ended, *hooks])
-    mail_ids = [m.id for m in mails]  # read before the commit expires them
-    return rows, (game.id, prompt, new_version, mail_ids)
+    return (snapshot, [*mails, *extra_rows, *ended, *hooks], mails,
+            (game.id, prompt, new_version))
 
 
-def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int]) -> None:
-    """Tell the streams, and enqueue what the committed transition needs: a roll,
-    the mails."""
-    publish.committed(game_id, version)
+def commit_many(trs: list[Transition]) -> None:
+    """Write the transitions of several games (each game once) in one transaction
+    (:func:`arbiter.store.append_many`: a statement per kind of row, not per game),
+    commit, then tell the streams and enqueue what each needs, as :func:`commit` does.
+
+    :raises arbiter.store.StaleVersion: one of the games moved since it was read;
+        nothing of the batch is written (the caller may write them one by one).
+    """
+    prepared = [(tr, *prepare(tr)) for tr in trs]
+    store.append_many([(tr.game, tr.events, snapshot, extras)
+                       for tr, snapshot, extras, _, _ in prepared])
+    afters = [(*after, [m.id for m in mails]) for _, _, _, mails, after in prepared]
+    db.session.commit()
+    publish.committed_many([(game_id, version) for game_id, _, version, _ in afters])
+    for game_id, prompt, version, mail_ids in afters:
+        after_commit(game_id, prompt, version, mail_ids, published=True)
+
+
+def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int],
+                 published: bool = False) -> None:
+    """Tell the streams (unless ``published`` already), and enqueue what the committed
+    transition needs: a roll, the mails."""
+    if not published:
+        publish.committed(game_id, version)
     if prompt["type"] == "chance":
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     for mail_id in mail_ids:

@@ -39,6 +39,9 @@ SEAL_SCOPE = "webhook-secret"
 PENDING_KEY = "arbiter_webhook_deliveries"
 """Where a session keeps the ids of the deliveries it wrote, to enqueue once committed."""
 
+CACHE_KEY = "arbiter_webhook_hooks"
+"""Where a session keeps, for its transaction, the hooks of the accounts it asked for."""
+
 
 # --------------------------------------------------------------------------- events
 
@@ -59,18 +62,15 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
     accounts = sorted({str(a) for a in account_ids if a is not None})
     if not accounts:
         return
-    hooks = [h for h in session.scalars(
-        sa.select(Webhook).where(Webhook.account_id.in_(accounts),
-                                 Webhook.disabled_at.is_(None)).order_by(Webhook.id))
-        if event in h.events]
+    hooks = _wanting(session, event, tuple(accounts))
     if not hooks:
         return
     message_id = message_id_of(event, payload)
     body = json.dumps({"type": event, "timestamp": iso(utcnow()), "data": payload},
                       separators=(",", ":"), sort_keys=True)
-    by_url: dict[str, list[Webhook]] = {}
-    for hook in hooks:
-        by_url.setdefault(hook.url, []).append(hook)
+    by_url: dict[str, list[str]] = {}
+    for hook_id, url in hooks:
+        by_url.setdefault(url, []).append(hook_id)
     sent = set(session.scalars(sa.select(WebhookDelivery.url_hash).where(
         WebhookDelivery.message_id == message_id)))
     new = []
@@ -85,10 +85,22 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
     if not new:
         return
     session.flush()
-    session.add_all([WebhookRecipient(webhook_id=h.id, delivery_id=d.id)
-                     for d, url_hooks in new for h in url_hooks])
+    session.add_all([WebhookRecipient(webhook_id=hook_id, delivery_id=d.id)
+                     for d, url_hooks in new for hook_id in url_hooks])
     session.flush()
     session.info.setdefault(PENDING_KEY, []).extend(d.id for d, _ in new)
+
+
+def _wanting(session: Session, event: str, accounts: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Return ``(hook id, url)`` of the accounts' enabled hooks that want ``event``,
+    read once per transaction for the same accounts (a batch of games by one creator
+    asks once)."""
+    cache = session.info.setdefault(CACHE_KEY, {})
+    if accounts not in cache:
+        cache[accounts] = [(h.id, h.url, list(h.events)) for h in session.scalars(
+            sa.select(Webhook).where(Webhook.account_id.in_(accounts),
+                                     Webhook.disabled_at.is_(None)).order_by(Webhook.id))]
+    return [(hook_id, url) for hook_id, url, events in cache[accounts] if event in events]
 
 
 def message_id_of(event: str, payload: dict) -> str:
@@ -105,6 +117,7 @@ def url_hash(url: str) -> str:
 
 def enqueue_committed(session: Session) -> None:
     """``after_commit``: enqueue the deliveries this session wrote (see :func:`install`)."""
+    session.info.pop(CACHE_KEY, None)
     for delivery_id in session.info.pop(PENDING_KEY, []):
         queue.enqueue(DELIVER, delivery_id)
 
@@ -112,6 +125,7 @@ def enqueue_committed(session: Session) -> None:
 def forget_rolled_back(session: Session) -> None:
     """``after_rollback``: the deliveries written in the transaction are gone."""
     session.info.pop(PENDING_KEY, None)
+    session.info.pop(CACHE_KEY, None)
 
 
 def install() -> None:
@@ -133,10 +147,7 @@ def create(session: Session, account: Account, url: str, events: list[str]) -> t
         or ``too-many-webhooks`` past ``WEBHOOKS_PER_ACCOUNT``.
     """
     clean = webhook_urls.check(url)
-    wanted = sorted(set(events))
-    if not wanted or any(e not in EVENTS for e in wanted):
-        raise Unprocessable("Choose at least one event of " + ", ".join(EVENTS) + ".",
-                            code="webhook-events-invalid")
+    wanted = _events(events)
     limit = int(current_app.config["WEBHOOKS_PER_ACCOUNT"])
     count = session.scalar(sa.select(sa.func.count()).select_from(Webhook)
                            .where(Webhook.account_id == account.id))
@@ -185,6 +196,46 @@ def delete(session: Session, account: Account, hook_id: str) -> None:
     session.execute(sa.delete(WebhookRecipient).where(WebhookRecipient.webhook_id == hook.id))
     session.delete(hook)
     session.commit()
+
+
+def update(session: Session, account: Account, hook_id: str, events: list[str] | None = None,
+           enabled: bool | None = None) -> Webhook:
+    """Change one of the account's hooks: its ``events``, or ``enabled`` (True clears
+    a disabling and the failure count, False disables it by its owner). Commits.
+
+    :raises NotFound: see :func:`hook_of`; :raises Unprocessable:
+        ``webhook-events-invalid``.
+    """
+    hook = hook_of(session, account, hook_id)
+    if events is not None:
+        hook.events = _events(events)
+    if enabled is True:
+        hook.disabled_at, hook.disabled_reason, hook.failures = None, None, 0
+    elif enabled is False and hook.disabled_at is None:
+        hook.disabled_at, hook.disabled_reason = utcnow(), "Disabled by its owner."
+    session.commit()
+    return hook
+
+
+def delete_all(session: Session, account: Account) -> None:
+    """Delete every hook of the account and its delivery log (account deletion; the
+    caller commits)."""
+    ids = [h.id for h in hooks_of(session, account)]
+    if ids:
+        session.execute(sa.delete(WebhookRecipient).where(WebhookRecipient.webhook_id.in_(ids)))
+        session.execute(sa.delete(Webhook).where(Webhook.id.in_(ids)))
+
+
+def _events(events: list[str]) -> list[str]:
+    """Return the events sorted, without repeats.
+
+    :raises Unprocessable: ``webhook-events-invalid`` (none, or an unknown one).
+    """
+    wanted = sorted(set(events))
+    if not wanted or any(e not in EVENTS for e in wanted):
+        raise Unprocessable("Choose at least one event of " + ", ".join(EVENTS) + ".",
+                            code="webhook-events-invalid")
+    return wanted
 
 
 def hook_json(hook: Webhook, secret: str | None = None) -> dict:

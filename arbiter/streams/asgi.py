@@ -23,6 +23,7 @@ from a2wsgi import WSGIMiddleware
 
 from arbiter import metrics, unavailable
 from arbiter.errors import ArbiterError, problem_for
+from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
 from arbiter.streams.hub import Hub, Reader
 
@@ -139,21 +140,36 @@ class Front:
             self.hub.leave(reader)
 
     async def pump(self, reader: Reader, sent: dict[str, int], keepalive: bytes,
-                   receive, send) -> None:
+                   receive, send, decorate=None) -> None:
         """Send ``reader``'s queued messages (skipping seqs already sent) and a
-        keep-alive when idle, until the client leaves or the reader is cut off."""
+        keep-alive when idle, until the client leaves or the reader is cut off;
+        ``decorate(message, sent)``, when given, finishes each message for this reader
+        once ``sent`` counts it (the account stream's cursor).
+
+        Whatever is queued when the reader wakes goes out in one write (one ASGI body
+        message): after a notice, a reader costs one wake-up and one write, however
+        many events the notice brought."""
         every = self.flask.config["STREAM_KEEPALIVE_SECONDS"]
+        queue = reader.queue
 
         async def forward() -> None:
             while True:
-                try:
-                    game_id, seq, data = await asyncio.wait_for(reader.queue.get(), every)
-                except asyncio.TimeoutError:
-                    await send(body(keepalive))
-                    continue
-                if seq > sent.get(game_id, 0):
-                    sent[game_id] = seq
-                    await send(body(data))
+                if queue.empty():
+                    try:
+                        async with asyncio.timeout(every):
+                            first = await queue.get()
+                    except TimeoutError:
+                        await send(body(keepalive))
+                        continue
+                else:
+                    first = queue.get_nowait()
+                chunks = []
+                for game_id, seq, data in [first, *drain(queue)]:
+                    if seq > sent.get(game_id, 0):
+                        sent[game_id] = seq
+                        chunks.append(data if decorate is None else decorate(data, sent))
+                if chunks:
+                    await send(body(b"".join(chunks)))
 
         async def gone() -> None:
             while (await receive())["type"] != "http.disconnect":
@@ -179,23 +195,38 @@ class Front:
 
     async def account_stream(self, scope: dict, receive, send) -> None:
         """``GET /v1/me/stream``: one ndjson line per new event of every game the
-        account holds a seat in (as that seat may see it), an empty line as keep-alive."""
+        account holds a seat in (as that seat may see it), each carrying a ``cursor``;
+        an empty line as keep-alive. Reconnecting with a line's cursor
+        (``Last-Event-ID`` or ``?cursor=``) first sends every event after it, once."""
         try:
+            query = parse_qs(scope["query_string"].decode("latin-1"))
+            resume = wire.read_cursor(header(scope, b"last-event-id")
+                                      or (query.get("cursor") or [None])[0])
             games = await self.in_thread(open_account_stream, header(scope, b"authorization"))
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
+        except unavailable.UNREACHABLE as err:
+            await self.send_unavailable(send, err)
+            return
+        after = resume_stream.start_positions(games, resume)
         reader = Reader({g: seat for g, (seat, _, _) in games.items()}, wire.ndjson,
-                        self.flask.config["STREAM_BUFFER"],
-                        {g: version for g, (_, version, _) in games.items()})
+                        self.flask.config["STREAM_BUFFER"], after)
         self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
         try:
+            try:
+                lines, sent = await self.in_thread(resume_stream.missed_lines, games, after)
+            except unavailable.UNREACHABLE as err:
+                await self.send_unavailable(send, err)
+                return
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-cache"),
                 (b"x-accel-buffering", b"no")]})
-            await send(body(wire.NDJSON_KEEPALIVE))
-            sent = {g: version for g, (_, version, _) in games.items()}
-            await self.pump(reader, sent, wire.NDJSON_KEEPALIVE, receive, send)
+            await send(body(wire.NDJSON_KEEPALIVE + b"".join(lines)))
+            for game_id, seq in sent.items():
+                reader.last[game_id] = max(reader.last[game_id], seq)
+            await self.pump(reader, sent, wire.NDJSON_KEEPALIVE, receive, send,
+                            decorate=wire.with_cursor)
         finally:
             self.hub.leave(reader)
 
@@ -296,6 +327,14 @@ def open_account_stream(authorization: str | None) -> dict:
 def render_sse(game_id: str, event: dict, version: int) -> bytes:
     """Render one event of a game stream (see :func:`arbiter.streams.wire.sse`)."""
     return wire.sse(event, version)
+
+
+def drain(queue: asyncio.Queue) -> list:
+    """Return every item waiting in ``queue`` now, without waiting."""
+    items = []
+    while not queue.empty():
+        items.append(queue.get_nowait())
+    return items
 
 
 def body(data: bytes, more: bool = True) -> dict:

@@ -58,3 +58,22 @@ def committed(game_id: str, version: int) -> None:
     except Exception:  # noqa: BLE001 - any Redis failure: the poll catches up
         log.warning("could not publish version %s of game %s", version, game_id,
                     exc_info=True)
+
+
+def committed_many(versions: list[tuple[str, int]]) -> None:
+    """Announce several ``(game_id, version)`` at once (one Redis round trip, a
+    pipeline); a failure is logged, not raised, as in :func:`committed`."""
+    url = current_app.config.get("STREAM_REDIS_URL")
+    if not url or not versions:
+        for game_id, version in versions:
+            committed(game_id, version)
+        return
+    prefix = current_app.config["STREAM_CHANNEL"]
+    try:
+        pipe = redis_client(url).pipeline(transaction=False)
+        for game_id, version in versions:
+            pipe.publish(channel(prefix, game_id), str(version))
+        pipe.execute()
+    except Exception:  # noqa: BLE001 - any Redis failure: the poll catches up
+        log.warning("could not publish the versions of %d games", len(versions),
+                    exc_info=True)

@@ -3,7 +3,10 @@ and newline-delimited JSON (one object per line, as Lichess's ``/api/stream/even
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import zlib
 
 from arbiter.errors import ArbiterError
 
@@ -46,3 +49,49 @@ def read_after(raw: str | None, what: str) -> int:
         raise ArbiterError(f"{what} must be the seq of an event, such as 7, not {raw!r}.",
                            code="bad-last-event-id")
     return int(raw)
+
+
+CURSOR_VERSION = "1"
+MAX_CURSOR = 16_000
+"""The longest cursor read (characters): about 14 per game, 500 games followed."""
+
+
+def cursor(positions: dict[str, int]) -> str:
+    """Return the ``/v1/me/stream`` cursor of ``positions`` (``{game_id: seq}``, the
+    last seq sent of each followed game): ``1.`` then the base64url of the
+    zlib-compressed ``id:seq,id:seq`` list. A reconnecting client sends it back
+    (``Last-Event-ID`` or ``?cursor=``) and gets every event after it exactly once."""
+    text = ",".join(f"{g}:{seq}" for g, seq in sorted(positions.items()))
+    packed = base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).rstrip(b"=")
+    return f"{CURSOR_VERSION}.{packed.decode()}"
+
+
+def read_cursor(raw: str | None) -> dict[str, int] | None:
+    """Return the positions of a cursor made by :func:`cursor` (None when absent).
+
+    :raises ArbiterError: 400 ``bad-cursor`` for anything else.
+    """
+    if raw is None or raw == "":
+        return None
+    bad = ArbiterError("The cursor must be one a /v1/me/stream line carried, sent back "
+                       "unchanged.", code="bad-cursor")
+    version, _, packed = raw.partition(".")
+    if version != CURSOR_VERSION or not packed or len(raw) > MAX_CURSOR:
+        raise bad
+    try:
+        unpack = zlib.decompressobj()
+        text = unpack.decompress(base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4)),
+                                 MAX_CURSOR * 4)  # bounded: no zip bomb
+        if unpack.unconsumed_tail or not unpack.eof:
+            raise ValueError("cursor too long or truncated")
+        text = text.decode()
+        pairs = [item.rsplit(":", 1) for item in text.split(",")] if text else []
+        return {game: int(seq) for game, seq in pairs if int(seq) >= 0}
+    except (ValueError, binascii.Error, zlib.error, UnicodeDecodeError):
+        raise bad from None
+
+
+def with_cursor(line: bytes, positions: dict[str, int]) -> bytes:
+    """Return an ndjson event line (from :func:`ndjson`) with ``"cursor"`` added: the
+    cursor of ``positions`` once this line is received."""
+    return line[:-2] + b',"cursor":"' + cursor(positions).encode() + b'"}\n'

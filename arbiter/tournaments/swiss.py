@@ -46,8 +46,8 @@ EXHAUSTIVE_LIMIT = 3000
 
 # 2-player brackets: cut at a score-group boundary from this size on, inside a group at
 # the larger size (the blossom algorithm is cubic in the bracket size).
-BRACKET_MIN = 16
-BRACKET_MAX = 40
+BRACKET_MIN = 12
+BRACKET_MAX = 24
 
 Met = dict[frozenset, int]
 

@@ -7,6 +7,7 @@ from wtforms import HiddenField, IntegerField, SelectMultipleField, StringField,
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from arbiter.service.identity import SCOPES
+from arbiter.service.webhooks import EVENTS
 
 
 class MultiCheckboxField(SelectMultipleField):
@@ -69,3 +70,16 @@ class TokenCreateForm(FlaskForm):
                                 validators=[InputRequired()])
     days = IntegerField("Expires after (days, empty: never)",
                         validators=[Optional(), NumberRange(min=1, max=3650)])
+
+
+class WebhookCreateForm(FlaskForm):
+    """Registering a web hook: a URL and the events it wants."""
+
+    url = StringField("URL", validators=[InputRequired(), Length(max=2000)])
+    events = MultiCheckboxField("Events", choices=list(EVENTS), validators=[InputRequired()])
+
+
+class WebhookEventsForm(FlaskForm):
+    """Changing the events of a web hook."""
+
+    events = MultiCheckboxField("Events", choices=list(EVENTS), validators=[InputRequired()])

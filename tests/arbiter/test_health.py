@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from arbiter.cli import main
 from arbiter.extensions import db
-from arbiter.models import ClockSweep, Game, OutboxMail
+from arbiter.models import ClockSweep, Game, OutboxMail, WebhookDelivery
 from arbiter.models.timestamps import utcnow
 from tests.arbiter.test_games_api import assert_problem
 from tests.conftest import free_port, make_app
@@ -84,6 +84,9 @@ def test_doctor_names_every_broken_part(doctor):
         db.session.add(OutboxMail(dedupe_key="doctor-test", game_id=game_id, seat=0,
                                   to_addr="p0@example.org", subject="Your turn", body="...",
                                   created_at=long_ago))
+        db.session.add(WebhookDelivery(message_id="msg_doctor", event="turn",
+                                       url="https://example.org/", url_hash="x", body="{}",
+                                       attempts=0, created_at=long_ago))
         db.session.commit()
     result = run(SMTP_URL=f"smtp://127.0.0.1:{free_port()}")
     assert result.exit_code == 1
@@ -92,6 +95,7 @@ def test_doctor_names_every_broken_part(doctor):
     assert lines["beat"].startswith("PROBLEM") and "is `beat` running?" in lines["beat"]
     assert lines["outbox"].startswith("PROBLEM") and "1 mail(s) waiting" in lines["outbox"]
     assert lines["clock"].startswith("PROBLEM") and "1 deadline(s)" in lines["clock"]
+    assert lines["webhooks"].startswith("PROBLEM") and "is the mailer" in lines["webhooks"]
     assert lines["database"].startswith("OK")
 
 

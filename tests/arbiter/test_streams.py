@@ -18,6 +18,7 @@ import requests
 
 from arbiter.extensions import db
 from arbiter.service.chance import advance_chance
+from arbiter.streams import wire
 from tests import processes
 from tests.conftest import REDIS_URL, free_port, make_app, need
 from tests.helpers import sign_in
@@ -294,3 +295,73 @@ def test_me_stream_follows_every_game_of_the_account(server):
     stream.close()
     assert all(seqs[:2] == [4, 5] for seqs in got.values()), got
     assert blank >= 1
+
+
+def test_me_stream_cursor_resumes_with_every_missed_event_once(server):
+    """Each ``/v1/me/stream`` line carries a ``cursor``; a reader that reconnects with
+    the cursor of the last line it read (as ``Last-Event-ID``) gets first every event
+    written in any of its games while it was away (and those it was sent but never
+    read), then the live ones: none twice, none missing. A cursor no line carried is
+    400 ``bad-cursor``."""
+    url, app = server
+    email = f"cy-{uuid.uuid4().hex[:8]}@example.org"  # the PostgreSQL schema is shared
+    token = sign_in(app.test_client(), app, email, "Cy")
+    headers = {"Authorization": f"Bearer {token}"}
+    made = [requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
+        "engine": "dark-horse", "players": [{"name": "Cy", "email": email},
+                                            {"name": "Bob"}]}).json() for _ in range(2)]
+    ids = [g["id"] for g in made]
+    got: dict[str, list[int]] = {g: [] for g in ids}
+
+    def read(response, until) -> str:
+        """Read lines into ``got`` until ``until()``; return the last cursor."""
+        cursor, lines = None, response.iter_lines(chunk_size=None)
+        deadline = time.monotonic() + TIMEOUT
+        while not until() and time.monotonic() < deadline:
+            line = next(lines)
+            if line:
+                event = json.loads(line)
+                got[event["game"]].append(event["seq"])
+                cursor = event["cursor"]
+                assert wire.read_cursor(cursor)[event["game"]] == event["seq"]
+        return cursor
+
+    first = requests.get(f"{url}/v1/me/stream", headers=headers, stream=True,
+                         timeout=(5, TIMEOUT))
+    roll(app, made[0], 3)  # live: a few events of the first game
+    cursor = read(first, lambda: len(got[ids[0]]) >= 1)
+    first.close()  # whatever else was on its way is missed
+    roll(app, made[1], 3)  # while away: the second game's setup roll
+    versions = {g: requests.get(f"{url}/v1/games/{g}", timeout=TIMEOUT).json()["version"]
+                for g in ids}
+    assert all(v > 3 for v in versions.values())
+    again = requests.get(f"{url}/v1/me/stream", headers={**headers, "Last-Event-ID": cursor},
+                         stream=True, timeout=(5, TIMEOUT))
+    assert again.status_code == 200
+    read(again, lambda: all(len(got[g]) >= versions[g] - 3 for g in ids))
+    again.close()
+    assert got == {g: list(range(4, versions[g] + 1)) for g in ids}
+    refused = requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT,
+                           headers={**headers, "Last-Event-ID": "1.not-a-cursor"})
+    assert refused.status_code == 400 and refused.json()["code"] == "bad-cursor"
+
+
+def test_me_stream_without_the_event_loop_answers_the_missed_events_and_ends(app, client):
+    """The Flask route alone (no ASGI front) answers a reconnecting reader the events
+    after its cursor, each with its cursor, and ends."""
+    email = f"di-{uuid.uuid4().hex[:8]}@example.org"
+    token = sign_in(client, app, email, "Di")
+    headers = {"Authorization": f"Bearer {token}"}
+    game = client.post("/v1/games", json={"engine": "dark-horse", "players": [
+        {"name": "Di", "email": email}, {"name": "Bob"}]}).get_json()
+    assert client.get("/v1/me/stream", headers=headers).data == b"\n"
+    with app.app_context():
+        advance_chance(game["id"], 3)
+    version = client.get(f"/v1/games/{game['id']}").get_json()["version"]
+    answer = client.get("/v1/me/stream", headers={
+        **headers, "Last-Event-ID": wire.cursor({game["id"]: 3})})
+    lines = [json.loads(line) for line in answer.data.splitlines() if line]
+    assert [e["seq"] for e in lines] == list(range(4, version + 1))
+    assert wire.read_cursor(lines[-1]["cursor"]) == {game["id"]: version}
+    assert client.get("/v1/me/stream?cursor=2.x", headers=headers).get_json()["code"] \
+        == "bad-cursor"

@@ -426,3 +426,44 @@ def test_anonymous_games_write_no_deliveries(sqlite_url):
     game_id, tokens = new_game(client)
     play_out(client, app, game_id, tokens)
     assert deliveries(app) == []
+
+
+def test_a_disabled_hook_is_enabled_again_and_its_events_changed(sqlite_url):
+    """Given a hook disabled after failures, PATCH enabled=true clears the disabling and
+    the count, and it is told of events again; PATCH events changes what it gets;
+    enabled=false disables it by its owner."""
+    app = hook_app(sqlite_url, WEBHOOK_DISABLE_AFTER=1, WEBHOOK_RETRY_FIRST_SECONDS=0)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        receiver.plan = [500]
+        ann, _, game_id = two_players(client, app)
+        hook = register(client, ann, receiver.url, ["turn"])
+        until_decision(client, app, game_id)
+        deliver_due(app)
+        path = f"/v1/me/webhooks/{hook['id']}"
+        assert client.get("/v1/me/webhooks", headers=auth(ann)).json[0]["disabled_at"]
+        again = client.patch(path, headers=auth(ann), json={"enabled": True,
+                                                            "events": ["game_over", "turn"]})
+        assert again.status_code == 200 and again.json["disabled_at"] is None
+        assert again.json["failures"] == 0 and again.json["events"] == ["game_over", "turn"]
+        with app.app_context():
+            webhooks.notify(db.session, "turn", {"game": game_id, "again": True},
+                            [db.session.scalar(sa.select(Webhook.account_id))])
+            db.session.commit()
+        deliver_due(app)
+        assert [r.status for r in receiver.received] == [500, 204]
+    bad = client.patch(path, headers=auth(ann), json={"events": []})
+    assert bad.status_code == 422 and bad.mimetype == "application/problem+json"
+    off = client.patch(path, headers=auth(ann), json={"enabled": False}).json
+    assert off["disabled_reason"] == "Disabled by its owner."
+
+
+def test_deleting_the_account_deletes_its_hooks(sqlite_url):
+    """Given an account with a hook, DELETE /v1/me removes the hook and its log."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    register(client, ann, "http://127.0.0.1:9/hook")
+    assert client.delete("/v1/me", headers=auth(ann)).status_code == 204
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Webhook)) == 0

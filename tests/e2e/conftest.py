@@ -103,7 +103,9 @@ def service(tmp_path_factory, inbox):
     port = free_port()
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
            "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
-           "SMTP_URL": inbox[0], "PATH": f"{processes.BIN}:{os.environ['PATH']}"}
+           "SMTP_URL": inbox[0], "PATH": f"{processes.BIN}:{os.environ['PATH']}",
+           # the web hook test's receiver listens on loopback, which must be allowed
+           "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8", "WEBHOOK_ALLOW_HTTP": "1"}
     for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)
     if REDIS_URL:  # kombu's filesystem transport can hand a half-written message to

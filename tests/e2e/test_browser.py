@@ -421,15 +421,10 @@ def mailed(inbox, address: str, pattern: str, seconds: float = 60) -> str:
     raise AssertionError(f"no mail to {address} matching {pattern}")
 
 
-def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context) -> None:
-    """A player whose address a game names signs in with the mailed link (the link's
-    page has a button; the mail went through a real SMTP server); "my games" lists the
-    game with her turn, its page is her seat's, and the turn mail's own link opens the
-    same seat in another browser. The pages pass axe with no serious violation."""
-    url, address = service, "ann@example.org"
-    game = requests.post(f"{url}/v1/games", timeout=30, json={
-        "engine": "dark-horse", "players": [{"name": "Ann", "email": address},
-                                            {"name": "Bob"}]}).json()
+def signed_in_page(url: str, inbox, new_context, address: str):
+    """Sign a fresh browser in as ``address`` through the pages: the sign-in form, the
+    mailed link (through the real SMTP server), its page's button; return the page
+    ("my games"). The sign-in page passes axe."""
     page = fresh_page(new_context)
     page.goto(f"{url}/sign-in")
     assert serious_violations(page) == []
@@ -440,7 +435,20 @@ def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context
     page.goto(mailed(inbox[1], address, r"http://\S+/sign-in/confirm\?\S+"))
     with page.expect_navigation():
         page.click("form button[type=submit]")
-    assert "Signed in as ann@example.org" in page.content()
+    assert f"Signed in as {address}" in page.content()
+    return page
+
+
+def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context) -> None:
+    """A player whose address a game names signs in with the mailed link (the link's
+    page has a button; the mail went through a real SMTP server); "my games" lists the
+    game with her turn, its page is her seat's, and the turn mail's own link opens the
+    same seat in another browser. The pages pass axe with no serious violation."""
+    url, address = service, "ann@example.org"
+    game = requests.post(f"{url}/v1/games", timeout=30, json={
+        "engine": "dark-horse", "players": [{"name": "Ann", "email": address},
+                                            {"name": "Bob"}]}).json()
+    page = signed_in_page(url, inbox, new_context, address)
     assert page.locator(f'a[href="/games/{game["id"]}"]').count() == 1
     assert serious_violations(page) == []
     assert unreachable(page) == []
@@ -455,3 +463,46 @@ def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context
         other = fresh_page(new_context)
         other.goto(mailed(inbox[1], address, r"http://\S+/games/\S+/open\?key=\S+"))
         assert "You are playing seat 0 (Ann)" in other.content()
+
+
+def test_my_web_hooks_in_the_browser(service, inbox, new_context) -> None:
+    """A signed-in player registers a web hook with the page's form (keyboard and axe
+    clean), copies its secret from the page; her next turn reaches a real receiver
+    signed with that secret (the mailer process delivers it), and the hook's page
+    then lists the delivery as delivered; she deletes the hook with its button."""
+    from standardwebhooks import Webhook as Verifier
+
+    from tests.webhook_receiver import ReceiverServer
+
+    url, address = service, "hook@example.org"
+    page = signed_in_page(url, inbox, new_context, address)
+    page.goto(f"{url}/me/webhooks")
+    assert serious_violations(page) == [] and unreachable(page) == []
+    with ReceiverServer() as receiver:
+        page.fill("#w-url", receiver.url + "turns")
+        page.check("input[name=events][value=turn]")
+        with page.expect_navigation():
+            page.click("text=Register the web hook")
+        secret = page.locator("code.token").inner_text()
+        assert secret.startswith("whsec_")
+        assert serious_violations(page) == []
+        game = requests.post(f"{url}/v1/games", timeout=30, json={
+            "engine": "star-maps", "players": [{"name": "Hook", "email": address},
+                                               {"name": "Other"}]}).json()
+        got = receiver.wait_for(1, seconds=90)
+        assert got, "no web hook delivery arrived"
+        Verifier(secret).verify(got[0].body, got[0].headers)  # raises when not signed
+    page.goto(f"{url}/me/webhooks")
+    with page.expect_navigation():
+        page.click(f"text={receiver.url}turns")
+    deadline = time.monotonic() + 60
+    while "delivered" not in page.locator("table").inner_text() and \
+            time.monotonic() < deadline:
+        time.sleep(0.5)
+        page.reload()
+    assert "delivered" in page.locator("table").inner_text()
+    assert page.locator(f'a[href="/games/{game["id"]}"]').count() >= 1
+    assert serious_violations(page) == [] and unreachable(page) == []
+    with page.expect_navigation():
+        page.click("text=Delete this web hook")
+    assert "Web hook deleted" in page.content() and "No web hooks yet." in page.content()

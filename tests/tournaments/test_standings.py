@@ -71,6 +71,23 @@ def test_head_to_head_breaks_what_buchholz_and_sonneborn_berger_leave():
     assert [r.entrant for r in rows] == ["A", "B", "C", "D"]  # then entrant id
 
 
+def test_head_to_head_decides_when_points_buchholz_and_sonneborn_berger_are_equal():
+    # R1: E beat B, D beat F, Q drew P. R2: P beat D, E beat F, B drew Q.
+    # R3: D beat P, E drew Q, B beat F. B, P and Q are on 1.5; P and Q both have Buchholz
+    # 5.5 (Q: 1.5 + 1.5 + 2.5; P: 1.5 + 2 + 2) and Sonneborn-Berger 2.75; against the
+    # tied, Q drew P and B (1) and P drew Q (1/2): Q ranks above P though "P" < "Q".
+    results = [win(1, "E", "B"), loss(1, "F", "D"), draw(1, "Q", "P"),
+               loss(2, "D", "P"), loss(2, "F", "E"), draw(2, "B", "Q"),
+               win(3, "D", "P"), draw(3, "E", "Q"), win(3, "B", "F")]
+    rows = standings("BDEFPQ", results, {}, default_scoring(2))
+    got = by_entrant(rows)
+    assert got["P"].points == got["Q"].points == got["B"].points == 1.5
+    assert got["P"].buchholz == got["Q"].buchholz == 5.5
+    assert got["P"].sonneborn_berger == got["Q"].sonneborn_berger == 2.75
+    assert (got["Q"].head_to_head, got["P"].head_to_head) == (1.0, 0.5)
+    assert [r.entrant for r in rows] == ["E", "D", "Q", "P", "B", "F"]
+
+
 # 3-player tables, scoring (1, 1/2, 0):
 # R1: (A, B, C) places 1, 2, 3; (D, E, F) places 1, 1, 3 -> D and E 0.75 each.
 # R2: (A, D, F) places 2, 1, 3; (B, C, E) places 1, 2, 3.

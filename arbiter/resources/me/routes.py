@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 
@@ -11,6 +11,7 @@ from arbiter.resources import guard
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import accounts, my_games, ratings
+from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
@@ -120,6 +121,14 @@ class MyGames(MethodView):
         return {"games": my_games.games_of(_account(), args["to_act"], args["status"])}
 
 
+CURSOR = {"in": "query", "name": "cursor", "required": False, "schema": {"type": "string"},
+          "description": "the cursor of the last line you received: resume after it "
+                         "(when there is no Last-Event-ID)"}
+LAST_CURSOR = {"in": "header", "name": "Last-Event-ID", "required": False,
+               "schema": {"type": "string"},
+               "description": "the cursor of the last line you received: resume after it"}
+
+
 @blp.route("/stream")
 class MyStream(MethodView):
     """``/v1/me/stream``: every event of my games, as newline-delimited JSON."""
@@ -128,11 +137,22 @@ class MyStream(MethodView):
     @blp.doc(responses={"200": {
         "description": "application/x-ndjson: one line per new event of any game where "
                        "my account holds a seat, ``{\"game\", \"seq\", \"version\", "
-                       "\"kind\", \"seat\", \"payload\", \"at\"}`` as my seat may "
-                       "see it; an empty line as keep-alive",
-        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}}, **TOKEN)
+                       "\"kind\", \"seat\", \"payload\", \"at\", \"cursor\"}`` as my "
+                       "seat may see it; an empty line as keep-alive. Send a line's "
+                       "``cursor`` back to resume after it",
+        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}},
+        parameters=[LAST_CURSOR, CURSOR], **TOKEN)
+    @blp.alt_response(400, schema=ProblemSchema,
+                      description="a cursor no line carried (bad-cursor), or a request "
+                                  "line or header the server cannot read")
     def get(self):
         """Follow all my games at once (personal token with games:read), as Lichess's
         event stream: served live by the web process's event loop; a Flask server
-        alone answers one keep-alive line and ends."""
-        return Response(wire.NDJSON_KEEPALIVE, mimetype="application/x-ndjson")
+        alone answers one keep-alive line and the events after the cursor, and ends."""
+        resume = wire.read_cursor(request.headers.get("Last-Event-ID")
+                                  or request.args.get("cursor"))
+        games = my_games.followed(_account())
+        lines, _ = resume_stream.missed_lines(games, resume_stream.start_positions(games,
+                                                                                   resume))
+        return Response(wire.NDJSON_KEEPALIVE + b"".join(lines),
+                        mimetype="application/x-ndjson")

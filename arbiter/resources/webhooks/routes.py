@@ -48,7 +48,18 @@ class Webhooks(MethodView):
 
 @blp.route("/<hook_id>")
 class WebhookById(MethodView):
-    """``/v1/me/webhooks/{id}``: delete a web hook."""
+    """``/v1/me/webhooks/{id}``: change or delete a web hook."""
+
+    @guard.needs("account", "account:write")
+    @blp.arguments(s.WebhookPatchSchema)
+    @blp.response(200, s.WebhookSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="not one of my web hooks")
+    @blp.doc(**TOKEN)
+    def patch(self, data, hook_id):
+        """Change a web hook's events, or enable it again after it was disabled (or
+        disable it)."""
+        return webhooks.hook_json(webhooks.update(db.session, _account(), hook_id,
+                                                  data.get("events"), data.get("enabled")))
 
     @guard.needs("account", "account:write")
     @blp.response(204)

@@ -18,6 +18,15 @@ class WebhookCreateSchema(Schema):
                          metadata={"description": "of " + ", ".join(EVENTS)})
 
 
+class WebhookPatchSchema(Schema):
+    """``PATCH /v1/me/webhooks/{id}``: any of events, enabled."""
+
+    events = fields.List(fields.String(validate=validate.OneOf(EVENTS)),
+                         validate=validate.Length(min=1, max=len(EVENTS)))
+    enabled = fields.Boolean(metadata={"description": "true: enable again (clears the "
+                                                      "failure count); false: disable"})
+
+
 class WebhookSchema(Schema):
     """A web hook (never its secret, except in the creation answer)."""
 
