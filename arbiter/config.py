@@ -20,6 +20,9 @@
     ``SECRET_KEY``, so set it in production (``arbiter doctor`` says so).
 ``CLOCK_SWEEP_SECONDS``
     how often beat runs the clock sweep (timeouts, reminders; default 15).
+``TOURNAMENT_SWEEP_SECONDS``
+    how often beat runs the tournament sweep, which applies round deadlines and pairs
+    rounds whose last game's task was lost (default 15).
 ``SWEEP_SECONDS``
     how often beat runs the outbox, web hook and chance sweeps, which send the mail and
     web hooks and roll the dice that were missed (broker down, worker lost; default 15).
@@ -88,6 +91,8 @@
     lost notices and writes from other processes on the embedded default (default 1).
 ``STREAM_RETRY_MS``
     the SSE ``retry`` given to clients (default 1000).
+``TOURNAMENT_MAX_ENTRIES``
+    the most entries a tournament takes (default 500; 409 ``tournament-full``).
 ``BULK_GAMES_MAX``
     the most games one ``POST /v1/bulk-games`` may create (default 500).
 ``BULK_BODY_BYTES``
@@ -213,6 +218,8 @@ def _beat(env: Mapping[str, str]) -> dict:
         "sweep-inbound": {"task": "workers.tasks.sweep_inbound", "schedule": 15.0},
         "sweep-clock": {"task": "workers.tasks.sweep_clock",
                         "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
+        "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
+                              "schedule": float(env.get("TOURNAMENT_SWEEP_SECONDS", 15))},
     }
 
 
@@ -282,6 +289,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "IMAP_DONE_FOLDER": env.get("IMAP_DONE_FOLDER", ""),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
+        "TOURNAMENT_MAX_ENTRIES": int(env.get("TOURNAMENT_MAX_ENTRIES", 500)),
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
