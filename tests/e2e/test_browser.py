@@ -410,11 +410,12 @@ def test_the_deadline_is_shown_in_the_viewers_zone(service, new_context) -> None
 
 
 def mailed(inbox, address: str, pattern: str, seconds: float = 60) -> str:
-    """Wait for a mail to ``address`` whose text matches ``pattern``; return the match."""
+    """Wait for a mail to ``address`` whose plain text matches ``pattern`` (a turn mail
+    is multipart: its text and the board's PNG); return the match."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for message in inbox.to(address):
-            found = re.search(pattern, message.get_content())
+            found = re.search(pattern, message.get_body(("plain",)).get_content())
             if found:
                 return found.group(0)
         time.sleep(0.2)
