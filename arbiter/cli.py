@@ -18,11 +18,14 @@ def main() -> None:
 @main.command("verify")
 @click.argument("record", type=click.File("r"))
 def verify_cmd(record) -> None:
-    """Re-derive every roll of RECORD.json from its seed and replay the game.
+    """Re-derive every roll of RECORD.json from its seed and replay the game; for a
+    tournament's record (GET /v1/tournaments/{id}/record), every game of it, its
+    pairings, results and standings.
 
     Exit status 0 when everything matches, 1 with the first mismatch otherwise.
     """
     from arbiter.verify import verify
+    from arbiter.verify_tournament import verify_tournament
 
     try:
         data = json.load(record)
@@ -32,9 +35,15 @@ def verify_cmd(record) -> None:
     if not isinstance(data, dict):
         click.echo("not a game record: expected a JSON object", err=True)
         sys.exit(2)
-    verdict = verify(data)
+    tournament = "tournament" in data
+    verdict = verify_tournament(data) if tournament else verify(data)
     for note in verdict.notes:
         click.echo(f"note: {note}")
+    if verdict.ok and tournament:
+        click.echo(f"OK: {len(data['games'])} games verified ({verdict.rolls} rolls "
+                   f"re-derived, {verdict.moves} moves replayed); pairings, results and "
+                   "standings confirmed.")
+        return
     if verdict.ok:
         click.echo(f"OK: seed matches its commitment; {verdict.rolls} rolls re-derived, "
                    f"{verdict.moves} moves replayed, result confirmed.")

@@ -20,6 +20,9 @@
     ``SECRET_KEY``, so set it in production (``arbiter doctor`` says so).
 ``CLOCK_SWEEP_SECONDS``
     how often beat runs the clock sweep (timeouts, reminders; default 15).
+``TOURNAMENT_SWEEP_SECONDS``
+    how often beat runs the tournament sweep, which applies round deadlines and pairs
+    rounds whose last game's task was lost (default 15).
 ``SWEEP_SECONDS``
     how often beat runs the outbox, web hook and chance sweeps, which send the mail and
     web hooks and roll the dice that were missed (broker down, worker lost; default 15).
@@ -88,6 +91,8 @@
     lost notices and writes from other processes on the embedded default (default 1).
 ``STREAM_RETRY_MS``
     the SSE ``retry`` given to clients (default 1000).
+``TOURNAMENT_MAX_ENTRIES``
+    the most entries a tournament takes (default 500; 409 ``tournament-full``).
 ``BULK_GAMES_MAX``
     the most games one ``POST /v1/bulk-games`` may create (default 500).
 ``BULK_BODY_BYTES``
@@ -175,7 +180,7 @@ def database_url(raw: str | None, instance_path: str) -> str:
 
 
 def engine_options(url: str) -> dict:
-    """Return SQLAlchemy engine options: a pool sized for gunicorn's threads on a
+    """Return SQLAlchemy engine options: a pool sized for the web process's ``WEB_THREADS`` on a
     server database (SQLite keeps its own pool)."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}
@@ -213,6 +218,8 @@ def _beat(env: Mapping[str, str]) -> dict:
         "sweep-inbound": {"task": "workers.tasks.sweep_inbound", "schedule": 15.0},
         "sweep-clock": {"task": "workers.tasks.sweep_clock",
                         "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
+        "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
+                              "schedule": float(env.get("TOURNAMENT_SWEEP_SECONDS", 15))},
     }
 
 
@@ -248,7 +255,13 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
            if env.get("IMAP_URL") else {}),
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
+        # a lost broker is waited for, however long: retried forever (Celery's default
+        # gives up after 100 tries and the worker exits), on startup too
         "broker_connection_retry_on_startup": True,
+        "broker_connection_max_retries": None,
+        # a task running when the broker goes away finishes (every task is idempotent;
+        # its message comes again and finds nothing to do) rather than being killed
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
     }
     base_url = env.get("BASE_URL", "http://localhost:8000").rstrip("/")
     return {
@@ -276,6 +289,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "IMAP_DONE_FOLDER": env.get("IMAP_DONE_FOLDER", ""),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
+        "TOURNAMENT_MAX_ENTRIES": int(env.get("TOURNAMENT_MAX_ENTRIES", 500)),
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 RESOLVE_CHANCE = "workers.tasks.resolve_chance"
 SEND_MAIL = "workers.tasks.send_mail"
 PROCESS_INBOUND = "workers.tasks.process_inbound"
+ADVANCE_TOURNAMENT = "workers.tasks.advance_tournament"
 
 ROUTES = {
     "workers.tasks.resolve_chance": {"queue": "chance"},

@@ -7,7 +7,8 @@ from flask import current_app
 
 from arbiter import queue
 from arbiter.mailin import imap, process
-from arbiter.service import chance, clock_sweep, mail, webhook_delivery, webhooks
+from arbiter.service import (chance, clock_sweep, mail, tournament_rounds,
+                             webhook_delivery, webhooks)
 
 
 @shared_task(name="workers.tasks.resolve_chance", acks_late=True)
@@ -95,3 +96,16 @@ def poll_imap() -> int:
     """Fetch new messages from the ``IMAP_URL`` mailbox into the inbound table;
     return how many were recorded."""
     return imap.poll()
+
+
+@shared_task(name="workers.tasks.advance_tournament", acks_late=True)
+def advance_tournament(tournament_id: str) -> str:
+    """Move tournament ``tournament_id`` on if its round is done (a game of it just
+    ended); return ``idle``, ``waiting`` or ``advanced``. Idempotent."""
+    return tournament_rounds.advance(tournament_id)
+
+
+@shared_task(name="workers.tasks.sweep_tournaments")
+def sweep_tournaments() -> dict:
+    """Apply due round deadlines and end rounds whose task was lost; return counts."""
+    return tournament_rounds.sweep()

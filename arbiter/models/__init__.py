@@ -1,5 +1,5 @@
 """The database models: accounts and their tokens, games, seats, the event log, the outbox, inbound mail, idempotency keys,
-the clock's reminders, heartbeat and outages, ratings, web hooks and their deliveries."""
+the clock's reminders, heartbeat and outages, ratings, web hooks and their deliveries, tournaments."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
@@ -10,7 +10,11 @@ from arbiter.models.idempotency import IdempotentResponse
 from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
 from arbiter.models.rating import Rating
+from arbiter.models.tournament import (Tournament, TournamentEntry, TournamentEvent,
+                                       TournamentGame, TournamentRound)
 from arbiter.models.webhook import Webhook, WebhookDelivery, WebhookRecipient
 
 __all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
-           "ClockReminder", "ClockSweep", "Webhook", "WebhookDelivery", "WebhookRecipient"]
+           "ClockReminder", "ClockSweep", "Webhook", "WebhookDelivery", "WebhookRecipient",
+           "Tournament", "TournamentEntry", "TournamentEvent", "TournamentGame",
+           "TournamentRound"]

@@ -57,13 +57,10 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     account = creator.account if creator else None
 
     def run(row):
-        prepared = [_prepare(i, spec, account) for i, spec in enumerate(specs)]
-        answer = {"games": []}
+        staged = stage_games(specs, account)
+        answer = {"games": [reading.created(game, tokens) for game, tokens, _ in staged]}
+        pending = [after for _, _, after in staged]
         try:
-            pending = []
-            for tr, tokens in prepared:
-                pending.append(stage(tr)[1])
-                answer["games"].append(reading.created(tr.game, tokens))
             stored = row(201, answer)
             if stored is not None:
                 db.session.add(stored)
@@ -80,6 +77,30 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
         return 201, answer
 
     return idempotency.once(scope, key, body, run)
+
+
+def stage_games(specs: list[GameSpec], account=None) -> list[tuple[Any, list[str], tuple]]:
+    """Check every game of ``specs`` as a single creation would, then write them all
+    into the open transaction (nothing is committed: the caller commits, then calls
+    :func:`arbiter.service.commit.after_commit` with each game's ``after``). Bulk
+    creation and a tournament's rounds (``arbiter/service/tournaments.py``) both create
+    their games through this.
+
+    :param account: the creating account (every game's creator), or None.
+    :returns: ``(game, seat tokens, after)`` per game, in order.
+    :raises Unprocessable: ``bad-game`` naming the first game that cannot be created;
+        nothing was written. :raises arbiter.store.RaceLost: a write failed; the
+        session has been rolled back.
+    """
+    prepared = [_prepare(i, spec, account) for i, spec in enumerate(specs)]
+    staged = []
+    try:
+        for tr, tokens in prepared:
+            staged.append((tr.game, tokens, stage(tr)[1]))
+    except BaseException:
+        db.session.rollback()
+        raise
+    return staged
 
 
 def _prepare(index: int, spec: GameSpec, account):

@@ -15,7 +15,10 @@ from arbiter.service.commit import commit
 from arbiter.service.games import load
 from arbiter.service.moves import check_active
 from arbiter.service.transition import Transition, settle
-from arbiter.store import NewEvent
+from arbiter.store import NewEvent, StaleVersion
+
+RETRIES = 5
+"""How often an organiser's pause or resume that lost a race with a move is retried."""
 
 
 def check_creator(game: Game, who) -> None:
@@ -154,3 +157,42 @@ def vacation(game_id: str, token: str | None, days: int,
 
     return idempotency.once(f"vacation:{game.id}:{who.token_hash}", idempotency_key,
                             {"days": days}, run)
+
+
+def pause_for(game_id: str, by: str) -> bool:
+    """Pause every clock of an active, clocked game for an organiser above its creator
+    (a tournament paused as a whole, ``arbiter/service/tournaments.py``): the same
+    ``clock-paused`` event as :func:`pause`, with ``by`` in its payload. Return True
+    when this call paused it (False: over, no clock, already paused)."""
+    for _ in range(RETRIES):
+        game, engine, state = load(game_id)
+        if (game.status != "active" or clock.config(game)["type"] == "none"
+                or (game.clock_state or {}).get("paused_at")):
+            return False
+        try:
+            _append(game, engine, state, NewEvent("clock-paused", None, {"by": by}),
+                    lambda *_: None)
+            return True
+        except StaleVersion:
+            continue
+    return False
+
+
+def resume_for(game_id: str, by: str) -> bool:
+    """Resume a game paused by :func:`pause_for` (``clock-resumed``: every running
+    deadline moves later by the pause's length). Return True when this call resumed
+    it (False: over or not paused)."""
+    for _ in range(RETRIES):
+        game, engine, state = load(game_id)
+        paused_at = (game.clock_state or {}).get("paused_at")
+        if game.status != "active" or not paused_at:
+            return False
+        seconds = (utcnow() - clock.parse(paused_at)).total_seconds()
+        try:
+            _append(game, engine, state, NewEvent("clock-resumed", None, {
+                "by": by, "paused_at": paused_at, "seconds": round(seconds, 3)}),
+                lambda *_: None)
+            return True
+        except StaleVersion:
+            continue
+    return False

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+import sqlalchemy as sa
+
 from arbiter import queue, store
 from arbiter.extensions import db
-from arbiter.models import Event
+from arbiter.models import Event, TournamentGame
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, game_hooks, notify, ratings, webhooks
 from arbiter.service.transition import Transition
@@ -97,13 +99,25 @@ def commit_many(trs: list[Transition]) -> None:
 def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int],
                  published: bool = False) -> None:
     """Tell the streams (unless ``published`` already), and enqueue what the committed
-    transition needs: a roll, the mails."""
+    transition needs: a roll, the mails, and for a tournament's game that ended, a look
+    at whether its round is over (:func:`arbiter.service.tournament_rounds.advance`)."""
     if not published:
         publish.committed(game_id, version)
     if prompt["type"] == "chance":
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
     for mail_id in mail_ids:
         queue.enqueue(queue.SEND_MAIL, mail_id)
+    if prompt["type"] == "over":
+        tournament_id = _tournament_of(game_id)
+        if tournament_id is not None:
+            queue.enqueue(queue.ADVANCE_TOURNAMENT, tournament_id)
+
+
+def _tournament_of(game_id: str) -> str | None:
+    """Return the id of the tournament whose round game ``game_id`` is, if any (read
+    only when a game has ended: one indexed SELECT)."""
+    return db.session.scalar(sa.select(TournamentGame.tournament_id)
+                             .where(TournamentGame.game_id == game_id))
 
 
 def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:

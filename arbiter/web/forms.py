@@ -77,3 +77,9 @@ class WebhookCreateForm(FlaskForm):
 
     url = StringField("URL", validators=[InputRequired(), Length(max=2000)])
     events = MultiCheckboxField("Events", choices=list(EVENTS), validators=[InputRequired()])
+
+
+class WebhookEventsForm(FlaskForm):
+    """Changing the events of a web hook."""
+
+    events = MultiCheckboxField("Events", choices=list(EVENTS), validators=[InputRequired()])

@@ -1,5 +1,6 @@
 """The "my web hooks" pages: the signed-in account's hooks (register one, its signing
-secret shown once; delete one) and each hook's delivery log. Thin views over
+secret shown once; delete one) and each hook's page (its delivery log; change its
+events; disable it or enable it again). Thin views over
 ``arbiter/service/webhooks.py``, the same calls as ``/v1/me/webhooks``."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.service import webhooks
 from arbiter.web import account
-from arbiter.web.forms import LeaveForm, WebhookCreateForm
+from arbiter.web.forms import LeaveForm, WebhookCreateForm, WebhookEventsForm
 from arbiter.web.routes import bp, refused_form
 
 DELIVERIES_SHOWN = 50
@@ -50,7 +51,37 @@ def my_webhook(hook_id: str):
     hook = webhooks.hook_json(webhooks.hook_of(db.session, who, hook_id))
     log = webhooks.deliveries_of(db.session, who, hook_id, DELIVERIES_SHOWN)
     return render_template("my_webhook.html", account=who, hook=hook, deliveries=log,
-                           delete_form=LeaveForm())
+                           delete_form=LeaveForm(), events=webhooks.EVENTS,
+                           events_form=WebhookEventsForm())
+
+
+@bp.post("/me/webhooks/<hook_id>/events")
+def webhook_events(hook_id: str):
+    """Change the events one of the account's hooks gets."""
+    who = account.signed_in()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    form = WebhookEventsForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    webhooks.update(db.session, who, hook_id, events=form.events.data)
+    flash("Events changed.", "ok")
+    return redirect(url_for("web.my_webhook", hook_id=hook_id), 303)
+
+
+@bp.post("/me/webhooks/<hook_id>/<any(enable, disable):switch>")
+def webhook_switch(hook_id: str, switch: str):
+    """Enable one of the account's hooks again (its failures forgotten) or disable it."""
+    who = account.signed_in()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    form = LeaveForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    webhooks.update(db.session, who, hook_id, enabled=switch == "enable")
+    flash("Web hook enabled again: the next events are delivered." if switch == "enable"
+          else "Web hook disabled: it gets nothing until you enable it again.", "ok")
+    return redirect(url_for("web.my_webhook", hook_id=hook_id), 303)
 
 
 @bp.post("/me/webhooks/<hook_id>/delete")

@@ -105,3 +105,29 @@ def test_the_hook_pages_need_a_session(client) -> None:
     for url in ("/me/webhooks", "/me/webhooks/wh_0123456789abcdef"):
         answer = client.get(url)
         assert answer.status_code == 303 and answer.headers["Location"].endswith("/sign-in")
+
+
+def test_a_hook_is_disabled_enabled_and_its_events_changed(app) -> None:
+    """On the hook's page: disabling it says so and it gets no delivery; enabling it
+    again clears that; its events are changed with the checkboxes."""
+    browser = app.test_client()
+    browser_sign_in(browser, app, "ann@example.org")
+    with ReceiverServer() as receiver:
+        assert register(browser, receiver.url, events=("turn",)).status_code == 200
+    listing = browser.get("/me/webhooks").get_data(as_text=True)
+    hook_id = re.search(r'href="/me/webhooks/(wh_[0-9a-f]+)"', listing).group(1)
+    page = browser.get(f"/me/webhooks/{hook_id}").get_data(as_text=True)
+    off = browser.post(f"/me/webhooks/{hook_id}/disable", data={"csrf_token": csrf(page)},
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Disabled" in off and "Disabled by its owner." in off and "Enable it again" in off
+    assert "disabled: Disabled by its owner." in browser.get("/me/webhooks").get_data(
+        as_text=True)
+    on = browser.post(f"/me/webhooks/{hook_id}/enable", data={"csrf_token": csrf(off)},
+                      follow_redirects=True).get_data(as_text=True)
+    assert "enabled again" in on and "Disable it" in on
+    changed = browser.post(f"/me/webhooks/{hook_id}/events", follow_redirects=True, data={
+        "csrf_token": csrf(on), "events": ["game_over", "tournament_over"]})
+    text = changed.get_data(as_text=True)
+    assert "Events changed." in text and "for game_over, tournament_over," in text
+    assert browser.post(f"/me/webhooks/{hook_id}/events", data={
+        "csrf_token": csrf(text)}).status_code == 422  # no event: nothing changed

@@ -1,0 +1,261 @@
+"""``/v1/tournaments``: tournaments, their entries, rounds, standings, record and the
+organiser's tools."""
+
+from __future__ import annotations
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Page
+
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.problem import ProblemSchema
+from arbiter.resources import guard, headers
+from arbiter.resources.blueprint import Blueprint
+from arbiter.resources.tournaments import schemas as s
+from arbiter.service import tournament_log, tournament_results as results, tournaments
+
+blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
+                description="Tournaments: round robin and Swiss at correspondence pace.")
+
+TOKEN = headers.security("apiToken")
+ORGANISER = "the organiser's personal token with tournaments:write"
+
+
+class TournamentPage(Page):
+    """A page of a select of tournaments."""
+
+    @property
+    def items(self):
+        """Return the summaries of this page's tournaments."""
+        p = self.page_params
+        rows = db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size))
+        return [tournaments.summary(t) for t in rows]
+
+    @property
+    def item_count(self):
+        """Return how many tournaments the filters match."""
+        ids = self.collection.order_by(None).with_only_columns(sa.literal_column("id"))
+        return db.session.scalar(sa.select(sa.func.count()).select_from(ids.subquery()))
+
+
+@blp.route("")
+class Tournaments(MethodView):
+    """``/v1/tournaments``: list and create."""
+
+    @blp.arguments(s.TournamentQuerySchema, location="query")
+    @blp.response(200, s.TournamentSchema(many=True))
+    @blp.paginate(TournamentPage)
+    def get(self, args):
+        """List tournaments, newest first; filter by status or engine."""
+        return tournaments.list_tournaments(**args)
+
+    @guard.needs("account", "tournaments:write")
+    @blp.arguments(s.TournamentCreateSchema)
+    @blp.response(201, s.TournamentSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="no personal token")
+    @blp.alt_response(403, schema=ProblemSchema, description="missing-scope "
+                                                             "(tournaments:write)")
+    @blp.alt_response(422, schema=ProblemSchema,
+                      description="unknown-engine, bad-player-count, bad-options, bad-clock, "
+                                  "bad-scoring, rounds-needed, rounds-not-allowed")
+    @blp.doc(**TOKEN)
+    def post(self, data):
+        """Create a tournament (a personal token with tournaments:write: you organise
+        it); accounts enter it, then you start it."""
+        return tournaments.summary(tournaments.create(guard.principal(), data), True)
+
+
+@blp.route("/<tournament_id>")
+class TournamentById(MethodView):
+    """``/v1/tournaments/{id}``."""
+
+    @blp.response(200, s.TournamentSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    def get(self, tournament_id):
+        """Read a tournament with its entries."""
+        return tournaments.summary(tournaments.get(tournament_id), True)
+
+
+@blp.route("/<tournament_id>/entries")
+class Entries(MethodView):
+    """``/v1/tournaments/{id}/entries``: enter."""
+
+    @guard.needs("account", "games:play")
+    @blp.response(201, s.EntrySchema)
+    @blp.alt_response(403, schema=ProblemSchema,
+                      description="missing-scope (games:play), too-unreliable")
+    @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    @blp.alt_response(409, schema=ProblemSchema,
+                      description="entries-closed, already-entered, tournament-full")
+    @blp.doc(**TOKEN)
+    def post(self, tournament_id):
+        """Enter your account (a personal token with games:play)."""
+        return tournaments.enter(tournament_id, guard.principal())
+
+
+@blp.route("/<tournament_id>/entries/<entry_id>/withdraw")
+class Withdraw(MethodView):
+    """``/v1/tournaments/{id}/entries/{entry}/withdraw``."""
+
+    @guard.needs("account")
+    @blp.response(200, s.EntrySchema)
+    @blp.alt_response(403, schema=ProblemSchema, description="not-your-entry")
+    @blp.alt_response(404, schema=ProblemSchema,
+                      description="tournament-not-found, entry-not-found")
+    @blp.alt_response(409, schema=ProblemSchema,
+                      description="already-withdrawn, tournament-over")
+    @blp.doc(**TOKEN)
+    def post(self, tournament_id, entry_id):
+        """Withdraw an entry (the entrant with games:play, or the organiser): it is
+        not paired from the next round on; its current games go on."""
+        return tournaments.withdraw(tournament_id, entry_id, guard.principal())
+
+
+@blp.route("/<tournament_id>/entries/<entry_id>/replace")
+class Replace(MethodView):
+    """``/v1/tournaments/{id}/entries/{entry}/replace``."""
+
+    @guard.needs("account", "tournaments:write")
+    @blp.response(200, s.TournamentSchema)
+    @blp.alt_response(403, schema=ProblemSchema, description="not-organiser")
+    @blp.alt_response(409, schema=ProblemSchema,
+                      description="entry-not-withdrawn, nothing-to-replace")
+    @blp.doc(**TOKEN)
+    def post(self, tournament_id, entry_id):
+        """Hand a withdrawn entry's unfinished games to the timeout policy (organiser):
+        its seats resign and the engine's timeout move is played for them."""
+        return tournaments.replace(tournament_id, entry_id, guard.principal())
+
+
+def _organiser_action(name: str, doc: str, conflicts: str):
+    """Return the MethodView of a body-less organiser action ``name``."""
+
+    class Action(MethodView):
+        @guard.needs("account", "tournaments:write")
+        @blp.response(200, s.TournamentSchema)
+        @blp.alt_response(403, schema=ProblemSchema,
+                          description="missing-scope (tournaments:write), not-organiser")
+        @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+        @blp.alt_response(409, schema=ProblemSchema, description=conflicts)
+        @blp.doc(**TOKEN)
+        def post(self, tournament_id):
+            return getattr(tournaments, name)(tournament_id, guard.principal())
+
+    Action.post.__doc__ = doc
+    Action.__name__ = Action.__qualname__ = name.capitalize()
+    Action.__doc__ = f"``/v1/tournaments/{{id}}/{name}``."
+    return Action
+
+
+blp.route("/<tournament_id>/start")(_organiser_action(
+    "start", f"Start the tournament ({ORGANISER}): round 1 is paired and its games "
+             "start together.", "already-started, too-few-entries"))
+blp.route("/<tournament_id>/pause")(_organiser_action(
+    "pause", f"Pause the whole tournament ({ORGANISER}): its games' clocks and the "
+             "round deadline stop.", "not-running, already-paused"))
+blp.route("/<tournament_id>/resume")(_organiser_action(
+    "resume", f"Resume a paused tournament ({ORGANISER}): deadlines move later by the "
+              "pause's length.", "not-paused"))
+
+
+@blp.route("/<tournament_id>/extend")
+class Extend(MethodView):
+    """``/v1/tournaments/{id}/extend``."""
+
+    @guard.needs("account", "tournaments:write")
+    @blp.arguments(s.RoundExtendSchema)
+    @blp.response(200, s.TournamentSchema)
+    @blp.alt_response(403, schema=ProblemSchema, description="not-organiser")
+    @blp.alt_response(409, schema=ProblemSchema,
+                      description="not-running, no-round-deadline")
+    @blp.doc(**TOKEN)
+    def post(self, data, tournament_id):
+        """Move the current round's deadline later (the organiser's token with
+        tournaments:write)."""
+        return tournaments.extend(tournament_id, guard.principal(), data["seconds"])
+
+
+def wants_csv(args: dict) -> bool:
+    """True when the request asks for CSV: ``?format=csv``, or an ``Accept`` that
+    prefers ``text/csv`` to JSON."""
+    if "format" in args:
+        return args["format"] == "csv"
+    best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
+    return best == "text/csv"
+
+
+@blp.route("/<tournament_id>/standings")
+class Standings(MethodView):
+    """``/v1/tournaments/{id}/standings``."""
+
+    @blp.arguments(s.StandingsQuerySchema, location="query")
+    @blp.response(200, s.StandingsSchema)
+    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
+    @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    def get(self, args, tournament_id):
+        """The standings from the finished games: points, games, byes, Buchholz,
+        Sonneborn-Berger, head-to-head; CSV with ``Accept: text/csv`` or
+        ``?format=csv``."""
+        t = tournaments.get(tournament_id)
+        rows = results.standings(t)
+        if wants_csv(args):
+            return Response(results.standings_csv(rows), mimetype="text/csv",
+                            headers={"Content-Disposition":
+                                     f'attachment; filename="standings-{t.id}.csv"'})
+        return {"tournament": t.id, "round": t.round, "status": t.status, "standings": rows}
+
+
+@blp.route("/<tournament_id>/rounds/<int:number>")
+class RoundByNumber(MethodView):
+    """``/v1/tournaments/{id}/rounds/{n}``."""
+
+    @blp.response(200, s.RoundSchema)
+    @blp.alt_response(404, schema=ProblemSchema,
+                      description="tournament-not-found, round-not-found")
+    def get(self, tournament_id, number):
+        """A paired round: its deadline, byes and tables (games, players, places)."""
+        return results.round_json(tournaments.get(tournament_id), number)
+
+
+@blp.route("/<tournament_id>/events")
+class Events(MethodView):
+    """``/v1/tournaments/{id}/events``."""
+
+    @blp.response(200, s.TournamentEventsSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    def get(self, tournament_id):
+        """The tournament's own append-only log: entries, pairings, results, and
+        every organiser action."""
+        t = tournaments.get(tournament_id)
+        return {"events": [tournament_log.event_json(e) for e in tournament_log.events(t.id)],
+                "version": t.version}
+
+
+@blp.route("/<tournament_id>/record")
+class Record(MethodView):
+    """``/v1/tournaments/{id}/record``."""
+
+    @blp.response(200, s.TournamentRecordSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    @blp.alt_response(409, schema=ProblemSchema, description="tournament-not-over")
+    def get(self, tournament_id):
+        """The full record once over: the log, every game's record (seed revealed),
+        the standings; ``arbiter verify`` checks it all."""
+        t = tournaments.get(tournament_id)
+        return results.record(t, tournaments.summary(t))
+
+
+@blp.route("/<tournament_id>/trf")
+class Trf(MethodView):
+    """``/v1/tournaments/{id}/trf``."""
+
+    @blp.doc(responses={"200": {"description": "FIDE TRF-16 text",
+                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    @blp.alt_response(409, schema=ProblemSchema, description="not-two-player-swiss")
+    def get(self, tournament_id):
+        """The FIDE TRF-16 export of a 2-player Swiss."""
+        text = results.trf(tournaments.get(tournament_id))
+        return Response(text, mimetype="text/plain")

@@ -1,0 +1,208 @@
+"""Schemas of the tournaments resource."""
+
+from marshmallow import Schema, fields, validate
+
+import engines
+
+from arbiter.resources.text import printable
+from arbiter.service.clock import MAX_SECONDS
+
+
+class ScoringSchema(Schema):
+    """Points per game: by place at a full table, and for a bye."""
+
+    place_points = fields.List(fields.Float(validate=validate.Range(min=-1000, max=1000)),
+                               validate=validate.Length(min=1, max=16), metadata={
+                                   "description": "points for 1st, 2nd, ...: one per "
+                                                  "place, never rising (422 bad-scoring); "
+                                                  "tied places share the average"})
+    bye_points = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
+
+
+class TournamentCreateSchema(Schema):
+    """``POST /v1/tournaments``."""
+
+    name = fields.String(load_default="Tournament",
+                         validate=[validate.Length(min=1, max=120), printable])
+    engine = fields.String(required=True, validate=validate.Length(min=1, max=40),
+                           metadata={"enum": list(engines.ENGINE_MODULES),
+                                     "description": "an engine id (422 unknown-engine)"})
+    table_size = fields.Integer(required=True, strict=True,
+                                validate=validate.Range(min=2, max=16), metadata={
+                                    "description": "players per game, within what the "
+                                                   "engine plays (422 bad-player-count)"})
+    format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss"]))
+    rounds = fields.Integer(strict=True, load_default=None, allow_none=True,
+                            validate=validate.Range(min=1, max=100), metadata={
+                                "description": "Swiss only: the number of rounds (422 "
+                                               "rounds-needed / rounds-not-allowed)"})
+    scoring = fields.Nested(ScoringSchema, load_default=None, allow_none=True, metadata={
+        "description": "default: the pairing package's default_scoring(table_size)"})
+    rated = fields.Boolean(load_default=False)
+    options = fields.Dict(load_default=dict, metadata={"description": "the games' engine "
+                                                                      "options"})
+    clock = fields.Dict(load_default=dict, metadata={
+        "description": "the games' time control, as POST /v1/games takes it; its "
+                       "timeout_policy also decides the games left at a round's deadline"})
+    round_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                   validate=validate.Range(min=1, max=MAX_SECONDS),
+                                   metadata={"description": "a round's deadline, seconds "
+                                                            "after its start (null: none)"})
+    reliability_threshold = fields.Float(load_default=None, allow_none=True,
+                                         validate=validate.Range(min=0, max=1000),
+                                         metadata={"description": (
+                                             "highest (timeouts + resignations) per game "
+                                             "an entrant may have (403 too-unreliable); "
+                                             "null: anyone")})
+    late_entries = fields.Boolean(load_default=True, metadata={
+        "description": "Swiss: entries after the start are paired from the next round"})
+
+
+class EntrySchema(Schema):
+    """An entry: the id pairing uses, the name shown, its rounds."""
+
+    id = fields.String()
+    name = fields.String()
+    account = fields.String()
+    joined_round = fields.Integer(metadata={"description": "first round it may be paired in"})
+    withdrawn_round = fields.Integer(allow_none=True, metadata={
+        "description": "first round it is no longer paired in"})
+    entered_at = fields.String()
+
+
+class TournamentSchema(Schema):
+    """A tournament."""
+
+    id = fields.String()
+    name = fields.String()
+    engine = fields.String()
+    table_size = fields.Integer()
+    format = fields.String()
+    rounds = fields.Integer(allow_none=True)
+    scoring = fields.Dict()
+    rated = fields.Boolean()
+    options = fields.Dict()
+    clock = fields.Dict()
+    round_seconds = fields.Integer(allow_none=True)
+    reliability_threshold = fields.Float(allow_none=True)
+    late_entries = fields.Boolean()
+    organiser = fields.String(metadata={"description": "the organiser's account id"})
+    status = fields.String(metadata={"description": "open | running | over"})
+    paused = fields.Boolean()
+    round = fields.Integer(metadata={"description": "the current round (0 before the start)"})
+    deadline = fields.String(allow_none=True, metadata={"description": "the current "
+                                                                       "round's, UTC"})
+    version = fields.Integer(metadata={"description": "seq of its log's last event"})
+    created_at = fields.String()
+    entries = fields.List(fields.Nested(EntrySchema))
+    games = fields.List(fields.String(), metadata={"description": "organiser actions: "
+                                                                  "the games they changed"})
+
+
+class TournamentQuerySchema(Schema):
+    """Filters of ``GET /v1/tournaments``."""
+
+    status = fields.String(validate=validate.OneOf(["open", "running", "over"]))
+    engine = fields.String(validate=validate.Length(max=40))
+
+
+class StandingSchema(Schema):
+    """One row of the standings."""
+
+    rank = fields.Integer()
+    entry = fields.String()
+    name = fields.String()
+    points = fields.Float()
+    games = fields.Integer()
+    byes = fields.Integer()
+    buchholz = fields.Float(metadata={"description": "sum of the opponents' points"})
+    sonneborn_berger = fields.Float()
+    head_to_head = fields.Float(metadata={"description": "points against those tied on "
+                                                         "points"})
+    withdrawn = fields.Boolean()
+
+
+class StandingsSchema(Schema):
+    """The standings now (finished games only)."""
+
+    tournament = fields.String()
+    round = fields.Integer()
+    status = fields.String()
+    standings = fields.List(fields.Nested(StandingSchema))
+
+
+class StandingsQuerySchema(Schema):
+    """``?format=csv`` asks for CSV (as ``Accept: text/csv`` does)."""
+
+    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+
+
+class SeatInRoundSchema(Schema):
+    """A player at a table."""
+
+    entry = fields.String()
+    name = fields.String()
+    seat = fields.Integer()
+
+
+class TableSchema(Schema):
+    """A table of a round: its game and players."""
+
+    table = fields.Integer()
+    game = fields.String()
+    status = fields.String()
+    players = fields.List(fields.Nested(SeatInRoundSchema))
+    places = fields.List(fields.Integer(), allow_none=True,
+                         metadata={"description": "per seat, 1 = first, once over"})
+
+
+class ByeSchema(Schema):
+    """An entry sitting the round out."""
+
+    entry = fields.String()
+    name = fields.String()
+
+
+class RoundSchema(Schema):
+    """A paired round."""
+
+    number = fields.Integer()
+    started_at = fields.String()
+    deadline = fields.String(allow_none=True)
+    ended_at = fields.String(allow_none=True)
+    byes = fields.List(fields.Nested(ByeSchema))
+    tables = fields.List(fields.Nested(TableSchema))
+
+
+class RoundExtendSchema(Schema):
+    """``POST .../extend``: seconds to add to the current round's deadline."""
+
+    seconds = fields.Integer(required=True, strict=True,
+                             validate=validate.Range(min=1, max=MAX_SECONDS))
+
+
+class TournamentEventSchema(Schema):
+    """An entry of the tournament's log."""
+
+    seq = fields.Integer()
+    kind = fields.String()
+    payload = fields.Dict()
+    at = fields.String()
+
+
+class TournamentEventsSchema(Schema):
+    """The tournament's log."""
+
+    events = fields.List(fields.Nested(TournamentEventSchema))
+    version = fields.Integer()
+
+
+class TournamentRecordSchema(Schema):
+    """The full record: summary, entries, log, every game's record, standings."""
+
+    tournament = fields.Nested(TournamentSchema)
+    entries = fields.List(fields.Nested(EntrySchema))
+    events = fields.List(fields.Nested(TournamentEventSchema))
+    games = fields.List(fields.Dict(), metadata={"description": "each as GET "
+                                                               "/v1/games/{id}/record"})
+    standings = fields.List(fields.Nested(StandingSchema))

@@ -1,0 +1,100 @@
+"""Ending a game from outside its players: a tournament round's deadline, and a
+withdrawn player replaced by the timeout policy (issue 11, "correspondence pace" and
+"Organiser tools").
+
+Both write the game's own log through the ordinary transition and commit (the event
+store stays the only writer), so a decided game's record verifies like any other:
+
+- :func:`decide_by_clock`: at a round's deadline, every seat that still owes a
+  decision is treated as having missed its deadline, under the game's own clock
+  policy (``arbiter/service/clock.py``): with ``timeout-move`` the engine's timeout move
+  is played for it (a ``move`` event whose payload carries ``"timeout": {"deadline":
+  <the round's deadline>, "round": true}``), with ``forfeit`` it resigns (``resigned``,
+  ``"forfeit": true``) and ranks last; dice are rolled as the worker rolls them, until
+  the game is over.
+- :func:`replace_seat`: a seat resigns on its withdrawn player's behalf (``resigned``
+  with ``"withdrawn": true``); from then on the engine's timeout move is played for it
+  (:func:`arbiter.service.transition.settle`) and the game goes on for the others.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from arbiter.models.timestamps import iso
+from arbiter.service import clock
+from arbiter.service.commit import commit
+from arbiter.service.games import load
+from arbiter.service.transition import Transition, settle
+from arbiter.store import NewEvent, StaleVersion
+from engines.base import Decision
+
+log = logging.getLogger(__name__)
+
+RETRIES = 5
+"""How often a decision that lost a race with a move is tried again."""
+
+MAX_STEPS = 50_000
+"""A bound on the inputs one decision may append (a guard against a runaway engine)."""
+
+
+def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> bool:
+    """Play game ``game_id`` to its end by its clock's timeout policy (see the module);
+    return True when this call ended it (False: it was already over).
+
+    :param deadline: the round's deadline (UTC), recorded in each timeout move.
+    :raises RuntimeError: the game did not end within ``MAX_STEPS`` inputs.
+    """
+    for _ in range(RETRIES):
+        game, engine, state = load(game_id)
+        if game.status != "active":
+            return False
+        policy = clock.config(game)["timeout_policy"]
+        tr = Transition(game, engine, state)
+        resigned = set(game.resigned)
+        for _ in range(MAX_STEPS):
+            settle(tr, resigned, roll=True)
+            if tr.result is not None:
+                break
+            prompt = tr.prompt()
+            assert isinstance(prompt, Decision)
+            seat = sorted(prompt.seats)[0]
+            if policy == "forfeit":
+                tr.events.append(NewEvent("resigned", seat, {
+                    "name": game.seats[seat].name, "forfeit": True,
+                    "round_deadline": iso(deadline), "tournament": tournament_id}))
+                game.seats[seat].resigned = True
+                resigned.add(seat)
+            else:
+                tr.move(seat, engine.timeout_move(tr.state, seat),
+                        timeout={"deadline": iso(deadline), "round": True})
+        else:
+            raise RuntimeError(f"game {game_id} did not end within {MAX_STEPS} inputs")
+        try:
+            commit(tr)
+            return True
+        except StaleVersion:
+            log.info("game %s moved while its round's deadline was applied; again", game_id)
+    return False
+
+
+def replace_seat(game_id: str, seat: int, tournament_id: str) -> bool:
+    """Resign ``seat`` of ``game_id`` for its withdrawn player; its later decisions are
+    played by the engine's timeout move. Return True when this call did it (False: the
+    game is over or the seat had already resigned)."""
+    for _ in range(RETRIES):
+        game, engine, state = load(game_id)
+        if game.status != "active" or game.seats[seat].resigned:
+            return False
+        tr = Transition(game, engine, state)
+        tr.events.append(NewEvent("resigned", seat, {
+            "name": game.seats[seat].name, "withdrawn": True, "tournament": tournament_id}))
+        game.seats[seat].resigned = True
+        settle(tr, game.resigned, roll=False)
+        try:
+            commit(tr)
+            return True
+        except StaleVersion:
+            log.info("game %s moved while seat %s was replaced; again", game_id, seat)
+    return False

@@ -1,0 +1,219 @@
+"""A tournament's rounds at correspondence pace: pairing, starting, ending.
+
+- A round is paired by the pure package (:mod:`arbiter.tournaments`): round robin from
+  the schedule fixed at the start (``tournament-started`` holds it), Swiss from the
+  results so far. Its games are created together through the bulk creation's staging
+  (:func:`arbiter.service.bulk.stage_games`) in the transaction that appends
+  ``round-paired`` to the tournament's log, so a round's games all start together, or
+  none does. Entrants paired in the round are those with ``joined_round <= n`` and not
+  withdrawn before it.
+- Round robin after a withdrawal: a scheduled table loses its withdrawn players; if
+  fewer remain than the engine plays (or fewer than two), they have a bye instead.
+- The round ends when its last game ends (the game's commit enqueues
+  :func:`advance`), or at its deadline (``round_seconds`` after its start, moved by
+  extensions and pauses): then every unfinished game is decided by its clock's timeout
+  policy (:func:`arbiter.service.adjudication.decide_by_clock`). Ending appends
+  ``round-ended`` with every table's places and, in the same transaction, pairs the
+  next round or appends ``tournament-over``.
+- Web hooks (:func:`arbiter.service.webhooks.notify`, in the same transaction):
+  ``round_paired`` to the organiser and every entrant of the round (seated or on a
+  bye), ``tournament_over`` to the organiser and every entrant.
+- Nothing happens while the tournament is paused. The sweep (:func:`sweep`, beat
+  every ``TOURNAMENT_SWEEP_SECONDS``) applies due deadlines and ends rounds whose
+  task was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+
+import engines
+from arbiter import tournaments as pairing
+from arbiter.extensions import db
+from arbiter.models import Account, Tournament, TournamentEntry, TournamentGame, TournamentRound
+from arbiter.models.timestamps import iso, utcnow
+from arbiter.service import (adjudication, bulk, tournament_log, tournament_results as res,
+                             webhooks)
+from arbiter.service.commit import after_commit
+from arbiter.service.games import NewPlayer
+from arbiter.service.tournament_log import TournamentMoved
+
+log = logging.getLogger(__name__)
+
+RETRIES = 5
+"""How often an advance that lost a race is tried again."""
+
+
+def playing(entries: list[TournamentEntry], number: int) -> list[TournamentEntry]:
+    """Return the entries paired in round ``number``, in entry order."""
+    return [e for e in entries if e.joined_round <= number
+            and (e.withdrawn_round is None or e.withdrawn_round > number)]
+
+
+def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pairing.Round:
+    """Return round ``number``'s tables and byes (see the module for withdrawals).
+
+    :param schedule: the round robin's rounds as ``tournament-started`` logged them.
+    """
+    active = [e.id for e in playing(res.entries(tournament.id), number)]
+    if tournament.format == "swiss":
+        return pairing.swiss_round(active, res.results(tournament.id), res.byes(tournament.id),
+                                   tournament.table_size, number, res.scoring_of(tournament))
+    planned = schedule[number - 1]
+    engine = engines.get(tournament.engine)
+    least = max(2, engine.min_players)
+    here = set(active)
+    tabs, byes = [], [e for e in planned["byes"] if e in here]
+    for players in planned["tables"]:
+        left = tuple(p for p in players if p in here)
+        if len(left) >= least:
+            tabs.append(pairing.Table(left))
+        else:
+            byes.extend(left)
+    return pairing.Round(number, tuple(tabs), tuple(byes))
+
+
+def pair(tournament: Tournament, number: int, schedule: list[dict] | None,
+         events: list[tuple[str, dict]], changes: dict) -> list[tuple]:
+    """Pair round ``number``, stage its games and append ``events`` + ``round-paired``
+    with ``changes`` to the tournament (the caller commits, then runs the returned
+    ``after`` of each game: :func:`arbiter.service.commit.after_commit`).
+
+    :raises TournamentMoved: another append came first; nothing was written.
+    """
+    drawn = plan(tournament, number, schedule)
+    entries = {e.id: e for e in res.entries(tournament.id)}
+    accounts = {a.id: a for a in db.session.scalars(sa.select(Account).where(
+        Account.id.in_([e.account_id for e in entries.values()])))}
+    organiser = db.session.get(Account, tournament.organiser_account_id)
+    specs = [bulk.GameSpec(tournament.engine,
+                           [_player(entries[p], accounts[entries[p].account_id])
+                            for p in table.players],
+                           tournament.options, tournament.clock, tournament.rated)
+             for table in drawn.tables]
+    staged = bulk.stage_games(specs, organiser)
+    now = utcnow()
+    deadline = (now + timedelta(seconds=tournament.round_seconds)
+                if tournament.round_seconds else None)
+    rows = [TournamentRound(tournament_id=tournament.id, number=number, started_at=now,
+                            deadline=deadline, byes=list(drawn.byes))]
+    rows += [TournamentGame(tournament_id=tournament.id, round=number, table=i,
+                            game_id=game.id, players=list(table.players))
+             for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))]
+    paired = {"round": number, "deadline": iso(deadline), "byes": list(drawn.byes),
+              "tables": [{"table": i, "game": game.id, "players": list(table.players)}
+                         for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))]}
+    tournament_log.append(tournament, [*events, ("round-paired", paired)],
+                          {**changes, "round": number, "status": "running",
+                           "deadline": deadline}, rows)
+    told = [entries[e].account_id for e in
+            [*(p for table in drawn.tables for p in table.players), *drawn.byes]]
+    webhooks.notify(db.session, "round_paired", {"tournament": tournament.id, **paired},
+                    [tournament.organiser_account_id, *told])
+    return [after for _, _, after in staged]
+
+
+def _player(entry: TournamentEntry, account: Account) -> NewPlayer:
+    """Return the seat of an entrant: its name, its account's address (which links the
+    seat to the account) and time zone."""
+    return NewPlayer(entry.name, account.email, account.tz)
+
+
+def schedule_of(tournament_id: str) -> list[dict] | None:
+    """Return the round robin schedule that ``tournament-started`` logged (None for a
+    Swiss)."""
+    started = db.session.scalars(sa.select(tournament_log.TournamentEvent).where(
+        tournament_log.TournamentEvent.tournament_id == tournament_id,
+        tournament_log.TournamentEvent.kind == "tournament-started")).first()
+    return started.payload.get("schedule") if started is not None else None
+
+
+def advance(tournament_id: str, now: datetime | None = None) -> str:
+    """Move the tournament on if its current round is done; return what happened:
+    ``"idle"`` (not running, or paused), ``"waiting"`` (games still being played
+    before the deadline), ``"advanced"`` (the round ended: next round paired or
+    tournament over). Idempotent; safe to run from several workers at once."""
+    for _ in range(RETRIES):
+        db.session.rollback()  # read the world afresh
+        tournament = db.session.get(Tournament, tournament_id)
+        if tournament is None or tournament.status != "running" or tournament.paused_at:
+            return "idle"
+        current = res.tables(tournament.id, tournament.round)
+        unfinished = [g for _, g in current if g.status != "over"]
+        if unfinished:
+            row = db.session.get(TournamentRound, (tournament.id, tournament.round))
+            if row.deadline is None or row.deadline > (now or utcnow()):
+                return "waiting"
+            _apply_deadline(tournament, row, [g.id for g in unfinished])
+            continue
+        try:
+            afters = end_round(tournament, current)
+            db.session.commit()
+        except TournamentMoved:
+            continue
+        for after in afters:
+            after_commit(*after)
+        return "advanced"
+    return "waiting"
+
+
+def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list[str]) -> None:
+    """Decide the round's unfinished games by their clock's policy; log the ones this
+    call decided (``round-deadline``)."""
+    decided = [g for g in game_ids
+               if adjudication.decide_by_clock(g, row.deadline, tournament.id)]
+    if not decided:
+        return
+    tournament = db.session.get(Tournament, tournament.id)
+    try:
+        tournament_log.append(tournament, [("round-deadline", {
+            "round": row.number, "deadline": iso(row.deadline), "games": decided})])
+        db.session.commit()
+    except TournamentMoved:
+        log.info("tournament %s moved while its deadline was logged", tournament.id)
+
+
+def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
+    """Append ``round-ended`` for the current round and pair the next one, or end the
+    tournament (the caller commits); return the new games' ``after`` arguments."""
+    number = tournament.round
+    ended = {"round": number, "results": [
+        {"table": t.table, "game": g.id, "players": list(t.players),
+         "places": list(res.game_result(t, g).places)} for t, g in current]}
+    row = db.session.get(TournamentRound, (tournament.id, number))
+    row.ended_at = utcnow()
+    if number >= tournament.rounds:
+        over = ("tournament-over", {"standings": [
+            {"rank": s["rank"], "entry": s["entry"], "points": s["points"]}
+            for s in res.standings(tournament)]})
+        tournament_log.append(tournament, [("round-ended", ended), over],
+                              {"status": "over", "deadline": None}, [row])
+        webhooks.notify(db.session, "tournament_over", {"tournament": tournament.id,
+                                                        **over[1]},
+                        [tournament.organiser_account_id,
+                         *(e.account_id for e in res.entries(tournament.id))])
+        return []
+    return pair(tournament, number + 1, schedule_of(tournament.id),
+                [("round-ended", ended)], {})
+
+
+def sweep(now: datetime | None = None) -> dict:
+    """Advance every running tournament that is not paused (due deadlines applied,
+    rounds whose last game's task was lost ended); return ``{"advanced", "waiting"}``
+    counts."""
+    ids = list(db.session.scalars(sa.select(Tournament.id).where(
+        Tournament.status == "running", Tournament.paused_at.is_(None))))
+    counts = {"advanced": 0, "waiting": 0}
+    for tournament_id in ids:
+        try:
+            outcome = advance(tournament_id, now)
+        except Exception:  # noqa: BLE001 - one broken tournament must not stop the others
+            db.session.rollback()
+            log.exception("tournament %s could not be advanced", tournament_id)
+            continue
+        if outcome in counts:
+            counts[outcome] += 1
+    return counts
