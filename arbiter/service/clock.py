@@ -143,10 +143,12 @@ def parse(value: str | None) -> datetime | None:
 
 
 def local(value: datetime, tz: str | None) -> str:
-    """Return ``value`` as a reader in zone ``tz`` reads it (UTC without a zone)."""
+    """Return ``value`` as a reader in zone ``tz`` reads it, then in UTC (UTC alone
+    without a zone, or in a zone that reads as UTC: an account's default)."""
     zone = ZoneInfo(tz) if tz else timezone.utc
     text = value.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
-    return text if not tz else f"{text} ({value.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC)"
+    utc = f"{value.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+    return text if text == utc else f"{text} ({utc})"
 
 
 def _shift(value: str, seconds: float) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
-from arbiter.errors import ArbiterError
+from arbiter import limits
+from arbiter.errors import ArbiterError, TooManyRequests
 from arbiter.service import accounts, identity
 from arbiter.service import my_games as owned
 from arbiter.web import account
@@ -20,13 +21,18 @@ link alone uses nothing, so a mail scanner cannot spend it)."""
 @bp.route("/sign-in", methods=["GET", "POST"])
 def sign_in():
     """Ask for a sign-in link by mail (the answer never says whether the address has an
-    account)."""
+    account); over a sign-in limit (:mod:`arbiter.limits`) the page says so, 429."""
     form = SignInForm()
     if request.method == "POST":
         if not form.validate_on_submit():
             return refused_form(None, form)
-        accounts.request_link(form.email.data, form.name.data or None,
-                              confirm_path=CONFIRM_PATH)
+        try:  # the same limits as POST /v1/auth/links: per client, per address
+            limits.check("sign_in_client", limits.caller_key(None))
+            accounts.request_link(form.email.data, form.name.data or None,
+                                  confirm_path=CONFIRM_PATH)
+        except TooManyRequests as err:
+            page = render_template("error.html", message=err.detail, game_id=None)
+            return page, 429, {"Retry-After": str(err.retry_after)}
         return render_template("sign_in_sent.html", email=form.email.data)
     return render_template("sign_in.html", form=form, account=account.signed_in())
 

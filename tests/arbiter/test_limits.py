@@ -123,3 +123,29 @@ def test_an_unreachable_storage_serves_the_request(tmp_path):
                RATELIMIT_CREATE="1 per minute")
     body = {"engine": "space-worm", "players": [{"name": "A"}]}
     assert app.test_client().post("/v1/games", json=body).status_code == 201
+
+
+def test_the_sign_in_page_is_limited_like_the_api_and_says_why(tmp_path):
+    """Given the web sign-in form asked for one address more often than
+    RATELIMIT_SIGN_IN allows, the page answers 429 with Retry-After and a sentence,
+    and no more links are mailed."""
+    import re
+
+    app = _app(tmp_path, RATELIMIT_SIGN_IN="2 per hour")
+    client = app.test_client()
+
+    def ask():
+        form = client.get("/sign-in").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
+        return client.post("/sign-in", data={"csrf_token": token,
+                                             "email": "ann@example.org", "name": "Ann"})
+
+    answers = [ask() for _ in range(3)]
+    assert [a.status_code for a in answers[:2]] == [200, 200]
+    assert answers[2].status_code == 429 and answers[2].mimetype == "text/html"
+    assert int(answers[2].headers["Retry-After"]) >= 1
+    assert "Too many sign-in links" in answers[2].get_data(as_text=True)
+    with app.app_context():
+        sent = db.session.scalar(sa.select(sa.func.count()).select_from(OutboxMail).where(
+            OutboxMail.to_addr == "ann@example.org"))
+    assert sent == 2
