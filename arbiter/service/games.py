@@ -50,6 +50,26 @@ def engine_for(engine_id: str) -> Engine:
                             code="unknown-engine") from None
 
 
+def check_names(players: list[NewPlayer]) -> None:
+    """Refuse players that share a name: seats are told apart by name in mails, pages,
+    records and mail commands, so two players called ``Ann`` (or ``ann `` and ``Ann``:
+    names are compared without case and surrounding spaces) could not be.
+
+    :raises Unprocessable: ``duplicate-player-name``, naming the repeated names.
+    """
+    seen: dict[str, str] = {}
+    repeated: list[str] = []
+    for player in players:
+        key = player.name.strip().casefold()
+        if key in seen and seen[key] not in repeated:
+            repeated.append(seen[key])
+        seen.setdefault(key, player.name)
+    if repeated:
+        names = ", ".join(repr(n) for n in repeated)
+        raise Unprocessable(f"Each player needs a name of their own; more than one is "
+                            f"called {names}.", code="duplicate-player-name")
+
+
 def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 clock: dict | None = None,
                 answer_row: Callable[[Game, list[str]], Any] | None = None,
@@ -62,8 +82,8 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
     :returns: the game and the seat tokens in seat order (shown once, stored hashed).
-    :raises Unprocessable: ``unknown-engine``, ``bad-clock``; :raises
-        engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
+    :raises Unprocessable: ``unknown-engine``, ``bad-clock``, ``duplicate-player-name``;
+        :raises engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
 
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
@@ -83,12 +103,14 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     :param rated: the game updates its players' ratings when it ends
         (:mod:`arbiter.service.ratings`).
     :returns: the settled transition of the new game (version 0) and the seat tokens.
-    :raises: as :func:`create_game`, and Unprocessable ``unrated-seat`` for a rated
-        game whose seats are not all different accounts.
+    :raises: as :func:`create_game`, Unprocessable ``duplicate-player-name``
+        (:func:`check_names`), and Unprocessable ``unrated-seat`` for a rated game whose
+        seats are not all different accounts.
     """
     engine = engine_for(engine_id)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
+    check_names(players)
     state = engine.setup(len(players), loaded)
     seed = fairness.new_seed()
     tokens = [access.new_token() for _ in players]

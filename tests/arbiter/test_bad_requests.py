@@ -149,6 +149,46 @@ def test_bad_start_and_variant_options_are_422_and_create_nothing(client, engine
     assert client.get("/v1/games").json == []
 
 
+@pytest.mark.parametrize("bonuses, repeated", [
+    (["comet", "bridge", "comet"], "comet"),
+    (["bridge", "bridge", "echo", "echo"], "bridge, echo"),
+])
+def test_star_maps_unlocked_bonuses_named_twice_are_422_and_create_nothing(
+        client, bonuses, repeated):
+    """Star Maps, "Bonuses": a bonus is unlocked once, for everybody. Given
+    ``unlocked_bonuses`` naming a bonus twice, then 422 ``bad-options`` naming the
+    repeated bonuses, for a game and for a campaign, and nothing is created."""
+    for url in ("/v1/games", "/v1/campaigns"):
+        answer = client.post(url, json={"engine": "star-maps",
+                                        "options": {"unlocked_bonuses": bonuses},
+                                        "players": [{"name": "A"}, {"name": "B"}]})
+        assert_problem(answer, 422, "bad-options")
+        assert f"unlocked_bonuses: each bonus may be listed once; repeated: {repeated}" \
+            in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+
+
+@pytest.mark.parametrize("names, said", [
+    (["Ann", "Bob", "Ann"], "'Ann'"),
+    (["Ann", "ann "], "'Ann'"),
+    (["Ann", "Bob", "ANN", "bob"], "'Ann', 'Bob'"),
+])
+def test_two_players_with_one_name_are_422_and_create_nothing(client, names, said):
+    """Given two players whose names differ only by case or surrounding spaces (seats
+    are told apart by name in mails, pages and records), then 422
+    ``duplicate-player-name`` naming them, for a game and for a campaign, and nothing is
+    created."""
+    players = [{"name": n} for n in names]
+    for url, engine in (("/v1/games", "space-worm"), ("/v1/campaigns", "star-maps")):
+        answer = client.post(url, json={"engine": engine, "players": players[:4]})
+        assert_problem(answer, 422, "duplicate-player-name")
+        assert f"more than one is called {said}." in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "Ann"}, {"name": "Anne"}]})
+    assert answer.status_code == 201
+
+
 def test_a_named_hungriest_seat_and_each_start_roll_show_in_the_game(app, client):
     """Given ``hungriest_seat`` 2 of 3 and the default start roll, then the game's view
     shows them, three public start rolls come first (seat 2's, then 0's and 1's), and

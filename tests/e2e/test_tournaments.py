@@ -1,7 +1,7 @@
 """Whole tournaments on real parts (issue 11, "Checked by"): a Swiss of 9 players over
 4 rounds of Dark Horse at 3-player tables and a round robin of 5 players of Space
-Worm, run at once through the API against gunicorn, a Celery worker, the mailer and
-beat as processes, once on the embedded default (SQLite, filesystem broker) and once
+Worm, run at once through the API against the Procfile's processes (uvicorn web, the
+Celery workers, beat), once on the embedded default (SQLite, filesystem broker) and once
 on PostgreSQL + Redis (skipped with a reason without ``ARBITER_TEST_*`` URLs).
 
 Every player is an account signed up through the mailed link (a real SMTP server on

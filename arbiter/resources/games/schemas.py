@@ -30,7 +30,9 @@ class GameCreateSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True,
                           validate=validate.Length(min=1, max=16),
                           metadata={"description": "as many as the engine seats (422 "
-                                                   "bad-player-count)"})
+                                                   "bad-player-count), each with a name "
+                                                   "of their own, compared without case "
+                                                   "(422 duplicate-player-name)"})
     options = fields.Dict(load_default=dict, metadata={
         "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
                        "or contradictory-options naming them in 'options')"})
