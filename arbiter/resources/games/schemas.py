@@ -57,8 +57,10 @@ class GameCreateSchema(Schema):
         "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
                        "or contradictory-options naming them in 'options')"})
     start_at = fields.AwareDateTime(load_default=None, allow_none=True, metadata={
-        "description": "with invited players: start at this time (UTC, ISO 8601) at the "
-                       "latest; unanswered seats are then unfilled (422 bad-start if past)"})
+        "description": "start at this time (UTC, ISO 8601): the game waits until then, "
+                       "clocks stopped; with invited players, once they have all "
+                       "accepted, at this time at the latest, unanswered seats then "
+                       "unfilled (422 bad-start if past)"})
     unfilled = fields.String(load_default="cancel",
                              validate=validate.OneOf(["cancel", "start"]), metadata={
         "description": "seats nobody took (declined, or unanswered at start_at): cancel "
