@@ -184,7 +184,7 @@ def database_url(raw: str | None, instance_path: str) -> str:
 
 
 def engine_options(url: str) -> dict:
-    """Return SQLAlchemy engine options: a pool sized for gunicorn's threads on a
+    """Return SQLAlchemy engine options: a pool sized for the web process's ``WEB_THREADS`` on a
     server database (SQLite keeps its own pool)."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": True}
@@ -259,7 +259,13 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
            if env.get("IMAP_URL") else {}),
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
+        # a lost broker is waited for, however long: retried forever (Celery's default
+        # gives up after 100 tries and the worker exits), on startup too
         "broker_connection_retry_on_startup": True,
+        "broker_connection_max_retries": None,
+        # a task running when the broker goes away finishes (every task is idempotent;
+        # its message comes again and finds nothing to do) rather than being killed
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
     }
     base_url = env.get("BASE_URL", "http://localhost:8000").rstrip("/")
     return {

@@ -6,13 +6,14 @@ operation in the spec, the error answers that the layers below the view give on 
 route of that shape, and serves every error as ``application/problem+json`` with the
 one ``Problem`` schema:
 
-- every operation: 400 (a request line or header gunicorn cannot read), 414 (URL too
+- every operation: 400 (a request line or header the web server cannot read), 414 (URL too
   long), 431 (headers too large), 503 (the database is unavailable, ``Retry-After``);
 - a path parameter: 404 (nothing at that address);
 - a query or body argument: 422 (``invalid-request``, with ``errors`` per field);
 - a request body: 400 (malformed JSON), 413 (over ``MAX_CONTENT_LENGTH``, the
   connection is closed), 415 (not JSON);
-- a security requirement: 401 (missing, malformed or wrong token);
+- a security requirement: 401 (missing, malformed or wrong token); a personal token
+  (``apiToken``) among the schemes: 403 (``missing-scope``, ``no-seat``);
 - an ``Idempotency-Key`` parameter: 422 (``bad-idempotency-key``,
   ``idempotency-key-reused``); an ``If-Match`` parameter: 400 (``bad-if-match``).
 
@@ -48,6 +49,9 @@ ARGUMENTS = {422: "a field is missing or wrong (invalid-request, with errors per
 REQUEST_BODY = {400: "the body is not valid JSON", 413: "the body is too large (the "
                 "connection is closed)", 415: "the body is not JSON"}
 SECURED = {401: "a missing, malformed or wrong token"}
+PERSONAL_TOKEN = {403: "a personal token without the scope this route needs "
+                       "(missing-scope), or whose account holds no seat in the game "
+                       "(no-seat)"}
 HEADER_RULES = {"Idempotency-Key": {422: "an Idempotency-Key too short, too long or "
                                          "used before for another request"},
                 "If-Match": {400: "an If-Match that is not a game ETag"}}
@@ -102,6 +106,8 @@ def _statuses(operation: dict, path_parameters: list[dict]) -> dict[int, str]:
         tables.append(REQUEST_BODY)
     if any(requirement for requirement in operation.get("security", [])):
         tables.append(SECURED)
+    if any("apiToken" in requirement for requirement in operation.get("security", [])):
+        tables.append(PERSONAL_TOKEN)
     tables += [HEADER_RULES.get(p.get("name"), {}) for p in parameters if p.get("in") == "header"]
     found: dict[int, list[str]] = {}
     for table in tables:

@@ -24,7 +24,7 @@ class SessionSQLAlchemy(SQLAlchemy):
 
     At the end of every app context Flask-SQLAlchemy removes the session, which rolls
     back on its connection; when the database went away during the request, that
-    rollback raises outside every error handler (gunicorn's HTML 500). Here the error
+    rollback raises outside every error handler (the web server's bare 500). Here the error
     is logged and the session discarded: its connection is invalidated, and the pool
     replaces it on the next checkout.
     """

@@ -3,7 +3,7 @@
 What it measures: the wall time of one ``POST /v1/bulk-games`` request of
 ``ARBITER_BENCH_BULK_GAMES`` games (default 500: the default ``BULK_GAMES_MAX``),
 from sending the body to the last byte of the 201 answer, against the real stack
-(gunicorn web and a Celery worker, ``common.Stack``) on the embedded default (SQLite
+(the Procfile's uvicorn web and Celery workers, ``common.Stack``) on the embedded default (SQLite
 file + filesystem broker) and on PostgreSQL + Redis. The batch cycles through every
 engine (Space Worm 2 and 4 players, Dark Horse 3, Star Maps 2, Worms 2), each player
 with a name only, so no mail is written. The time includes validating every game,

@@ -32,6 +32,8 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:  # run as ``python bench/x.py`` from anywhere
     sys.path.insert(0, str(ROOT))
 
+from tests import processes  # noqa: E402 - the Procfile's commands, as the tests run them
+
 POSTGRES_URL = (os.environ.get("ARBITER_BENCH_POSTGRES_URL")
                 or os.environ.get("ARBITER_TEST_POSTGRES_URL")
                 or "postgresql://postgres@127.0.0.1:5432/test")
@@ -225,13 +227,35 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _replace(argv: list, option: str, value: str) -> list:
+    """Return ``argv`` with the value after ``option`` (``--x v``) or in ``--x=v``
+    set to ``value``."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == option:
+            out[i + 1] = value
+        elif str(arg).startswith(option + "="):
+            out[i] = f"{option}={value}"
+    return out
+
+
 def web_command(port: int, workers: int, factory: str = "arbiter.streams.asgi:create_app",
                 app_dir: Path = ROOT) -> list:
-    """Return the web process's command as the Procfile runs it (uvicorn, ``workers``
-    processes, the Flask requests in ``WEB_THREADS`` threads each)."""
-    return [BIN / "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port",
-            str(port), "--workers", str(workers), "--app-dir", str(app_dir), "--loop", "uvloop",
-            "--no-access-log", "--timeout-graceful-shutdown", "3"]
+    """Return the Procfile's ``web`` process (uvicorn with the problem+json HTTP
+    protocol, ``tests/processes.py``) on 127.0.0.1:``port`` with ``workers`` processes
+    (the Flask requests in ``WEB_THREADS`` threads each), serving ``factory`` from
+    ``app_dir``, without the access log."""
+    argv = _replace(processes.web_command(port), "--workers", str(workers))
+    argv = _replace(argv, "--factory", factory) if factory else argv
+    return [*argv, "--app-dir", str(app_dir), "--no-access-log"]
+
+
+def worker_commands(folder: Path, concurrency: int) -> dict[str, list]:
+    """Return the Procfile's Celery workers (``worker``: dice and deadlines; ``mailer``:
+    mail and web hooks), each with ``concurrency`` pool processes; not beat."""
+    commands = processes.celery_commands(folder)
+    return {name: _replace(commands[name], "--concurrency", str(concurrency))
+            for name in ("worker", "mailer")}
 
 
 def raise_fd_limit() -> int:
@@ -268,10 +292,10 @@ def tree_cpu_seconds(pid: int) -> float:
 
 
 class Stack:
-    """The web process (uvicorn, as in the Procfile) and a Celery worker serving the
-    queues of the Procfile's ``worker`` and ``mailer`` as subprocesses,
-    on loopback, with their logs in ``<instance>/logs``. No beat: a lost roll shows
-    as a stall instead of being hidden by the 15 s sweep.
+    """The Procfile's web process (uvicorn) and Celery workers (``worker`` for dice and
+    deadlines, ``mailer`` for mail) as subprocesses, on loopback, with their logs in
+    ``<instance>/logs``. No beat: a lost roll shows as a stall instead of being hidden
+    by the 15 s sweep.
 
     Use as a context manager; ``url`` is the base URL once started.
     """
@@ -295,15 +319,8 @@ class Stack:
                 env.pop(key, None)
         self.env = env
         env["WEB_THREADS"] = str(threads)
-        from arbiter.queue import GAME_QUEUES, MAIL_QUEUES  # the Procfile's two workers
-
-        self.commands = {
-            "web": web_command(self.port, web_workers),
-            "worker": [BIN / "celery", "-A", "workers.worker", "worker", "--loglevel=INFO",
-                       f"--concurrency={concurrency}",
-                       f"--queues={','.join(GAME_QUEUES + MAIL_QUEUES)}", "--without-gossip",
-                       "--without-mingle", "--without-heartbeat"],
-        }
+        self.commands = {"web": web_command(self.port, web_workers),
+                         **worker_commands(instance, concurrency)}
 
     def __enter__(self) -> "Stack":
         self.logs.mkdir(parents=True, exist_ok=True)
@@ -340,14 +357,14 @@ class Stack:
                 except requests.RequestException:
                     pass
             if not worker_up:
-                worker_up = " ready." in self.log("worker")
+                worker_up = all(" ready." in self.log(name) for name in ("worker", "mailer"))
             if web_up and worker_up:
                 return
             time.sleep(0.2)
         raise RuntimeError(f"the stack did not come up in {seconds:.0f} s; see {self.logs}")
 
     def log(self, name: str) -> str:
-        """Return the log of process ``name`` (``web`` or ``worker``) so far."""
+        """Return the log of process ``name`` (``web``, ``worker``, ``mailer``) so far."""
         try:
             return (self.logs / f"{name}.log").read_text(errors="replace")
         except FileNotFoundError:

@@ -1,8 +1,8 @@
 """Play by email: delay from an inbound reply accepted to the next turn mail handed to
 SMTP, and inbound messages processed per second.
 
-What it measures: gunicorn, a Celery worker and the ``mailin`` SMTP listener run as
-subprocesses on loopback, on the embedded default (SQLite + the filesystem broker),
+What it measures: the Procfile's web (uvicorn), Celery workers and ``mailin`` SMTP
+listener run as subprocesses on loopback, on the embedded default (SQLite + the filesystem broker),
 then on PostgreSQL (fresh schema) + Redis (an empty database). The arbiter's mail goes
 to a local SMTP sink (aiosmtpd) in this process, which stamps each message's arrival.
 A 2-seat Space Worm game is played by mail only, one reply at a time

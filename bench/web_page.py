@@ -1,7 +1,7 @@
 """A game page in a real browser: time to first byte, full load, page weight.
 
-What it measures: the embedded default (SQLite, filesystem broker; uvicorn and a
-Celery worker as in the Procfile, ``common.Stack``) serving one mid-game page of each
+What it measures: the embedded default (SQLite, filesystem broker; uvicorn and the
+Celery workers as in the Procfile, ``common.Stack``) serving one mid-game page of each
 engine (a 3-player game, or 2 for Worms, with a few random moves made over REST), opened
 ``ARBITER_BENCH_PAGE_LOADS`` times (default 30) as the seat to move in headless Chromium
 (Debian's ``/usr/bin/chromium`` through Playwright). Each time, a fresh browser context

@@ -76,8 +76,9 @@ def celery_commands(folder: Path) -> dict[str, list]:
     return commands
 
 
-def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 60) -> None:
-    """Wait until ``url`` answers ``/v1/engines``.
+def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 180) -> None:
+    """Wait until ``url`` answers ``/v1/engines`` (the one wait of every test that starts
+    the service; on a loaded 2-core machine uvicorn's workers can take over a minute).
 
     :raises RuntimeError: a process exited, or nothing answered within ``seconds``.
     """

@@ -11,7 +11,7 @@ from arbiter.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Campaign, CampaignGame, Game
 from arbiter.service import access
-from arbiter.service.games import NewPlayer, create_game, engine_for
+from arbiter.service.games import NewPlayer, check_players, create_game, engine_for
 
 
 def create_campaign(engine_id: str, name: str, players: list[NewPlayer],
@@ -19,12 +19,14 @@ def create_campaign(engine_id: str, name: str, players: list[NewPlayer],
     """Create a campaign; return it and the organiser's token (shown once).
 
     :raises Unprocessable: ``unknown-engine``, ``no-campaigns`` for an engine without
-        campaigns; :raises engines.base.InvalidOptions: bad player count or options.
+        campaigns, ``duplicate-player-name``, ``duplicate-player-email``; :raises
+        engines.base.InvalidOptions: bad player count or options.
     """
     engine = engine_for(engine_id)
     if engine.campaign_options([]) is None:
         raise Unprocessable(f"{engine.title} has no campaigns.", code="no-campaigns")
     engine.load_options(len(players), options)
+    check_players(players)
     refuse_carried(engine.campaign_options([]), options)
     token = access.new_token()
     campaign = Campaign(id=secrets.token_hex(8), engine=engine.id, name=name,

@@ -50,6 +50,33 @@ def engine_for(engine_id: str) -> Engine:
                             code="unknown-engine") from None
 
 
+def check_players(players: list[NewPlayer]) -> None:
+    """Refuse players that share a name or an email address: seats are told apart by
+    name in mails, pages, records and mail commands, so two players called ``Ann`` (or
+    ``ann `` and ``Ann``: names are compared without case and surrounding spaces) could
+    not be; and one address holding two seats would get both seats' mail (addresses are
+    compared as accounts store them: trimmed, lower-cased).
+
+    :raises Unprocessable: ``duplicate-player-name`` or ``duplicate-player-email``,
+        naming what is repeated.
+    """
+    for code, label, keys in (
+            ("duplicate-player-name", "is called",
+             [(p.name.strip().casefold(), p.name) for p in players]),
+            ("duplicate-player-email", "has the address",
+             [(p.email.strip().lower(), p.email) for p in players if p.email])):
+        seen: dict[str, str] = {}
+        repeated: list[str] = []
+        for key, shown in keys:
+            if key in seen and seen[key] not in repeated:
+                repeated.append(seen[key])
+            seen.setdefault(key, shown)
+        if repeated:
+            what = "a name" if code.endswith("name") else "an address"
+            raise Unprocessable(f"Each player needs {what} of their own; more than one "
+                                f"{label} {', '.join(repr(r) for r in repeated)}.", code=code)
+
+
 def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 clock: dict | None = None,
                 answer_row: Callable[[Game, list[str]], Any] | None = None,
@@ -62,8 +89,8 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
     :returns: the game and the seat tokens in seat order (shown once, stored hashed).
-    :raises Unprocessable: ``unknown-engine``, ``bad-clock``; :raises
-        engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
+    :raises Unprocessable: ``unknown-engine``, ``bad-clock``, ``duplicate-player-*``;
+        :raises engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
 
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
@@ -83,12 +110,14 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     :param rated: the game updates its players' ratings when it ends
         (:mod:`arbiter.service.ratings`).
     :returns: the settled transition of the new game (version 0) and the seat tokens.
-    :raises: as :func:`create_game`, and Unprocessable ``unrated-seat`` for a rated
-        game whose seats are not all different accounts.
+    :raises: as :func:`create_game`, Unprocessable ``duplicate-player-name``,
+        ``duplicate-player-email`` (:func:`check_players`), and Unprocessable
+        ``unrated-seat`` for a rated game whose seats are not all different accounts.
     """
     engine = engine_for(engine_id)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
+    check_players(players)
     state = engine.setup(len(players), loaded)
     seed = fairness.new_seed()
     tokens = [access.new_token() for _ in players]

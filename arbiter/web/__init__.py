@@ -35,6 +35,7 @@ def signed_in_account() -> dict:
 def init_app(app: Flask) -> None:
     """Register the pages and the security headers on ``app``."""
     from arbiter.web import account_routes  # noqa: F401 - registers the account pages
+    from arbiter.web import tournament_routes  # noqa: F401 - registers the tournament pages
     from arbiter.web import webhook_routes  # noqa: F401 - registers the web hook pages
     from arbiter.web.routes import bp
 

@@ -10,6 +10,7 @@ from arbiter.extensions import db
 from arbiter.models import Account, ApiToken
 from arbiter.models.timestamps import utcnow
 from arbiter.service import accounts
+from arbiter.service.identity import IMPLIED, Principal
 
 
 def signed_in() -> Account | None:
@@ -52,3 +53,17 @@ def seat_in(account: Account | None, game) -> int | None:
     held = [s.seat for s in game.seats if s.account_id == account.id]
     owing = [s for s in held if s in game.to_act]
     return (owing or held or [None])[0]
+
+
+def principal() -> Principal | None:
+    """Return the signed-in account as the service's caller (its sign-in token's
+    scopes and the ones they imply), None when the browser is not signed in."""
+    who = signed_in()
+    if who is None:
+        return None
+    token = db.session.get(ApiToken, session["account"]["token"])
+    scopes = set(token.scopes)
+    for scope in token.scopes:
+        scopes |= IMPLIED.get(scope, set())
+    return Principal(token="", token_hash=token.token_hash, account=who,
+                     scopes=frozenset(scopes), token_id=token.id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from marshmallow import Schema, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from engines.base import Engine, JSON, Prompt
 from engines.star_maps import board_svg, notation, rules
@@ -19,12 +19,24 @@ from engines.star_maps.bonuses import BONUS_IDS
 from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS
 
 
+def _once_each(bonuses: list[str]) -> None:
+    """Refuse a list of bonuses that names one twice (rules/star-maps.md, "Bonuses":
+    a bonus is unlocked once, for everybody).
+
+    :raises marshmallow.ValidationError: naming the repeated bonuses.
+    """
+    repeated = sorted({b for b in bonuses if bonuses.count(b) > 1})
+    if repeated:
+        raise ValidationError(f"each bonus may be listed once; repeated: {', '.join(repeated)}")
+
+
 class StarMapsOptions(Schema):
     """Star Maps game options.
 
     ``sheet``: a sheet in ``engines/star_maps/sheets/`` (default ``plain``);
     ``unlocked_bonuses``: the bonuses the campaign has unlocked so far, usable by every
-    player (default none; order and repeats do not matter).
+    player (default none; any order, each bonus at most once: a bonus is unlocked or
+    not, so a repeat is a mistake and refused with ``bad-options``).
     """
 
     sheet = fields.String(load_default=DEFAULT_SHEET, validate=validate.OneOf(sorted(SHEETS)),
@@ -32,12 +44,14 @@ class StarMapsOptions(Schema):
                                                    + ", ".join(sorted(SHEETS)) + "."})
     unlocked_bonuses = fields.List(
         fields.String(validate=validate.OneOf(BONUS_IDS)), load_default=list,
-        metadata={"description": "Bonuses unlocked so far in the campaign: "
+        validate=_once_each,
+        metadata={"uniqueItems": True,
+                  "description": "Bonuses unlocked so far in the campaign, each once: "
                                  + ", ".join(BONUS_IDS) + "."})
 
     @post_load
     def _canonical(self, data: dict, **_: Any) -> dict:
-        """Keep unlocked bonuses once each, in the bonus list order."""
+        """Keep unlocked bonuses in the bonus list order."""
         data["unlocked_bonuses"] = [b for b in BONUS_IDS if b in data["unlocked_bonuses"]]
         return data
 

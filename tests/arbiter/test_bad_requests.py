@@ -149,6 +149,87 @@ def test_bad_start_and_variant_options_are_422_and_create_nothing(client, engine
     assert client.get("/v1/games").json == []
 
 
+@pytest.mark.parametrize("bonuses, repeated", [
+    (["comet", "bridge", "comet"], "comet"),
+    (["bridge", "bridge", "echo", "echo"], "bridge, echo"),
+])
+def test_star_maps_unlocked_bonuses_named_twice_are_422_and_create_nothing(
+        client, bonuses, repeated):
+    """Star Maps, "Bonuses": a bonus is unlocked once, for everybody. Given
+    ``unlocked_bonuses`` naming a bonus twice, then 422 ``bad-options`` naming the
+    repeated bonuses, for a game and for a campaign, and nothing is created."""
+    for url in ("/v1/games", "/v1/campaigns"):
+        answer = client.post(url, json={"engine": "star-maps",
+                                        "options": {"unlocked_bonuses": bonuses},
+                                        "players": [{"name": "A"}, {"name": "B"}]})
+        assert_problem(answer, 422, "bad-options")
+        assert f"unlocked_bonuses: each bonus may be listed once; repeated: {repeated}" \
+            in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+
+
+def test_star_maps_a_thousand_times_one_bonus_is_refused(client):
+    """Star Maps, "Bonuses": ``unlocked_bonuses`` of 1000 x ``echo`` is 422
+    ``bad-options`` (each bonus once), and nothing is created."""
+    answer = client.post("/v1/games", json={"engine": "star-maps", "players": [
+        {"name": "A"}, {"name": "B"}], "options": {"unlocked_bonuses": ["echo"] * 1000}})
+    assert_problem(answer, 422, "bad-options")
+    assert client.get("/v1/games").json == []
+
+
+def test_two_seats_with_one_address_are_422_and_create_nothing(client):
+    """Given two players whose addresses differ only by case, then 422
+    ``duplicate-player-email`` for a game and a campaign, and nothing is created."""
+    players = [{"name": "Ann", "email": "same@example.org"},
+               {"name": "Bob", "email": "SAME@example.org"}]
+    for url, engine in (("/v1/games", "space-worm"), ("/v1/campaigns", "star-maps")):
+        answer = client.post(url, json={"engine": engine, "players": players})
+        assert_problem(answer, 422, "duplicate-player-email")
+        assert "more than one has the address 'same@example.org'." in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+
+
+def test_an_address_with_a_local_part_over_64_characters_is_refused(client):
+    """RFC 5321, 4.5.3.1.1: a local part is at most 64 octets. Given 300 characters
+    before the @ (a seat, a sign-in link), then 422 ``invalid-request``."""
+    address = "a" * 300 + "@example.org"
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "Ann", "email": address}, {"name": "Bob"}]})
+    assert_problem(answer, 422, "invalid-request")
+    assert_problem(client.post("/v1/auth/links", json={"email": address}), 422,
+                   "invalid-request")
+    assert client.get("/v1/games").json == []
+
+
+def test_names_are_kept_without_surrounding_spaces(client):
+    """Given ``"   a   "``, then the seat is called ``a``."""
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "   a   "}, {"name": "b"}]})
+    assert answer.status_code == 201
+    assert [s["name"] for s in answer.json["seats"]] == ["a", "b"]
+
+
+@pytest.mark.parametrize("names, said", [
+    (["Ann", "Bob", "Ann"], "'Ann'"),
+    (["Ann", "ann "], "'Ann'"),
+    (["Ann", "Bob", "ANN", "bob"], "'Ann', 'Bob'"),
+])
+def test_two_players_with_one_name_are_422_and_create_nothing(client, names, said):
+    """Given two players whose names differ only by case or surrounding spaces (seats
+    are told apart by name in mails, pages and records), then 422
+    ``duplicate-player-name`` naming them, for a game and for a campaign, and nothing is
+    created."""
+    players = [{"name": n} for n in names]
+    for url, engine in (("/v1/games", "space-worm"), ("/v1/campaigns", "star-maps")):
+        answer = client.post(url, json={"engine": engine, "players": players[:4]})
+        assert_problem(answer, 422, "duplicate-player-name")
+        assert f"more than one is called {said}." in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "Ann"}, {"name": "Anne"}]})
+    assert answer.status_code == 201
+
+
 def test_a_named_hungriest_seat_and_each_start_roll_show_in_the_game(app, client):
     """Given ``hungriest_seat`` 2 of 3 and the default start roll, then the game's view
     shows them, three public start rolls come first (seat 2's, then 0's and 1's), and

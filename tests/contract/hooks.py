@@ -1,15 +1,16 @@
 """Schemathesis hooks (``SCHEMATHESIS_HOOKS=tests.contract.hooks``): point generated
 requests at real games with real tokens, so the fuzzer reaches more than 404s.
 
-The games come from ``tests/contract/seed.py`` (``ARBITER_FUZZ_FIXTURES`` names the
-file). Only cases generated as valid (positive) are changed, and each choice is a
-function of the generated values, so a failing case shrinks and replays the same way:
-about three in four get the id of a real game (or campaign) fit for the route, and a
-few moves become the first legal move of the game now, so moves are accepted too.
-Long-polls wait at most half a second, in every case whose ``wait`` is valid (a real
-wait blocks until a move comes, up to 30 s). The auth provider sends the route's real token (creator, organiser or seat);
-schemathesis's ``ignored_auth`` check then also tries each request without it and
-with a wrong one.
+The games and accounts come from ``tests/contract/seed.py`` (``ARBITER_FUZZ_FIXTURES``
+names the file). Only cases generated as valid (positive) are changed, and each choice
+is a function of the generated values, so a failing case shrinks and replays the same
+way: about three in four get the id of a real game (or campaign, or one of the
+account's spare tokens) fit for the route, and a few moves become the first legal move
+of the game now, so moves are accepted too. Long-polls wait at most half a second, in
+every case whose ``wait`` is valid (a real wait blocks until a move comes, up to 30 s).
+The auth provider sends the route's real token (a signed-in account's personal token,
+creator, organiser or seat); schemathesis's ``ignored_auth`` check then also tries
+each request without it and with a wrong one.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import requests
 import schemathesis
 
 CREATOR_ROUTES = ("/pause", "/resume", "/extend")
+ACCOUNT_CREATES = ("/v1/games", "/v1/bulk-games")
+"""Creations sent with the account's personal token (``games:create``)."""
 
 
 @lru_cache(maxsize=1)
@@ -40,17 +43,40 @@ def _draw(case, salt: str) -> int:
 
 
 def _game_for(path: str, draw: int, secured: bool) -> dict:
-    """Return the seeded game a route should see."""
+    """Return the seeded game a route should see (one in four of those a personal token
+    may open: the account's own game, with its token)."""
     games = fixtures()["games"]
     if path.endswith("/record"):
         return games["over"]
     if path.endswith(CREATOR_ROUTES) or path.endswith("/vacation"):
-        return games["clocked"]
+        return games["mine"] if draw % 4 == 1 else games["clocked"]
     if path.endswith("/resign"):
         return games["resign"]
     if path.endswith("/board.svg"):
         return games["board"]
+    if secured and draw % 4 == 1:
+        return games["mine"]
     return games["over"] if not secured and draw % 2 == 0 else games["active"]
+
+
+def _account_token(case) -> str | None:
+    """Return the personal token a route of the account, or a creation, gets: the
+    second account's on ``DELETE /v1/me`` (deleting it leaves the first one working),
+    the third's on ``/v1/me/tokens`` (it lists, makes and revokes its own tokens, so
+    the fuzzer never learns, and never revokes, the first one's token), none on
+    ``/v1/me/stream`` (with a real token it never ends), else the account's; None for
+    other routes."""
+    path, method = case.operation.path, case.operation.method.upper()
+    account = fixtures()["account"]
+    if path == "/v1/me/stream":
+        return None
+    if path == "/v1/me" and method == "DELETE":
+        return account["doomed"]
+    if path.startswith("/v1/me/tokens"):
+        return account["keys"]
+    if path.startswith("/v1/me") or path in ACCOUNT_CREATES:
+        return account["token"]
+    return None
 
 
 def _token_for(path: str, game: dict, draw: int) -> str | None:
@@ -77,9 +103,11 @@ def _seeded_game(game_id: str) -> dict | None:
 
 @schemathesis.auth()
 class SeededTokens:
-    """Bearer tokens of the seeded games: the creator's on pause, resume and extend,
-    the organiser's on a campaign, otherwise a seat's, of the game in the path (or of
-    the game the route is pointed at, when its path names no seeded game yet)."""
+    """Bearer tokens of the seeded account and games: the account's personal token on
+    ``/v1/me/...`` and on creations (see :func:`_account_token`), the creator's on
+    pause, resume and extend, the organiser's on a campaign, otherwise a seat's, of the
+    game in the path (or of the game the route is pointed at, when its path names no
+    seeded game yet); the account's game gets the account's token throughout."""
 
     def get(self, case, context):
         """Return the seeded games and campaign."""
@@ -90,7 +118,9 @@ class SeededTokens:
         if not case.operation.definition.raw.get("security"):
             return
         params = case.path_parameters or {}
-        if "campaign_id" in params:
+        if case.operation.path.startswith("/v1/me") or case.operation.path in ACCOUNT_CREATES:
+            token = _account_token(case)
+        elif "campaign_id" in params:
             token = data["campaign"]["token"]
         else:
             game = _seeded_game(params.get("game_id", "")) or \
@@ -124,6 +154,9 @@ def map_case(context, case):
         return case
     if "campaign_id" in params:
         params["campaign_id"] = fixtures()["campaign"]["id"]
+    elif "token_id" in params:
+        spares = fixtures()["account"]["spare_tokens"]
+        params["token_id"] = spares[draw % len(spares)]
     elif "game_id" in params:
         game = _game_for(path, draw, bool(case.operation.definition.raw.get("security")))
         params["game_id"] = game["id"]

@@ -1,10 +1,9 @@
-"""The service's real processes for end-to-end tests (``start_stack``: web, worker,
-beat and, for play by email, the mailin listener, on the embedded default or
-PostgreSQL + Redis), and the browser fixtures (pytest-playwright) on Debian's Chromium, and one running service
-(the Procfile's web process, uvicorn with the streams' ASGI front, a Celery worker and
-beat, as real processes; SQLite, and Redis as the broker where
-``ARBITER_TEST_REDIS_URL`` is set, else the filesystem broker) shared by the browser
-tests of a module.
+"""The service's real processes for end-to-end tests (``start_stack``: the Procfile's
+web, worker, mailer and beat and, for play by email, the mailin listener, on the
+embedded default or PostgreSQL + Redis, started by ``tests/processes.py``), and the
+browser fixtures (pytest-playwright) on Debian's Chromium, with one running service
+(the same processes; SQLite, and Redis as the broker where ``ARBITER_TEST_REDIS_URL``
+is set, else the filesystem broker) shared by the browser tests of a module.
 
 Playwright cannot download its own browsers here, so it drives ``/usr/bin/chromium``
 (``ARBITER_CHROMIUM`` elsewhere), headless, sandbox off (root in CI). Without that
@@ -17,7 +16,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -27,21 +25,6 @@ from tests import processes
 from tests.conftest import REDIS_URL, REQUIRE_SERVICES, free_port, smtp_server
 
 BIN = processes.BIN
-
-
-def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 60) -> None:
-    """Wait until ``url`` answers ``/v1/engines``; fail if a process exits first."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        for proc in procs:
-            if proc.poll() is not None:
-                raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
-        try:
-            if requests.get(f"{url}/v1/engines", timeout=10).ok:
-                return
-        except requests.RequestException:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not come up")
 
 
 @pytest.fixture
@@ -67,15 +50,14 @@ def start_stack(tmp_path, request):
         subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True,
                        capture_output=True)
         commands = {
-            "web": [BIN / "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class",
-                    "gthread", "--workers", "2", "--threads", "4", "arbiter:create_app()"],
+            "web": processes.web_command(port),
             **processes.celery_commands(tmp_path),
             **({"mailin": [BIN / "arbiter", "mailin"]} if mailin_url else {}),
         }
         procs = processes.start(commands, env, tmp_path / "logs")
         request.addfinalizer(lambda: processes.stop(procs))
         url = f"http://127.0.0.1:{port}"
-        wait_until_up(url, procs, seconds=180)  # two cores shared: slow to start
+        processes.wait_until_up(url, procs)
         return url
 
     return start
@@ -130,15 +112,11 @@ def service(tmp_path_factory, inbox):
         env["CELERY_BROKER_URL"] = REDIS_URL  # a worker under heavy load, killing it
     subprocess.run([processes.BIN / "arbiter", "db-upgrade"], env=env, check=True,
                    capture_output=True)
-    commands = {"web": [processes.BIN / "uvicorn", "--factory",  # as in the Procfile
-                        "arbiter.streams.asgi:create_app", "--host", "127.0.0.1",
-                        "--port", str(port), "--workers", "2",
-                        "--timeout-graceful-shutdown", "5"],
-                **processes.celery_commands(folder)}
+    commands = {"web": processes.web_command(port), **processes.celery_commands(folder)}
     procs = processes.start(commands, env, SCREENSHOTS.parent / "logs")
     try:
         url = f"http://127.0.0.1:{port}"
-        wait_until_up(url, procs, seconds=180)  # two cores shared: slow to start
+        processes.wait_until_up(url, procs)
         yield url
     finally:
         processes.stop(procs)

@@ -24,7 +24,6 @@ from arbiter.models import OutboxMail
 from arbiter.verify import verify
 from tests import processes
 from tests.conftest import free_port
-from tests.e2e.conftest import wait_until_up
 
 BIN = processes.BIN
 SOAK = os.environ.get("ARBITER_FAULT_PROFILE") == "soak"
@@ -59,7 +58,7 @@ class Stack:
         self.killed: set[str] = set()
         for name in self.commands:
             self.start(name)
-        wait_until_up(self.url, list(self.procs.values()))
+        processes.wait_until_up(self.url, list(self.procs.values()))
         self.watching = True
         threading.Thread(target=self._supervise, daemon=True).start()
         self.app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "ENQUEUE": False,

@@ -1,6 +1,6 @@
 """The web pages in a real browser (issue 12, "Tested in a real browser"): Debian's
-Chromium driven by Playwright against real processes (gunicorn web, Celery worker and
-beat, embedded default).
+Chromium driven by Playwright against real processes (the Procfile's uvicorn web,
+Celery workers and beat, embedded default).
 
 - a whole game of every engine played by clicking on the seats' pages (the first move
   by keyboard only), checking the end, the scores and that the record verifies, with
@@ -410,11 +410,12 @@ def test_the_deadline_is_shown_in_the_viewers_zone(service, new_context) -> None
 
 
 def mailed(inbox, address: str, pattern: str, seconds: float = 60) -> str:
-    """Wait for a mail to ``address`` whose text matches ``pattern``; return the match."""
+    """Wait for a mail to ``address`` whose plain text matches ``pattern`` (a turn mail
+    is multipart: its text and the board's PNG); return the match."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         for message in inbox.to(address):
-            found = re.search(pattern, message.get_content())
+            found = re.search(pattern, message.get_body(("plain",)).get_content())
             if found:
                 return found.group(0)
         time.sleep(0.2)
@@ -506,3 +507,74 @@ def test_my_web_hooks_in_the_browser(service, inbox, new_context) -> None:
     with page.expect_navigation():
         page.click("text=Delete this web hook")
     assert "Web hook deleted" in page.content() and "No web hooks yet." in page.content()
+
+
+def test_a_tournament_page_in_the_browser(service, inbox, new_context) -> None:
+    """A player signed in through the pages enters a Swiss with the tournament page's
+    button and makes herself a token on "my tokens"; two players signed up over the
+    API join, the organiser starts it; once its one round is played out (REST, by
+    each entrant's token) the worker ends it, and the page shows the API's standings
+    row for row, the round's table with its game linked and the places, and the bye;
+    it passes axe and every control takes the focus with Tab."""
+    from tests.e2e.test_tournaments import play_game, sign_up
+
+    url = service
+    organiser, *others = sign_up(url, inbox[1], 3)
+    t = requests.post(f"{url}/v1/tournaments", timeout=30,
+                      headers={"Authorization": f"Bearer {organiser}"},
+                      json={"name": "Browser Swiss", "engine": "space-worm",
+                            "table_size": 2, "format": "swiss", "rounds": 1}).json()
+    address = f"swiss-{t['id']}@example.org"
+    page = signed_in_page(url, inbox, new_context, address)
+    page.goto(f"{url}/tournaments")
+    page.click(f'a[href="/tournaments/{t["id"]}"]')
+    page.wait_for_load_state()
+    assert serious_violations(page) == [] and unreachable(page) == []
+    with page.expect_navigation():
+        page.click("text=Enter this tournament")
+    assert "you play from round 1" in page.content()
+    page.goto(f"{url}/me/tokens")
+    page.fill("#t-name", "tournament bot")
+    page.check("input[name=scopes][value='games:play']")
+    with page.expect_navigation():
+        page.click("text=Make the token")
+    mine = page.locator("code.token").inner_text()
+    for token in others:
+        answer = requests.post(f"{url}/v1/tournaments/{t['id']}/entries", timeout=30,
+                               headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 201, answer.text
+    again = requests.post(f"{url}/v1/tournaments/{t['id']}/entries", timeout=30,
+                          headers={"Authorization": f"Bearer {mine}"})
+    assert again.status_code == 409  # entered on the page already: the same account
+    started = requests.post(f"{url}/v1/tournaments/{t['id']}/start", timeout=30,
+                            headers={"Authorization": f"Bearer {organiser}"})
+    assert started.status_code == 200, started.text
+    token_of = {}  # account id: personal token
+    for token in others + [mine]:
+        who = requests.get(f"{url}/v1/me", timeout=30,
+                           headers={"Authorization": f"Bearer {token}"}).json()
+        token_of[who["id"]] = token
+    account_of = {e["id"]: e["account"] for e in requests.get(
+        f"{url}/v1/tournaments/{t['id']}", timeout=30).json()["entries"]}
+    first = requests.get(f"{url}/v1/tournaments/{t['id']}/rounds/1", timeout=30).json()
+    for table in first["tables"]:
+        play_game(url, table["game"],
+                  [token_of[account_of[p["entry"]]] for p in table["players"]], seed=7)
+    deadline = time.monotonic() + 120
+    while requests.get(f"{url}/v1/tournaments/{t['id']}", timeout=30).json()["status"] \
+            != "over":
+        assert time.monotonic() < deadline, "the worker did not end the tournament"
+        time.sleep(0.5)
+    page.goto(f"{url}/tournaments/{t['id']}")
+    assert "The tournament is over." in page.content()
+    standings = requests.get(f"{url}/v1/tournaments/{t['id']}/standings",
+                             timeout=30).json()["standings"]
+    shown = page.locator("table.standings tbody tr").all_inner_texts()
+    assert [row.split("\t")[:3] for row in shown] == [
+        [str(s["rank"]), s["name"] + (" (withdrawn)" if s["withdrawn"] else ""),
+         f"{s['points']:g}"] for s in standings]
+    table = first["tables"][0]
+    assert page.locator(f'a[href="/games/{table["game"]}"]').count() == 1
+    assert f"Bye: {first['byes'][0]['name']}" in page.locator("ul.tables").inner_text()
+    assert len(shown) == 3
+    assert serious_violations(page) == [] and unreachable(page) == []

@@ -1,4 +1,4 @@
-"""A real game on real parts: gunicorn, a Celery worker and beat as processes, mail to
+"""A real game on real parts: the Procfile's processes (uvicorn web, Celery workers, beat), mail to
 a real SMTP server on loopback, played over HTTP only by ``arbiter play``.
 
 Once on the embedded default (SQLite, filesystem broker) and once on PostgreSQL +

@@ -1,6 +1,7 @@
 """The README's tour runs as written: every shell block marked ``<!-- tour -->`` is run,
-in order, by bash against a live service (web, worker and beat on the embedded
-default), as a new user pasting them would; then the game it played is checked."""
+in order, by bash against a live service (the Procfile's processes on the embedded
+default), as a new user pasting them would; then the game it played is checked, and
+what the Streams section's two streams sent."""
 
 from __future__ import annotations
 
@@ -58,3 +59,7 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     assert [m["seat"] for m in moves[:2]] == [0, 1]
     assert any(e["kind"] == "resigned" and e["seat"] == 1 for e in record["events"])
     assert (user / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
+    # Streams: the first stream sends the whole log, the resumed one only after event 3
+    last = len(record["events"])
+    assert output.count("\nevent: game-over\n") == 2, output
+    assert output.count("\nid: 3\n") == 1 and output.count(f"\nid: {last}\n") == 2, output

@@ -17,7 +17,11 @@ class CampaignCreateSchema(Schema):
     name = fields.String(load_default="Campaign",
                          validate=[validate.Length(min=1, max=120), printable])
     players = fields.List(fields.Nested(PlayerSchema), required=True,
-                          validate=validate.Length(min=1, max=16))
+                          validate=validate.Length(min=1, max=16),
+                          metadata={"description": "as many as the engine seats (422 "
+                                                   "bad-player-count), each with a name "
+                                                   "of their own (422 "
+                                                   "duplicate-player-name)"})
     options = fields.Dict(load_default=dict)
 
 

@@ -1,6 +1,6 @@
 """Schemas of the games resource: create, summary, query args, moves, events, record."""
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 import engines
 
@@ -10,12 +10,32 @@ from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
 
 
+def mail_address(value: str) -> None:
+    """Refuse an address whose local part (before the ``@``) is over 64 characters,
+    the limit of RFC 5321, 4.5.3.1.1 (no mail server takes it).
+
+    :raises marshmallow.ValidationError: saying so.
+    """
+    if len(value.rpartition("@")[0]) > 64:
+        raise ValidationError("The part before the @ may be at most 64 characters.")
+
+
 class PlayerSchema(Schema):
-    """A player at creation: a name, and an email address for turn mails."""
+    """A player at creation: a name (surrounding spaces dropped), and an email address
+    for turn mails."""
 
     name = fields.String(required=True,
                          validate=[validate.Length(min=1, max=80), printable])
-    email = fields.Email(load_default=None, allow_none=True)
+    email = fields.Email(load_default=None, allow_none=True,
+                         validate=[validate.Length(max=254), mail_address])
+
+    @pre_load
+    def _trim(self, data, **_):
+        """Drop the spaces around a name (``"  Ann "`` is ``Ann``)."""
+        if isinstance(data, dict) and isinstance(data.get("name"), str) and \
+                data["name"].strip():
+            data = {**data, "name": data["name"].strip()}
+        return data
     tz = fields.String(load_default=None, allow_none=True, validate=[validate.Length(max=64), check_tz],
                        metadata={"description": "IANA time zone for deadlines in mails, "
                                                 "e.g. Europe/Paris"})
@@ -30,7 +50,9 @@ class GameCreateSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True,
                           validate=validate.Length(min=1, max=16),
                           metadata={"description": "as many as the engine seats (422 "
-                                                   "bad-player-count)"})
+                                                   "bad-player-count), each with a name "
+                                                   "of their own, compared without case "
+                                                   "(422 duplicate-player-name)"})
     options = fields.Dict(load_default=dict, metadata={
         "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
                        "or contradictory-options naming them in 'options')"})

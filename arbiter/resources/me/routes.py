@@ -6,6 +6,7 @@ from flask import Response, request
 from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 
+from arbiter.contract import link, links
 from arbiter.resources import guard
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
@@ -17,6 +18,14 @@ blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="My account: profile, personal API tokens, my games.")
 
 TOKEN = {"security": [{"apiToken": []}]}
+TOKEN_LINKS = links(
+    201,
+    ListTokens=link("/v1/me/tokens", "get", "my tokens, the new one among them",
+                    header__Authorization="$request.header.Authorization"),
+    RevokeToken=link("/v1/me/tokens/{token_id}", "delete", "revoke the new token",
+                     path__token_id="$response.body#/id",
+                     header__Authorization="$request.header.Authorization"),
+)
 
 
 def _account():
@@ -39,12 +48,15 @@ class Me(MethodView):
                 "reliability": ratings.reliability(account)}
 
     @guard.needs("account", "account:write")
-    @blp.arguments(s.MePatchSchema)
+    @blp.arguments(s.MePatchSchema, required=False)
     @blp.response(200, s.MeSchema)
     @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
     @blp.doc(**TOKEN)
     def patch(self, data):
-        """Change my display name, time zone or digest option (scope account:write)."""
+        """Change my display name, time zone or digest option (scope account:write).
+
+        Fields left out, or no body at all, stay as they are.
+        """
         return accounts.update(_account(), data)
 
     @guard.needs("account", "account:write")
@@ -73,7 +85,7 @@ class Tokens(MethodView):
     @blp.arguments(s.TokenCreateSchema)
     @blp.response(201, s.TokenCreatedSchema)
     @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
-    @blp.doc(**TOKEN)
+    @blp.doc(**TOKEN, **TOKEN_LINKS)
     def post(self, data):
         """Make a personal API token with some scopes; the answer shows it this once."""
         row, plain = accounts.create_token(_account(), data["name"], data["scopes"],

@@ -6,6 +6,7 @@ from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
 from arbiter.service.identity import SCOPES
+from arbiter.resources.games.schemas import mail_address
 
 NAME = [validate.Length(min=1, max=80), printable]
 
@@ -68,7 +69,7 @@ class TokenCreatedSchema(TokenSchema):
 class LinkRequestSchema(Schema):
     """``POST /v1/auth/links``: mail me a sign-in (or sign-up) link."""
 
-    email = fields.Email(required=True, validate=validate.Length(max=254))
+    email = fields.Email(required=True, validate=[validate.Length(max=254), mail_address])
     display_name = fields.String(load_default=None, allow_none=True, validate=NAME,
                                  metadata={"description": "for a new account"})
 
@@ -82,7 +83,7 @@ class LinkSentSchema(Schema):
 class SessionCreateSchema(Schema):
     """``POST /v1/auth/sessions``: use a mailed link's ``email`` and ``token``."""
 
-    email = fields.Email(required=True, validate=validate.Length(max=254))
+    email = fields.Email(required=True, validate=[validate.Length(max=254), mail_address])
     token = fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 

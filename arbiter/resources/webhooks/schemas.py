@@ -10,7 +10,9 @@ class WebhookCreateSchema(Schema):
 
     url = fields.String(required=True, validate=validate.Length(min=1, max=2000),
                         metadata={"description": "an https:// URL on a public address "
-                                                 "(see the README's WEBHOOK_* settings)"})
+                                                 "(see the README's WEBHOOK_* settings; "
+                                                 "422 webhook-url-invalid, "
+                                                 "webhook-url-not-https)"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), required=True,
                          validate=validate.Length(min=1, max=len(EVENTS)),
                          metadata={"description": "of " + ", ".join(EVENTS)})

@@ -174,14 +174,17 @@ def test_the_bonuses_are_invented_data():
 
 def test_unlocked_bonuses_is_an_option_shared_by_all_players():
     """Bonuses: "all bonuses unlocked are available for use by all players". Given the
-    option lists bonuses in any order with a repeat, then the game keeps them once each in
-    list order; an unknown bonus is refused; the default is none."""
-    options = ENGINE.load_options(2, {"unlocked_bonuses": ["comet", "bridge", "comet"]})
+    option lists bonuses in any order, then the game keeps them in list order; an
+    unknown bonus, or one named twice (a bonus is unlocked once), is refused
+    (``bad-options``); the default is none."""
+    options = ENGINE.load_options(2, {"unlocked_bonuses": ["comet", "bridge"]})
     assert options["unlocked_bonuses"] == ["bridge", "comet"]
     assert ENGINE.setup(2, options)["unlocked"] == ["bridge", "comet"]
     assert ENGINE.load_options(2, {})["unlocked_bonuses"] == []
-    with pytest.raises(InvalidOptions):
-        ENGINE.load_options(2, {"unlocked_bonuses": ["teleport"]})
+    for bad in (["teleport"], ["comet", "bridge", "comet"]):
+        with pytest.raises(InvalidOptions) as refused:
+            ENGINE.load_options(2, {"unlocked_bonuses": bad})
+        assert refused.value.code == "bad-options"
 
 
 # --------------------------------------------------------------------------- losers' choice

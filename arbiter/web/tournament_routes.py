@@ -1,0 +1,80 @@
+"""Tournament pages: the public list of tournaments, and a tournament's page (its
+standings, every paired round with its tables and byes, its entries), where a
+signed-in account enters or withdraws with a plain form. Thin views over
+``arbiter/service/tournaments.py`` and ``tournament_results.py``, the same calls as
+``/v1/tournaments``."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+
+from arbiter.extensions import db
+from arbiter.service import tournament_results as results
+from arbiter.service import tournaments
+from arbiter.web import account
+from arbiter.web.forms import LeaveForm
+from arbiter.web.routes import bp, refused_form
+
+LISTED = 100
+"""Tournaments the list shows (newest first)."""
+
+STATUSES = ("open", "running", "over")
+
+
+@bp.get("/tournaments")
+def tournament_list():
+    """The public list of tournaments, newest first (``?status=``, ``?engine=``)."""
+    status = request.args.get("status") or None
+    if status is not None and status not in STATUSES:
+        abort(400)
+    query = tournaments.list_tournaments(status, request.args.get("engine") or None)
+    rows = [tournaments.summary(t) for t in db.session.scalars(query.limit(LISTED))]
+    return render_template("tournaments.html", tournaments=rows, status=status,
+                           statuses=STATUSES)
+
+
+@bp.get("/tournaments/<tournament_id>")
+def tournament(tournament_id: str):
+    """A tournament's page: standings, rounds (tables, games, places, byes), entries;
+    the signed-in account's enter or withdraw button."""
+    t = tournaments.get(tournament_id)
+    entries = [results.entry_json(e) for e in results.entries(t.id)]
+    who = account.signed_in()
+    mine = next((e for e in entries if who is not None and e["account"] == who.id), None)
+    rounds = [results.round_json(t, r.number) for r in results.rounds(t.id)]
+    return render_template(
+        "tournament.html", t=tournaments.summary(t), standings=results.standings(t),
+        rounds=list(reversed(rounds)), entries=entries, signed_in=who, mine=mine,
+        can_enter=t.status == "open" or (t.status == "running" and t.format == "swiss"
+                                         and t.late_entries),
+        form=LeaveForm())
+
+
+@bp.post("/tournaments/<tournament_id>/enter")
+def enter_tournament(tournament_id: str):
+    """Enter the signed-in account (the service's refusals are the page's message)."""
+    tournaments.get(tournament_id)
+    form = LeaveForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    who = account.principal()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    entry = tournaments.enter(tournament_id, who)
+    flash(f"Entered as {entry['name']}: you play from round {entry['joined_round']}.", "ok")
+    return redirect(url_for("web.tournament", tournament_id=tournament_id), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/entries/<entry_id>/withdraw")
+def withdraw_entry(tournament_id: str, entry_id: str):
+    """Withdraw the signed-in account's entry (from the next round on)."""
+    tournaments.get(tournament_id)
+    form = LeaveForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    who = account.principal()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    entry = tournaments.withdraw(tournament_id, entry_id, who)
+    flash(f"Withdrawn: you are not paired from round {entry['withdrawn_round']} on.", "ok")
+    return redirect(url_for("web.tournament", tournament_id=tournament_id), 303)
