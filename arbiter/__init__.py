@@ -19,7 +19,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import bodies, config, database, errors, guards, queue, unavailable, web
+    from arbiter import (bodies, config, database, errors, guards, limits, queue,
+                         unavailable, web)
+    from arbiter.service import consent  # noqa: F401 - the outbox's consent check
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
     from arbiter.resources.metrics.routes import install_timing
@@ -57,6 +59,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     install_timing(app)
     errors.register(app)
     unavailable.register(app)
+    limits.init_app(app)
     web.init_app(app)
     queue.celery_init_app(app)
     webhooks.install()  # deliveries are enqueued once their transaction commits

@@ -102,6 +102,14 @@
     before a 413 the web process reads and drops up to this much more of the body
     (default 8,388,608 bytes), for at most this long (default 2), so that a client
     still sending gets the 413 rather than a reset connection.
+``RATELIMIT_STORAGE_URI``
+    where rate limits are counted (Flask-Limiter); default: the Celery broker when it
+    is Redis, else ``memory://`` (per process).
+``RATELIMIT_ENABLED``
+    ``0`` turns every rate limit off (default on).
+``RATELIMIT_CREATE``, ``RATELIMIT_WRITE``, ``RATELIMIT_READ``, ``RATELIMIT_SIGN_IN``, ``RATELIMIT_SIGN_IN_CLIENT``, ``RATELIMIT_INVITE``
+    the limits, as ``limits`` strings (``"20 per minute;200 per day"``; empty: none);
+    see :mod:`arbiter.limits` and ``RATE_LIMITS`` below.
 ``WEBHOOK_ALLOW_HTTP``
     ``1``: web hooks may be ``http://`` URLs; ``0``: only ``https://``. Default: on for
     the embedded default (no ``DATABASE_URL``), off in production.
@@ -225,6 +233,25 @@ def _beat(env: Mapping[str, str]) -> dict:
         "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
                               "schedule": float(env.get("TOURNAMENT_SWEEP_SECONDS", 15))},
     }
+RATE_LIMITS = {
+    "RATELIMIT_CREATE": "20 per minute;500 per day",
+    "RATELIMIT_WRITE": "300 per minute",
+    "RATELIMIT_READ": "1200 per minute",
+    "RATELIMIT_SIGN_IN": "3 per 10 minutes;10 per day",
+    "RATELIMIT_SIGN_IN_CLIENT": "30 per hour",
+    "RATELIMIT_INVITE": "3 per minute;10 per day",
+}
+"""Default rate limits: per caller (create, write, read), per address (sign-in links),
+per client IP (sign-in links), per creator and address (invitations)."""
+
+
+def ratelimit_storage(env: Mapping[str, str]) -> str:
+    """Return where rate limits are counted: ``RATELIMIT_STORAGE_URI``, else a Redis
+    broker, else in memory."""
+    if env.get("RATELIMIT_STORAGE_URI"):
+        return env["RATELIMIT_STORAGE_URI"]
+    broker = env.get("CELERY_BROKER_URL", "")
+    return broker if broker.startswith(("redis://", "rediss://")) else "memory://"
 
 
 def flag(raw: str | None, default: bool) -> bool:
@@ -315,6 +342,9 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SMTP_TIMEOUT_SECONDS": 30.0,
         "DB_RETRY_AFTER_SECONDS": int(env.get("DB_RETRY_AFTER_SECONDS", 5)),
         "OPEN_CREATION": flag(env.get("OPEN_CREATION"), default=not env.get("DATABASE_URL")),
+        "RATELIMIT_ENABLED": flag(env.get("RATELIMIT_ENABLED"), default=True),
+        "RATELIMIT_STORAGE_URI": ratelimit_storage(env),
+        **{key: env.get(key, value) for key, value in RATE_LIMITS.items()},
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
         "WEBHOOK_ALLOW_HTTP": flag(env.get("WEBHOOK_ALLOW_HTTP"),

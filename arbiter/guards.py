@@ -13,6 +13,10 @@ from flask import Flask, request
 from arbiter.errors import ArbiterError, NotFound
 
 
+FORM_ENDPOINTS: set[str] = set()
+"""Endpoints that also take a form-encoded body (RFC 8058's one-click unsubscribe)."""
+
+
 def require_json_body() -> None:
     """Refuse a request body that is not JSON, before any view reads it.
 
@@ -21,7 +25,8 @@ def require_json_body() -> None:
     if request.blueprint == "web":  # the pages take forms (arbiter/web)
         return
     sends_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if request.method in ("POST", "PUT", "PATCH") and sends_body and not request.is_json:
+    if request.method in ("POST", "PUT", "PATCH") and sends_body \
+            and not request.is_json and request.endpoint not in FORM_ENDPOINTS:
         raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
                            code="unsupported-media-type", status=415)
 

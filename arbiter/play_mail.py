@@ -3,7 +3,8 @@
 ``arbiter play ENGINE --players N --by-email`` creates a game on a running server
 (over HTTP: creation is not a mail command), then plays it by mail: it listens as the
 players' mail server (a local SMTP sink, where the server's ``SMTP_URL`` points),
-answers each "your turn" mail with a random legal move read from the mail itself (or
+accepts each seat's invitation by replying ``accept`` to it (the players' addresses
+are not accounts: the game waits until they have agreed), answers each "your turn" mail with a random legal move read from the mail itself (or
 from the answer to ``moves`` when the mail lists only examples), sends it over SMTP
 to the server's ``mailin`` listener, and at the end fetches and verifies the record
 and checks the mail: every move came by mail, each seat got one turn mail per prompt
@@ -95,6 +96,11 @@ def is_turn_mail(msg: EmailMessage) -> bool:
     return str(msg["Subject"]).startswith("[Arbiter] Your turn")
 
 
+def is_invitation(msg: EmailMessage) -> bool:
+    """True for an invitation mail (its one mail to an address that has not agreed)."""
+    return str(msg["Subject"]).startswith("[Arbiter] An invitation to play")
+
+
 def listed_moves(text: str) -> tuple[list[str], bool]:
     """Return the legal moves a turn mail (or an answer to ``moves``) lists, and
     whether the list is complete."""
@@ -162,14 +168,20 @@ class MailPlayer:
         raise PlayError(f"no answer to {message_id} within {timeout:.0f} s")
 
     def step(self, timeout: float) -> bool:
-        """Answer every turn mail not yet answered; return True if any was."""
+        """Accept every invitation and answer every turn mail not yet answered; return
+        True if any was."""
         acted = False
         for msg in self.sink.snapshot():
-            if not is_turn_mail(msg) or msg["Message-ID"] in self.handled \
-                    or str(msg["To"]) not in self.addresses:
+            if not (is_turn_mail(msg) or is_invitation(msg)) \
+                    or msg["Message-ID"] in self.handled or str(msg["To"]) not in self.addresses:
                 continue
             self.handled.add(msg["Message-ID"])
             address = str(msg["To"])
+            if is_invitation(msg):
+                self.send(address, msg, "accept")
+                self.echo(f"  accepted the invitation of {address} by mail")
+                acted = True
+                continue
             moves, complete = listed_moves(body_of(msg))
             if not complete:
                 answer = self.answer_of(self.send(address, msg, "moves"), timeout)

@@ -310,7 +310,8 @@ class Stack:
         self.procs: list[subprocess.Popen] = []
         env = {**os.environ, "ARBITER_INSTANCE_PATH": str(instance / "instance"),
                "BASE_URL": self.url, "PATH": f"{BIN}:{os.environ.get('PATH', '')}"}
-        env.setdefault("OPEN_CREATION", "1")
+        env.setdefault("OPEN_CREATION", "1")  # the benchmarks create games without tokens
+        env.setdefault("RATELIMIT_ENABLED", "0")  # and measure throughput, not limits
         for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url),
                            ("SMTP_URL", None)):
             if value:

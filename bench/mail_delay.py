@@ -29,7 +29,8 @@ import time
 import common
 import requests
 
-from arbiter.play_mail import MailPlayer, Sink, body_of, is_turn_mail, listed_moves
+from arbiter.play_mail import (MailPlayer, Sink, body_of, is_invitation, is_turn_mail,
+                               listed_moves)
 
 SAMPLES = int(os.environ.get("ARBITER_BENCH_MAIL_SAMPLES", "25"))
 BURST = int(os.environ.get("ARBITER_BENCH_MAIL_BURST", "100"))
@@ -57,6 +58,14 @@ def wait_for(sink: Sink, seen: int, predicate, timeout: float = TIMEOUT) -> tupl
             return found[0]
         time.sleep(0.005)
     raise RuntimeError("no mail arrived in time")
+
+
+def accept_invitations(sink: Sink, player: MailPlayer) -> None:
+    """Reply ``accept`` to each player's invitation mail (their addresses are not
+    accounts: the game waits until both have agreed to mail)."""
+    for address in player.addresses:
+        index, _ = wait_for(sink, 0, lambda m: is_invitation(m) and str(m["To"]) == address)
+        player.send(address, sink.messages[index], "accept")
 
 
 def delays(sink: Sink, player: MailPlayer) -> list[float]:
@@ -111,6 +120,7 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
                                                 {"name": "B", "email": addresses[1]}]})
         answer.raise_for_status()
         player = MailPlayer(sink, mailin_url, addresses, random.Random(1), lambda _: None)
+        accept_invitations(sink, player)
         samples = delays(sink, player)
         report.add(case, f"accepted -> next turn mail p50 (n={len(samples)})",
                    common.ms(common.percentile(samples, 50)))

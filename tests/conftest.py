@@ -22,8 +22,10 @@ from arbiter.config import database_url
 from arbiter.extensions import db
 
 os.environ.setdefault("OPEN_CREATION", "1")
-"""Tests create games without tokens unless they say otherwise (the servers they start
-inherit this); ``tests/arbiter/test_accounts.py`` checks closed creation."""
+os.environ.setdefault("RATELIMIT_ENABLED", "0")
+"""Tests create games without tokens and are not rate limited unless they say
+otherwise (the servers they start inherit this); ``tests/arbiter/test_accounts.py``
+checks closed creation, ``tests/arbiter/test_limits.py`` the limits."""
 
 POSTGRES_URL = os.environ.get("ARBITER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL")
@@ -60,7 +62,8 @@ def make_app(db_url: str, **config):
     """Return an app on ``db_url`` with the schema migrated; tasks are not enqueued
     unless the config says so."""
     settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": db_url, "ENQUEUE": False,
-                "BASE_URL": "http://arbiter.test", "OPEN_CREATION": True, **config}
+                "BASE_URL": "http://arbiter.test", "OPEN_CREATION": True,
+                "RATELIMIT_ENABLED": False, **config}
     app = create_app(settings)
     with app.app_context():
         upgrade()

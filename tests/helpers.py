@@ -19,13 +19,29 @@ def auth(token: str) -> dict:
 
 def new_game(client, engine: str = "space-worm", players: int = 2, emails: bool = False,
              options: dict | None = None) -> tuple[str, list[str]]:
-    """Create a game over the API; return its id and the seat tokens."""
+    """Create a game over the API; return its id and the seat tokens. With ``emails``
+    the seats' addresses (``p<i>@example.org``) are accounts first, so that they have
+    agreed to mail and the game starts at once."""
+    if emails:
+        agreed(client.application, *(f"p{i}@example.org" for i in range(players)))
     body = {"engine": engine, "options": options or {}, "players": [
         {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None}
         for i in range(players)]}
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
     return answer.json["id"], [s["token"] for s in answer.json["seats"]]
+
+
+def agreed(app, *emails: str) -> None:
+    """Make each address a verified account (as if it had signed up, without the
+    sign-in mail), so that it has agreed to game mail; existing ones are kept."""
+    from arbiter.service import accounts
+
+    with app.app_context():
+        for email in emails:
+            if accounts.account_by_address(email) is None:
+                accounts.new_account(email, None)
+        db.session.commit()
 
 
 def roll(app, game_id: str) -> int:

@@ -7,8 +7,8 @@ from flask import current_app
 
 from arbiter import queue
 from arbiter.mailin import imap, process
-from arbiter.service import (chance, clock_sweep, mail, tournament_rounds,
-                             webhook_delivery, webhooks)
+from arbiter.service import (chance, clock_sweep, digest, game_start, mail,
+                              tournament_rounds, webhook_delivery, webhooks)
 
 
 @shared_task(name="workers.tasks.resolve_chance", acks_late=True)
@@ -72,8 +72,13 @@ def sweep_chance() -> int:
 @shared_task(name="workers.tasks.sweep_clock")
 def sweep_clock() -> dict:
     """Apply due timeouts (or the outage policy) and send due reminders, each exactly
-    once; return the sweep's counts."""
-    return clock_sweep.sweep()
+    once; then start or cancel the waiting games whose ``start_at`` has come, and queue
+    the daily digests that are due (one beat entry for all the clock's work, so the
+    broker carries no more messages); return the counts."""
+    counts = clock_sweep.sweep()
+    counts["starts"] = game_start.start_due()
+    counts["digests"] = digest.sweep()
+    return counts
 
 
 @shared_task(name="workers.tasks.process_inbound", acks_late=True)

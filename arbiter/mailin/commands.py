@@ -181,13 +181,20 @@ def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
     return Done(line, True, f"Recorded: {answer['text']} (version {version})."), game.version
 
 
+NOT_ACTIVE = {
+    "waiting": "The game has not started: it waits for its invited players to accept.",
+    "cancelled": "The game was cancelled (an invited seat stayed unfilled).",
+}
+"""What a game that is neither on nor over waits for (:mod:`arbiter.service.invitations`)."""
+
+
 def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
     """Return the lines listing the seat's legal moves now (or why there are none)."""
     from arbiter.service.notify import move_lines
 
     game, engine, state = load(seat.game_id)
     if game.status != "active":
-        return ["The game is over."]
+        return [NOT_ACTIVE.get(game.status, "The game is over.")]
     if seat.seat not in game.to_act:
         return ["It is not your turn now, so you have no legal moves."]
     return move_lines(engine, state, seat.seat, everything)
@@ -206,6 +213,8 @@ def status_text(seat: SeatGrant) -> str:
         lines.append("Ranking, best first: " + "; ".join(
             ", ".join(names[s] for s in group) for group in result.get("ranking", [])))
         return "\n".join(lines)
+    if game.status in NOT_ACTIVE:
+        return "\n".join([*lines, NOT_ACTIVE[game.status]])
     waiting = [names[s] for s in game.to_act]
     if seat.seat in game.to_act:
         lines.append("It is your turn" + (f" (with {', '.join(w for w in waiting if w != names[seat.seat])})"

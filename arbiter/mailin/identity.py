@@ -1,16 +1,19 @@
 """Whose mail is a seat's: the one place that says which address speaks for a seat.
 
-Until accounts with consent exist (issue 10), a seat's address is the email given for
-it at creation; once they do, this returns the address only when it has agreed to
-play, so that an address that has not agreed gets no mail and its mail is not acted on.
+A seat's address speaks for it only once it has agreed to play
+(:func:`arbiter.service.consent.may_mail`: the seat is held by an account, a
+verified address, and did not unsubscribe). An address that has not agreed gets no
+game mail, and mail from it is not acted on or answered (an invitation's reply
+``accept`` is the one exception: :mod:`arbiter.mailin.invitation`).
 """
 
 from __future__ import annotations
 
 from arbiter.models import Seat
+from arbiter.service.consent import may_mail
 
 
 def seat_address(seat: Seat) -> str | None:
     """Return the address that receives ``seat``'s mail and may act for it by mail
-    (lower-cased), or None when there is none."""
-    return seat.email.strip().lower() if seat.email else None
+    (lower-cased), or None when there is none or it has not agreed to game mail."""
+    return seat.email.strip().lower() if may_mail(seat) else None

@@ -4,8 +4,10 @@ A message is claimed with a conditional UPDATE (pending, and unclaimed or its cl
 older than ``CLAIM_SECONDS``), so two workers never process it at once; a crash leaves
 the claim to expire and the sweep to try again (moves are idempotent per Message-ID
 and line, the answer is one outbox row per message). Mail that is automatic, that is
-not addressed to a valid capability, whose sender is not the seat's address, or whose
-DMARC/DKIM fails is recorded as refused and never answered (no backscatter).
+not addressed to a valid capability, whose sender is not the seat's address (an
+address that has agreed to game mail: :mod:`arbiter.mailin.identity`), or whose
+DMARC/DKIM fails is recorded as refused and never answered (no backscatter). A reply
+to an invitation mail goes to :mod:`arbiter.mailin.invitation`.
 """
 
 from __future__ import annotations
@@ -14,28 +16,22 @@ import logging
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 
 from arbiter import queue
 from arbiter.extensions import db
-from arbiter.mailin import answer, authentication, capability, commands, identity, loops
+from arbiter.mailin import (answer, authentication, capability, commands, identity,
+                            invitation, loops)
 from arbiter.mailin.message import Incoming, header, read
+from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
 from arbiter.models.timestamps import utcnow
+from arbiter.service import invitations
 from arbiter.service.identity import seat_grant
 
 log = logging.getLogger(__name__)
 
 CLAIM_SECONDS = 120
 MAX_ATTEMPTS = 5
-
-
-class Refused(Exception):
-    """The message is dropped unanswered: ``code`` and a sentence for the record."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code, self.detail = code, detail
 
 
 def claim(inbound_id: int) -> InboundMail | None:
@@ -109,12 +105,14 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
     if game is None or cap.seat >= len(game.seats):
         raise Refused("refused-capability", "The reply address names no seat of a game.")
     where.update(game_id=game.id, seat=cap.seat)
-    address = identity.seat_address(game.seats[cap.seat])
-    _check_sender(envelope, incoming, address)
+    if cap.version == invitations.REPLY_VERSION:
+        return invitation.reply(row, incoming, envelope, cap, game)
+    address = identity.seat_address(game.seats[cap.seat])  # None without consent
+    check_sender(envelope, incoming, address)
     failed = authentication.failure(incoming.msg, incoming.sender)
     if failed:
         raise Refused("refused-authentication", f"Authentication-Results: {failed}.")
-    _check_rate(address)
+    check_rate(address)
     seat = seat_grant(game.id, cap.seat)
     if game.seats[cap.seat].resigned:
         done = [commands.Done("", False, "You have resigned from this game; mail from "
@@ -152,27 +150,6 @@ def envelope_sender(row: InboundMail, incoming: Incoming) -> str | None:
         return row.mail_from
     return_path = header(incoming.msg, "Return-Path").strip()
     return return_path or None
-
-
-def _check_sender(envelope: str | None, incoming: Incoming, address: str | None) -> None:
-    """:raises Refused: ``refused-sender`` unless From (and the envelope sender, where
-    known) is the seat's address."""
-    senders = [incoming.sender] + ([envelope.strip("<> ").lower()] if envelope else [])
-    if not address or any(s != address for s in senders):
-        raise Refused("refused-sender", "The sender is not the seat's address.")
-
-
-def _check_rate(address: str) -> None:
-    """:raises Refused: ``rate-limited`` once ``MAIL_REPLIES_PER_HOUR`` answers went to
-    ``address`` in the last hour (the mail is recorded, not acted on)."""
-    limit = current_app.config["MAIL_REPLIES_PER_HOUR"]
-    since = utcnow() - timedelta(hours=1)
-    sent = db.session.scalar(sa.select(sa.func.count(OutboxMail.id)).where(
-        OutboxMail.to_addr == address, OutboxMail.dedupe_key.like("answer:%"),
-        OutboxMail.created_at >= since))
-    if sent >= limit:
-        raise Refused("rate-limited", f"{address} already got {sent} answers this hour "
-                      f"(limit {limit}); the mail was not acted on.")
 
 
 def pending(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:

@@ -2,6 +2,7 @@
 the clock's reminders, heartbeat and outages, ratings, web hooks and their deliveries, tournaments."""
 
 from arbiter.models.account import Account, ApiToken, SignInLink
+from arbiter.models.consent import ConsentEvent, Invitation, MailAddress
 from arbiter.models.clock import ClockOutage, ClockReminder, ClockSweep
 from arbiter.models.campaign import Campaign, CampaignGame
 from arbiter.models.event import Event
@@ -14,7 +15,7 @@ from arbiter.models.tournament import (Tournament, TournamentEntry, TournamentEv
                                        TournamentGame, TournamentRound)
 from arbiter.models.webhook import Webhook, WebhookDelivery, WebhookRecipient
 
-__all__ = ["Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
+__all__ = ["ConsentEvent", "Invitation", "MailAddress", "Account", "ApiToken", "SignInLink", "Campaign", "CampaignGame", "Event", "Game", "Seat", "IdempotentResponse", "InboundMail", "OutboxMail", "Rating", "ClockOutage",
            "ClockReminder", "ClockSweep", "Webhook", "WebhookDelivery", "WebhookRecipient",
            "Tournament", "TournamentEntry", "TournamentEvent", "TournamentGame",
            "TournamentRound"]

@@ -18,7 +18,8 @@ class Account(db.Model):
     ``email`` is unique and lower-cased; it and ``display_name`` are erased when the
     account is deleted (``deleted_at`` set), the row stays so that seats keep their link.
     ``digest``: "your turn" mails are gathered into one daily digest instead of one
-    mail per game.
+    mail per game (``digest_sent_at``: when the last one went). ``mail_off``: the
+    address unsubscribed from everything.
     """
 
     __tablename__ = "accounts"
@@ -28,6 +29,8 @@ class Account(db.Model):
     display_name: Mapped[str] = mapped_column(sa.String(80))
     tz: Mapped[str] = mapped_column(sa.String(64), default="UTC")
     digest: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    mail_off: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    digest_sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 

@@ -24,6 +24,10 @@ class Game(db.Model):
     at creation, ``clock_state`` the per-seat clocks (folded from the log and the time
     of each event), ``deadline`` the earliest deadline of a seat that owes a move (UTC,
     indexed: the sweep claims due games on it), ``remind_at`` the earliest reminder due.
+
+    Invitations (:mod:`arbiter.service.invitations`): a game with invited seats has
+    ``status = "waiting"`` until they answer or ``start_at`` comes; ``unfilled``
+    (``cancel`` | ``start``) says what happens to seats nobody took.
     """
 
     __tablename__ = "games"
@@ -52,6 +56,8 @@ class Game(db.Model):
     clock_state: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     remind_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     creator_token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    start_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    unfilled: Mapped[str] = mapped_column(sa.String(16), default="cancel")
     creator_account_id: Mapped[str | None] = mapped_column(
         sa.ForeignKey("accounts.id"), nullable=True, index=True)
     rated: Mapped[bool] = mapped_column(sa.Boolean, default=False,
@@ -68,7 +74,10 @@ class Game(db.Model):
 
     @property
     def to_act(self) -> list[int]:
-        """Return the seats the current prompt waits for (empty unless a decision)."""
+        """Return the seats the current prompt waits for (empty unless a decision of a
+        game that has started)."""
+        if self.status == "waiting":
+            return []
         return list(self.prompt.get("seats", [])) if self.prompt.get("type") == "decision" else []
 
     @property
@@ -79,7 +88,10 @@ class Game(db.Model):
 
 class Seat(db.Model):
     """A player's place in a game: name, optional email, the hash of its bearer token,
-    and the account that holds it (None for anonymous play with the seat token)."""
+    and the account that holds it (None for anonymous play with the seat token);
+    ``mail_off``: the address unsubscribed from this game's mail; ``digest``: its
+    account takes the daily digest instead of a "your turn" mail per game (copied
+    from the account, so the move path needs no extra read)."""
 
     __tablename__ = "seats"
     __table_args__ = (sa.Index("ix_seats_name", "name"),)  # the player filter
@@ -93,5 +105,7 @@ class Seat(db.Model):
     tz: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     account_id: Mapped[str | None] = mapped_column(
         sa.ForeignKey("accounts.id"), nullable=True, index=True)
+    mail_off: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    digest: Mapped[bool] = mapped_column(sa.Boolean, default=False)
 
     game: Mapped[Game] = relationship(back_populates="seats")

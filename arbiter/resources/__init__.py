@@ -11,6 +11,7 @@ from arbiter.resources.engines.routes import blp as engines_blp
 from arbiter.resources.games.routes import blp as games_blp
 from arbiter.resources.games.clock_routes import blp as clock_blp
 from arbiter.resources.health.routes import blp as health_blp
+from arbiter.resources.invitations.routes import blp as invitations_blp
 from arbiter.resources.me.routes import blp as me_blp
 from arbiter.resources.metrics.routes import blp as metrics_blp
 from arbiter.resources.ratings.routes import blp as ratings_blp
@@ -18,7 +19,8 @@ from arbiter.resources.tournaments.routes import blp as tournaments_blp
 from arbiter.resources.webhooks.routes import blp as webhooks_blp
 
 BLUEPRINTS = [engines_blp, games_blp, bulk_blp, clock_blp, campaigns_blp, auth_blp, me_blp,
-              webhooks_blp, metrics_blp, ratings_blp, tournaments_blp, health_blp]
+              webhooks_blp, metrics_blp, ratings_blp, tournaments_blp, health_blp,
+              invitations_blp]
 
 
 def register_blueprints(api: Api) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request
 
+from arbiter import limits
 from arbiter.errors import Unauthorized
 from arbiter.extensions import db
 from arbiter.resources import headers
@@ -24,7 +25,8 @@ from arbiter.service import campaigns, games, identity, idempotency
 class Policy:
     """What a route needs from its caller.
 
-    :param kind: ``seat`` (a seat of the route's game), ``creator`` (the game's
+    :param kind: ``anyone`` (a token is optional but checked), ``seat`` (a seat of
+        the route's game), ``creator`` (the game's
         creator), ``account`` (a personal token), ``create`` (game creation: a token
         with ``games:create`` unless ``OPEN_CREATION``), ``organiser`` (a campaign's
         organiser token).
@@ -73,9 +75,11 @@ def check_request() -> None:
     if policy is None:
         return
     who = identity.authenticate(request.headers.get("Authorization"))
-    db.session.commit()  # a token's last-used time
+    if who is not None and who.touched:
+        db.session.commit()  # the token's last-used time, before anything can fail
     g.principal = who
     CHECKS[policy.kind](policy, who, request.view_args or {})
+    limits.check(limit_of(policy), limits.caller_key(who))
     if has_body() and db.engine.dialect.name == "sqlite":
         release_before_body()
 
@@ -104,6 +108,13 @@ def release_before_body() -> None:
         session.commit()
     finally:
         session.expire_on_commit = True
+
+
+def limit_of(policy: Policy) -> str:
+    """Return the rate limit a request of ``policy`` counts against."""
+    if policy.kind == "create":
+        return "create"
+    return "read" if request.method in ("GET", "HEAD") else "write"
 
 
 def _game(policy: Policy, who, game_id: str):
@@ -159,5 +170,9 @@ def _organiser(policy: Policy, who, args: dict) -> None:
     campaigns.organised(args["campaign_id"], who.token if who else None)
 
 
-CHECKS = {"seat": _seat, "creator": _creator, "account": _account, "create": _create,
+def _anyone(policy: Policy, who, args: dict) -> None:
+    """Any caller (a token, if given, has been authenticated)."""
+
+
+CHECKS = {"anyone": _anyone, "seat": _seat, "creator": _creator, "account": _account, "create": _create,
           "organiser": _organiser}

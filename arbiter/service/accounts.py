@@ -18,10 +18,10 @@ from urllib.parse import urlencode
 import sqlalchemy as sa
 from flask import current_app
 
-from arbiter import queue
+from arbiter import limits, queue
 from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import Account, ApiToken, OutboxMail, Seat, SignInLink
+from arbiter.models import Account, ApiToken, Invitation, OutboxMail, Seat, SignInLink
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import identity
 
@@ -52,8 +52,12 @@ def request_link(email: str, display_name: str | None = None,
     The answer never says whether the address has an account. The link expires after
     ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once. ``confirm_path`` is
     the page the link opens (the web pages give their own, ``/sign-in/confirm``).
+
+    :raises arbiter.errors.TooManyRequests: too many links for this address
+        (``RATELIMIT_SIGN_IN``).
     """
     address = normal_address(email)
+    limits.check("sign_in", address)
     nonce = secrets.token_urlsafe(32)
     now = utcnow()
     link = SignInLink(nonce_hash=identity.token_hash(nonce), email=address,
@@ -113,26 +117,41 @@ def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
         db.session.rollback()
         raise Conflict("This sign-in link has already been used; ask for a new one.",
                        code="link-used")
-    account = account_by_address(address)
-    if account is None:
-        account = Account(id=secrets.token_hex(8), email=address,
-                          display_name=link.display_name or address.split("@")[0][:80],
-                          tz="UTC", digest=False, created_at=now)
-        db.session.add(account)
-        db.session.flush()
+    account = account_by_address(address) or new_account(address, link.display_name)
     link_seats(account)
-    expires = now + timedelta(seconds=current_app.config["SIGN_IN_TOKEN_SECONDS"])
-    row, plain = _new_token(account, "sign-in", list(identity.SCOPES), expires)
+    row, plain = sign_in_token(account)
     db.session.commit()
     return account, row, plain
 
 
+def new_account(email: str, display_name: str | None) -> Account:
+    """Add the account of a just-verified address (flushed, not committed)."""
+    address = normal_address(email)
+    account = Account(id=secrets.token_hex(8), email=address,
+                      display_name=(display_name or address.split("@")[0])[:80],
+                      tz="UTC", digest=False, mail_off=False, created_at=utcnow())
+    db.session.add(account)
+    db.session.flush()
+    return account
+
+
+def sign_in_token(account: Account) -> tuple[ApiToken, str]:
+    """Add a personal token with every scope that lasts ``SIGN_IN_TOKEN_SECONDS``
+    (not committed); return it and its plain text."""
+    expires = utcnow() + timedelta(seconds=current_app.config["SIGN_IN_TOKEN_SECONDS"])
+    return _new_token(account, "sign-in", list(identity.SCOPES), expires)
+
+
 def link_seats(account: Account) -> int:
-    """Link the unclaimed seats that name the account's address to it; return how many."""
+    """Link the unclaimed seats that name the account's address to it, except seats
+    offered by an invitation (those wait for its answer); return how many."""
+    invited = sa.select(Invitation.id).where(Invitation.game_id == Seat.game_id,
+                                             Invitation.seat == Seat.seat)
     return db.session.execute(
         sa.update(Seat).where(sa.func.lower(Seat.email) == account.email,
-                              Seat.account_id.is_(None))
-        .values(account_id=account.id).execution_options(synchronize_session=False)
+                              Seat.account_id.is_(None), ~invited.exists())
+        .values(account_id=account.id, digest=account.digest, mail_off=account.mail_off)
+        .execution_options(synchronize_session=False)
     ).rowcount
 
 
@@ -151,9 +170,12 @@ def update(account: Account, changes: dict) -> dict:
     for key in ("display_name", "tz", "digest"):
         if key in changes and changes[key] is not None:
             setattr(account, key, changes[key])
-    if "display_name" in changes:
+    copied = {key: getattr(account, key) for key in ("display_name", "digest")
+              if key in changes}
+    if copied:
         db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
-                           .values(name=account.display_name)
+                           .values(**{"name" if k == "display_name" else k: v
+                                      for k, v in copied.items()})
                            .execution_options(synchronize_session=False))
     db.session.commit()
     return me(account)

@@ -16,6 +16,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
+from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
 from arbiter.service import games, identity, idempotency, reading
@@ -56,8 +57,10 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
     account = creator.account if creator else None
 
+    creator_key = limits.caller_key(creator)
+
     def run(row):
-        staged = stage_games(specs, account)
+        staged = stage_games(specs, account, creator_key)
         answer = {"games": [reading.created(game, tokens) for game, tokens, _ in staged]}
         pending = [after for _, _, after in staged]
         try:
@@ -79,7 +82,8 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     return idempotency.once(scope, key, body, run)
 
 
-def stage_games(specs: list[GameSpec], account=None) -> list[tuple[Any, list[str], tuple]]:
+def stage_games(specs: list[GameSpec], account=None, creator_key: str = "anonymous"
+                ) -> list[tuple[Any, list[str], tuple]]:
     """Check every game of ``specs`` as a single creation would, then write them all
     into the open transaction (nothing is committed: the caller commits, then calls
     :func:`arbiter.service.commit.after_commit` with each game's ``after``). Bulk
@@ -87,30 +91,35 @@ def stage_games(specs: list[GameSpec], account=None) -> list[tuple[Any, list[str
     their games through this.
 
     :param account: the creating account (every game's creator), or None.
+    :param creator_key: who creates (:func:`arbiter.limits.caller_key`), for the
+        invitation limit: a seat whose address is not an account's is invited with
+        consent, as in single creation, and its game waits for the answer.
     :returns: ``(game, seat tokens, after)`` per game, in order.
     :raises Unprocessable: ``bad-game`` naming the first game that cannot be created;
         nothing was written. :raises arbiter.store.RaceLost: a write failed; the
         session has been rolled back.
     """
-    prepared = [_prepare(i, spec, account) for i, spec in enumerate(specs)]
+    prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
     staged = []
     try:
-        for tr, tokens in prepared:
-            staged.append((tr.game, tokens, stage(tr)[1]))
+        for tr, tokens, rows in prepared:
+            staged.append((tr.game, tokens, stage(tr, rows)[1]))
     except BaseException:
         db.session.rollback()
         raise
     return staged
 
 
-def _prepare(index: int, spec: GameSpec, account):
-    """Check and build game ``index`` of a batch, as a single creation would.
+def _prepare(index: int, spec: GameSpec, account, creator_key: str):
+    """Check and build game ``index`` of a batch, as a single creation would
+    (invited seats included: such a game waits for its invitations).
 
     :raises Unprocessable: ``bad-game`` with the game's own problem.
     """
     try:
         return games.prepare_game(spec.engine, spec.players, spec.options, spec.clock,
-                                  creator=account, rated=spec.rated)
+                                  creator=account, rated=spec.rated,
+                                  creator_key=creator_key)
     except (ArbiterError, EngineError) as err:
         raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
                             "No game of the batch was created.", code="bad-game",

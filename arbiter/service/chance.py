@@ -25,7 +25,8 @@ def advance_chance(game_id: str, version: int) -> int:
     chance, is left alone. Returns the number of events appended (0 for a no-op).
     """
     game, engine, state = load(game_id)
-    if game.version != version or game.prompt.get("type") != "chance":
+    if (game.version != version or game.prompt.get("type") != "chance"
+            or game.status != "active"):
         return 0
     tr = Transition(game, engine, state)
     settle(tr, game.resigned, roll=True)
@@ -42,5 +43,6 @@ def stalled_chances(older_than_seconds: float) -> list[tuple[str, int]]:
     ``older_than_seconds`` (a lost task, a broker outage)."""
     cutoff = datetime.fromtimestamp(utcnow().timestamp() - older_than_seconds, timezone.utc)
     rows = db.session.execute(sa.select(Game.id, Game.version).where(
-        Game.prompt_type == "chance", Game.updated_at < cutoff)).all()
+        Game.prompt_type == "chance", Game.status == "active",
+        Game.updated_at < cutoff)).all()
     return [(r.id, r.version) for r in rows]

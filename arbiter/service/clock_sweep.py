@@ -46,6 +46,7 @@ from sqlalchemy.exc import IntegrityError
 import engines
 from arbiter import queue
 from arbiter.extensions import db
+from arbiter.mailin import identity
 from arbiter.models import ClockOutage, ClockReminder, ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock
@@ -321,8 +322,10 @@ def _restore(game: Game, and_commit: bool = True) -> None:
 
 
 def remind(now: datetime, limit: int = 500) -> int:
-    """Write the reminder mails due at ``now``, one per email address; return how many
-    seat reminders were given."""
+    """Write the reminder mails due at ``now``, one per email address (an account has
+    one: the reminders are batched per account, issue 10 item 6) and only to addresses
+    that agreed to game mail (:func:`arbiter.mailin.identity.seat_address`); return how
+    many seat reminders were given (the others are recorded as given, unmailed)."""
     games = list(db.session.scalars(
         sa.select(Game).where(Game.remind_at <= now, Game.status == "active")
         .order_by(Game.remind_at).limit(limit)))
@@ -337,9 +340,9 @@ def remind(now: datetime, limit: int = 500) -> int:
             items.extend(_due_reminders(game, now))
     by_address = defaultdict(list)
     for item in items:
-        seat = item["game"].seats[item["seat"]]
-        if seat.email:
-            by_address[seat.email].append(item)
+        address = identity.seat_address(item["game"].seats[item["seat"]])
+        if address:  # an account's address that did not unsubscribe: consent
+            by_address[address].append(item)
         else:
             _record(item, None)
     mail_ids = []

@@ -8,28 +8,34 @@ import sqlalchemy as sa
 
 from arbiter import queue, store
 from arbiter.extensions import db
-from arbiter.models import Event, TournamentGame
+from arbiter.models import Event, OutboxMail, TournamentGame
 from arbiter.models.timestamps import utcnow
 from arbiter.service import clock, game_hooks, notify, ratings, webhooks
 from arbiter.service.transition import Transition
 from arbiter.streams import publish
 
 
-def commit(tr: Transition, extra_rows: Iterable[Any] = ()) -> list[Event]:
+def commit(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+           ) -> list[Event]:
     """Append ``tr``'s events with the new snapshot and its mails, commit, then
     enqueue chance rolling and mail sending.
 
+    :param status: a new game status (``active`` when a waiting game starts,
+        ``cancelled``); a game that is not active gets no mails, no web hooks and no
+        rolls (:mod:`arbiter.service.invitations`).
     :returns: the appended events.
     :raises arbiter.store.StaleVersion: somebody appended first; nothing written.
     """
-    rows, after = stage(tr, extra_rows)
+    rows, after = stage(tr, extra_rows, status)
     db.session.commit()
     after_commit(*after)
     return rows
 
 
-def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], tuple]:
-    """Write ``tr`` as :func:`commit` does, but leave the transaction open (several
+def stage(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+          ) -> tuple[list[Event], tuple]:
+    """Write ``tr`` as :func:`commit` does (``status`` likewise), but leave the
+    transaction open (several
     games' transitions committed as one: ``arbiter/service/bulk.py``). Its web hook
     deliveries are enqueued by their own ``after_commit`` listener
     (:func:`arbiter.service.webhooks.install`).
@@ -39,17 +45,20 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = ()) -> tuple[list[Event], 
     :raises arbiter.store.StaleVersion: somebody appended first; the session has been
         rolled back.
     """
-    snapshot, extras, mails, after = prepare(tr, extra_rows)
+    snapshot, extras, mails, after = prepare(tr, extra_rows, status)
     rows = store.append(tr.game, tr.events, snapshot, extras)
     return rows, (*after, [m.id for m in mails])  # ids read before the commit expires them
 
 
-def prepare(tr: Transition, extra_rows: Iterable[Any] = ()
+def prepare(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
             ) -> tuple[dict, list, list, tuple]:
     """Work out what writing ``tr`` means, writing nothing: the new snapshot of the
     game row, the extra rows (its mails, ``extra_rows``, the ratings of a game that
-    ends, its web hook deliveries), the mails among them, and the first arguments of :func:`after_commit`
-    (``game_id, prompt, version``; the mail ids follow once they are flushed)."""
+    ends, its web hook deliveries), the mails among them (an invitation mail of
+    ``extra_rows`` too), and the first arguments of :func:`after_commit` (``game_id,
+    prompt, version``; the mail ids follow once they are flushed). A game whose status
+    (``status``, else its own) is not ``active`` gets no turn mail, hook or roll: its
+    prompt for :func:`after_commit` is ``{"type": "idle"}``."""
     game, engine = tr.game, tr.engine
     old_prompt = game.prompt or {}
     prompt = ({"type": "over", "result": tr.result} if tr.result is not None
@@ -59,7 +68,10 @@ def prepare(tr: Transition, extra_rows: Iterable[Any] = ()
     timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned,
                            utcnow())
     mails, hooks = [], []
-    if tr.result is not None:
+    idle = (status or game.status) != "active" and tr.result is None
+    if idle:
+        pass
+    elif tr.result is not None:
         mails = notify.over_mails(game, engine, tr.result)
         hooks = [lambda: webhooks.notify(db.session, "game_over", *game_hooks.game_over(
             game, tr.result, new_version))]
@@ -71,11 +83,15 @@ def prepare(tr: Transition, extra_rows: Iterable[Any] = ()
     snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
                 "prompt_since": since,
                 "engine_version": engine.version, **timing}
+    if status:
+        snapshot["status"] = status
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
-    return (snapshot, [*mails, *extra_rows, *ended, *hooks], mails,
-            (game.id, prompt, new_version))
+    extra_rows = list(extra_rows)
+    return (snapshot, [*mails, *extra_rows, *ended, *hooks],
+            [*mails, *(m for m in extra_rows if isinstance(m, OutboxMail))],
+            (game.id, {"type": "idle"} if idle else prompt, new_version))
 
 
 def commit_many(trs: list[Transition]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from arbiter import limits
 from arbiter.models import Game
 from arbiter.service import access, campaigns, games, identity, idempotency, reading
 
@@ -27,8 +28,8 @@ def _once(scope: str, key: str | None, body: Any,
 
 def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | None,
              clock: dict | None, key: str | None, body: Any,
-             creator: identity.Principal | None = None,
-             rated: bool = False) -> tuple[int, dict]:
+             creator: identity.Principal | None = None, rated: bool = False,
+             start_at=None, unfilled: str = "cancel") -> tuple[int, dict]:
     """Create a game (once per Idempotency-Key, scoped to the creating token: another
     caller's replay of the key creates its own game and never sees these tokens);
     return ``(201, answer with tokens)``.
@@ -43,7 +44,8 @@ def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | Non
     scope = f"games:{creator.token_hash}" if creator else "games:anonymous"
     account = creator.account if creator else None
     return _once(scope, key, body, lambda stored: games.create_game(
-        engine_id, players, options, clock, stored, creator=account, rated=rated)[0])
+        engine_id, players, options, clock, stored, creator=account, rated=rated,
+        creator_key=limits.caller_key(creator), start_at=start_at, unfilled=unfilled)[0])
 
 
 def next_campaign_game(campaign_id: str, token: str | None, options: dict | None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -15,7 +16,7 @@ from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
-from arbiter.service import access, accounts, clock as clocks, ratings
+from arbiter.service import access, accounts, clock as clocks, invitations, ratings
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
@@ -80,11 +81,21 @@ def check_players(players: list[NewPlayer]) -> None:
 def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                 clock: dict | None = None,
                 answer_row: Callable[[Game, list[str]], Any] | None = None,
-                creator: Account | None = None, rated: bool = False) -> tuple[Game, list[str]]:
+                creator: Account | None = None, rated: bool = False,
+                creator_key: str = "anonymous", start_at: datetime | None = None,
+                unfilled: str = "cancel") -> tuple[Game, list[str]]:
     """Create a game, its seats and its first events; commit.
 
     :param creator: the account creating it (None: a creator token only). A seat whose
-        email is a verified account's is linked to that account.
+        email is a verified account's is linked to that account; any other address
+        is invited (:mod:`arbiter.service.invitations`) and the game waits
+        (``status = "waiting"``, clock paused) until its invited seats answer or
+        ``start_at`` (UTC) comes; ``unfilled`` (``cancel`` | ``start``) decides for
+        the seats nobody took. :param creator_key: who creates, for the invitation
+        rate limit.
+    :raises Unprocessable: ``invitation-refused`` when an address blocked invitations
+        and ``unfilled`` is ``cancel``; :raises arbiter.errors.TooManyRequests: too
+        many invitations to one address.
 
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
@@ -95,26 +106,33 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
-    tr, tokens = prepare_game(engine_id, players, options, clock, creator, rated)
-    commit(tr, [lambda: answer_row(tr.game, tokens)] if answer_row else [])
+    tr, tokens, rows = prepare_game(engine_id, players, options, clock, creator, rated,
+                                    creator_key, start_at, unfilled)
+    commit(tr, [*rows, *([lambda: answer_row(tr.game, tokens)] if answer_row else [])])
     return tr.game, tokens
 
 
 def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
                  clock: dict | None = None, creator: Account | None = None,
-                 rated: bool = False) -> tuple[Transition, list[str]]:
+                 rated: bool = False, creator_key: str = "anonymous",
+                 start_at: datetime | None = None, unfilled: str = "cancel"
+                 ) -> tuple[Transition, list[str], list[Any]]:
     """Validate a new game and build it, its seats and its first events, writing
-    nothing (the one check of every creation: single, bulk, campaign); the caller
-    writes the transition (:func:`arbiter.service.commit.commit` or ``stage``).
+    nothing but the invitations' address rows into the session (the one check of every
+    creation: single, bulk, campaign); the caller writes the transition with the rows
+    returned (:func:`arbiter.service.commit.commit` or ``stage``).
 
     :param rated: the game updates its players' ratings when it ends
         (:mod:`arbiter.service.ratings`).
-    :returns: the settled transition of the new game (version 0) and the seat tokens.
+    :returns: the settled transition of the new game (version 0), the seat tokens,
+        and the invitations and invitation mails to write with it.
     :raises: as :func:`create_game`, Unprocessable ``duplicate-player-name``,
-        ``duplicate-player-email`` (:func:`check_players`), and Unprocessable
-        ``unrated-seat`` for a rated game whose seats are not all different accounts.
+        ``duplicate-player-email`` (:func:`check_players`), Unprocessable
+        ``unrated-seat`` for a rated game whose seats are not all different accounts,
+        and ArbiterError 422 ``bad-start`` for a ``start_at`` that is not in the future.
     """
     engine = engine_for(engine_id)
+    invitations.check_policy(unfilled, start_at)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
     check_players(players)
@@ -128,18 +146,28 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     game.creator_token = access.new_token()
     game.creator_token_hash = access.token_hash(game.creator_token)
     game.creator_account_id = creator.id if creator else None
+    game.start_at, game.unfilled = start_at, unfilled
     game.seats = [_seat(i, p, t) for i, (p, t) in enumerate(zip(players, tokens))]
     if rated:
         ratings.check_rated(game.seats)
     game.rated = rated
+    invites, invite_mails = invitations.invite_seats(game, creator_key)
+    if unfilled == "cancel" and any(i.status != "pending" for i in invites):
+        db.session.rollback()
+        raise Unprocessable("One of the addresses does not accept invitations; choose "
+                            "another player or unfilled: start.", code="invitation-refused")
+    if any(i.status == "pending" for i in invites):
+        game.status = "waiting"
     tr = Transition(game, engine, state)
     tr.events.append(NewEvent("game-created", None, {
         "engine": engine.id, "engine_version": engine.version, "options": loaded,
         "players": [p.name for p in players], "seed_commitment": game.seed_commitment}))
     tr.events.extend(NewEvent("seat-joined", i, {"name": p.name})
                      for i, p in enumerate(players))
+    if game.status == "waiting" and clocks.config(game)["type"] != "none":
+        tr.events.append(NewEvent("clock-paused", None, {"by": "invitations"}))
     settle(tr, set(), roll=False)
-    return tr, tokens
+    return tr, tokens, [*invites, *invite_mails]
 
 
 def _seat(number: int, player: NewPlayer, token: str) -> Seat:
@@ -148,7 +176,9 @@ def _seat(number: int, player: NewPlayer, token: str) -> Seat:
     return Seat(seat=number, name=player.name, email=player.email,
                 tz=player.tz or (account.tz if account else None),
                 token_hash=access.token_hash(token),
-                account_id=account.id if account else None)
+                account_id=account.id if account else None,
+                mail_off=account.mail_off if account else False,
+                digest=account.digest if account else False)
 
 
 def get_game(game_id: str, with_state: bool = True) -> Game:

@@ -63,6 +63,8 @@ class Principal:
     account: Account | None = None
     scopes: frozenset[str] = frozenset()
     token_id: str | None = None
+    touched: bool = False
+    """True when authenticating wrote the token's last-used time (to be committed)."""
 
     @property
     def is_account(self) -> bool:
@@ -152,21 +154,24 @@ def principal_of_token(token: str) -> Principal:
     if row.expires_at is not None and row.expires_at <= now:
         raise Unauthorized("That personal API token has expired; sign in again.",
                            code="token-expired")
-    _touch(row, now)
+    touched = _touch(row, now)
     scopes = set(row.scopes)
     for scope in row.scopes:
         scopes |= IMPLIED.get(scope, set())
     return Principal(token=token, token_hash=digest, account=account,
-                     scopes=frozenset(scopes), token_id=row.id)
+                     scopes=frozenset(scopes), token_id=row.id, touched=touched)
 
 
-def _touch(row: ApiToken, now) -> None:
+def _touch(row: ApiToken, now) -> bool:
     """Record that a token was used (at most once per ``LAST_USED_GRANULARITY``), in
-    the caller's transaction (the request guard commits it at once)."""
+    the caller's transaction (the request guard commits it at once); return whether
+    it wrote."""
     if row.last_used_at is None or now - row.last_used_at >= LAST_USED_GRANULARITY:
         db.session.execute(sa.update(ApiToken).where(ApiToken.id == row.id)
                            .values(last_used_at=now)
                            .execution_options(synchronize_session=False))
+        return True
+    return False
 
 
 def as_principal(who: Principal | str | None) -> Principal | None:

@@ -36,6 +36,7 @@ from flask import current_app
 from arbiter.extensions import db
 from arbiter.models import OutboxMail
 from arbiter.models.timestamps import utcnow
+from arbiter.service import consent
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,8 @@ def _may_try(now: datetime):
 
 def claim(mail_id: int):
     """Claim an unsent mail for sending; return its row (``id``, ``game_id``,
-    ``to_addr``, ``subject``, ``body``, ``created_at``, ``attempts``), or None if sent,
+    ``to_addr``, ``subject``, ``body``, ``created_at``, ``attempts``, ``headers``,
+    ``board_svg``, ``dedupe_key``), or None if sent,
     given up, being sent or backing off. The claim and the read are one statement, so
     a database lost after it cannot leave a mail claimed but unread."""
     now = utcnow()
@@ -77,7 +79,8 @@ def claim(mail_id: int):
         .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
         .returning(OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr,
                    OutboxMail.subject, OutboxMail.body, OutboxMail.created_at,
-                   OutboxMail.attempts, OutboxMail.headers, OutboxMail.board_svg)
+                   OutboxMail.attempts, OutboxMail.headers, OutboxMail.board_svg,
+                   OutboxMail.dedupe_key)
         .execution_options(synchronize_session=False)).first()
     db.session.commit()
     return row
@@ -157,7 +160,8 @@ def is_permanent(err: Exception) -> bool:
 
 def message(mail) -> EmailMessage:
     """Return the MIME message of an outbox row (an ``OutboxMail``, or the row
-    ``claim`` returns): its extra headers (``Reply-To``, threading),
+    ``claim`` returns): its extra headers (``Reply-To``, threading), RFC 8058's
+    ``List-Unsubscribe`` one-click headers (:mod:`arbiter.service.consent`),
     ``Auto-Submitted: auto-generated`` unless the row says otherwise (answers say
     ``auto-replied``, RFC 3834), and its board attached as PNG."""
     msg = EmailMessage()
@@ -167,7 +171,10 @@ def message(mail) -> EmailMessage:
     msg["Message-ID"] = message_id(mail.id, mail.game_id)
     msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
-    headers = {"Auto-Submitted": "auto-generated", **(mail.headers or {})}
+    one_game = mail.dedupe_key.startswith(("turn:", "over:", "invite:", "answer:"))
+    headers = {"Auto-Submitted": "auto-generated", **(mail.headers or {}),
+               **consent.list_unsubscribe_headers(mail.to_addr,
+                                                  mail.game_id if one_game else None)}
     for name, value in headers.items():
         msg[name] = value
     msg.set_content(mail.body)

@@ -45,7 +45,13 @@ def check_version(game: Game, expected: int | None, seat: int | None = None) -> 
 
 
 def check_active(game: Game) -> None:
-    """:raises Conflict: 409 ``game-over`` when the game has ended."""
+    """:raises Conflict: 409 ``game-over`` when the game has ended, ``game-not-started``
+        while it waits for its invited players, ``game-cancelled``."""
+    if game.status == "waiting":
+        raise Conflict("The game has not started: it waits for its invited players.",
+                       code="game-not-started")
+    if game.status == "cancelled":
+        raise Conflict("The game was cancelled; no moves are taken.", code="game-cancelled")
     if game.status != "active":
         raise Conflict("The game is over; no more moves are taken.", code="game-over")
 

@@ -20,7 +20,10 @@ from engines.base import Decision, Engine
 def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
                prompt_seq: int, deadlines: dict[int, datetime] | None = None
                ) -> list[OutboxMail]:
-    """Return one "your turn" mail per seat of ``decision`` with an address.
+    """Return one "your turn" mail per seat of ``decision`` that may be mailed
+    (:func:`arbiter.mailin.identity.seat_address`: an account's address that did not
+    unsubscribe, :mod:`arbiter.service.consent`) and does not take the daily digest
+    instead (:mod:`arbiter.service.digest`).
 
     Each is enough to play by replying: the seat's view in words (``engine.brief``),
     its legal moves in notation, the deadline in the player's zone, and a ``Reply-To``
@@ -36,7 +39,7 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
     board = draws_board(engine)
     for seat in game.seats:
         address = identity.seat_address(seat)
-        if seat.seat not in decision.seats or not address or seat.resigned:
+        if seat.seat not in decision.seats or not address or seat.resigned or seat.digest:
             continue
         body = "\n".join([
             f"Hello {seat.name},",
@@ -104,7 +107,7 @@ def _deadline_lines(deadline: datetime | None, tz: str | None) -> list[str]:
 
 
 def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
-    """Return one mail per seat with an email address, giving the final scores."""
+    """Return one mail per seat that may be mailed, giving the final scores."""
     base = current_app.config["BASE_URL"]
     names = {s.seat: s.name for s in game.seats}
     scores = result.get("scores") or []

@@ -31,6 +31,7 @@ def summary(game: Game) -> dict:
         "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned}
                     for s in game.seats],
         "created_at": iso(game.created_at), "updated_at": iso(game.updated_at),
+        "start_at": iso(game.start_at), "unfilled": game.unfilled,
     }
 
 

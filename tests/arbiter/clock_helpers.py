@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from arbiter.extensions import db
 from arbiter.models import Event, OutboxMail
 from arbiter.service import clock_sweep
-from tests.helpers import summary, until_decision
+from tests.helpers import agreed, summary, until_decision
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -27,6 +27,7 @@ def clocked_game(client, app, clock: dict, players: int = 2, emails: bool = Fals
         {"name": f"P{i}", "tz": tz,
          "email": (email_of(i) if email_of else f"p{i}@example.org") if emails else None}
         for i in range(players)]}
+    agreed(app, *(p["email"] for p in body["players"] if p["email"]))
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
     game_id = answer.json["id"]

@@ -4,10 +4,11 @@ the losers choose carry over to the campaign's later games."""
 from __future__ import annotations
 
 from arbiter import fairness
-from tests.helpers import auth, play_out
+from tests.helpers import agreed, auth, play_out
 
 
 def create(client, players=2, engine="star-maps"):
+    agreed(client.application, *(f"p{i}@example.org" for i in range(players)))
     return client.post("/v1/campaigns", json={
         "engine": engine, "name": "Spring league",
         "players": [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(players)]})

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
-from arbiter.models import Game, OutboxMail
+from arbiter.models import Game, OutboxMail, Seat
 from arbiter.service import clock_sweep
 from arbiter.verify import verify
 from tests.arbiter.clock_helpers import (T0, after, clocked_game, deadline_of, events,
@@ -179,6 +179,21 @@ def test_reminders_once_per_threshold_never_after_the_move(app, client):
         client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
                     json={"move": legal["moves"][0]})
     assert sweep(app, after(deadline, -60))["reminders"] == 0
+
+
+def test_a_reminder_is_mailed_only_to_an_address_that_agreed(app, client):
+    """Given the seat to act unsubscribed from the game's mail (issue 10, consent), its
+    reminder is recorded as given but no mail is written, then or later."""
+    with time_machine.travel(T0, tick=False):
+        game_id, _, _, s = clocked_game(client, app, {"type": "per-move", "seconds": 7200,
+                                                      "reminders": [3600]}, emails=True)
+    seat = s["to_act"][0]
+    with app.app_context():
+        db.session.get(Seat, (game_id, seat)).mail_off = True
+        db.session.commit()
+    assert sweep(app, after(T0, 3700))["reminders"] == 1
+    assert reminder_mails(app) == []
+    assert sweep(app, after(T0, 3800))["reminders"] == 0  # given once, unmailed
 
 
 def test_a_player_with_several_games_due_gets_one_mail_listing_them_all(app, client):

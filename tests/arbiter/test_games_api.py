@@ -10,7 +10,7 @@ import pytest
 import engines
 from arbiter.service.games import load
 from engines.base import EngineError
-from tests.helpers import (auth, event_count, new_game, play_out, random_move, summary,
+from tests.helpers import (agreed, auth, event_count, new_game, play_out, random_move, summary,
                            until_decision)
 
 SPACE_WORM = engines.get("space-worm")
@@ -84,6 +84,7 @@ def test_worms_options_that_contradict_each_other_are_refused_saying_which(clien
 
 def test_create_answers_summary_tokens_and_commitment(client):
     """Given a creation, the answer carries the wire shape DESIGN.md promises."""
+    agreed(client.application, "ann@example.org")
     answer = client.post("/v1/games", json={"engine": "space-worm", "players": [
         {"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}]})
     assert answer.status_code == 201

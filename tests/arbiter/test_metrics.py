@@ -9,6 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from arbiter.extensions import db
 from arbiter.service.chance import advance_chance
 from tests.conftest import make_app
+from tests.helpers import agreed
 
 TOKEN = "metrics-token-for-tests"
 
@@ -47,6 +48,7 @@ def test_moves_requests_and_backlogs_are_counted(scraped):
     latency is counted under its route pattern; the mail of the move is in the outbox
     backlog."""
     app, client, scrape = scraped
+    agreed(app, "ann@example.org")  # an account: agreed to mail
     made = client.post("/v1/games", json={"engine": "space-worm", "players": [
         {"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}]}).get_json()
     with app.app_context():

@@ -16,7 +16,7 @@ from tests.arbiter.clock_helpers import (T0, after, events, parse, reminder_mail
 from tests.conftest import make_app
 from tests.arbiter.test_games_api import assert_problem
 from arbiter.service.games import load
-from tests.helpers import auth, summary, until_decision
+from tests.helpers import agreed, auth, summary, until_decision
 
 TIMER = {"setup": "first-game", "timer": True, "timer_seconds": 60}
 
@@ -26,6 +26,7 @@ def timed_game(client, app, clock: dict | None = None, emails: bool = False):
     body = {"engine": "worms", "options": TIMER, "clock": clock or {}, "players": [
         {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None}
         for i in range(2)]}
+    agreed(app, *(p["email"] for p in body["players"] if p["email"]))
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
     game_id = answer.json["id"]
@@ -119,6 +120,7 @@ def test_a_turn_deadline_is_mailed_and_reminded_over_real_smtp(sqlite_url, smtp)
     with time_machine.travel(T0, tick=False):
         body = {"engine": "worms", "options": options, "clock": clock, "players": [
             {"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]}
+        agreed(app, "p0@example.org", "p1@example.org")  # accounts: they agreed to mail
         created = client.post("/v1/games", json=body).json
         game_id, tokens = created["id"], created["seats"]
         s = until_decision(client, app, game_id)

@@ -87,6 +87,10 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
 
 
+SECRET_KEY = "test-only-browser-secret"
+"""The ``service``'s SECRET_KEY (a test signs a mailed link with it)."""
+
+
 @pytest.fixture(scope="module")
 def inbox():
     """A real SMTP server (aiosmtpd) on loopback for the module's service; yields
@@ -103,7 +107,8 @@ def service(tmp_path_factory, inbox):
     port = free_port()
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
            "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
-           "SMTP_URL": inbox[0], "PATH": f"{processes.BIN}:{os.environ['PATH']}",
+           "SMTP_URL": inbox[0], "SECRET_KEY": SECRET_KEY,
+           "PATH": f"{processes.BIN}:{os.environ['PATH']}",
            # the web hook test's receiver listens on loopback, which must be allowed
            "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8", "WEBHOOK_ALLOW_HTTP": "1"}
     for key in ("DATABASE_URL", "CELERY_BROKER_URL"):

@@ -14,6 +14,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import requests
 import sqlalchemy as sa
@@ -24,6 +25,7 @@ from arbiter.models import OutboxMail
 from arbiter.verify import verify
 from tests import processes
 from tests.conftest import free_port
+from tests.helpers import agreed
 
 BIN = processes.BIN
 SOAK = os.environ.get("ARBITER_FAULT_PROFILE") == "soak"
@@ -63,6 +65,11 @@ class Stack:
         threading.Thread(target=self._supervise, daemon=True).start()
         self.app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "ENQUEUE": False,
                                "TESTING": True})
+
+    def agree(self, emails: list[str]) -> None:
+        """Make each address an account (as a sign-up would), so that it has agreed to
+        game mail (issue 10: no mail to an address that has not)."""
+        agreed(self.app, *emails)
 
     def _supervise(self) -> None:
         """Restart a process that exited by itself one second later, as a process
@@ -134,7 +141,9 @@ class Answer:
 class Driver:
     """Plays ``games`` Space Worm games of ``players`` seats with emails over HTTP,
     one thread per game, retrying whatever fails; seats in ``sleepers`` never move
-    (the clock plays them). Every answer is kept in ``answers``."""
+    (the clock plays them). Every answer is kept in ``answers``. ``agree`` is called
+    with the seats' addresses before the games are made (they must have agreed to
+    mail, or the games would wait for their invitations)."""
 
     url: str
     games: int
@@ -147,6 +156,7 @@ class Driver:
     ids: list[str] = field(default_factory=list)
     tokens: dict = field(default_factory=dict)
     moved: list[float] = field(default_factory=list)
+    agree: Callable[[list[str]], None] | None = None
 
     def __post_init__(self) -> None:
         self.http = requests.Session()
@@ -173,6 +183,9 @@ class Driver:
 
     def create(self) -> None:
         """Create the games (each retried under one Idempotency-Key until created)."""
+        if self.agree:
+            self.agree([f"g{g}s{s}@example.org" for g in range(self.games)
+                        for s in range(self.players)])
         for g in range(self.games):
             body = {"engine": "space-worm", "options": self.options, "players": [
                 {"name": f"P{s}", "email": f"g{g}s{s}@example.org"}

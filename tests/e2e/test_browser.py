@@ -441,15 +441,19 @@ def signed_in_page(url: str, inbox, new_context, address: str):
 
 
 def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context) -> None:
-    """A player whose address a game names signs in with the mailed link (the link's
-    page has a button; the mail went through a real SMTP server); "my games" lists the
-    game with her turn, its page is her seat's, and the turn mail's own link opens the
+    """A player signs in with the mailed link (the link's page has a button; the mail
+    went through a real SMTP server); a game then names her address; "my games" lists
+    the game with her turn, its page is her seat's, and the turn mail's own link opens the
     same seat in another browser. The pages pass axe with no serious violation."""
     url, address = service, "ann@example.org"
+    page = signed_in_page(url, inbox, new_context, address)
+    # her address is an account now (it agreed to mail): a game naming it starts at
+    # once with her seat linked (an address that is not an account gets an invitation)
     game = requests.post(f"{url}/v1/games", timeout=30, json={
         "engine": "dark-horse", "players": [{"name": "Ann", "email": address},
                                             {"name": "Bob"}]}).json()
-    page = signed_in_page(url, inbox, new_context, address)
+    assert game["status"] == "active"
+    page.goto(f"{url}/me/games")
     assert page.locator(f'a[href="/games/{game["id"]}"]').count() == 1
     assert serious_violations(page) == []
     assert unreachable(page) == []
@@ -578,3 +582,28 @@ def test_a_tournament_page_in_the_browser(service, inbox, new_context) -> None:
     assert f"Bye: {first['byes'][0]['name']}" in page.locator("ul.tables").inner_text()
     assert len(shown) == 3
     assert serious_violations(page) == [] and unreachable(page) == []
+
+
+def test_a_mailed_links_button_works_under_the_content_security_policy(service,
+                                                                       new_context):
+    """Given the one-click unsubscribe page a mail links to (issue 10), its button
+    works in a real browser under the pages' Content-Security-Policy (no inline
+    script runs): the POST is made and the page says it was done."""
+    from itsdangerous import URLSafeSerializer
+
+    from tests.e2e.conftest import SECRET_KEY
+
+    token = URLSafeSerializer(SECRET_KEY, salt="arbiter.unsubscribe").dumps(
+        {"e": "nobody@example.org", "g": None})
+    page = fresh_page(new_context)
+    refused = []
+    page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
+    opened = page.goto(f"{service}/v1/unsubscribe?t={token}")
+    assert "script-src 'self'" in opened.headers["content-security-policy"]
+    assert "Stop every mail from Arbiter to nobody@example.org?" in page.content()
+    with page.expect_response(lambda r: r.request.method == "POST") as posted:
+        page.click("button")
+    assert posted.value.status == 200
+    page.wait_for_function("document.getElementById('out').textContent !== ''")
+    assert page.locator("#out").inner_text() == "Done."
+    assert refused == []

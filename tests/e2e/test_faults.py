@@ -102,7 +102,7 @@ def test_postgres_stopped_for_30_seconds_then_started(world, servers):
     games resume without restarting any process, and nothing is lost or doubled."""
     pg, _ = servers
     stack, smtp = world()
-    driver = Driver(stack.url, GAMES, options=OPTIONS)
+    driver = Driver(stack.url, GAMES, options=OPTIONS, agree=stack.agree)
     driver.create()
     driver.start()
     time.sleep(4)
@@ -133,7 +133,8 @@ def test_postgres_stopped_for_30_seconds_then_started(world, servers):
 
 def start_games(stack: Stack, **kwargs) -> Driver:
     """Create the scenario's games and start playing them."""
-    driver = Driver(stack.url, kwargs.pop("games", GAMES), options=OPTIONS, **kwargs)
+    driver = Driver(stack.url, kwargs.pop("games", GAMES), options=OPTIONS,
+                    agree=stack.agree, **kwargs)
     driver.create()
     driver.start()
     return driver

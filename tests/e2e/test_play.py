@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import requests
 
 import engines
 
@@ -31,8 +32,29 @@ def stack(start_stack, smtp):
                                                            smtp_url)), inbox
 
 
+def sign_up_by_mail(url: str, inbox, email: str) -> str:
+    """Sign ``email`` up as a player would: ask for a link, read it from the mail the
+    SMTP server received, use it; return the personal token."""
+    import re
+    from urllib.parse import parse_qs, urlparse
+
+    requests.post(f"{url}/v1/auth/links", json={"email": email}, timeout=10).raise_for_status()
+    deadline = time.monotonic() + 60
+    while not inbox.to(email) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    mail = inbox.to(email)[-1]
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    link = re.search(r"\S+/v1/auth/confirm\?\S+", mail.get_content()).group(0)
+    query = {k: v[0] for k, v in parse_qs(urlparse(link).query).items()}
+    answer = requests.post(f"{url}/v1/auth/sessions", json=query, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return answer.json()["token"]["token"]
+
+
 def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> None:
     emails = [f"seat{i}-{engine}@example.org" for i in range(players)]
+    for email in emails:  # mail goes only to addresses that agreed: accounts
+        sign_up_by_mail(url, inbox, email)
     lines: list[str] = []
     played = play(url, engine, players, seed=42, out_dir=tmp_path / "records",
                   emails=emails, echo=lines.append, timeout=300)
@@ -43,7 +65,7 @@ def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> No
     for event in played.record["events"]:
         if event["kind"] == "move":
             prompts[event["seat"]] += 1
-    expected = {emails[s]: prompts[s] + 1 for s in range(players)}  # + the end mail
+    expected = {emails[s]: prompts[s] + 2 for s in range(players)}  # + sign-in, end mail
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(
             len(inbox.to(a)) < n for a, n in expected.items()):
@@ -54,6 +76,7 @@ def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> No
         assert len(got) == count, (address, len(got), count)
         assert len({m["Message-ID"] for m in got}) == count
         assert sum("is over" in m["Subject"] for m in got) == 1
+        assert all(m["List-Unsubscribe"].startswith("<http") for m in got)
 
 
 @pytest.mark.parametrize("engine", ENGINES_TO_PLAY)

@@ -39,3 +39,16 @@ def test_chance_and_clock_are_apart_from_mail_and_webhooks():
     assert router.route({}, "workers.tasks.sweep_clock")["queue"].name == "clock"
     assert router.route({}, "workers.tasks.send_mail")["queue"].name == "mail"
     assert router.route({}, "workers.tasks.deliver_webhook")["queue"].name == "webhooks"
+
+
+def test_inbound_mail_is_processed_by_the_game_worker_not_the_mailer():
+    """Given the routes, processing inbound mail, its sweep and the IMAP poll go to a
+    queue of the Procfile's game ``worker`` (they run moves), none to the ``mailer``."""
+    from arbiter import create_app
+
+    router = create_app({"TESTING": True}).extensions["celery"].amqp.router
+    workers = served()
+    for task in (queue.PROCESS_INBOUND, "workers.tasks.sweep_inbound",
+                 "workers.tasks.poll_imap"):
+        name = router.route({}, task)["queue"].name
+        assert name in workers["worker"] and name not in workers["mailer"], (task, name)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from html import escape
-
-from flask import Response, json
 from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 from marshmallow import Schema, fields
 
+from arbiter import limits
+from arbiter.resources import pages
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import accounts
@@ -27,6 +26,7 @@ class Links(MethodView):
     def post(self, data):
         """Mail a one-time sign-in link to an address (an account is made on first use).
         The answer is the same whether or not the address has an account."""
+        limits.check("sign_in_client", limits.caller_key(None))
         accounts.request_link(data["email"], data["display_name"])
         return {"detail": "If the address can receive mail, a sign-in link is on its way; "
                           "it works once and expires soon."}
@@ -65,28 +65,7 @@ class Confirm(MethodView):
     def get(self, args):
         """Show a page whose button uses the link (opening it alone uses nothing, so a
         mail scanner that follows links cannot spend it)."""
-        body = json.dumps({"email": args["email"], "token": args["token"]})
-        page = CONFIRM_PAGE.replace("{address}", escape(args["email"])).replace(
-            "{body}", escape(body))
-        return Response(page, mimetype="text/html")
-
-
-CONFIRM_PAGE = """<!doctype html>
-<html lang="en"><meta charset="utf-8"><title>Sign in to Arbiter</title>
-<body>
-<h1>Sign in to Arbiter</h1>
-<p>Sign in as {address}? The link works once.</p>
-<button id="go" data-body="{body}">Sign in</button>
-<pre id="out"></pre>
-<script>
-document.getElementById("go").onclick = async (e) => {
-  const r = await fetch("/v1/auth/sessions", {method: "POST",
-    headers: {"Content-Type": "application/json"}, body: e.target.dataset.body});
-  const a = await r.json();
-  document.getElementById("out").textContent = r.ok
-    ? "Signed in. Your personal API token (shown once, keep it safe):\\n" + a.token.token
-    : a.detail;
-};
-</script>
-</body></html>
-"""
+        return pages.button_page(
+            "Sign in to Arbiter", f"Sign in as {args['email']}? The link works once.",
+            [("Sign in", "/v1/auth/sessions", {"email": args["email"],
+                                               "token": args["token"]})])

@@ -120,7 +120,8 @@ class Games(MethodView):
         players = games.NewPlayer.many(data["players"])
         status, body = creation.new_game(data["engine"], players, data["options"],
                                          data["clock"], headers.idempotency_key(), data,
-                                         guard.principal(), data["rated"])
+                                         guard.principal(), data["rated"],
+                                         data["start_at"], data["unfilled"])
         return body, status, headers.etag(body["version"])
 
 

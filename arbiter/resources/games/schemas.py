@@ -56,6 +56,13 @@ class GameCreateSchema(Schema):
     options = fields.Dict(load_default=dict, metadata={
         "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
                        "or contradictory-options naming them in 'options')"})
+    start_at = fields.AwareDateTime(load_default=None, allow_none=True, metadata={
+        "description": "with invited players: start at this time (UTC, ISO 8601) at the "
+                       "latest; unanswered seats are then unfilled (422 bad-start if past)"})
+    unfilled = fields.String(load_default="cancel",
+                             validate=validate.OneOf(["cancel", "start"]), metadata={
+        "description": "seats nobody took (declined, or unanswered at start_at): cancel "
+                       "the game (default), or start without them"})
     clock = fields.Dict(load_default=dict, metadata={"description": (
         "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
         "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
@@ -80,7 +87,11 @@ class GameSchema(Schema):
     id = fields.String()
     engine = fields.String()
     engine_version = fields.String()
-    status = fields.String(metadata={"description": "active | over"})
+    status = fields.String(metadata={"description": "waiting (for invited players) | "
+                                                     "active | over | cancelled"})
+    start_at = fields.String(allow_none=True, metadata={
+        "description": "when a waiting game starts at the latest (UTC)"})
+    unfilled = fields.String(metadata={"description": "cancel | start: seats nobody took"})
     version = fields.Integer(metadata={"description": "seq of the last event; the ETag"})
     to_act = fields.List(fields.Integer(), metadata={"description": "seats that owe a move"})
     prompt = fields.Dict(metadata={"description": "decision (seats, kind) or chance (spec)"})
@@ -118,7 +129,8 @@ class GameCreatedSchema(GameSchema):
 class GameQuerySchema(Schema):
     """Filters of ``GET /v1/games``."""
 
-    status = fields.String(validate=validate.OneOf(["active", "over"]))
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "over",
+                                                     "cancelled"]))
     engine = fields.String()
     player = fields.String(metadata={"description": "a player's name"})
 

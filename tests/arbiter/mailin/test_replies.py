@@ -12,6 +12,7 @@ from arbiter.play_mail import listed_moves
 from arbiter.service.mail import message
 from tests.arbiter.mailin.support import (ADDRESS, answer_to, answers, game_row,
                                           moves_logged, started, turn_mail)
+from tests.helpers import agreed
 
 
 def first_legal(app, game_id: str, seat: int) -> str:
@@ -124,6 +125,7 @@ def test_vacation_by_mail_on_a_game_without_clock_is_refused_with_its_code(app, 
 
 def test_vacation_by_mail_stops_the_clock(app, client):
     """Given a clocked game with an allowance, "vacation 2 days" is recorded."""
+    agreed(app, ADDRESS.format(0), ADDRESS.format(1))  # accounts: they agreed to mail
     answer = client.post("/v1/games", json={
         "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400,
                                           "vacation_days": 5},
@@ -141,8 +143,10 @@ def test_vacation_by_mail_stops_the_clock(app, client):
 
 
 def clocked(client, app) -> str:
-    """A started Space Worm game with a per-move clock; both players in Europe/Paris."""
+    """A started Space Worm game with a per-move clock; both players in Europe/Paris,
+    accounts (so they agreed to game mail)."""
     from tests.helpers import until_decision
+    agreed(app, ADDRESS.format(0), ADDRESS.format(1))
     answer = client.post("/v1/games", json={
         "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400},
         "players": [{"name": f"P{i}", "email": ADDRESS.format(i), "tz": "Europe/Paris"}
@@ -168,8 +172,9 @@ def test_pause_and_resume_by_mail_from_the_creating_accounts_address(app, client
     from arbiter.models import Account, Event, Game
     game_id = clocked(client, app)
     with app.app_context():
-        db.session.add(Account(id="acc0", email=ADDRESS.format(0), display_name="P0"))
-        db.session.get(Game, game_id).creator_account_id = "acc0"
+        account = db.session.scalar(sa.select(Account).where(
+            Account.email == ADDRESS.format(0)))
+        db.session.get(Game, game_id).creator_account_id = account.id
         db.session.commit()
     version = game_row(app, game_id)["version"]
     mail_from(app, game_id, 1, "pause")

@@ -1,0 +1,94 @@
+"""Rate limits, kept by Flask-Limiter's storage (in memory on the embedded default,
+Redis when ``CELERY_BROKER_URL`` is Redis or ``RATELIMIT_STORAGE_URI`` says so).
+
+Limits are checked by name, from configuration (``RATELIMIT_<NAME>``, a
+``limits`` string such as ``"20 per minute;200 per day"``; empty: no limit):
+
+``create``      game creation, per caller
+``write``       moves, resignations, clock and account changes, per caller
+``read``        reads that take a token, per caller
+``sign_in``     sign-in links, per email address (and ``sign_in_client`` per client IP)
+``invite``      invitations to one address from one creator
+
+A caller is an account (all its tokens together), a game token, or the client's IP
+address without a token. The request guard checks ``create``/``write``/``read`` right
+after authentication, before the body is read; the services check the per-address
+ones. Over a limit: 429 ``rate-limited`` with ``Retry-After`` (seconds), nothing done.
+When the storage cannot be reached the request is served and a warning logged (a
+Redis outage does not stop the game). ``RATELIMIT_KEY_PREFIX`` separates deployments
+that share one Redis.
+
+We call Flask-Limiter's rate limiter (``Limiter.limiter``, the ``limits`` library)
+from the guard instead of decorating views, because a limit must be counted after
+authentication and before flask-smorest parses the body, and some keys (an email
+address) come from the body.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+
+from arbiter.errors import TooManyRequests
+
+log = logging.getLogger(__name__)
+
+WHAT = {"create": "games created", "write": "changes", "read": "reads",
+        "sign_in": "sign-in links for this address", "sign_in_client": "sign-in links",
+        "invite": "invitations to this address"}
+"""What each limit counts, in the 429's sentence."""
+
+
+def init_app(app: Flask) -> Limiter:
+    """Make the app's limiter from its ``RATELIMIT_*`` config; return it."""
+    limiter = Limiter(key_func=get_remote_address, default_limits=[],
+                      headers_enabled=False)
+    limiter.init_app(app)
+    app.extensions["arbiter_limiter"] = limiter
+    return limiter
+
+
+def caller_key(who) -> str:
+    """Return whom a limit counts: ``account:<id>``, ``token:<hash>`` or ``ip:<addr>``."""
+    if who is not None and who.is_account:
+        return f"account:{who.account.id}"
+    if who is not None:
+        return f"token:{who.token_hash}"
+    return f"ip:{get_remote_address() if request else 'none'}"
+
+
+def check(name: str, *key: str) -> None:
+    """Count one hit of limit ``name`` for ``key``.
+
+    :raises TooManyRequests: 429 ``rate-limited`` with ``retry_after`` when over.
+    """
+    limiter: Limiter = current_app.extensions["arbiter_limiter"]
+    spec = current_app.config.get(f"RATELIMIT_{name.upper()}")
+    if not limiter.enabled or not spec:
+        return
+    scope = (current_app.config.get("RATELIMIT_KEY_PREFIX") or "arbiter", name, *key)
+    for item in parse_many(spec):
+        try:
+            allowed = limiter.limiter.hit(item, *scope)
+        except Exception:  # noqa: BLE001 - storage down: serve, and say so in the log
+            log.warning("rate limit storage unreachable; %s not counted", name,
+                        exc_info=True)
+            return
+        if not allowed:
+            reset, _ = limiter.limiter.get_window_stats(item, *scope)
+            wait = max(1, math.ceil(reset - time.time()))
+            raise TooManyRequests(f"Too many {WHAT.get(name, name)}: at most {item.amount} "
+                                  f"per {_window(item)}; try again in {wait} s.",
+                                  retry_after=wait)
+
+
+def _window(item) -> str:
+    """Return a limit's window in words: ``minute``, ``10 minutes``."""
+    unit = item.GRANULARITY.name
+    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"

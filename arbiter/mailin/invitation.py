@@ -1,0 +1,98 @@
+"""A reply to an invitation mail: ``accept``, ``decline`` or ``block``, by mail.
+
+The invitation mail's ``Reply-To`` is the seat's capability address of version
+:data:`arbiter.service.invitations.REPLY_VERSION`. A reply to it is acted on only
+when the capability verifies, the sender (From and envelope) is the invited address
+and its authentication does not fail (:mod:`arbiter.mailin.process` checks the
+capability and automatic mail first). Its first command line decides:
+
+``accept``
+    the invitation is accepted as by its link (once: a second ``accept`` is refused
+    with ``invitation-answered``), the seat joins the address's account (made now),
+    and the address, now agreeing to game mail, gets an answer;
+``decline`` / ``block``
+    declined (and every later invitation refused); nothing is mailed back, since the
+    address did not agree to mail.
+
+Any other mail from an address that has not accepted is recorded and dropped
+unanswered (an address that has not agreed gets nothing but its one invitation).
+An answer is written only when the address has agreed to mail after the command
+(:func:`arbiter.mailin.identity.seat_address`).
+"""
+
+from __future__ import annotations
+
+from arbiter.errors import ArbiterError
+from arbiter.extensions import db
+from arbiter.mailin import answer, authentication, commands, identity
+from arbiter.mailin.capability import Capability
+from arbiter.mailin.message import Incoming
+from arbiter.mailin.refusal import Refused, check_rate, check_sender
+from arbiter.models import Game, InboundMail, OutboxMail
+from arbiter.service import invitations
+from arbiter.service.identity import seat_grant
+
+WORDS = {"accept": "accepted", "decline": "declined", "block": "blocked"}
+"""The commands a reply to an invitation may carry, and what each makes of it."""
+
+
+def reply(row: InboundMail, incoming: Incoming, envelope: str | None, cap: Capability,
+          game: Game) -> tuple[str, str, OutboxMail | None]:
+    """Act on a reply to the invitation of ``cap``'s seat; return ``(outcome, detail,
+    answer or None)``.
+
+    :raises Refused: ``refused-capability`` (the seat was not invited),
+        ``refused-sender``, ``refused-authentication``, ``refused-not-accepted`` (not
+        one of :data:`WORDS`, from an address that has not accepted).
+    """
+    invitation = invitations.of_seat(game.id, cap.seat)
+    if invitation is None:
+        raise Refused("refused-capability", "The reply address names no invitation.")
+    check_sender(envelope, incoming, invitation.email)
+    failed = authentication.failure(incoming.msg, incoming.sender)
+    if failed:
+        raise Refused("refused-authentication", f"Authentication-Results: {failed}.")
+    check_rate(invitation.email)
+    lines = commands.lines_of(incoming.text, incoming.subject)
+    word = lines[0].lower().rstrip(".!") if lines else ""
+    if word not in WORDS:
+        if identity.seat_address(game.seats[cap.seat]) is None:
+            raise Refused("refused-not-accepted", "Mail from an invited address that has "
+                          "not accepted is read only for accept, decline or block.")
+        done = commands.Done(lines[0] if lines else "", False, "This address answers an "
+                             "invitation: reply accept, decline or block; reply to your "
+                             "turn mails to play.", "not-an-invitation-command")
+        return "answered", done.code, _answer(row, incoming, cap, done)
+    try:
+        if word == "accept":
+            invitations.accept(invitation.id, mailed_from=incoming.sender)
+            done = commands.Done(lines[0], True, _accepted_text(cap.game_id, cap.seat))
+        else:
+            invitations.decline(invitation.id, mailed_from=incoming.sender,
+                                block=word == "block")
+            done = commands.Done(lines[0], True, f"Invitation {WORDS[word]}.")
+    except ArbiterError as err:
+        db.session.rollback()
+        done = commands.Done(lines[0], False, err.detail, err.code)
+    summary = f"{word!r}: {'ok' if done.ok else done.code}"
+    db.session.expire_all()  # the seat may have joined an account meanwhile
+    game = db.session.get(Game, cap.game_id)
+    if identity.seat_address(game.seats[cap.seat]) is None:
+        return f"invitation-{WORDS[word] if done.ok else 'refused'}", summary, None
+    return "answered", summary, _answer(row, incoming, cap, done)
+
+
+def _accepted_text(game_id: str, seat: int) -> str:
+    """Return the sentences that confirm an accepted invitation."""
+    game = db.session.get(Game, game_id)
+    then = ("The game has started: your turn mails will come to this address."
+            if game.status == "active" else
+            "The game starts when every invited player has accepted"
+            + (f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."))
+    return f"Invitation accepted: you hold seat {seat} of game {game.id}. {then}"
+
+
+def _answer(row: InboundMail, incoming: Incoming, cap: Capability,
+            done: commands.Done) -> OutboxMail:
+    """Return the answer mail, threaded, as to any command mail."""
+    return answer.build(row, incoming, seat_grant(cap.game_id, cap.seat), [done])
