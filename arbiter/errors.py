@@ -94,13 +94,29 @@ ENGINE_STATUS = {
 every other engine error is a 422."""
 
 
+NOT_AN_OBJECT = "Invalid input type."
+"""marshmallow's message (under ``_schema``) for a nested object that is no JSON object."""
+
+
+def body_not_an_object(messages) -> bool:
+    """True when webargs' ``messages`` say only that the JSON body is no object
+    (``[]``, ``null``, ``3``, ...)."""
+    return messages == {"json": {"_schema": [NOT_AN_OBJECT]}}
+
+
 def field_messages(messages, prefix: str = "") -> str:
-    """Return marshmallow's nested error messages as ``field: message; ...`` text."""
+    """Return marshmallow's nested error messages as ``field: message; ...`` text
+    (a nested field that is no object reads ``field: Must be a JSON object``)."""
     if isinstance(messages, dict):
         parts = []
         for key, value in messages.items():
             if key == "json" and not prefix:
                 parts.append(field_messages(value))
+                continue
+            if key == "_schema":
+                value = ["Must be a JSON object" if m == NOT_AN_OBJECT else m
+                         for m in value] if isinstance(value, list) else value
+                parts.append(field_messages(value, prefix))
                 continue
             name = f"{prefix}.{key}" if prefix else str(key)
             parts.append(field_messages(value, name))
@@ -161,6 +177,9 @@ def _from_http(err: HTTPException) -> Response:
     if status == 400:
         return problem(400, "malformed-json", "Malformed request",
                        "The request body is not valid JSON.")
+    if status == 422 and body_not_an_object(messages):
+        return problem(422, "invalid-request", "Invalid request",
+                       "The body must be a JSON object.", {"errors": messages})
     if status == 422 and messages:
         return problem(422, "invalid-request", "Invalid request",
                        f"Some fields are missing or wrong: {field_messages(messages)}.",

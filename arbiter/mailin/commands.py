@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from arbiter.errors import ArbiterError
-from arbiter.service import chance, clock, clock_actions, moves, reading
+from arbiter.service import chance, clock, clock_actions, moves, outcome, reading
 from arbiter.extensions import db
 from arbiter.mailin import identity
 from arbiter.models import Account
@@ -207,11 +207,7 @@ def status_text(seat: SeatGrant) -> str:
     names = {p["seat"]: p["name"] for p in summary["players"]}
     lines = [f"{engine.title}, game {game.id}, version {game.version}: {game.status}."]
     if game.status == "over":
-        result = game.result or {}
-        scores = result.get("scores") or []
-        lines += [f"  {names[s]}: {scores[s] if s < len(scores) else '-'}" for s in names]
-        lines.append("Ranking, best first: " + "; ".join(
-            ", ".join(names[s] for s in group) for group in result.get("ranking", [])))
+        lines += outcome.outcome_lines(game.result or {}, names)
         return "\n".join(lines)
     if game.status in NOT_ACTIVE:
         return "\n".join([*lines, NOT_ACTIVE[game.status]])

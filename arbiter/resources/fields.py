@@ -20,3 +20,19 @@ class WholeNumber(fields.Integer):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         return super()._validated(value)
+
+
+class JsonBoolean(fields.Boolean):
+    """A JSON boolean: ``true`` or ``false`` only, never ``"yes"``, ``"True"``, ``1``
+    or ``0`` (marshmallow's Boolean would read those as booleans)."""
+
+    default_error_messages = {"invalid": "Not a boolean: write true or false."}
+
+    def _deserialize(self, value, attr, data, **kwargs) -> bool:
+        """Return ``value`` if it is a JSON boolean.
+
+        :raises marshmallow.ValidationError: anything else.
+        """
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value

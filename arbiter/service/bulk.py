@@ -10,7 +10,8 @@ are enqueued after that commit, as for a single game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -19,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
-from arbiter.service import games, identity, idempotency, reading
+from arbiter.service import games, identity, idempotency, invitations, reading
 from arbiter.service.commit import after_commit, stage
 from arbiter.store import RaceLost
 from engines.base import EngineError
@@ -34,10 +35,13 @@ class GameSpec:
     options: dict | None = None
     clock: dict | None = None
     rated: bool = False
+    start_at: datetime | None = None
+    unfilled: str = "cancel"
 
 
 def new_games(specs: list[GameSpec], key: str | None, body: Any,
-              creator: identity.Principal | None = None) -> tuple[int, dict]:
+              creator: identity.Principal | None = None, start_at: datetime | None = None,
+              unfilled: str | None = None) -> tuple[int, dict]:
     """Create every game of ``specs`` in one transaction, or none (once per
     Idempotency-Key, scoped to the caller's token as single creation is); return
     ``(201, {"games": [creation answer, ...]})`` in the order given.
@@ -45,6 +49,13 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     :param creator: the caller; a personal token's account becomes every game's
         creator. Callers without a token (only with ``OPEN_CREATION``) share the scope
         ``bulk-games:anonymous``.
+    :param start_at: the batch's start (UTC), for every game that names none: its games
+        wait (clocks stopped, no rolls) and the clock sweep starts them all then; a game
+        with invited seats starts when they have all accepted, at ``start_at`` at the
+        latest (as a single game does). :param unfilled: the batch's policy for seats
+        nobody took, replacing each game's.
+    :raises ArbiterError: 422 ``bad-start``: the batch's ``start_at`` is not in the
+        future, or ``unfilled`` is unknown.
     :raises Unprocessable: ``too-many-games`` (more than ``BULK_GAMES_MAX``),
         ``bad-game`` (one game fails the single creation's checks: ``index`` names it,
         ``problem`` holds that game's own ``code`` and ``detail``). Nothing is written.
@@ -54,6 +65,9 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
         raise Unprocessable(f"A batch holds at most {limit} games; this one has "
                             f"{len(specs)}. Split it.", code="too-many-games",
                             extra={"limit": limit})
+    invitations.check_policy(unfilled or "cancel", start_at)
+    specs = [replace(spec, start_at=spec.start_at or start_at,
+                     unfilled=unfilled or spec.unfilled) for spec in specs]
     scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
     account = creator.account if creator else None
 
@@ -119,7 +133,8 @@ def _prepare(index: int, spec: GameSpec, account, creator_key: str):
     try:
         return games.prepare_game(spec.engine, spec.players, spec.options, spec.clock,
                                   creator=account, rated=spec.rated,
-                                  creator_key=creator_key)
+                                  creator_key=creator_key, start_at=spec.start_at,
+                                  unfilled=spec.unfilled)
     except (ArbiterError, EngineError) as err:
         raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
                             "No game of the batch was created.", code="bad-game",

@@ -78,6 +78,9 @@ def prepare(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None =
     elif prompt["type"] == "decision" and since == new_version:
         mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since,
                                   clock.running(clock.config(game), timing["clock_state"]))
+    if not idle and prompt["type"] == "decision" and (since == new_version
+                                                       or status == "active"):
+        # a new prompt, or a waiting game's start (whose mails come with it)
         hooks = [lambda: webhooks.notify(db.session, "turn", *game_hooks.turn(
             game, prompt, since, timing.get("deadline")))]
     snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],

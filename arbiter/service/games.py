@@ -156,8 +156,8 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
         db.session.rollback()
         raise Unprocessable("One of the addresses does not accept invitations; choose "
                             "another player or unfilled: start.", code="invitation-refused")
-    if any(i.status == "pending" for i in invites):
-        game.status = "waiting"
+    if any(i.status == "pending" for i in invites) or start_at is not None:
+        game.status = "waiting"  # until its invited seats answer, or start_at
     tr = Transition(game, engine, state)
     tr.events.append(NewEvent("game-created", None, {
         "engine": engine.id, "engine_version": engine.version, "options": loaded,

@@ -12,7 +12,7 @@ from flask import current_app
 
 from arbiter.mailin import capability, identity
 from arbiter.models import Game, OutboxMail
-from arbiter.service import links
+from arbiter.service import links, outcome
 from arbiter.service.clock import local
 from engines.base import Decision, Engine
 
@@ -107,13 +107,12 @@ def _deadline_lines(deadline: datetime | None, tz: str | None) -> list[str]:
 
 
 def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
-    """Return one mail per seat that may be mailed, giving the final scores."""
+    """Return one mail per seat that may be mailed, giving how the game ended: the
+    final scores, or who resigned when there are none, and the ranking
+    (:func:`arbiter.service.outcome.outcome_lines`)."""
     base = current_app.config["BASE_URL"]
     names = {s.seat: s.name for s in game.seats}
-    scores = result.get("scores") or []
-    lines = [f"  {names[s]}: {scores[s] if s < len(scores) else '-'}" for s in sorted(names)]
-    ranking = "; ".join(", ".join(names[s] for s in group)
-                        for group in result.get("ranking", []))
+    lines = outcome.outcome_lines(result, names)
     mails = []
     for seat in game.seats:
         address = identity.seat_address(seat)
@@ -122,7 +121,7 @@ def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
         body = "\n".join([
             f"Hello {seat.name},", "",
             f"The game of {engine.title} {game.id} is over ({result.get('reason', 'finished')}).",
-            "", "Scores:", *lines, "", f"Ranking, best first: {ranking}", "",
+            "", *lines, "",
             f"The full record, with the revealed seed: {base}/v1/games/{game.id}/record",
         ])
         mails.append(OutboxMail(

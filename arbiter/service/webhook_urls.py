@@ -63,7 +63,9 @@ def normalise(url: str) -> str:
         raise _bad("This web hook URL cannot be read.") from None
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS or not parts.hostname:
-        raise _bad("A web hook URL must be an absolute https:// address with a host name.")
+        schemes = ("https:// or http://" if current_app.config.get("WEBHOOK_ALLOW_HTTP")
+                   else "https://")
+        raise _bad(f"A web hook URL must be an absolute {schemes} address with a host name.")
     if scheme == "http" and not current_app.config.get("WEBHOOK_ALLOW_HTTP"):
         raise Unprocessable("This server only calls https:// web hooks.",
                             code="webhook-url-not-https")

@@ -148,8 +148,8 @@ class Front:
 
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
-            after = wire.read_after(header(scope, b"last-event-id")
-                                    or (query.get("after") or [None])[0], "Last-Event-ID")
+            after = wire.read_start(header(scope, b"last-event-id"),
+                                    (query.get("after") or [None])[0])
             seat, over = await self.in_thread(open_game_stream, game_id,
                                               header(scope, b"authorization"))
         except ArbiterError as err:

@@ -51,6 +51,17 @@ def read_after(raw: str | None, what: str) -> int:
     return int(raw)
 
 
+def read_start(last_event_id: str | None, after: str | None) -> int:
+    """Return the seq a game stream starts after: the ``Last-Event-ID`` header when
+    sent, else the ``after`` query parameter, else 0.
+
+    :raises ArbiterError: 400 ``bad-last-event-id`` naming the one that was used.
+    """
+    if last_event_id:
+        return read_after(last_event_id, "Last-Event-ID")
+    return read_after(after, "The after parameter")
+
+
 CURSOR_VERSION = "1"
 MAX_CURSOR = 16_000
 """The longest cursor read (characters): about 14 per game, 500 games followed."""

@@ -33,8 +33,17 @@ def sign_in():
 
 @bp.get(CONFIRM_PATH)
 def confirm_page():
-    """The page a mailed sign-in link opens: a button that uses the link."""
-    form = ConfirmForm(email=request.args.get("email", ""), token=request.args.get("token", ""))
+    """The page a mailed sign-in link opens: a button that uses the link; a link
+    without its address or token (cut short when copied) gets a 400 page that says so."""
+    email, token = request.args.get("email", "").strip(), request.args.get("token", "").strip()
+    if not email or not token:
+        missing = " and ".join(n for n, v in (("address", email), ("token", token)) if not v)
+        message = (f"This sign-in link is incomplete (its {missing} is missing): it was "
+                   "probably cut short when copied. Open the whole link from the mail, or "
+                   "ask for a new one.")
+        return render_template("error.html", message=message, game_id=None,
+                               sign_in=True), 400
+    form = ConfirmForm(email=email, token=token)
     return render_template("sign_in_confirm.html", form=form)
 
 

@@ -14,7 +14,7 @@ from datetime import datetime
 import engines
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
-from arbiter.service import clock, reading
+from arbiter.service import clock, outcome, reading
 from arbiter.service.identity import SeatGrant
 from arbiter.verify import verify
 from arbiter.web import board_picks
@@ -152,13 +152,16 @@ def event_words(event: dict, names: dict[int, str]) -> str:
 
 
 def result_lines(result: dict, names: dict[int, str]) -> list[str]:
-    """Return the scores best first: ``1. Ann: 42`` (tied seats share a place)."""
-    scores = result.get("scores") or []
+    """Return the scores best first: ``1. Ann: 42`` (tied seats share a place); a
+    result without scores (a resignation) gives ``1. Ann`` and ``2. Bob (resigned)``."""
+    scored = outcome.has_scores(result)
+    resigned = set(result.get("resigned") or [])
     lines = []
     place = 1
     for group in result.get("ranking") or []:
         for s in group:
-            score = scores[s] if s < len(scores) else "-"
-            lines.append(f"{place}. {names.get(s, f'seat {s}')}: {score}")
+            score = (f": {outcome.score_text(result, s)}" if scored
+                     else " (resigned)" if s in resigned else "")
+            lines.append(f"{place}. {names.get(s, f'seat {s}')}{score}")
         place += len(group)
     return lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from flask import (Blueprint, abort, flash, redirect, render_template, request, url_for)
+from flask import (Blueprint, flash, redirect, render_template, request, url_for)
 
 import engines
 from arbiter.errors import ArbiterError
@@ -40,8 +40,13 @@ def game_list():
     """The public list of games, newest first; ``?status=`` and ``?engine=`` filter it."""
     status = request.args.get("status") or None
     engine = request.args.get("engine") or None
-    if status not in (None, "active", "over") or (engine and engine not in engines.ENGINE_MODULES):
-        abort(400)
+    if status not in (None, "active", "over"):
+        raise ArbiterError(f"There is no game status {status!r} to show: choose active "
+                           "or over, or leave it out for every game.", code="bad-filter")
+    if engine and engine not in engines.ENGINE_MODULES:
+        raise ArbiterError(f"There is no game {engine!r} to show: choose one of "
+                           f"{', '.join(sorted(engines.ENGINE_MODULES))}, or leave it out "
+                           "for every game.", code="bad-filter")
     page = max(1, request.args.get("page", 1, type=int) or 1)
     query = games.list_games(status=status, engine=engine)
     rows = db.session.scalars(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1)).all()

@@ -170,18 +170,34 @@ def test_stream_is_filtered_per_reader(server):
 
 def test_stream_refuses_bad_token_and_bad_last_event_id(server):
     """Problems before the stream starts: 401 for a token of no seat, 400 for a
-    Last-Event-ID that is not a seq, 404 for no such game; all problem+json."""
+    Last-Event-ID or an ``after`` that is not a seq (the sentence names the one sent),
+    404 for no such game; all problem+json."""
     url, _app = server
     game = new_game(url)
     base = f"{url}/v1/games/{game['id']}/stream"
     cases = [(base, {"Authorization": "Bearer nope"}, 401, "bad-token"),
              (base, {"Last-Event-ID": "x"}, 400, "bad-last-event-id"),
+             (f"{base}?after=-5", {}, 400, "bad-last-event-id"),
              (f"{url}/v1/games/nosuch/stream", {}, 404, "game-not-found")]
     for address, headers, status, code in cases:
         answer = requests.get(address, headers=headers, timeout=TIMEOUT)
         assert answer.status_code == status
         assert answer.headers["Content-Type"] == "application/problem+json"
         assert answer.json()["code"] == code
+    by_header = requests.get(base, headers={"Last-Event-ID": "x"}, timeout=TIMEOUT).json()
+    assert by_header["detail"].startswith("Last-Event-ID must be the seq")
+    by_query = requests.get(f"{base}?after=-5", timeout=TIMEOUT).json()
+    assert by_query["detail"].startswith("The after parameter must be the seq")
+    assert "-5" in by_query["detail"] and "Last-Event-ID" not in by_query["detail"]
+
+
+def test_the_flask_stream_names_the_after_parameter_it_refuses(client):
+    """Without the event loop, ``?after=-5`` is 400 bad-last-event-id naming ``after``."""
+    game = client.post("/v1/games", json={"engine": "space-worm",
+                                          "players": [{"name": "A"}, {"name": "B"}]}).json
+    answer = client.get(f"/v1/games/{game['id']}/stream?after=-5")
+    assert answer.status_code == 400 and answer.json["code"] == "bad-last-event-id"
+    assert answer.json["detail"].startswith("The after parameter must be the seq")
 
 
 def test_idle_streams_and_long_polls_hold_no_thread(server):

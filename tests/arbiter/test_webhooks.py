@@ -156,6 +156,21 @@ def test_production_takes_only_https(sqlite_url):
     assert answer.status_code == 422 and answer.json["code"] == "webhook-url-not-https"
 
 
+@pytest.mark.parametrize("allow_http, allowed", [(True, "https:// or http://"),
+                                                 (False, "https://")])
+def test_a_url_of_another_scheme_is_told_what_this_server_allows(sqlite_url, allow_http,
+                                                                  allowed):
+    """Given ftp://, the refusal names the schemes allowed under the current config:
+    https and http where WEBHOOK_ALLOW_HTTP is on, https alone where it is off."""
+    app = hook_app(sqlite_url, WEBHOOK_ALLOW_HTTP=allow_http)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    answer = client.post("/v1/me/webhooks", headers=auth(ann),
+                         json={"url": "ftp://example.org/x", "events": ["turn"]})
+    assert answer.status_code == 422 and answer.json["code"] == "webhook-url-invalid"
+    assert f"must be an absolute {allowed} address" in answer.json["detail"]
+
+
 def test_production_defaults_refuse_http(tmp_path):
     """Given a DATABASE_URL (production), http web hooks are off by default; on the
     embedded default they are on; no private network is allowed in either."""

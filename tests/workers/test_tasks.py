@@ -211,3 +211,25 @@ def test_turn_mails_link_the_board_of_every_engine(app, client):
             assert all(m.board_svg is not None for m in mails if m.dedupe_key.startswith("turn:"))
         assert bodies
         assert all(f"/v1/games/{game_id}/board.svg" in b for b in bodies)
+
+
+def test_the_end_mail_of_a_resignation_says_who_resigned_not_none_scores(sqlite_url, smtp):
+    """Given a 2-player game ended by seat 1's resignation (a result without scores),
+    the end mail delivered over SMTP names who resigned and the ranking, and never
+    prints a score of "None"."""
+    url, inbox = smtp
+    app = make_app(sqlite_url, SMTP_URL=url)
+    client = app.test_client()
+    game_id, tokens = new_game(client, players=2, emails=True)
+    until_decision(client, app, game_id)
+    assert client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[1])).status_code == 201
+    with app.app_context():
+        for mail_id in mail.unsent(older_than_seconds=-1):
+            mail.send(mail_id)
+    over = [m for m in inbox.messages if "is over" in m["Subject"]]
+    assert sorted(m["To"] for m in over) == ["p0@example.org", "p1@example.org"]
+    body = over[0].get_body(preferencelist=("plain",)).get_content()
+    names = {p["seat"]: p["name"] for p in summary(client, game_id)["players"]}
+    assert f"Resigned: {names[1]}." in body
+    assert f"Ranking, best first: {names[0]}; {names[1]}" in body
+    assert "None" not in body and "Scores:" not in body

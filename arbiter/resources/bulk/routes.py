@@ -41,8 +41,9 @@ class BulkGames(MethodView):
         as ``POST /v1/games`` checks it, and one bad game is a 422 ``bad-game`` naming
         its ``index``. The answer carries every seat's token, shown only this once."""
         specs = [bulk.GameSpec(g["engine"], games.NewPlayer.many(g["players"]),
-                               g["options"], g["clock"], g["rated"])
+                               g["options"], g["clock"], g["rated"], g["start_at"],
+                               g["unfilled"])
                  for g in data["games"]]
         status, body = bulk.new_games(specs, headers.idempotency_key(), data,
-                                      guard.principal())
+                                      guard.principal(), data["start_at"], data["unfilled"])
         return body, status

@@ -259,8 +259,8 @@ class Stream(MethodView):
         ``after``), then each new one as it is committed (served by the web process's
         event loop; a Flask server alone answers the backlog and ends, and the client
         reconnects with its Last-Event-ID)."""
-        after = wire.read_after(request.headers.get("Last-Event-ID")
-                                or request.args.get("after"), "Last-Event-ID")
+        after = wire.read_start(request.headers.get("Last-Event-ID"),
+                                request.args.get("after"))
         seat, over = reading.stream_reader(game_id, guard.principal())
         rows = reading.backlog(game_id, after)
         over = over or any(e.kind == "game-over" for e in rows)

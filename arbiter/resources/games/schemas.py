@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 import engines
 
-from arbiter.resources.fields import WholeNumber
+from arbiter.resources.fields import JsonBoolean
 from arbiter.resources.text import printable
 
 from arbiter.service.clock import check_tz
@@ -57,8 +57,10 @@ class GameCreateSchema(Schema):
         "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
                        "or contradictory-options naming them in 'options')"})
     start_at = fields.AwareDateTime(load_default=None, allow_none=True, metadata={
-        "description": "with invited players: start at this time (UTC, ISO 8601) at the "
-                       "latest; unanswered seats are then unfilled (422 bad-start if past)"})
+        "description": "start at this time (UTC, ISO 8601): the game waits until then, "
+                       "clocks stopped; with invited players, once they have all "
+                       "accepted, at this time at the latest, unanswered seats then "
+                       "unfilled (422 bad-start if past)"})
     unfilled = fields.String(load_default="cancel",
                              validate=validate.OneOf(["cancel", "start"]), metadata={
         "description": "seats nobody took (declined, or unanswered at start_at): cancel "
@@ -68,7 +70,7 @@ class GameCreateSchema(Schema):
         "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
         "timeout_policy (timeout-move | forfeit, with forfeit_after), vacation_days; "
         "invalid: 422 bad-clock")})
-    rated = fields.Boolean(load_default=False, metadata={"description": (
+    rated = JsonBoolean(load_default=False, metadata={"description": (
         "the game updates its players' ratings when it ends; every seat must be the "
         "email of a different verified account (422 unrated-seat)")})
 
@@ -149,8 +151,11 @@ class MoveSchema(Schema):
                                 "not": {"type": "null"}})
     text = fields.String(validate=validate.Length(min=1, max=500),
                          metadata={"description": "the move in the engine's notation"})
-    expected_version = WholeNumber(load_default=None, allow_none=True,
-                                   validate=validate.Range(min=0, max=2**31 - 1))
+    expected_version = fields.Integer(
+        strict=True, load_default=None, allow_none=True,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": "the version (ETag) the move was made against, a JSON "
+                                 "integer written without a fraction (6, not 6.0 or \"6\")"})
 
 
 class ResignedSchema(Schema):

@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.resources.fields import JsonBoolean
 from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
@@ -33,7 +34,7 @@ class MePatchSchema(Schema):
 
     display_name = fields.String(validate=NAME)
     tz = fields.String(validate=[validate.Length(max=64), check_tz])
-    digest = fields.Boolean()
+    digest = JsonBoolean()
 
 
 class TokenCreateSchema(Schema):

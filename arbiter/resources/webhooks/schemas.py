@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.resources.fields import JsonBoolean
 from arbiter.service.webhooks import EVENTS
 
 
@@ -23,7 +24,7 @@ class WebhookPatchSchema(Schema):
 
     events = fields.List(fields.String(validate=validate.OneOf(EVENTS)),
                          validate=validate.Length(min=1, max=len(EVENTS)))
-    enabled = fields.Boolean(metadata={"description": "true: enable again (clears the "
+    enabled = JsonBoolean(metadata={"description": "true: enable again (clears the "
                                                       "failure count); false: disable"})
 
 

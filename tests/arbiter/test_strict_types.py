@@ -1,0 +1,78 @@
+"""Booleans and integers in request bodies are JSON's own: ``"yes"``, ``"True"``, ``0``
+or ``6.0`` are refused 422 invalid-request, never read as ``true`` or ``6``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.arbiter.test_games_api import assert_problem
+from tests.arbiter.test_webhooks import hook_app, register
+from tests.helpers import auth, new_game, sign_in, summary, until_decision
+
+
+@pytest.mark.parametrize("value", ["yes", "True", 0, 1, None])
+def test_webhook_enabled_must_be_a_json_boolean(sqlite_url, value):
+    """Given a hook, PATCH {"enabled": <not a boolean>} is 422 invalid-request naming
+    the field, and the hook is unchanged."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    hook = register(client, ann, "http://127.0.0.1:9/hook")
+    path = f"/v1/me/webhooks/{hook['id']}"
+    answer = client.patch(path, headers=auth(ann), json={"enabled": value})
+    assert_problem(answer, 422, "invalid-request")
+    assert "enabled" in answer.json["errors"]["json"]
+    [after] = client.get("/v1/me/webhooks", headers=auth(ann)).json
+    assert after["disabled_at"] is None and after["disabled_reason"] is None
+
+
+@pytest.mark.parametrize("value", ["True", "false", 0, 1])
+def test_digest_must_be_a_json_boolean(client, app, value):
+    """PATCH /v1/me {"digest": "True"} or {"digest": 0} is 422 invalid-request and the
+    setting stays as it was; true and false are taken."""
+    token = sign_in(client, app, "ann@example.org")
+    before = client.get("/v1/me", headers=auth(token)).json["digest"]
+    answer = client.patch("/v1/me", headers=auth(token), json={"digest": value})
+    assert_problem(answer, 422, "invalid-request")
+    assert "digest" in answer.json["errors"]["json"]
+    assert client.get("/v1/me", headers=auth(token)).json["digest"] == before
+    on = client.patch("/v1/me", headers=auth(token), json={"digest": not before})
+    assert on.status_code == 200 and on.json["digest"] is (not before)
+
+
+@pytest.mark.parametrize("value", ["yes", "true", 1])
+def test_rated_must_be_a_json_boolean(client, value):
+    """POST /v1/games with "rated": "yes" is 422 invalid-request (not unrated-seat:
+    the field itself is wrong), and no game is made."""
+    body = {"engine": "space-worm", "rated": value,
+            "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    answer = client.post("/v1/games", json=body)
+    assert_problem(answer, 422, "invalid-request")
+    assert "rated" in answer.json["errors"]["json"]
+
+
+@pytest.mark.parametrize("value", [6.0, "6", True])
+def test_expected_version_must_be_a_json_integer(client, app, value):
+    """A move with "expected_version" 6.0, "6" or true is 422 invalid-request and
+    records nothing; the same move with the integer is taken."""
+    game_id, tokens = new_game(client)
+    s = until_decision(client, app, game_id)
+    seat = s["to_act"][0]
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
+    move = legal["moves"][0]
+    wrong = value if value is True else type(value)(legal["version"])
+    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
+                         json={"move": move, "expected_version": wrong})
+    assert_problem(answer, 422, "invalid-request")
+    assert "expected_version" in answer.json["errors"]["json"]
+    assert summary(client, game_id)["version"] == legal["version"]
+    right = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
+                        json={"move": move, "expected_version": legal["version"]})
+    assert right.status_code == 201, right.json
+
+
+def test_the_contract_says_expected_version_has_no_fraction(client):
+    """The published contract tells clients 6.0 is refused (it stays truthful)."""
+    spec = client.get("/openapi.json").json
+    field = spec["components"]["schemas"]["Move"]["properties"]["expected_version"]
+    assert "integer" in field["type"] and "not 6.0" in field["description"]
