@@ -206,7 +206,7 @@ def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None) -> N
     """
     url = current_app.config["SMTP_URL"]
     if not url:
-        log.info("mail (no SMTP_URL set, not sent):\n%s", msg)
+        log.info("mail (no SMTP_URL set, not sent):\n%s", readable(msg))
         accepted()
         return
     parts = urlparse(url)
@@ -224,6 +224,25 @@ def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None) -> N
         accepted()
     finally:
         _hang_up(smtp)
+
+
+LOGGED_HEADERS = ("From", "To", "Subject", "Reply-To", "Message-ID", "Date")
+
+
+def readable(msg: EmailMessage) -> str:
+    """Return ``msg`` as a person reads it, for the log of a mail not sent: its main
+    headers, each text/plain part decoded (no quoted-printable ``=3D`` or soft line
+    breaks, so a link in it can be pasted) and one line per attachment."""
+    lines = [f"{name}: {msg[name]}" for name in LOGGED_HEADERS if msg[name]]
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        if part.get_content_type() == "text/plain" and not part.get_filename():
+            lines += ["", part.get_content().rstrip("\n")]
+        else:
+            lines.append(f"[attached: {part.get_filename() or 'unnamed'} "
+                         f"({part.get_content_type()})]")
+    return "\n".join(lines)
 
 
 def _hang_up(smtp: smtplib.SMTP) -> None:

@@ -233,3 +233,28 @@ def test_the_end_mail_of_a_resignation_says_who_resigned_not_none_scores(sqlite_
     assert f"Resigned: {names[1]}." in body
     assert f"Ranking, best first: {names[0]}; {names[1]}" in body
     assert "None" not in body and "Scores:" not in body
+
+
+def test_without_smtp_url_the_logged_mail_is_decoded_so_its_link_pastes(sqlite_url, caplog):
+    """Given no SMTP_URL (the embedded default), a mail whose text would be sent as
+    quoted-printable is logged decoded: the long link with ``=`` appears whole, with no
+    ``=3D`` and no soft line break; an attachment is named, not dumped."""
+    from email.message import EmailMessage
+    import logging
+
+    app = make_app(sqlite_url, SMTP_URL="")
+    link = "http://127.0.0.1:8000/sign-in/confirm?email=ann%40example.org&token=" + "x" * 90
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "arbiter@example.org", "ann@example.org", "Sign in"
+    msg.set_content(f"Héllo Ann,\n\nOpen {link} to sign in.\n", cte="quoted-printable")
+    msg.add_attachment(b"\x89PNG...", maintype="image", subtype="png", filename="board.png")
+    assert "=3D" in msg.as_string()  # as it would go over SMTP
+    logger = logging.getLogger("arbiter.service.mail")
+    logger.addHandler(caplog.handler)  # the migrations' fileConfig replaced the root's
+    with app.app_context(), caplog.at_level(logging.INFO, logger="arbiter.service.mail"):
+        mail.deliver(msg)
+    logger.removeHandler(caplog.handler)
+    [logged] = [r.getMessage() for r in caplog.records if "no SMTP_URL" in r.getMessage()]
+    assert link in logged and "Héllo Ann," in logged
+    assert "=3D" not in logged and "=\n" not in logged
+    assert "Subject: Sign in" in logged and "[attached: board.png (image/png)]" in logged
