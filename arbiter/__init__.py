@@ -19,7 +19,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import config, database, errors, guards, limits, queue, unavailable, web
+    from arbiter import (bodies, config, database, errors, guards, limits, queue,
+                         unavailable, web)
     from arbiter.service import consent  # noqa: F401 - the outbox's consent check
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
@@ -28,6 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app = Flask(__name__, instance_relative_config=True,
                 instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
+    app.request_class = bodies.BoundedRequest  # a chunked body over the limit is 413
     app.config.from_mapping(config.load(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)

@@ -98,6 +98,10 @@
 ``BULK_BODY_BYTES``
     the largest request body ``POST /v1/bulk-games`` accepts, in bytes (default
     1,048,576; every other route takes 64 KiB).
+``BODY_DRAIN_BYTES``, ``BODY_DRAIN_SECONDS``
+    before a 413 the web process reads and drops up to this much more of the body
+    (default 8,388,608 bytes), for at most this long (default 2), so that a client
+    still sending gets the 413 rather than a reset connection.
 ``RATELIMIT_STORAGE_URI``
     where rate limits are counted (Flask-Limiter); default: the Celery broker when it
     is Redis, else ``memory://`` (per process).
@@ -318,6 +322,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "BULK_GAMES_MAX": int(env.get("BULK_GAMES_MAX", 500)),
         "TOURNAMENT_MAX_ENTRIES": int(env.get("TOURNAMENT_MAX_ENTRIES", 500)),
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
+        "BODY_DRAIN_BYTES": int(env.get("BODY_DRAIN_BYTES", 8 * 1024 * 1024)),
+        "BODY_DRAIN_SECONDS": float(env.get("BODY_DRAIN_SECONDS", 2.0)),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
         "METRICS_TOKEN": env.get("METRICS_TOKEN", ""),

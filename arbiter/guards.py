@@ -24,7 +24,8 @@ def require_json_body() -> None:
     """
     if request.blueprint == "web":  # the pages take forms (arbiter/web)
         return
-    if request.method in ("POST", "PUT", "PATCH") and request.content_length \
+    sends_body = request.content_length or request.headers.get("Transfer-Encoding")
+    if request.method in ("POST", "PUT", "PATCH") and sends_body \
             and not request.is_json and request.endpoint not in FORM_ENDPOINTS:
         raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
                            code="unsupported-media-type", status=415)

@@ -80,6 +80,34 @@ def check_request() -> None:
     g.principal = who
     CHECKS[policy.kind](policy, who, request.view_args or {})
     limits.check(limit_of(policy), limits.caller_key(who))
+    if has_body() and db.engine.dialect.name == "sqlite":
+        release_before_body()
+
+
+def has_body() -> bool:
+    """Whether this request sends a body (a length, or ``Transfer-Encoding``)."""
+    return request.method in ("POST", "PUT", "PATCH") and bool(
+        request.content_length or request.headers.get("Transfer-Encoding"))
+
+
+def release_before_body() -> None:
+    """End the guard's transaction before the body is read (by the view's argument
+    parsing, which reads it in full before the view's first query).
+
+    On SQLite every transaction takes the database's one write lock (``BEGIN
+    IMMEDIATE``, :mod:`arbiter.database`): held while a client is slow to send its
+    body, it would stop every other write of the service. So the guard's reads are
+    committed first, without expiring what they loaded: the view uses the game as
+    the guard read it, in its own transaction, and a write made meanwhile is caught
+    by the version every write checks (``arbiter.store.append``: a move retries,
+    as on PostgreSQL, where reading locks nothing and the transaction stays open).
+    """
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def limit_of(policy: Policy) -> str:
@@ -94,7 +122,7 @@ def _game(policy: Policy, who, game_id: str):
     is kept in ``g`` for the request: the session's identity map holds objects weakly,
     and while it lives the service's read of it costs no second SELECT."""
     if policy.idempotent:
-        scope = idempotency.caller_scope(policy.idempotent, game_id, who)
+        scope = idempotency.caller_scope(game_id, who)
         game = games.preload(game_id, scope, headers.idempotency_key())
     else:
         game = games.get_game(game_id, with_state=policy.scope != "games:read")

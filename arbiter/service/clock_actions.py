@@ -72,7 +72,8 @@ def pause(game_id: str, token: str | None, idempotency_key: str | None = None
         return _append(game, engine, state, NewEvent("clock-paused", None, {"by": "creator"}),
                        row)
 
-    return idempotency.once(f"pause:{game.id}", idempotency_key, {"pause": True}, run)
+    return idempotency.once(f"creator:{game.id}", idempotency_key, {"pause": True}, run,
+                            route="POST pause")
 
 
 def resume(game_id: str, token: str | None, idempotency_key: str | None = None
@@ -94,7 +95,8 @@ def resume(game_id: str, token: str | None, idempotency_key: str | None = None
         return _append(game, engine, state, NewEvent("clock-resumed", None, {
             "by": "creator", "paused_at": paused_at, "seconds": round(seconds, 3)}), row)
 
-    return idempotency.once(f"resume:{game.id}", idempotency_key, {"resume": True}, run)
+    return idempotency.once(f"creator:{game.id}", idempotency_key, {"resume": True}, run,
+                            route="POST resume")
 
 
 def extend(game_id: str, token: str | None, seconds: int, seat: int | None = None,
@@ -123,8 +125,8 @@ def extend(game_id: str, token: str | None, seconds: int, seat: int | None = Non
         return _append(game, engine, state, NewEvent("deadline-extended", None, {
             "reason": "creator", "seconds": seconds, "seats": seats}), row)
 
-    return idempotency.once(f"extend:{game.id}", idempotency_key,
-                            {"seconds": seconds, "seat": seat}, run)
+    return idempotency.once(f"creator:{game.id}", idempotency_key,
+                            {"seconds": seconds, "seat": seat}, run, route="POST extend")
 
 
 def vacation(game_id: str, token: str | None, days: int,
@@ -155,8 +157,8 @@ def vacation(game_id: str, token: str | None, days: int,
             "days": days, "year": str(now.year),
             "until": iso(until + timedelta(days=days))}), row)
 
-    return idempotency.once(f"vacation:{game.id}:{who.token_hash}", idempotency_key,
-                            {"days": days}, run)
+    return idempotency.once(idempotency.caller_scope(game.id, who), idempotency_key,
+                            {"days": days}, run, route="POST vacation")
 
 
 def pause_for(game_id: str, by: str) -> bool:

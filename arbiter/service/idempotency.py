@@ -31,17 +31,21 @@ KEY_PATTERN = f"^[!-~]{{{MIN_KEY},{MAX_KEY}}}$"
 """An Idempotency-Key: 16 to 200 visible ASCII characters (no space, no control)."""
 
 
-def caller_scope(route: str, game_id: str, who) -> str:
-    """Return the idempotency scope of a caller on one game's route:
-    ``<route>:<game>:<SHA-256 of the caller's bearer token>`` (of "" without one), so
-    one caller's key never returns another caller's answer."""
+def caller_scope(game_id: str, who) -> str:
+    """Return the idempotency scope of a caller on one game, every route of it:
+    ``seat:<game>:<SHA-256 of the caller's bearer token>`` (of "" without one), so
+    one caller's key never returns another caller's answer, and a key a caller used on
+    one route is refused on another (the route is in the request's fingerprint,
+    :func:`request_hash`)."""
     digest = who.token_hash if who is not None else hashlib.sha256(b"").hexdigest()
-    return f"{route}:{game_id}:{digest}"
+    return f"seat:{game_id}:{digest}"
 
 
-def request_hash(body: Any) -> str:
-    """Return the SHA-256 of a request body in canonical JSON."""
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+def request_hash(body: Any, route: str | None = None) -> str:
+    """Return the fingerprint of a request: the SHA-256 of its body in canonical JSON,
+    with the method and route (``"POST moves"``) when given."""
+    fingerprint = body if route is None else [route, body]
+    return hashlib.sha256(json.dumps(fingerprint, sort_keys=True).encode()).hexdigest()
 
 
 def _fernet(scope: str, key: str) -> Fernet:
@@ -101,18 +105,20 @@ def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP
 
 def once(scope: str, key: str | None, body: Any,
          run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]],
-         known: Any = LOOK_UP) -> tuple[int, dict]:
+         known: Any = LOOK_UP, route: str | None = None) -> tuple[int, dict]:
     """Run ``run`` at most once per ``(scope, key)``; return its ``(status, body)``.
 
     ``run`` receives a function that builds the row to store with its answer; it
     must write that row in the same transaction as its events. Without a key ``run``
     just runs. A concurrent twin that loses the race gets the winner's answer. Call it
     only once the caller is identified, with the caller in ``scope``. ``known``: see
-    :func:`stored`.
+    :func:`stored`. ``route``: the method and route (``"POST resign"``) of a scope
+    that several routes share, so that a key used on one is refused on another (422
+    ``idempotency-key-reused``).
     """
     if key is None:
         return run(lambda status, answer: None)
-    digest = request_hash(body)
+    digest = request_hash(body, route)
     first = stored(scope, key, digest, known)
     if first:
         return first

@@ -141,7 +141,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
     """
     who = identity.as_principal(token)
-    scope = idempotency.caller_scope("moves", game_id, who)
+    scope = idempotency.caller_scope(game_id, who)
     game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = identity.seat_for(game, who)
 
@@ -167,7 +167,7 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
             raise
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, request, run, known)
+    return idempotency.once(scope, idempotency_key, request, run, known, "POST moves")
 
 
 def resign(game_id: str, token: identity.Principal | str | None, idempotency_key: str | None = None
@@ -178,7 +178,7 @@ def resign(game_id: str, token: identity.Principal | str | None, idempotency_key
     :raises Conflict: ``game-over`` or ``already-resigned``.
     """
     who = identity.as_principal(token)
-    scope = idempotency.caller_scope("resign", game_id, who)
+    scope = idempotency.caller_scope(game_id, who)
     game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
     seat = identity.seat_for(game, who)
 
@@ -196,4 +196,5 @@ def resign(game_id: str, token: identity.Principal | str | None, idempotency_key
         commit(tr, [r for r in [row(201, answer)] if r is not None])
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known)
+    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known,
+                            "POST resign")

@@ -100,6 +100,16 @@ def leaderboard(engine: str, limit: int) -> list[dict]:
             for n, (row, account) in enumerate(rows, start=1)]
 
 
+def has_key(column, key: str):
+    """Return the SQL condition "the JSON object in ``column`` has ``key``" (with a
+    value that is not JSON null). SQLAlchemy's ``column[key]`` cannot say so on SQLite:
+    it renders ``JSON_QUOTE(JSON_EXTRACT(..))``, the text ``'null'`` for a missing key,
+    never NULL; ``JSON_EXTRACT`` alone is NULL there, as ``->`` is on PostgreSQL."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        return sa.func.json_extract(column, f'$."{key}"').is_not(None)
+    return column[key].is_not(None)
+
+
 def reliability(account: Account) -> dict:
     """Return ``{"timeouts", "resignations", "games"}`` of the account over all its
     seats: moves the clock played for it, resignations that were not clock forfeits,
@@ -108,7 +118,7 @@ def reliability(account: Account) -> dict:
                    Seat.account_id == account.id)
     timeouts = db.session.scalar(
         sa.select(sa.func.count()).select_from(Event).join(Seat, mine)
-        .where(Event.kind == "move", Event.payload["timeout"].is_not(None)))
+        .where(Event.kind == "move", has_key(Event.payload, "timeout")))
     resigned = db.session.scalars(
         sa.select(Event.payload).join(Seat, mine).where(Event.kind == "resigned"))
     seats = db.session.scalar(sa.select(sa.func.count()).select_from(Seat)

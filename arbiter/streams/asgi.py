@@ -52,12 +52,30 @@ def header(scope: dict, name: bytes) -> str | None:
     return None
 
 
+def chunked_bodies(wsgi_app):
+    """Return ``wsgi_app`` reading ``Transfer-Encoding: chunked`` bodies.
+
+    uvicorn removes the chunking and a2wsgi's input ends with the body, but a2wsgi does
+    not say so: without ``wsgi.input_terminated`` werkzeug reads a body with no
+    ``Content-Length`` as empty. With it, werkzeug reads the body and refuses one over
+    ``MAX_CONTENT_LENGTH`` with 413 as it arrives (werkzeug's ``get_input_stream``).
+    """
+    def app(environ, start_response):
+        if "CONTENT_LENGTH" not in environ and \
+                "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            environ["wsgi.input_terminated"] = True
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
 class Front:
     """The ASGI application: streams and long-polls here, the rest to Flask."""
 
     def __init__(self, flask_app) -> None:
         self.flask = flask_app
-        self.wsgi = WSGIMiddleware(flask_app, workers=flask_app.config["WEB_THREADS"])
+        self.wsgi = WSGIMiddleware(chunked_bodies(flask_app),
+                                   workers=flask_app.config["WEB_THREADS"])
         self.hub = Hub(flask_app)
         flask_app.extensions["stream_hub"] = self.hub
 
@@ -77,7 +95,29 @@ class Front:
             if match and self.long_poll_args(scope) is not None:
                 await self.long_poll(match.group(1), scope, send)
                 return
-        await self.wsgi(scope, receive, send)
+        await self.wsgi(scope, receive, self.drained(receive, send))
+
+    def drained(self, receive, send):
+        """Return ``send``, reading what is left of the request body before a 413.
+
+        Answered and closed while the client still sends, the connection is reset
+        (the kernel's answer to unread data), and a client that sends all before it
+        reads (python-requests) sees ``ConnectionResetError``, not the 413. So up to
+        ``BODY_DRAIN_BYTES`` more, for at most ``BODY_DRAIN_SECONDS``, are read and
+        dropped first; past either, the 413 is sent anyway (and the reset may follow).
+        """
+        config = self.flask.config
+
+        async def send_after_drain(message: dict) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                try:
+                    async with asyncio.timeout(config["BODY_DRAIN_SECONDS"]):
+                        await drain_body(receive, config["BODY_DRAIN_BYTES"])
+                except TimeoutError:
+                    pass
+            await send(message)
+
+        return send_after_drain
 
     async def lifespan(self, receive, send) -> None:
         """Start the hub's notice sources at startup, stop them at shutdown."""
@@ -327,6 +367,17 @@ def open_account_stream(authorization: str | None) -> dict:
 def render_sse(game_id: str, event: dict, version: int) -> bytes:
     """Render one event of a game stream (see :func:`arbiter.streams.wire.sse`)."""
     return wire.sse(event, version)
+
+
+async def drain_body(receive, limit: int) -> None:
+    """Read and drop the request body until it ends, the client leaves, or ``limit``
+    bytes were read."""
+    read = 0
+    while read <= limit:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body"):
+            return
+        read += len(message.get("body", b""))
 
 
 def drain(queue: asyncio.Queue) -> list:

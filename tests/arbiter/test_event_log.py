@@ -95,6 +95,27 @@ def test_an_idempotency_key_returns_the_first_answer_and_writes_nothing(any_app)
     assert other.status_code == 422 and other.json["code"] == "idempotency-key-reused"
 
 
+def test_an_idempotency_key_used_on_another_route_is_refused(any_app):
+    """A seat's key of a move, sent again to /resign (or /vacation), is refused and
+    nothing is done: a key names one request, whatever its route."""
+    client = any_app.test_client()
+    game_id, tokens = new_game(client, players=2)
+    s = until_decision(client, any_app, game_id)
+    seat = s["to_act"][0]
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "route-key-00000001"}
+    moved = client.post(f"/v1/games/{game_id}/moves", headers=headers,
+                        json={"move": legal["moves"][0], "expected_version": s["version"]})
+    assert moved.status_code == 201, moved.json
+    count = event_count(any_app, game_id)
+    for route, body in (("resign", None), ("vacation", {"days": 1})):
+        again = client.post(f"/v1/games/{game_id}/{route}", headers=headers, json=body)
+        assert again.status_code == 422, (route, again.json)
+        assert again.json["code"] == "idempotency-key-reused"
+    assert event_count(any_app, game_id) == count
+    assert client.get(f"/v1/games/{game_id}").json["status"] == "active"
+
+
 def test_creating_with_an_idempotency_key_creates_one_game(app, client):
     """Given a retried creation, one game exists and the same tokens come back."""
     body = {"engine": "space-worm", "players": [{"name": "Ann"}]}

@@ -133,3 +133,17 @@ def test_the_leaderboard_of_an_unknown_engine_is_404(any_app):
     client = any_app.test_client()
     answer = client.get("/v1/ratings/chess")
     assert answer.status_code == 404 and answer.json["code"] == "unknown-engine"
+
+
+def test_moves_played_by_their_players_are_no_timeouts(any_app):
+    """Only a move the clock played counts as a timeout (SQLite once counted every
+    move: its JSON_QUOTE of a missing key is the text 'null', never NULL)."""
+    client = any_app.test_client()
+    players = accounts(client, any_app, 2)
+    game = rated_game(client, players, "space-worm", rated=False)
+    play_out(client, any_app, game["id"], [s["token"] for s in game["seats"]], seed=5)
+    moves = client.get(f"/v1/games/{game['id']}/events").json["events"]
+    assert sum(1 for e in moves if e["kind"] == "move") >= 2
+    for _, _, token in players:
+        me = client.get("/v1/me", headers=auth(token)).json
+        assert me["reliability"]["timeouts"] == 0
