@@ -115,11 +115,15 @@ def test_a_rated_game_needs_distinct_accounts_in_every_seat(any_app):
     (email, name, _), = accounts(client, any_app, 1)
     with any_app.app_context():
         before = db.session.scalar(sa.select(sa.func.count()).select_from(Game))
-    for players in ([{"name": name, "email": email}, {"name": "Anon"}],
-                    [{"name": name, "email": email}, {"name": "Again", "email": email}]):
+    # a seat without an account cannot be rated; one account in two seats is refused
+    # earlier, by the rule that every seat has its own address (duplicate-player-email)
+    for players, code in (
+            ([{"name": name, "email": email}, {"name": "Anon"}], "unrated-seat"),
+            ([{"name": name, "email": email}, {"name": "Again", "email": email}],
+             "duplicate-player-email")):
         answer = client.post("/v1/games", json={"engine": "space-worm", "rated": True,
                                                 "players": players})
-        assert answer.status_code == 422 and answer.json["code"] == "unrated-seat"
+        assert answer.status_code == 422 and answer.json["code"] == code
     bulk = client.post("/v1/bulk-games", json={"games": [
         {"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]},
         {"engine": "space-worm", "rated": True, "players": [{"name": "A"}, {"name": "B"}]}]})
