@@ -45,7 +45,10 @@ def request_hash(body: Any, route: str | None = None) -> str:
     """Return the fingerprint of a request: the SHA-256 of its body in canonical JSON,
     with the method and route (``"POST moves"``) when given."""
     fingerprint = body if route is None else [route, body]
-    return hashlib.sha256(json.dumps(fingerprint, sort_keys=True).encode()).hexdigest()
+    # default=str: a loaded body may hold datetimes (start_at) and the like; their ISO
+    # text is as canonical as the JSON they came from
+    canonical = json.dumps(fingerprint, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _fernet(scope: str, key: str) -> Fernet:

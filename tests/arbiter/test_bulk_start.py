@@ -155,3 +155,26 @@ def test_a_single_game_with_start_at_and_no_invitation_waits_for_it(sqlite_url):
     assert client.get(f"/v1/games/{made.json['id']}").json["status"] == "active"
     with app.app_context():
         assert db.session.get(Game, made.json["id"]).status == "active"
+
+
+def test_a_start_at_with_an_idempotency_key_is_created_once_and_replayed(sqlite_url):
+    """A creation with a ``start_at`` and an ``Idempotency-Key`` (single and bulk) is
+    created (it once answered 500: the loaded datetime broke the request fingerprint), a
+    replay returns the same game, and the same key with another start_at is refused."""
+    app = hook_app(sqlite_url)
+    client = app.test_client()
+    ann = sign_in(client, app, "ann@example.org")
+    start = iso(utcnow() + timedelta(hours=1))
+    for route, body in (
+            ("/v1/games", {"engine": "space-worm", "start_at": start,
+                           "players": [{"name": "A"}, {"name": "B"}]}),
+            ("/v1/bulk-games", _batch([None, None], start_at=start))):
+        key = {"Idempotency-Key": f"start-at-key-{route.replace('/', '-')}"}
+        first = client.post(route, headers={**auth(ann), **key}, json=body)
+        again = client.post(route, headers={**auth(ann), **key}, json=body)
+        assert first.status_code == 201, first.json
+        assert again.status_code == 201 and again.json == first.json
+        other = {**body, "start_at": iso(utcnow() + timedelta(hours=2))}
+        refused = client.post(route, headers={**auth(ann), **key}, json=other)
+        assert refused.status_code == 422
+        assert refused.json["code"] == "idempotency-key-reused"
