@@ -159,6 +159,31 @@ def mailin_cmd(url) -> None:
     serve(create_app(), url)
 
 
+@main.command("outbox")
+@click.argument("address")
+def outbox_cmd(address) -> None:
+    """Print the newest mail written for ADDRESS (its subject, then its text), sent or
+    not: how a local operator reads a sign-in link when there is no SMTP server (the
+    embedded default of ``make run`` only logs mail). Exit status 1 when there is none.
+    """
+    import sqlalchemy as sa
+
+    from arbiter import create_app
+    from arbiter.extensions import db
+    from arbiter.models import OutboxMail
+    from arbiter.service.accounts import normal_address
+
+    app = create_app()
+    with app.app_context():
+        mail = db.session.scalar(
+            sa.select(OutboxMail).where(OutboxMail.to_addr == normal_address(address))
+            .order_by(OutboxMail.id.desc()).limit(1))
+        if mail is None:
+            click.echo(f"No mail for {address}.", err=True)
+            sys.exit(1)
+        click.echo(f"Subject: {mail.subject}\n\n{mail.body}")
+
+
 @main.command("db-upgrade")
 def db_upgrade() -> None:
     """Create or upgrade the database schema (Alembic migrations)."""

@@ -1,5 +1,6 @@
 """Booleans and integers in request bodies are JSON's own: ``"yes"``, ``"True"``, ``0``
-or ``6.0`` are refused 422 invalid-request, never read as ``true`` or ``6``."""
+or ``6.5`` are refused 422 invalid-request, never read as ``true`` or ``6`` (a whole-number
+``6.0`` is a JSON Schema integer and is taken as ``6``: tests/arbiter/test_contract_rules.py)."""
 
 from __future__ import annotations
 
@@ -51,16 +52,16 @@ def test_rated_must_be_a_json_boolean(client, value):
     assert "rated" in answer.json["errors"]["json"]
 
 
-@pytest.mark.parametrize("value", [6.0, "6", True])
+@pytest.mark.parametrize("value", ["6", True, 6.5])
 def test_expected_version_must_be_a_json_integer(client, app, value):
-    """A move with "expected_version" 6.0, "6" or true is 422 invalid-request and
+    """A move with "expected_version" "6", true or 6.5 is 422 invalid-request and
     records nothing; the same move with the integer is taken."""
     game_id, tokens = new_game(client)
     s = until_decision(client, app, game_id)
     seat = s["to_act"][0]
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
     move = legal["moves"][0]
-    wrong = value if value is True else type(value)(legal["version"])
+    wrong = {"6": str(legal["version"]), True: True, 6.5: legal["version"] + 0.5}[value]
     answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
                          json={"move": move, "expected_version": wrong})
     assert_problem(answer, 422, "invalid-request")
@@ -71,8 +72,8 @@ def test_expected_version_must_be_a_json_integer(client, app, value):
     assert right.status_code == 201, right.json
 
 
-def test_the_contract_says_expected_version_has_no_fraction(client):
-    """The published contract tells clients 6.0 is refused (it stays truthful)."""
+def test_the_contract_says_what_expected_version_takes(client):
+    """The published contract says which spellings of the integer are taken."""
     spec = client.get("/openapi.json").json
     field = spec["components"]["schemas"]["Move"]["properties"]["expected_version"]
-    assert "integer" in field["type"] and "not 6.0" in field["description"]
+    assert "integer" in field["type"] and 'not "6", true or 6.5' in field["description"]

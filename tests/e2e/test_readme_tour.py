@@ -5,6 +5,7 @@ what the Streams section's two streams sent."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -34,12 +35,16 @@ def test_the_readme_has_a_tour():
 def live(tmp_path):
     """The service on its own port, in its own folder; yields its URL."""
     port = free_port()
-    procs = processes.serve(tmp_path, port, processes.service_env(tmp_path, port))
-    yield f"http://127.0.0.1:{port}"
+    env = processes.service_env(tmp_path, port)
+    procs = processes.serve(tmp_path, port, env)
+    yield f"http://127.0.0.1:{port}", env
     processes.stop(procs)
 
 
 def test_the_tour_runs_as_pasted(live, tmp_path):
+    # the reader's shell is the one `make run` was started from (so `arbiter outbox`
+    # reads the service's database): here, the service's environment
+    live, env = live
     if shutil.which("curl") is None:
         pytest.fail("curl is not installed (.ci/run installs it)")
     user = tmp_path / "user"
@@ -48,7 +53,7 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     script = "\n".join(tour_blocks((ROOT / "README.md").read_text()))
     script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID"\n'
     done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=user,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, env=env)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert output.count("OK: seed matches its commitment") == 2, output
@@ -58,6 +63,10 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     moves = [e for e in record["events"] if e["kind"] == "move"]
     assert [m["seat"] for m in moves[:2]] == [0, 1]
     assert any(e["kind"] == "resigned" and e["seat"] == 1 for e in record["events"])
+    # Accounts: signed in by the mailed link read with `arbiter outbox`, a token made and revoked
+    session = json.loads((user / "session.json").read_text())
+    assert session["account"]["email"] == "ann@example.org", output
+    assert session["token"]["token"].startswith("arb_"), output
     assert (user / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
     # Streams: the first stream sends the whole log, the resumed one only after event 3
     last = len(record["events"])

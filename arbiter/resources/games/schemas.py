@@ -4,7 +4,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 import engines
 
-from arbiter.resources.fields import JsonBoolean
+from arbiter.resources.fields import JsonBoolean, WholeNumber
 from arbiter.resources.text import printable
 
 from arbiter.service.clock import check_tz
@@ -151,11 +151,12 @@ class MoveSchema(Schema):
                                 "not": {"type": "null"}})
     text = fields.String(validate=validate.Length(min=1, max=500),
                          metadata={"description": "the move in the engine's notation"})
-    expected_version = fields.Integer(
-        strict=True, load_default=None, allow_none=True,
-        validate=validate.Range(min=0, max=2**31 - 1),
+    # JSON Schema's integer includes 6.0 (issue 16: refusing it broke the contract), so
+    # WholeNumber takes 6.0 as 6 and refuses "6", true and 6.5
+    expected_version = WholeNumber(
+        load_default=None, allow_none=True, validate=validate.Range(min=0, max=2**31 - 1),
         metadata={"description": "the version (ETag) the move was made against, a JSON "
-                                 "integer written without a fraction (6, not 6.0 or \"6\")"})
+                                 "integer (6 or 6.0; not \"6\", true or 6.5)"})
 
 
 class ResignedSchema(Schema):
