@@ -135,7 +135,9 @@ def _complete_operation(operation: dict, path_parameters: list[dict]) -> None:
 def _forbid_nul(parameter: dict) -> None:
     """Write the no-NUL rule into a string query parameter without a pattern."""
     schema = parameter.get("schema", {})
-    if parameter.get("in") == "query" and schema.get("type") == "string" \
+    kind = schema.get("type")
+    is_text = kind == "string" or (isinstance(kind, list) and "string" in kind)
+    if parameter.get("in") == "query" and is_text \
             and "pattern" not in schema and "enum" not in schema:
         schema["pattern"] = NO_NUL
 

@@ -13,6 +13,7 @@ from arbiter.extensions import db
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
+from arbiter.resources.games.routes import MAX_OFFSET
 from arbiter.resources.tournaments import schemas as s
 from arbiter.service import tournament_log, tournament_results as results, tournaments
 
@@ -28,16 +29,21 @@ class TournamentPage(Page):
 
     @property
     def items(self):
-        """Return the summaries of this page's tournaments."""
+        """Return the summaries of this page's tournaments (none past ``MAX_OFFSET``,
+        which the databases cannot take as an offset)."""
         p = self.page_params
+        if p.first_item > MAX_OFFSET:
+            return []
         rows = db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size))
         return [tournaments.summary(t) for t in rows]
 
     @property
     def item_count(self):
         """Return how many tournaments the filters match."""
-        ids = self.collection.order_by(None).with_only_columns(sa.literal_column("id"))
-        return db.session.scalar(sa.select(sa.func.count()).select_from(ids.subquery()))
+        # count the filtered select itself: a bare literal column lost its FROM when no
+        # filter was given (GET /v1/tournaments answered 503)
+        matching = self.collection.order_by(None).subquery()
+        return db.session.scalar(sa.select(sa.func.count()).select_from(matching))
 
 
 @blp.route("")
