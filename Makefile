@@ -4,6 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 PYTEST_ARGS ?=
+# two pytest-xdist workers (this machine has two cores); tests whose servers are
+# module-wide carry an xdist_group mark and stay on one worker
+TEST_WORKERS ?= 2
 
 .PHONY: install run test soak bench openapi clean
 
@@ -24,7 +27,7 @@ run: install
 
 ## Install and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 ## The long random playouts: thousands of games per engine, then games played through the
 ## API checking every response and mail for another seat's secrets, then the fault tests

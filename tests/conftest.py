@@ -27,6 +27,26 @@ os.environ.setdefault("RATELIMIT_ENABLED", "0")
 otherwise (the servers they start inherit this); ``tests/arbiter/test_accounts.py``
 checks closed creation, ``tests/arbiter/test_limits.py`` the limits."""
 
+
+
+def _per_worker_redis() -> None:
+    """Give each pytest-xdist worker a Redis database of its own (``make test`` runs two
+    workers): gw0 keeps the configured database, gw1 the one below it, and so on, so
+    one worker's ``flushdb`` never empties another's queues. Their stream channels
+    get the worker's name too (Redis pub/sub spans databases)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("ARBITER_TEST_REDIS_URL")
+    if not worker.startswith("gw"):
+        return
+    os.environ.setdefault("STREAM_CHANNEL", f"arbiter-{worker}")
+    if url:
+        base, _, number = url.rstrip("/").rpartition("/")
+        if not number.isdigit():
+            base, number = url.rstrip("/"), "15"
+        os.environ["ARBITER_TEST_REDIS_URL"] = f"{base}/{int(number) - int(worker[2:])}"
+
+
+_per_worker_redis()
 POSTGRES_URL = os.environ.get("ARBITER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL")
 REQUIRE_SERVICES = os.environ.get("ARBITER_REQUIRE_SERVICES") == "1"

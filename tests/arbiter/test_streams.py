@@ -23,6 +23,9 @@ from tests import processes
 from tests.conftest import REDIS_URL, free_port, make_app, need
 from tests.helpers import sign_in
 
+pytestmark = pytest.mark.xdist_group("streams")
+"""Its servers are module-wide: one xdist worker runs the module."""
+
 TIMEOUT = 20
 
 

@@ -15,6 +15,9 @@ import requests
 from tests import processes
 from tests.conftest import free_port
 
+pytestmark = pytest.mark.xdist_group("server-errors")
+"""Its servers are module-wide: one xdist worker runs the module."""
+
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory):

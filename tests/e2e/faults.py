@@ -208,6 +208,15 @@ class Driver:
             thread.start()
             self.threads.append(thread)
 
+    def wait_moves(self, count: int, seconds: float = 120) -> int:
+        """Wait until ``count`` moves were made in all (or ``seconds`` passed); return
+        how many games are still being played, so that a fault is injected mid-game
+        however fast this machine plays (a fixed sleep let quick runs finish first)."""
+        deadline = time.monotonic() + seconds
+        while len(self.moved) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return sum(t.is_alive() for t in self.threads)
+
     def wait(self, seconds: float) -> bool:
         """Wait for every game to end; return True if all did within ``seconds``."""
         deadline = time.monotonic() + seconds

@@ -26,6 +26,9 @@ from arbiter.verify import verify
 from engines.base import Input, fold
 from tests.e2e.conftest import create
 
+pytestmark = pytest.mark.xdist_group("browser")
+"""Its servers are module-wide: one xdist worker runs the module."""
+
 PLAYERS = {"space-worm": 2, "dark-horse": 2, "star-maps": 2, "worms": 2}
 MAX_MOVES = 300
 MID_MOVE = 8

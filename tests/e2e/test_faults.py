@@ -36,8 +36,12 @@ from tests.smtp_server import BreakableSmtp
 
 GAMES = 10 if SOAK else 3
 OPTIONS = {} if SOAK else {"sheet": "small"}
+MOVES_BEFORE_FAULT = 2 * GAMES
+"""A fault starts once this many moves were made (each game ~20 moves on the small
+sheet), not after a fixed time: on a quiet machine three games end within 5 s."""
 
-pytestmark = pytest.mark.faults
+pytestmark = [pytest.mark.faults, pytest.mark.xdist_group("faults")]
+"""One xdist worker runs them all, in order, on the module's own servers."""
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +109,7 @@ def test_postgres_stopped_for_30_seconds_then_started(world, servers):
     driver = Driver(stack.url, GAMES, options=OPTIONS, agree=stack.agree)
     driver.create()
     driver.start()
-    time.sleep(4)
+    assert driver.wait_moves(MOVES_BEFORE_FAULT) == GAMES, "the games ended before the fault"
     down = time.time()
     pg.stop()
     time.sleep(30)
@@ -150,7 +154,7 @@ def test_redis_stopped_then_started(world, servers):
     _, redis_server = servers
     stack, smtp = world()
     driver = start_games(stack)
-    time.sleep(4)
+    assert driver.wait_moves(MOVES_BEFORE_FAULT) == GAMES, "the games ended before the fault"
     down = time.time()
     redis_server.stop()
     time.sleep(60 if SOAK else 10)
@@ -180,7 +184,7 @@ def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world)
     a minute (the back-off starts at 5 s and is capped at 40 s), each exactly once."""
     stack, smtp = world()
     driver = start_games(stack)
-    time.sleep(3)
+    assert driver.wait_moves(MOVES_BEFORE_FAULT) == GAMES, "the games ended before the fault"
     smtp.stop()
     down = time.time()
     time.sleep(180 if SOAK else 36)
