@@ -8,7 +8,7 @@ import math
 from html import escape
 
 from engines.hexgrid import DIRECTIONS, Hex
-from engines.worms.v2.board_words import words
+from engines.worms.v1.board_words import words  # version 2 kept them unchanged
 
 SIZE = 34.0
 TEAM_COLOURS = {"blue": "#2f6fdd", "red": "#d23a3a", "yellow": "#e0b400", "green": "#2e9e45"}

@@ -15,7 +15,8 @@ from marshmallow import Schema
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
 from engines.worms.v2 import board as B
-from engines.worms.v2 import board_svg, board_words, notation, rules
+from engines.worms.v1 import board_words, notation  # version 2 kept both unchanged
+from engines.worms.v2 import board_svg, rules
 from engines.worms.v2.cards import CARDS, catalogue
 from engines.worms.v2.rules.targets import target_error
 
@@ -200,7 +201,7 @@ class WormsEngine(Engine):
         return options[0]
 
     def parse(self, text: str, state: dict, seat: int):
-        """Read a move in notation (see :mod:`engines.worms.v2.notation`)."""
+        """Read a move in notation (see :mod:`engines.worms.v1.notation`, unchanged in version 2)."""
         return notation.parse(text)
 
     def describe(self, move) -> str:
