@@ -36,3 +36,19 @@ class JsonBoolean(fields.Boolean):
         if type(value) is not bool:
             raise self.make_error("invalid")
         return value
+
+
+class JsonNumber(fields.Float):
+    """A JSON number: ``2``, ``0.5``, never ``"0.5"`` or ``true`` (marshmallow's Float
+    would read the string, and ``true`` as 1.0)."""
+
+    default_error_messages = {"invalid": "Not a number: write it without quotes."}
+
+    def _deserialize(self, value, attr, data, **kwargs) -> float:
+        """Return ``value`` as a ``float`` if it is a JSON number.
+
+        :raises marshmallow.ValidationError: anything else, or a number too large.
+        """
+        if type(value) not in (int, float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)

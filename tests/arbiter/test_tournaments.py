@@ -330,3 +330,32 @@ def test_a_round_robin_table_that_loses_its_withdrawn_player_becomes_a_bye(app):
     assert len(second["tables"]) == 1 and len(second["byes"]) == 1
     seated = {p["entry"] for p in second["tables"][0]["players"]}
     assert gone not in seated and second["byes"][0]["entry"] not in seated | {gone}
+
+
+def test_numbers_and_booleans_are_json_types_as_the_contract_says(app):
+    """Issue 16 ("every input rule in the schema"): a tournament's integers take 6.0 as
+    6 (a JSON Schema integer) and refuse "2", true and 2.5; its booleans are true or
+    false only; its numbers refuse strings. Each refusal is 422 invalid-request naming
+    the field, and creates nothing."""
+    client = app.test_client()
+    (organiser,) = accounts(client, app, 1)
+    made = create(client, organiser, table_size=2.0, rounds=3.0, round_seconds=86400.0)
+    assert (made["table_size"], made["rounds"], made["round_seconds"]) == (2, 3, 86400)
+    before = client.get("/v1/tournaments?limit=100").json
+    for fields in ({"table_size": "2"}, {"table_size": True}, {"rounds": 2.5},
+                   {"round_seconds": "60"}, {"rated": "yes"}, {"rated": 1},
+                   {"late_entries": "false"}, {"reliability_threshold": "0.5"},
+                   {"reliability_threshold": True},
+                   {"scoring": {"place_points": ["1", 0]}},
+                   {"scoring": {"place_points": [1, 0], "bye_points": "1"}}):
+        body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2,
+                **fields}
+        answer = client.post("/v1/tournaments", json=body, headers=auth(organiser))
+        problem(answer, 422, "invalid-request")
+        assert list(fields)[0] in json.dumps(answer.json["errors"]), answer.json
+    assert client.get("/v1/tournaments?limit=100").json == before
+    t = create(client, organiser, round_seconds=3600)
+    base = f"/v1/tournaments/{t['id']}"
+    for seconds in ("60", True, 1.5):
+        problem(client.post(f"{base}/extend", json={"seconds": seconds},
+                            headers=auth(organiser)), 422, "invalid-request")

@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
-from arbiter.resources.fields import JsonBoolean
+from arbiter.resources.fields import JsonBoolean, WholeNumber
 from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
@@ -45,7 +45,7 @@ class TokenCreateSchema(Schema):
     scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
                          validate=validate.Length(min=1, max=len(SCOPES)),
                          metadata={"description": "of " + ", ".join(SCOPES)})
-    expires_in = fields.Integer(load_default=None, allow_none=True, strict=True,
+    expires_in = WholeNumber(load_default=None, allow_none=True,
                                 validate=validate.Range(min=60, max=10 * 365 * 86400),
                                 metadata={"description": "seconds; default: never"})
 

@@ -4,6 +4,7 @@ from marshmallow import Schema, fields, validate
 
 import engines
 
+from arbiter.resources.fields import JsonBoolean, JsonNumber, WholeNumber
 from arbiter.resources.text import printable
 from arbiter.service.clock import MAX_SECONDS
 
@@ -11,12 +12,12 @@ from arbiter.service.clock import MAX_SECONDS
 class ScoringSchema(Schema):
     """Points per game: by place at a full table, and for a bye."""
 
-    place_points = fields.List(fields.Float(validate=validate.Range(min=-1000, max=1000)),
+    place_points = fields.List(JsonNumber(validate=validate.Range(min=-1000, max=1000)),
                                validate=validate.Length(min=1, max=16), metadata={
                                    "description": "points for 1st, 2nd, ...: one per "
                                                   "place, never rising (422 bad-scoring); "
                                                   "tied places share the average"})
-    bye_points = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
+    bye_points = JsonNumber(validate=validate.Range(min=-1000, max=1000), allow_none=True)
 
 
 class TournamentCreateSchema(Schema):
@@ -27,34 +28,34 @@ class TournamentCreateSchema(Schema):
     engine = fields.String(required=True, validate=validate.Length(min=1, max=40),
                            metadata={"enum": list(engines.ENGINE_MODULES),
                                      "description": "an engine id (422 unknown-engine)"})
-    table_size = fields.Integer(required=True, strict=True,
+    table_size = WholeNumber(required=True,
                                 validate=validate.Range(min=2, max=16), metadata={
                                     "description": "players per game, within what the "
                                                    "engine plays (422 bad-player-count)"})
     format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss"]))
-    rounds = fields.Integer(strict=True, load_default=None, allow_none=True,
+    rounds = WholeNumber(load_default=None, allow_none=True,
                             validate=validate.Range(min=1, max=100), metadata={
                                 "description": "Swiss only: the number of rounds (422 "
                                                "rounds-needed / rounds-not-allowed)"})
     scoring = fields.Nested(ScoringSchema, load_default=None, allow_none=True, metadata={
         "description": "default: the pairing package's default_scoring(table_size)"})
-    rated = fields.Boolean(load_default=False)
+    rated = JsonBoolean(load_default=False)
     options = fields.Dict(load_default=dict, metadata={"description": "the games' engine "
                                                                       "options"})
     clock = fields.Dict(load_default=dict, metadata={
         "description": "the games' time control, as POST /v1/games takes it; its "
                        "timeout_policy also decides the games left at a round's deadline"})
-    round_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
+    round_seconds = WholeNumber(load_default=None, allow_none=True,
                                    validate=validate.Range(min=1, max=MAX_SECONDS),
                                    metadata={"description": "a round's deadline, seconds "
                                                             "after its start (null: none)"})
-    reliability_threshold = fields.Float(load_default=None, allow_none=True,
+    reliability_threshold = JsonNumber(load_default=None, allow_none=True,
                                          validate=validate.Range(min=0, max=1000),
                                          metadata={"description": (
                                              "highest (timeouts + resignations) per game "
                                              "an entrant may have (403 too-unreliable); "
                                              "null: anyone")})
-    late_entries = fields.Boolean(load_default=True, metadata={
+    late_entries = JsonBoolean(load_default=True, metadata={
         "description": "Swiss: entries after the start are paired from the next round"})
 
 
@@ -177,7 +178,7 @@ class RoundSchema(Schema):
 class RoundExtendSchema(Schema):
     """``POST .../extend``: seconds to add to the current round's deadline."""
 
-    seconds = fields.Integer(required=True, strict=True,
+    seconds = WholeNumber(required=True,
                              validate=validate.Range(min=1, max=MAX_SECONDS))
 
 
