@@ -32,18 +32,21 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.exc import IntegrityError
 
 from arbiter import tournaments as pairing
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Tournament, TournamentEntry, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import (adjudication, clock as clocks, clock_actions, games, ratings,
+from arbiter.service import (adjudication, clock as clocks, clock_actions, games, idempotency,
+                             ratings,
                              tournament_log, tournament_results as res,
                              tournament_rounds as rounds)
 from arbiter.service.commit import after_commit
 from arbiter.service.identity import Principal
 from arbiter.service.tournament_log import TournamentMoved
+from arbiter.store import RaceLost
 from engines.base import EngineError
 
 FORMATS = ("round_robin", "swiss")
@@ -106,15 +109,39 @@ def list_tournaments(status: str | None = None, engine: str | None = None) -> An
 # --------------------------------------------------------------------------- creation
 
 
-def create(who: Principal, data: dict) -> Tournament:
+def create(who: Principal, data: dict, key: str | None = None) -> tuple[int, dict]:
     """Create a tournament organised by the caller's account (``tournaments:write``,
-    checked by the route's guard); log ``tournament-created``.
+    checked by the route's guard), once per ``Idempotency-Key`` (scoped to the caller's
+    token: a retry gets the first answer again and creates nothing); log
+    ``tournament-created``; return ``(201, its summary for the organiser)``.
 
     :param data: as ``POST /v1/tournaments`` takes it (the schema checked its shape).
     :raises Unprocessable: ``unknown-engine``, ``bad-player-count``, ``bad-options``,
         ``bad-clock``, ``bad-scoring``, ``rounds-needed`` (a Swiss without rounds),
-        ``rounds-not-allowed`` (a round robin with them).
+        ``rounds-not-allowed`` (a round robin with them); ``bad-idempotency-key``,
+        ``idempotency-key-reused`` (the key came with another body).
     """
+
+    def run(row) -> tuple[int, dict]:
+        t = _new(who, data)
+        answer = summary(t, True)
+        stored = row(201, answer)
+        try:
+            if stored is not None:
+                db.session.add(stored)
+            db.session.commit()
+        except IntegrityError as err:  # a twin request with this key committed first
+            db.session.rollback()
+            raise RaceLost("Another request with this Idempotency-Key created this "
+                           "tournament meanwhile.") from err
+        return 201, answer
+
+    return idempotency.once(f"tournaments:{who.token_hash}", key, data, run)
+
+
+def _new(who: Principal, data: dict) -> Tournament:
+    """Check ``data`` and add the tournament and its first log entry to the session
+    (not committed). :raises Unprocessable: as :func:`create`."""
     engine = games.engine_for(data["engine"])
     size = data["table_size"]
     try:
@@ -138,7 +165,6 @@ def create(who: Principal, data: dict) -> Tournament:
                    version=0, created_at=utcnow())
     tournament_log.append(t, [("tournament-created", {
         **summary(t), "version": None, "created_at": iso(t.created_at)})])
-    db.session.commit()
     return t
 
 

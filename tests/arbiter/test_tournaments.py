@@ -359,3 +359,29 @@ def test_numbers_and_booleans_are_json_types_as_the_contract_says(app):
     for seconds in ("60", True, 1.5):
         problem(client.post(f"{base}/extend", json={"seconds": seconds},
                             headers=auth(organiser)), 422, "invalid-request")
+
+
+def test_a_retried_creation_with_an_idempotency_key_creates_one_tournament(app):
+    """A tournament POST with an Idempotency-Key is done once per key and token: the
+    retry gets the first answer (its id) and creates nothing; the key with another
+    body, or too short a key, is a 422 and creates nothing either."""
+    client = app.test_client()
+    organiser, other = accounts(client, app, 2)
+    body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2,
+            "name": f"Retried {uuid.uuid4().hex[:6]}"}
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    first = client.post("/v1/tournaments", json=body, headers={**auth(organiser), **key})
+    again = client.post("/v1/tournaments", json=body, headers={**auth(organiser), **key})
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json
+    problem(client.post("/v1/tournaments", json={**body, "rounds": 3},
+                        headers={**auth(organiser), **key}), 422, "idempotency-key-reused")
+    problem(client.post("/v1/tournaments", json=body,
+                        headers={**auth(organiser), "Idempotency-Key": "short"}),
+            422, "bad-idempotency-key")
+    # the same key from another caller is another request
+    theirs = client.post("/v1/tournaments", json=body, headers={**auth(other), **key})
+    assert theirs.status_code == 201 and theirs.json["id"] != first.json["id"]
+    named = [t for t in client.get("/v1/tournaments?limit=100").json
+             if t["name"] == body["name"]]
+    assert sorted(t["id"] for t in named) == sorted([first.json["id"], theirs.json["id"]])

@@ -65,12 +65,15 @@ class Tournaments(MethodView):
                                                              "(tournaments:write)")
     @blp.alt_response(422, schema=ProblemSchema,
                       description="unknown-engine, bad-player-count, bad-options, bad-clock, "
-                                  "bad-scoring, rounds-needed, rounds-not-allowed")
-    @blp.doc(**TOKEN)
+                                  "bad-scoring, rounds-needed, rounds-not-allowed, "
+                                  "bad-idempotency-key, idempotency-key-reused")
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **TOKEN)
     def post(self, data):
         """Create a tournament (a personal token with tournaments:write: you organise
-        it); accounts enter it, then you start it."""
-        return tournaments.summary(tournaments.create(guard.principal(), data), True)
+        it); accounts enter it, then you start it. With an Idempotency-Key, a retry gets
+        the first answer and creates nothing."""
+        status, body = tournaments.create(guard.principal(), data, headers.idempotency_key())
+        return body, status
 
 
 @blp.route("/<tournament_id>")
