@@ -4,7 +4,8 @@ arrive?
 What it measures: on PostgreSQL (a fresh schema) + Redis, the web process as the
 Procfile runs it (uvicorn, 2 workers) and a Celery worker. ``ARBITER_BENCH_GAMES``
 (default 1,000) Dark Horse games are created and their setup rolled; the moves below
-are played once with no stream open (the web processes' CPU for the moves alone); then
+are played once on other games with no stream open (the web processes' CPU for the
+moves alone); then
 ``ARBITER_BENCH_STREAMS`` (default 5,000) SSE streams are opened from one client, half
 on one "hot" game and half spread over the others, each with ``Last-Event-ID`` at the
 game's version. The client is one thread running a uvloop loop of bare asyncio
@@ -194,8 +195,8 @@ def run(report: common.Report, stack: common.Stack) -> None:
         list(pool.map(lambda g: settled(url, g), games))
     print(f"  {len(games)} games in {time.monotonic() - started:.0f} s", flush=True)
     quiet = p50_unrelated(url)
-    cpu_before = common.tree_cpu_seconds(web)  # the same moves with no stream open
-    play_round(url, hot, cold, rng, lambda game: 0)
+    cpu_before = common.tree_cpu_seconds(web)  # as many moves, other games, no stream
+    play_round(url, games[-1], games[-1 - COLD_MOVES:-1], rng, lambda game: 0)
     time.sleep(1)
     bare_cpu = common.tree_cpu_seconds(web) - cpu_before
     with ThreadPoolExecutor(8) as pool:
