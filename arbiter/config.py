@@ -83,7 +83,8 @@
 ``STREAM_CHANNEL``
     prefix of the Redis channels (default ``arbiter``).
 ``STREAM_BUFFER``
-    messages a stream reader may fall behind before it is cut off (default 256).
+    messages a stream reader may fall behind before it is cut off (default 256); a
+    reader the hub writes to directly, KiB left unsent in its connection.
 ``STREAM_KEEPALIVE_SECONDS``
     an idle stream gets a keep-alive after this long (default 15).
 ``STREAM_POLL_SECONDS``

@@ -7,6 +7,11 @@ those as ``application/problem+json`` (400 ``bad-request``), refusing a request 
 head over its limit (414 ``uri-too-long``, 431 ``headers-too-large``), and closing the
 connection as uvicorn does. The Procfile selects
 it with ``--http arbiter.serve:ProblemH11Protocol``.
+
+It also offers the streams a way past the ASGI ``send`` (:data:`DIRECT_WRITE`): the
+stream hub writes one event's bytes to thousands of connections at once, and a write
+straight to each connection's transport costs a system call, where a coroutine woken
+per reader to ``await send`` costs several times that (see :mod:`arbiter.streams.hub`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from arbiter.errors import problem_body
 
+DIRECT_WRITE = "arbiter.direct_write"
+"""The ASGI scope extension (``scope["extensions"][DIRECT_WRITE]``) holding a
+:class:`DirectWriter` for the request's response."""
+
 SERVER_PROBLEMS = {
     400: ("bad-request", "The request line or one of its headers cannot be read."),
     414: ("uri-too-long", "The URL is longer than the server reads."),
@@ -32,6 +41,39 @@ def problem_json(status: int) -> bytes:
     """Return the problem+json body of an error the server answers with ``status``."""
     code, detail = SERVER_PROBLEMS.get(status, (f"http-{status}", HTTPStatus(status).phrase))
     return json.dumps(problem_body(status, code, HTTPStatus(status).phrase, detail)).encode()
+
+
+class DirectWriter:
+    """Writes response body bytes straight to a connection's transport, framed as h11
+    frames them (chunked for HTTP/1.1, raw for HTTP/1.0), without the ASGI ``send``.
+
+    Call it only once the app has sent ``http.response.start`` and before its last
+    body message, from the connection's event loop; it never waits: the bytes the
+    socket does not take at once stay in the transport's buffer.
+    """
+
+    def __init__(self, cycle) -> None:
+        self.cycle = cycle
+        self.chunked: bool | None = None
+
+    def __call__(self, data: bytes) -> int | None:
+        """Write ``data``; return the bytes waiting in the transport's buffer, or None
+        when the response is over or the client has gone (nothing is written)."""
+        cycle = self.cycle
+        transport = cycle.transport
+        if (cycle.disconnected or cycle.response_complete or not cycle.response_started
+                or transport.is_closing()):
+            return None
+        if data:
+            if self.chunked is None:  # h11 frames the first, the rest are framed alike
+                out = cycle.conn.send(h11.Data(data=data))
+                self.chunked = out != data
+                transport.write(out)
+            elif self.chunked:
+                transport.write(b"%x\r\n%b\r\n" % (len(data), data))
+            else:
+                transport.write(data)
+        return transport.get_write_buffer_size()
 
 
 class ProblemH11Protocol(H11Protocol):
@@ -72,6 +114,16 @@ class ProblemH11Protocol(H11Protocol):
             if head_end >= 0:
                 self.head = None
         super().data_received(data)
+
+    def handle_events(self) -> None:
+        """Read the request as uvicorn does, then give a GET request's scope its
+        :class:`DirectWriter` (before the app's task first runs)."""
+        super().handle_events()
+        cycle = self.cycle
+        if cycle is not None and cycle.scope.get("method") == "GET":
+            extensions = cycle.scope.setdefault("extensions", {})
+            if DIRECT_WRITE not in extensions:
+                extensions[DIRECT_WRITE] = DirectWriter(cycle)
 
     def on_response_complete(self) -> None:
         """Measure the next request of the connection afresh."""

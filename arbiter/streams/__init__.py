@@ -6,9 +6,11 @@ served from committed events without a thread per waiting reader.
   default).
 - :mod:`arbiter.streams.hub`: in each web process, one asyncio hub keeps a feed per
   game that somebody watches; a notice makes it read the new events once (one query,
-  in a thread) and put them into every reader's bounded buffer, filtered for that
-  reader; a reader whose buffer is full is cut off (it resumes with Last-Event-ID).
-  A poll of the watched games' versions catches notices that were lost.
+  in a thread), render them once per audience (spectator, each seat) and hand the
+  bytes to every reader: written straight to its connection when the server offers
+  it (:class:`arbiter.serve.DirectWriter`), else into its bounded queue; a reader too
+  far behind is cut off (it resumes with Last-Event-ID). A poll of the watched games'
+  versions catches notices that were lost; one ticker sends the keep-alives.
 - :mod:`arbiter.streams.wire`: the text of an SSE message and of an ndjson line.
 - :mod:`arbiter.streams.asgi`: the ASGI application that serves the streams and the
   long-poll itself and hands every other request to the Flask app (through a2wsgi's

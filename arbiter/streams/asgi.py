@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -23,6 +24,7 @@ from a2wsgi import WSGIMiddleware
 
 from arbiter import metrics, unavailable
 from arbiter.errors import ArbiterError, problem_for
+from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
 from arbiter.streams.hub import Hub, Reader
@@ -159,7 +161,8 @@ class Front:
             await self.send_unavailable(send, err)
             return
         config = self.flask.config
-        reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after})
+        reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after},
+                        wire.SSE_KEEPALIVE)
         self.hub.join(reader, {game_id: over})
         try:
             try:
@@ -175,47 +178,49 @@ class Front:
                 await send(body(render_sse(game_id, reading.event_json(event, seat, over),
                                            version)))
             reader.last[game_id] = max(reader.last[game_id], version)
-            await self.pump(reader, {game_id: version}, wire.SSE_KEEPALIVE, receive, send)
+            await self.pump(reader, {game_id: version}, wire.SSE_KEEPALIVE, receive, send,
+                            write=scope.get("extensions", {}).get(DIRECT_WRITE))
         finally:
             self.hub.leave(reader)
 
     async def pump(self, reader: Reader, sent: dict[str, int], keepalive: bytes,
-                   receive, send, decorate=None) -> None:
-        """Send ``reader``'s queued messages (skipping seqs already sent) and a
-        keep-alive when idle, until the client leaves or the reader is cut off;
-        ``decorate(message, sent)``, when given, finishes each message for this reader
-        once ``sent`` counts it (the account stream's cursor).
+                   receive, send, decorate=None, write=None) -> None:
+        """Send ``reader``'s new events and the hub's keep-alives until the client
+        leaves or the reader is cut off.
 
-        Whatever is queued when the reader wakes goes out in one write (one ASGI body
-        message): after a notice, a reader costs one wake-up and one write, however
-        many events the notice brought."""
-        every = self.flask.config["STREAM_KEEPALIVE_SECONDS"]
+        With ``write`` (the server's :data:`arbiter.serve.DIRECT_WRITE`) and no
+        ``decorate``, the reader goes direct: what waits in its queue is written at
+        once and the hub writes every later event straight to the connection, so this
+        coroutine only waits for the client to leave. Otherwise its queued messages
+        are sent from here (skipping seqs already sent), whatever is queued at a
+        wake-up in one write; ``decorate(message, sent)``, when given, finishes each
+        message for this reader once ``sent`` counts it (the account stream's cursor).
+        """
         queue = reader.queue
 
         async def forward() -> None:
             while True:
-                if queue.empty():
-                    try:
-                        async with asyncio.timeout(every):
-                            first = await queue.get()
-                    except TimeoutError:
-                        await send(body(keepalive))
-                        continue
-                else:
-                    first = queue.get_nowait()
+                first = await queue.get()
                 chunks = []
                 for game_id, seq, data in [first, *drain(queue)]:
-                    if seq > sent.get(game_id, 0):
+                    if game_id is None:  # the hub's keep-alive
+                        chunks.append(data)
+                    elif seq > sent.get(game_id, 0):
                         sent[game_id] = seq
                         chunks.append(data if decorate is None else decorate(data, sent))
                 if chunks:
+                    reader.quiet_since = time.monotonic()
                     await send(body(b"".join(chunks)))
 
         async def gone() -> None:
             while (await receive())["type"] != "http.disconnect":
                 pass
 
-        tasks = [asyncio.ensure_future(t) for t in (forward(), gone(), reader.cut.wait())]
+        direct = write is not None and decorate is None
+        if direct:
+            reader.go_direct(write, sent)  # when it fails, the reader is cut: ends below
+        waits = (gone(), reader.cut.wait()) if direct else (forward(), gone(), reader.cut.wait())
+        tasks = [asyncio.ensure_future(t) for t in waits]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -251,7 +256,7 @@ class Front:
             return
         after = resume_stream.start_positions(games, resume)
         reader = Reader({g: seat for g, (seat, _, _) in games.items()}, wire.ndjson,
-                        self.flask.config["STREAM_BUFFER"], after)
+                        self.flask.config["STREAM_BUFFER"], after, wire.NDJSON_KEEPALIVE)
         self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
         try:
             try:

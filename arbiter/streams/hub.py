@@ -3,18 +3,33 @@
 A :class:`Hub` keeps a :class:`Feed` per game that has readers (SSE or ndjson
 :class:`Reader` objects) or long-poll waiters. A notice "game G is at version V"
 (from Redis pub/sub, from this process's own commits, or from the poll of watched
-games) makes the feed read the events after the lowest seq its readers hold, once,
-in a worker thread, and put each into every reader's bounded queue as the bytes that
-reader may see (hidden payloads stay hidden until the game is over, as ``/events``
-does). Rendering is shared between readers who see the same bytes. A reader whose
-queue is full is cut off at once (it reconnects with ``Last-Event-ID``), so one stuck
-client never delays the others; an idle reader is a queue and a coroutine, no thread.
+games) makes the feed read the events after the lowest seq its readers hold, once
+per game, in a worker thread, and hand them to every reader as the bytes that reader
+may see (hidden payloads stay hidden until the game is over, as ``/events`` does).
+Each event is rendered once per audience (a spectator, or each seat) and the same
+bytes go to every reader of that audience.
+
+A reader is fed in one of two ways:
+
+- **direct** (the web process's own HTTP protocol offers a writer, see
+  :class:`arbiter.serve.DirectWriter`): once its backlog is sent, the hub writes the
+  new events straight to its connection, all of one notice in one write, with no
+  coroutine woken per reader. A reader whose connection holds more than its limit
+  of unsent bytes is cut off.
+- **queued** (any other ASGI server, and the account stream, whose lines carry a
+  per-reader cursor): the bytes go into the reader's bounded queue, which its own
+  coroutine sends; a reader whose queue is full is cut off.
+
+A reader cut off reconnects with ``Last-Event-ID``, so one stuck client never delays
+the others. Keep-alives come from one ticker per hub, not from a timer per reader.
+An idle reader is a socket and a coroutine waiting for the client to leave, no thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -29,33 +44,87 @@ Render = Callable[[str, dict, int], bytes]
 """``(game_id, event as /events shows it, version) -> bytes`` (SSE or ndjson)."""
 
 READ_LIMIT = 1000
+DIRECT_BYTES_PER_MESSAGE = 1024
+"""A direct reader's limit of unsent bytes is its ``buffer`` times this (256 messages
+by default: 256 KiB waiting in its connection, past what the socket took)."""
+
+Write = Callable[[bytes], "int | None"]
+"""A direct writer: sends bytes now; returns the bytes still unsent (None: the
+connection is gone). See :class:`arbiter.serve.DirectWriter`."""
 
 
 class Reader:
     """One open stream: the games it follows (each with the reader's seat, None for a
-    spectator), how it renders events, and a queue of at most ``buffer`` messages.
+    spectator), how it renders events, a queue of at most ``buffer`` messages, and
+    the ``keepalive`` bytes sent when it has been quiet for a while.
 
-    ``last[game]`` is the highest seq put into the queue or sent; ``cut`` is set when
-    the queue overflowed.
+    ``last[game]`` is the highest seq queued or written; ``cut`` is set when the
+    reader fell too far behind; ``write`` is its direct writer once :meth:`go_direct`
+    was called (None while queued); ``quiet_since`` is when it last got bytes
+    (``time.monotonic()`` seconds).
     """
 
     def __init__(self, seats: dict[str, int | None], render: Render, buffer: int,
-                 after: dict[str, int]) -> None:
+                 after: dict[str, int], keepalive: bytes = b"") -> None:
         self.seats = seats
         self.render = render
         self.queue: asyncio.Queue = asyncio.Queue(buffer)
         self.last = dict(after)
         self.cut = asyncio.Event()
+        self.keepalive = keepalive
+        self.write: Write | None = None
+        self.limit = buffer * DIRECT_BYTES_PER_MESSAGE
+        self.quiet_since = time.monotonic()
 
     def offer(self, game_id: str, seq: int, data: bytes) -> bool:
-        """Queue one message; return False (and set ``cut``) when the queue is full."""
-        try:
-            self.queue.put_nowait((game_id, seq, data))
-        except asyncio.QueueFull:
-            self.cut.set()
-            return False
+        """Queue one message (or write it, when direct: ``data`` may then hold several
+        events, ``seq`` the last); return False (and set ``cut``) when the reader is
+        too far behind."""
+        if self.write is not None:
+            if not self.write_now(data):
+                return False
+        else:
+            try:
+                self.queue.put_nowait((game_id, seq, data))
+            except asyncio.QueueFull:
+                self.cut.set()
+                return False
         self.last[game_id] = seq
         return True
+
+    def write_now(self, data: bytes) -> bool:
+        """Write ``data`` with the direct writer; return False (and set ``cut``) when
+        the connection is gone or holds more than ``limit`` unsent bytes."""
+        unsent = self.write(data)
+        if unsent is None or unsent > self.limit:
+            self.cut.set()
+            return False
+        self.quiet_since = time.monotonic()
+        return True
+
+    def go_direct(self, write: Write, sent: dict[str, int]) -> bool:
+        """Switch to direct writes: first write what waits in the queue (skipping the
+        seqs ``sent`` already counts, and counting the rest there), then let the hub
+        write the next events at once. Runs without yielding to the loop, so nothing
+        the hub delivers meanwhile can overtake the queue. Return False when cut."""
+        chunks = []
+        while not self.queue.empty():
+            game_id, seq, data = self.queue.get_nowait()
+            if game_id is None or seq > sent.get(game_id, 0):
+                if game_id is not None:
+                    sent[game_id] = seq
+                chunks.append(data)
+        for game_id, seq in sent.items():
+            self.last[game_id] = max(self.last.get(game_id, 0), seq)
+        self.write = write
+        return not chunks or self.write_now(b"".join(chunks))
+
+    def ping(self) -> None:
+        """Send the keep-alive (queued readers: only when their queue is empty)."""
+        if self.write is not None:
+            self.write_now(self.keepalive)
+        elif self.queue.empty():
+            self.queue.put_nowait((None, 0, self.keepalive))
 
 
 @dataclass
@@ -88,12 +157,13 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: list[asyncio.Task] = []
         self.open_readers = 0
+        self.readers: set[Reader] = set()
 
     # ----------------------------------------------------------------- life cycle
 
     def start(self) -> None:
         """Start the notice sources on the running loop (once): Redis or in-process
-        notices, and the poll of watched games."""
+        notices, the poll of watched games, and the keep-alive ticker."""
         if self.loop is not None:
             return
         self.loop = asyncio.get_running_loop()
@@ -102,6 +172,7 @@ class Hub:
         else:
             publish.LISTENERS.append(self.notify_threadsafe)
         self.tasks.append(self.loop.create_task(self._poll()))
+        self.tasks.append(self.loop.create_task(self._keep_alive()))
 
     async def stop(self) -> None:
         """Cancel the notice sources."""
@@ -119,6 +190,7 @@ class Hub:
         """Add ``reader`` to the feeds of its games (``over``: which are finished)."""
         self.start()
         self.open_readers += 1
+        self.readers.add(reader)
         metrics.metrics().open_streams.inc()
         for game_id in reader.seats:
             feed = self.feeds.setdefault(game_id, Feed())
@@ -132,6 +204,7 @@ class Hub:
             if feed is not None and reader in feed.readers:
                 feed.readers.discard(reader)
                 self._drop_if_idle(game_id, feed)
+        self.readers.discard(reader)
         if reader.seats:
             self.open_readers -= 1
             metrics.metrics().open_streams.dec()
@@ -207,24 +280,43 @@ class Hub:
             return events_after(game_id, after, limit=READ_LIMIT)
 
     def deliver(self, game_id: str, feed: Feed, rows: list) -> None:
-        """Put ``rows`` into each reader's queue as that reader may see them; cut off
-        readers whose queue is full."""
+        """Hand ``rows`` to each reader as that reader may see them: a direct reader
+        gets the events it lacks in one write, a queued one a message per event; cut
+        off readers that are too far behind.
+
+        Each event is rendered once per (renderer, visibility), and each direct write
+        is joined once per (renderer, seat, seq already held): readers of one audience
+        share the very same bytes."""
         from arbiter.service.reading import event_json
 
-        feed.over = feed.over or any(e.kind == "game-over" for e in rows)
+        feed.over = over = feed.over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq
         rendered: dict[tuple, bytes] = {}
+        joined: dict[tuple, bytes] = {}
+
+        def frame(render: Render, event, seat: int | None) -> bytes:
+            key = (render, event.seq, visible(event, seat, over))
+            data = rendered.get(key)
+            if data is None:
+                data = rendered[key] = render(game_id, event_json(event, seat, over), version)
+            return data
+
         for reader in list(feed.readers):
             seat = reader.seats.get(game_id)
-            for event in rows:
-                if event.seq <= reader.last.get(game_id, 0):
-                    continue
-                key = (reader.render, event.seq, visible(event, seat, feed.over))
-                data = rendered.get(key)
+            last = reader.last.get(game_id, 0)
+            if reader.write is not None:
+                key = (reader.render, seat, last)
+                data = joined.get(key)
                 if data is None:
-                    data = reader.render(game_id, event_json(event, seat, feed.over), version)
-                    rendered[key] = data
-                if not reader.offer(game_id, event.seq, data):
+                    data = joined[key] = b"".join(frame(reader.render, event, seat)
+                                                  for event in rows if event.seq > last)
+                if data and not reader.offer(game_id, version, data):
+                    self.leave(reader)
+                continue
+            for event in rows:
+                if event.seq <= last:
+                    continue
+                if not reader.offer(game_id, event.seq, frame(reader.render, event, seat)):
                     self.leave(reader)
                     break
 
@@ -257,6 +349,19 @@ class Hub:
                     self.notify(game_id, version)
             except Exception:  # noqa: BLE001 - try again at the next tick
                 log.warning("the stream poll failed", exc_info=True)
+
+    async def _keep_alive(self) -> None:
+        """Send the keep-alive to every reader quiet for ``STREAM_KEEPALIVE_SECONDS``
+        (checked ten times a period, so a quiet reader hears one within 1.1
+        periods); one timer for the process, not one per reader."""
+        every = float(self.app.config.get("STREAM_KEEPALIVE_SECONDS", 15.0))
+        while True:
+            await asyncio.sleep(every / 10)
+            quiet = time.monotonic() - every
+            for reader in [r for r in self.readers if r.quiet_since <= quiet]:
+                reader.ping()
+                if reader.cut.is_set():
+                    self.leave(reader)
 
     async def _listen_redis(self) -> None:
         """Follow ``<STREAM_CHANNEL>:game:*`` on Redis; reconnect after a failure."""

@@ -5,6 +5,8 @@ a real game on SQLite)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timezone
+from types import SimpleNamespace
 
 from arbiter.service.chance import advance_chance
 from arbiter.store import events_after
@@ -87,3 +89,139 @@ def test_long_poll_waiter_wakes_on_a_later_version_only(app):
 
     early, late, feeds = asyncio.run(scenario())
     assert not early and late and feeds == {}
+
+
+class Connection:
+    """A direct writer (as :class:`arbiter.serve.DirectWriter`) into a list; reports
+    ``unsent`` bytes waiting, or None once ``gone``."""
+
+    def __init__(self, unsent: int = 0) -> None:
+        self.writes: list[bytes] = []
+        self.unsent = unsent
+        self.gone = False
+
+    def __call__(self, data: bytes) -> int | None:
+        if self.gone:
+            return None
+        self.writes.append(data)
+        return self.unsent
+
+
+def direct_reader(game_id: str, seat, connection: Connection, after: int = 0,
+                  buffer: int = 100) -> Reader:
+    reader = Reader({game_id: seat}, render_sse, buffer, {game_id: after}, b": ka\n\n")
+    reader.go_direct(connection, {game_id: after})
+    return reader
+
+
+def secret_draw(seq: int, seat: int) -> SimpleNamespace:
+    """An event as the store returns it: a card drawn that only ``seat`` may see."""
+    return SimpleNamespace(seq=seq, kind="chance", seat=None, visible_to=[seat],
+                           payload={"spec": {"kind": "draw"}, "outcome": [f"card-of-{seat}"]},
+                           at=datetime.now(timezone.utc))
+
+
+def test_direct_readers_share_one_write_per_audience_and_see_only_their_secrets(app, client):
+    """Written straight to their connections: each reader gets every event it lacks in
+    one write; two spectators get the very same bytes object, each seat its own, and
+    neither the spectator nor the other seat sees a seat's secret."""
+    game_id, rows = played(app, client)
+    private = [secret_draw(rows[-1].seq + 1, 0), secret_draw(rows[-1].seq + 2, 1)]
+    rows = rows + private
+
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        connections = [Connection() for _ in range(4)]
+        for seat, connection in zip((None, None, 0, 1), connections):
+            hub.join(direct_reader(game_id, seat, connection), {})
+        hub.deliver(game_id, hub.feeds[game_id], rows)
+        return connections
+
+    spectator, other, seat0, seat1 = [c.writes for c in asyncio.run(scenario())]
+    assert all(len(w) == 1 for w in (spectator, other, seat0, seat1))
+    assert spectator[0] is other[0]
+    assert seat0[0] != seat1[0] and seat0[0] != spectator[0]
+    for got in (spectator, seat0, seat1):
+        assert got[0].count(b"\nid: ") + got[0].startswith(b"id: ") == len(rows)
+    for event in private:
+        (owner,) = event.visible_to
+        mine, theirs = (seat0, seat1) if owner == 0 else (seat1, seat0)
+        secret = event.payload["outcome"][0].encode()
+        assert secret in mine[0]
+        assert secret not in theirs[0] and secret not in spectator[0]
+    assert spectator[0].count(b'"hidden":true') == 1 + len(private)  # and the shuffle
+
+
+def test_direct_reader_gets_only_what_it_lacks_once_and_the_queue_first(app, client):
+    """Events queued before a reader goes direct are written first (minus those its
+    backlog sent); a later delivery writes only the events after what it holds."""
+    game_id, rows = played(app, client)
+    first, rest = rows[:2], rows[2:]
+
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        reader = Reader({game_id: None}, render_sse, 100, {game_id: 0}, b": ka\n\n")
+        hub.join(reader, {})
+        hub.deliver(game_id, hub.feeds[game_id], first)  # queued: backlog still going
+        connection = Connection()
+        reader.go_direct(connection, {game_id: first[0].seq})  # the backlog sent seq 1
+        hub.deliver(game_id, hub.feeds[game_id], rows)  # overlaps: only the rest is new
+        return connection.writes
+
+    writes = asyncio.run(scenario())
+    seqs = [[int(line[4:]) for line in w.split(b"\n") if line.startswith(b"id: ")]
+            for w in writes]
+    assert seqs == [[first[1].seq], [e.seq for e in rest]]
+
+
+def test_direct_reader_too_far_behind_or_gone_is_cut_off(app, client):
+    """A connection holding more unsent bytes than the reader's limit, or closed, gets
+    the reader cut off and removed; the others still get the events."""
+    game_id, rows = played(app, client)
+
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        stuck, gone, fine = Connection(unsent=10 ** 9), Connection(), Connection()
+        gone.gone = True
+        readers = [direct_reader(game_id, None, c) for c in (stuck, gone, fine)]
+        for reader in readers:
+            hub.join(reader, {})
+        hub.deliver(game_id, hub.feeds[game_id], rows)
+        return hub, readers, fine
+
+    hub, (stuck, gone, fine_reader), fine = asyncio.run(scenario())
+    assert stuck.cut.is_set() and gone.cut.is_set() and not fine_reader.cut.is_set()
+    assert hub.feeds[game_id].readers == {fine_reader} and hub.open_readers == 1
+    assert len(fine.writes) == 1
+
+
+def test_keep_alive_ticker_pings_quiet_readers_only(app):
+    """The hub's one ticker writes the keep-alive to a direct reader quiet for a
+    period and queues it for a queued reader; a reader just written to hears none."""
+    app.config["STREAM_KEEPALIVE_SECONDS"] = 0.2
+
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        quiet, busy = Connection(), Connection()
+        readers = [direct_reader("g", None, quiet), direct_reader("g", None, busy),
+                   Reader({"g": None}, render_sse, 4, {"g": 0}, b": ka\n\n")]
+        for reader in readers:
+            hub.join(reader, {})
+        ticker = asyncio.ensure_future(hub._keep_alive())
+        for _ in range(5):  # 0.25 s: busy is written to every 0.05 s
+            await asyncio.sleep(0.05)
+            readers[1].write_now(b"data\n\n")
+        ticker.cancel()
+        return quiet.writes, busy.writes, readers[2].queue.get_nowait()
+
+    try:
+        quiet, busy, queued = asyncio.run(scenario())
+    finally:
+        app.config["STREAM_KEEPALIVE_SECONDS"] = 15.0
+    assert quiet == [b": ka\n\n"]
+    assert b": ka\n\n" not in busy
+    assert queued == (None, 0, b": ka\n\n")

@@ -65,7 +65,12 @@ class SSE:
 @pytest.fixture(scope="module", params=["embedded", "postgres-redis"])
 def server(request, tmp_path_factory):
     """The web process (uvicorn, 1 worker, 2 Flask threads) and an app on the same
-    database for the test's own writes: ``(url, app)``; one per module and backend."""
+    database for the test's own writes: ``(url, app)``; one per module and backend.
+
+    On PostgreSQL + Redis it speaks the Procfile's HTTP protocol, whose direct writer
+    the game streams use (:class:`arbiter.serve.DirectWriter`); on the embedded
+    default uvicorn's own h11, so game streams go through their queues and the ASGI
+    ``send``: both ways of feeding a reader are served for real."""
     tmp_path = tmp_path_factory.mktemp(request.param)
     sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
@@ -74,7 +79,7 @@ def server(request, tmp_path_factory):
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("CELERY_BROKER_URL", None)
     if request.param == "embedded":
-        db_url, config = sqlite_url, {"STREAM_REDIS_URL": ""}
+        db_url, config, http = sqlite_url, {"STREAM_REDIS_URL": ""}, []
     else:
         db_url = request.getfixturevalue("postgres_url")
         redis_url = need(REDIS_URL, "Redis", "ARBITER_TEST_REDIS_URL")
@@ -82,11 +87,13 @@ def server(request, tmp_path_factory):
         env.update(STREAM_REDIS_URL=redis_url, STREAM_CHANNEL=channel,
                    STREAM_POLL_SECONDS="30")  # delivery must come through Redis
         config = {"STREAM_REDIS_URL": redis_url, "STREAM_CHANNEL": channel}
+        http = ["--http", "arbiter.serve:ProblemH11Protocol"]
     env["DATABASE_URL"] = db_url
     app = make_app(db_url, **config)
     port = free_port()
     procs = processes.start({"web": [processes.BIN / "uvicorn", "--factory",
-                                     "arbiter.streams.asgi:create_app", "--port", str(port)]},
+                                     "arbiter.streams.asgi:create_app", "--port", str(port),
+                                     *http]},
                             env, tmp_path / "logs")
     request.addfinalizer(lambda: processes.stop(procs, 5))
     url = f"http://127.0.0.1:{port}"
