@@ -13,7 +13,7 @@ protocols that only stamp each read's arrival (lines are parsed after the run): 
 same cores as the servers, a client that parses as it reads delays the reads after it
 and inflates the figures. Figures:
 
-- the p50 of an unrelated request (``GET /v1/engines/dark-horse``, 40 in a row)
+- the p50 of an unrelated request (``GET /v1/engines/dark-horse``, 200 in a row)
   before any stream is open and while all of them are (target: within 1.25x);
 - delivery, commit to subscriber: ``ARBITER_BENCH_MOVES`` (default 20) moves are
   played on the hot game and one on each of 20 cold games; for every event each
@@ -21,6 +21,7 @@ and inflates the figures. Figures:
   the commit, so this slightly overstates the delay); p50 and p95 (targets 100 ms and
   500 ms), and how many deliveries arrived out of the expected (the client waits up
   to ``ARBITER_BENCH_DRAIN`` seconds, default 60, for all of them);
+- the web processes' CPU while every stream is open and idle (ms per second);
 - CPU seconds (user + system, from ``/proc``) of the web processes, the worker and the
   client over the moves and the drain, and the web's CPU for streaming: that minus the
   same moves' CPU with no stream open, per event delivered and per delivery. The
@@ -56,6 +57,9 @@ DRAIN = float(os.environ.get("ARBITER_BENCH_DRAIN", "60"))
 """Seconds to wait after the last move for the deliveries still on their way (the
 percentiles are of what arrived: cutting the wait short hides the slowest)."""
 TIMEOUT = 60
+IDLE = 10.0
+"""Seconds over which the web processes' CPU with every stream open and idle is read
+(keep-alives, the poll of watched games)."""
 
 
 class Stream(asyncio.Protocol):
@@ -123,7 +127,7 @@ class Stream(asyncio.Protocol):
         return out
 
 
-def p50_unrelated(url: str, count: int = 40) -> float:
+def p50_unrelated(url: str, count: int = 200) -> float:
     """Return the median time of ``count`` sequential unrelated requests (seconds)."""
     http = requests.Session()
     times = []
@@ -227,10 +231,14 @@ def run(report: common.Report, stack: common.Stack) -> None:
     for s in streams:  # what arrived so far is the backlog of setup rolls
         loop.call_soon_threadsafe(s.clear)
     time.sleep(0.5)
+    idle_before = common.tree_cpu_seconds(web)
+    time.sleep(IDLE)
+    idle = (common.tree_cpu_seconds(web) - idle_before) / IDLE
     busy = p50_unrelated(url)
     report.add(case, "unrelated p50 no streams", common.ms(quiet))
     report.add(case, f"unrelated p50, {len(streams)} open", common.ms(busy))
     report.add(case, "unrelated ratio (<= 1.25)", f"{busy / quiet:.2f}")
+    report.add(case, f"web CPU, {len(streams)} idle streams", f"{1000 * idle:.0f} ms/s")
     cpu_before = (common.tree_cpu_seconds(web), common.tree_cpu_seconds(worker),
                   time.process_time())
     readers = {}
