@@ -16,7 +16,8 @@ from arbiter.models import OutboxMail
 from arbiter.service.games import load
 from tests.helpers import auth, new_game, random_move, until_decision
 
-API_GAMES = int(os.environ.get("ARBITER_API_PLAYOUTS", "6"))
+API_GAMES = int(os.environ.get("ARBITER_API_PLAYOUTS", "3"))
+"""Games per engine: 3 in `make test`, 1,000 in `make soak`."""
 WITH_SECRETS = [e for e in engines.all_engines() if type(e).secrets is not engines.Engine.secrets]
 
 

@@ -298,14 +298,18 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
-def settle_mail(stack: Stack, seconds: float = 120) -> None:
-    """Wait until every outbox mail is sent (or ``seconds`` pass), then a moment for
-    a late duplicate to arrive."""
+def settle_mail(stack: Stack, seconds: float = 120, game_ids: list[str] | None = None
+                ) -> None:
+    """Wait until every outbox mail (of ``game_ids`` or of no game, when given) is sent (or
+    ``seconds`` pass), then a moment for a late duplicate to arrive."""
     deadline = time.monotonic() + seconds
+    query = sa.select(sa.func.count()).select_from(OutboxMail).where(
+        OutboxMail.sent_at.is_(None))
+    if game_ids is not None:
+        query = query.where(OutboxMail.game_id.in_(game_ids) | OutboxMail.game_id.is_(None))
     while time.monotonic() < deadline:
         with stack.app.app_context():
-            waiting = db.session.scalar(sa.select(sa.func.count()).select_from(OutboxMail)
-                                        .where(OutboxMail.sent_at.is_(None)))
+            waiting = db.session.scalar(query)
             db.session.remove()
         if waiting == 0:
             break
@@ -338,7 +342,7 @@ def check(stack: Stack, driver: Driver, inbox) -> Outcome:
         if len(set(enforced)) != len(enforced):
             out.problems.append(f"{game_id}: a timeout applied twice")
         _check_mail(stack, game_id, record, driver.players, inbox, out)
-    _check_inbox(stack, inbox, out)
+    _check_inbox(stack, inbox, out, driver.ids)
     return out
 
 
@@ -359,10 +363,13 @@ def _check_mail(stack: Stack, game_id: str, record: dict, players: int, inbox,
             out.problems.append(f"{game_id}: seat {seat} has {keys[f'over:{seat}']} end mails")
 
 
-def _check_inbox(stack: Stack, inbox, out: Outcome) -> None:
-    """Every outbox mail sent and received exactly once; no Message-ID twice."""
+def _check_inbox(stack: Stack, inbox, out: Outcome, game_ids: list[str]) -> None:
+    """Every outbox mail of the games (and every mail of no game) sent and received
+    exactly once; no Message-ID twice. Other drivers' games, still being played
+    beside these, are checked when their own driver finishes."""
     with stack.app.app_context():
-        rows = {r.id: r for r in db.session.scalars(sa.select(OutboxMail))}
+        rows = {r.id: r for r in db.session.scalars(sa.select(OutboxMail).where(
+            OutboxMail.game_id.in_(game_ids) | OutboxMail.game_id.is_(None)))}
         unsent = [i for i, r in rows.items() if r.sent_at is None or r.given_up_at]
         db.session.remove()
     if unsent:
