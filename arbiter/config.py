@@ -42,6 +42,12 @@
 ``DB_RETRY_AFTER_SECONDS``
     the ``Retry-After`` of the 503 answered while the database cannot be reached
     (default 5).
+``DB_PRE_PING``
+    test each pooled connection with a round trip before lending it (SQLAlchemy's
+    ``pool_pre_ping``). Default: off in the web process (a dead connection fails its
+    request with 503 and Retry-After, and SQLAlchemy then replaces every pooled
+    connection made before the failure), on in workers, beat and the command line
+    (a task has no client to retry it).
 ``MAIL_DOMAIN``
     the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host);
     mail to ``<capability>@MAIL_DOMAIN`` must reach the ``mailin`` listener.
@@ -192,13 +198,22 @@ def database_url(raw: str | None, instance_path: str) -> str:
     return raw
 
 
-def engine_options(url: str) -> dict:
+def engine_options(url: str, pre_ping: bool = True) -> dict:
     """Return SQLAlchemy engine options: a pool sized for the web process's ``WEB_THREADS`` on a
-    server database (SQLite keeps its own pool)."""
+    server database (SQLite keeps its own pool); ``pre_ping``: ``DB_PRE_PING``."""
     if url.startswith("sqlite"):
-        return {"pool_pre_ping": True}
-    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 30, "pool_timeout": 10,
-            "connect_args": {"connect_timeout": 5}}
+        return {"pool_pre_ping": pre_ping}
+    return {"pool_pre_ping": pre_ping, "pool_size": 10, "max_overflow": 30,
+            "pool_timeout": 10, "connect_args": {"connect_timeout": 5}}
+
+
+def web_settings(env: Mapping[str, str] | None = None) -> dict:
+    """Return the settings the web process takes over :func:`load`'s: no pre-ping
+    unless ``DB_PRE_PING`` asks for it (see the module)."""
+    env = os.environ if env is None else env
+    pre_ping = flag(env.get("DB_PRE_PING"), default=False)
+    return {"SQLALCHEMY_ENGINE_OPTIONS": engine_options(env.get("DATABASE_URL") or "sqlite:",
+                                                        pre_ping)}
 
 
 def broker_settings(raw: str | None, instance_path: str) -> dict:
@@ -306,7 +321,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "PERMANENT_SESSION_LIFETIME": int(env.get("WEB_LINK_SECONDS", 30 * 86400)),
         "WTF_CSRF_TIME_LIMIT": 7 * 86400,
         "SQLALCHEMY_DATABASE_URI": url,
-        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url),
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url, flag(env.get("DB_PRE_PING"), True)),
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": base_url,

@@ -4,8 +4,11 @@ While PostgreSQL is stopped or restarting (or SQLite is locked past its busy
 timeout), every request that needs the database gets ``503 database-unavailable``
 with a ``Retry-After`` of ``DB_RETRY_AFTER_SECONDS``, never a 500 or a hang:
 connections time out after 5 s and the pool's wait after 10 s (``config.engine_options``),
-and a dead pooled connection is replaced on its next checkout (``pool_pre_ping``), so
-the service resumes by itself when the database is back. A write that was cut off is
+and the service resumes by itself when the database is back: the web process pings no
+connection before using it (``DB_PRE_PING``, a round trip per request), so the first
+request on a connection that died with the server answers 503 too, and SQLAlchemy,
+seeing the disconnect, replaces every pooled connection made before it (workers and
+beat ping first: a task has no client to retry it). A write that was cut off is
 rolled back by the database; nothing is half-written.
 """
 

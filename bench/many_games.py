@@ -9,12 +9,15 @@ ended by a resignation), every game with its seats (player names shared by about
 games each) and its events; one account holds a seat in 1,000 of the active games.
 
 What it measures, in this process through the Flask test client (no network; the
-app and PostgreSQL only): the p50 of 30 requests of ``GET /v1/games`` with each
-filter (target: ``status=active&engine=...`` p50 <= 20 ms), of ``GET
-/v1/me/games?to_act=true`` for that account, of ``GET /v1/games/{id}/events`` and of
-a summary; one clock sweep with 500 due (target <= 1
-s); the resident memory of this process before and after ``ARBITER_BENCH_REQUESTS``
-(default 3,000) more list and event requests (flat or not). Then the plan of every
+app, with the web process's settings, and PostgreSQL only): the p50 of 30 requests of
+``GET /v1/games`` with each filter (target: ``status=active&engine=...`` p50 <= 20
+ms), of ``GET /v1/me/games?to_act=true`` for that account, of ``GET
+/v1/games/{id}/events`` and of a summary, each with the median CPU time per request
+of this process, the statements and the time spent in them per request (what the
+load of a shared machine inflates least) and the load average; one clock sweep with
+500 due (target <= 1 s), with its CPU time here and in its PostgreSQL backend; the
+resident memory of this process before and after ``ARBITER_BENCH_REQUESTS`` (default
+3,000) more list and event requests (flat or not). Then the plan of every
 query those routes and the sweep send (captured with SQLAlchemy's
 ``before_cursor_execute``, run again under ``EXPLAIN``): any sequential scan on
 ``games``, ``seats`` or ``events`` is reported. Figures are noisy (a shared machine).
@@ -83,15 +86,41 @@ def copy_over(template: str, prefix: str, count: int) -> None:
     db.session.commit()
 
 
-def p50(client, path: str, runs: int = 30) -> float:
-    """Return the median time of ``runs`` GETs of ``path`` (seconds)."""
-    times = []
+SERVER = {"statements": 0, "db": 0.0}
+"""Statements sent and seconds spent in them (cursor execute to its return), counted
+by SQLAlchemy events on the app's engine (:func:`count_statements`)."""
+
+
+def count_statements(engine) -> None:
+    """Count into ``SERVER`` every statement ``engine`` sends and the time it takes."""
+    import sqlalchemy as sa
+
+    def before(conn, cursor, statement, params, context, many):
+        conn.info["bench_began"] = time.perf_counter()
+
+    def after(conn, cursor, statement, params, context, many):
+        SERVER["statements"] += 1
+        SERVER["db"] += time.perf_counter() - conn.info.pop("bench_began")
+
+    sa.event.listen(engine, "before_cursor_execute", before)
+    sa.event.listen(engine, "after_cursor_execute", after)
+
+
+def p50(client, path: str, runs: int = 30, headers: dict | None = None) -> str:
+    """Return the median time of ``runs`` GETs of ``path``, with the median CPU time
+    of this process per request, the statements and database time per request and
+    the load average (a figure for the report)."""
+    times, cpu = [], []
+    statements, db_time = SERVER["statements"], SERVER["db"]
     for _ in range(runs):
-        began = time.perf_counter()
-        answer = client.get(path)
+        began, used = time.perf_counter(), time.process_time()
+        answer = client.get(path, headers=headers or {})
+        cpu.append(time.process_time() - used)
         times.append(time.perf_counter() - began)
         assert answer.status_code == 200, (path, answer.status_code, answer.get_data()[:300])
-    return statistics.median(times)
+    return (f"{common.ms(statistics.median(times))} (CPU {common.ms(statistics.median(cpu))}, "
+            f"{(SERVER['statements'] - statements) / runs:.0f} statements "
+            f"{common.ms((SERVER['db'] - db_time) / runs)}, load {os.getloadavg()[0]:.1f})")
 
 
 def account_with_games(count: int) -> str:
@@ -114,17 +143,6 @@ def account_with_games(count: int) -> str:
                        .values(account_id=account.id))
     db.session.commit()
     return accounts.create_token(account, "bench", ["games:read"])[1]
-
-
-def p50_with(client, path: str, token: str, runs: int = 30) -> float:
-    """Return the median time of ``runs`` GETs of ``path`` with a bearer token."""
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        answer = client.get(path, headers={"Authorization": f"Bearer {token}"})
-        times.append(time.perf_counter() - began)
-        assert answer.status_code == 200, (path, answer.status_code, answer.get_data()[:300])
-    return statistics.median(times)
 
 
 def rss_mb() -> float:
@@ -160,13 +178,14 @@ def run(report: common.Report, url: str) -> None:
     from flask_migrate import upgrade
 
     import clock_sweep as sweep_bench
-    from arbiter import create_app
+    from arbiter import config, create_app
     from arbiter.extensions import db
     from arbiter.models.timestamps import utcnow
     from arbiter.service import chance, clock_sweep, games
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "ENQUEUE": False,
-                      "CLOCK_OUTAGE_SECONDS": 3600.0})
+                      "CLOCK_OUTAGE_SECONDS": 3600.0,  # the web process's pool (no pre-ping)
+                      **config.web_settings({"DATABASE_URL": url})})
     case = f"{ACTIVE + OVER} games"
     with app.app_context():
         upgrade()
@@ -186,6 +205,7 @@ def run(report: common.Report, url: str) -> None:
         seen: list[tuple[str, dict]] = []
         sa.event.listen(db.engine, "before_cursor_execute",
                         lambda c, cur, s, p, ctx, many: seen.append((s, p)))
+        count_statements(db.engine)
         client = app.test_client()
         paths = {
             "status=active&engine=space-worm": "/v1/games?status=active&engine=space-worm",
@@ -199,14 +219,18 @@ def run(report: common.Report, url: str) -> None:
             "events after 3": "/v1/games/o20000123/events?after=3",
         }
         for name, path in paths.items():
-            report.add(case, f"GET {name} p50", common.ms(p50(client, path)))
+            report.add(case, f"GET {name} p50", p50(client, path))
         token = account_with_games(MINE)
-        mine = p50_with(client, "/v1/me/games?to_act=true", token)
-        report.add(case, f"GET /v1/me/games?to_act=true ({MINE} games) p50", common.ms(mine))
-        began = time.perf_counter()
+        mine = p50(client, "/v1/me/games?to_act=true", headers={"Authorization": f"Bearer {token}"})
+        report.add(case, f"GET /v1/me/games?to_act=true ({MINE} games) p50", mine)
+        backend = sweep_bench.postgres_cpu()
+        began, used = time.perf_counter(), time.process_time()
         counts = clock_sweep.sweep()
+        took, used = time.perf_counter() - began, time.process_time() - used
         report.add(case, f"clock sweep, {DUE} due (<= 1 s)",
-                   f"{time.perf_counter() - began:.2f} s ({counts['timeouts']} timeouts)")
+                   f"{took:.2f} s ({counts['timeouts']} timeouts; CPU {common.ms(used)}, "
+                   f"its PostgreSQL backend {common.ms(sweep_bench.postgres_cpu() - backend)}"
+                   f", load {os.getloadavg()[0]:.1f})")
         before = rss_mb()
         for i in range(REQUESTS):
             client.get(list(paths.values())[i % len(paths)])

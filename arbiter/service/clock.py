@@ -126,10 +126,14 @@ def check_tz(name: str | None) -> str | None:
     return name
 
 
+CONTROL_DEFAULTS = {"type": "none", "reminders": [], "timeout_policy": "timeout-move",
+                    "forfeit_after": None, "vacation_days": 0, "increment": 0}
+"""The fields of a time control that old rows may lack."""
+
+
 def config(game: Game) -> dict:
     """Return the game's time control, complete (old rows may lack fields)."""
-    return {"type": "none", "reminders": [], "timeout_policy": "timeout-move",
-            "forfeit_after": None, "vacation_days": 0, "increment": 0, **(game.clock or {})}
+    return {**CONTROL_DEFAULTS, **(game.clock or {})}
 
 
 # --------------------------------------------------------------------------- time
@@ -404,3 +408,9 @@ def summary(game: Game, now: datetime) -> dict:
 def earliest(game: Game) -> datetime | None:
     """Return the earliest deadline of a seat that owes a move (None if none runs)."""
     return min(deadlines(game).values(), default=None)
+
+
+def earliest_of(control: dict | None, cs: dict | None) -> datetime | None:
+    """Return :func:`earliest` from a game's ``clock`` and ``clock_state`` columns
+    alone (for lists that read columns, not game rows)."""
+    return min(running({**CONTROL_DEFAULTS, **(control or {})}, cs).values(), default=None)

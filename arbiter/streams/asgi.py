@@ -37,11 +37,13 @@ SSE_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"),
 
 def create_app(flask_app=None) -> "Front":
     """Return the ASGI application around ``flask_app`` (default: a new
-    :func:`arbiter.create_app`); uvicorn calls it with ``--factory``."""
+    :func:`arbiter.create_app` with the web process's settings,
+    :func:`arbiter.config.web_settings`); uvicorn calls it with ``--factory``."""
     if flask_app is None:
+        from arbiter import config
         from arbiter import create_app as create_flask_app
 
-        flask_app = create_flask_app()
+        flask_app = create_flask_app(config.web_settings())
     metrics.use_shared_folder(flask_app.instance_path)
     return Front(flask_app)
 

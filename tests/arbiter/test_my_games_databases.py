@@ -30,3 +30,31 @@ def test_my_games_to_act_on_every_database(any_app):
     mine = client.get("/v1/me/games?to_act=true", headers=auth(token))
     assert mine.status_code == 200
     assert [g["id"] for g in mine.json["games"]] == [ids[0]]  # seat 0 starts Space Worm
+
+
+def test_to_act_limit_counts_only_games_owing_a_move(any_app, monkeypatch):
+    """Given more games than the list holds, the newest not waiting for me, ``to_act``
+    still lists the older one that is: the owing seats are picked before the limit
+    (the limit used to cut first, then the filter found nothing). Each answer is
+    exactly what its schema would dump (the route sends it without a dump)."""
+    from arbiter.resources.me.schemas import MyGamesSchema
+    from arbiter.service import my_games
+
+    client = any_app.test_client()
+    email = f"ann-{uuid.uuid4().hex[:8]}@example.org"
+    token = sign_in(client, any_app, email, "Ann")
+    ids = []
+    for seat_of_ann in (0, 1):  # seat 0 starts Space Worm: the older game owes, the newer not
+        players = [{"name": "Bob"}, {"name": "Carl"}]
+        players[seat_of_ann] = {"name": "Ann", "email": email}
+        made = client.post("/v1/games", json={"engine": "space-worm", "players": players})
+        ids.append(made.json["id"])
+        with any_app.app_context():
+            advance_chance(made.json["id"], made.json["version"])
+    monkeypatch.setattr(my_games, "MAX_GAMES", 1)
+    every = client.get("/v1/me/games", headers=auth(token)).json
+    assert [g["id"] for g in every["games"]] == [ids[1]]
+    mine = client.get("/v1/me/games?to_act=true", headers=auth(token)).json
+    assert [(g["id"], g["seats"], g["to_act"]) for g in mine["games"]] == [(ids[0], [0], [0])]
+    for body in (every, mine):
+        assert MyGamesSchema().dump(body) == body

@@ -132,3 +132,35 @@ def test_view_etag_differs_per_reader(any_app, game):
                            headers={"If-None-Match": mine.headers["ETag"]})
     assert spectator.status_code == 200
     assert spectator.headers["ETag"] != mine.headers["ETag"]
+
+
+def test_games_list_page_seats_and_total_in_one_statement(any_app):
+    """``GET /v1/games`` reads its page, each game's seats and the X-Pagination total
+    in one statement (arbiter.resources.paging); the total stays exact, each filter
+    still applies, the pages hold the newest first, and a page past the end (empty)
+    costs a second statement, the count alone."""
+    import json
+
+    client = any_app.test_client()
+    engine = "dark-horse"  # the PostgreSQL schema is shared: count only a fresh player
+    player = f"P-{uuid.uuid4().hex[:8]}"
+    made = [client.post("/v1/games", json={"engine": engine, "players": [
+        {"name": player}, {"name": "Bob"}, {"name": "Cy"}]}).get_json()["id"]
+        for _ in range(3)]
+    with statements(any_app) as seen:
+        first = client.get(f"/v1/games?player={player}&page_size=2")
+    assert first.status_code == 200 and len(seen) == 1, seen
+    paging = json.loads(first.headers["X-Pagination"])
+    assert paging["total"] == 3 and paging["total_pages"] == 2 and paging["next_page"] == 2
+    assert [g["id"] for g in first.json] == made[::-1][:2]
+    assert all([p["name"] for p in g["players"]] == [player, "Bob", "Cy"] for g in first.json)
+    last = client.get(f"/v1/games?player={player}&page_size=2&page=2")
+    assert [g["id"] for g in last.json] == made[:1]
+    assert json.loads(last.headers["X-Pagination"])["total"] == 3
+    with statements(any_app) as seen:
+        past = client.get(f"/v1/games?player={player}&page_size=2&page=3")
+    assert past.json == [] and json.loads(past.headers["X-Pagination"])["total"] == 3
+    assert len(seen) == 2, seen
+    assert client.get(f"/v1/games?player={player}&status=over").json == []
+    summary = client.get(f"/v1/games/{made[0]}").get_json()
+    assert [g for g in last.json] == [summary]  # the list shows each game's summary

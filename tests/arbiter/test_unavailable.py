@@ -72,3 +72,58 @@ def test_a_stream_asked_for_while_the_database_is_down_gets_503(unreachable_clie
     assert dict(start["headers"])[b"retry-after"] == b"7"
     assert dict(start["headers"])[b"content-type"] == b"application/problem+json"
     assert b"database-unavailable" in sent[1]["body"]
+
+
+@pytest.mark.parametrize("pre_ping", [False, True])
+def test_a_pooled_connection_that_died_gives_503_once_then_the_pool_recovers(postgres_url,
+                                                                              pre_ping):
+    """Given the web process's pool (no pre-ping, ``config.web_settings``) holding
+    connections whose server processes were terminated (as a PostgreSQL restart does),
+    the next request answers 503 problem+json with Retry-After, never a 500, and the
+    one after it 200 on fresh connections; with ``DB_PRE_PING`` on the dead connection
+    is replaced before use and the first request already answers 200."""
+    import sqlalchemy as sa
+
+    from arbiter.config import engine_options
+    from arbiter.extensions import db
+    from tests.conftest import make_app
+
+    app = make_app(postgres_url, DB_RETRY_AFTER_SECONDS=7,
+                   SQLALCHEMY_ENGINE_OPTIONS=engine_options(postgres_url, pre_ping))
+    client = app.test_client()
+    assert client.get("/v1/games").status_code == 200
+    with app.app_context():
+        mine = db.session.execute(sa.text("SELECT pg_backend_pid()")).scalar()
+        db.session.rollback()
+    admin = sa.create_engine(postgres_url)
+    with admin.begin() as conn:  # this app's pooled connection (the other tests' are theirs)
+        conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": mine})
+    admin.dispose()
+    first = client.get("/v1/games")
+    if pre_ping:
+        assert first.status_code == 200
+    else:
+        assert first.status_code == 503, first.get_data()[:300]
+        assert first.mimetype == "application/problem+json"
+        assert first.headers["Retry-After"] == "7"
+        assert first.json["code"] == "database-unavailable"
+    assert client.get("/v1/games").status_code == 200
+    assert client.get("/v1/games/nothing").status_code == 404
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_web_process_pings_no_connection_unless_told_to():
+    """The web front's app lends pooled connections without a ping (a round trip per
+    request); ``DB_PRE_PING=1`` turns it on; workers keep :func:`config.load`'s ping."""
+    from arbiter.config import load, web_settings
+
+    def ping(settings):
+        return settings["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"]
+
+    url = "postgresql://postgres@db.example/arbiter"
+    assert ping(web_settings({"DATABASE_URL": url})) is False
+    assert ping(web_settings({"DATABASE_URL": url, "DB_PRE_PING": "1"})) is True
+    assert web_settings({"DATABASE_URL": url})["SQLALCHEMY_ENGINE_OPTIONS"]["pool_size"] == 10
+    assert ping(web_settings({})) is False  # the embedded SQLite default
+    assert ping(load("/tmp", {"DATABASE_URL": url, "SECRET_KEY": "k"})) is True

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Page
+from sqlalchemy.orm import joinedload
 
 from arbiter.contract import link, links
 from arbiter.extensions import db
 from arbiter.problem import ProblemSchema
-from arbiter.resources import guard, headers
+from arbiter.resources import guard, headers, paging
 from arbiter.models import Game
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
@@ -67,30 +67,15 @@ def answer(tag: str, body: dict | None):
     return body, 200, headers.etag_header(tag)
 
 
-MAX_OFFSET = 2**31
-"""Pages past this offset are empty (no database takes an offset of any size)."""
+class GamePage(paging.SelectPage):
+    """A page of games: each with its seats, in the same statement."""
 
+    model = Game
+    options = (joinedload(Game.seats),)
 
-class SelectPage(Page):
-    """A page of a SQLAlchemy select."""
-
-    @property
-    def items(self):
-        """Return the summaries of this page's games (none past ``MAX_OFFSET``)."""
-        p = self.page_params
-        if p.first_item > MAX_OFFSET:
-            return []
-        rows = db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size))
-        return [reading.summary(game) for game in rows]
-
-    @property
-    def item_count(self):
-        """Return how many rows the whole select has (counted on the filters alone,
-        without the order or the columns, so an index answers it)."""
-        from sqlalchemy import func, select
-
-        ids = self.collection.order_by(None).with_only_columns(Game.id)
-        return db.session.scalar(select(func.count()).select_from(ids.subquery()))
+    def summary(self, row) -> dict:
+        """Return a game's public summary."""
+        return reading.summary(row)
 
 
 @blp.route("")
@@ -99,7 +84,7 @@ class Games(MethodView):
 
     @blp.arguments(s.GameQuerySchema, location="query")
     @blp.response(200, s.GameSchema(many=True))
-    @blp.paginate(SelectPage)
+    @blp.paginate(GamePage)
     def get(self, args):
         """List games, newest first; filter by status, engine or player."""
         return games.list_games(**args)

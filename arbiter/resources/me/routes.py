@@ -7,7 +7,7 @@ from flask.views import MethodView
 from arbiter.resources.blueprint import Blueprint
 
 from arbiter.contract import link, links
-from arbiter.resources import guard
+from arbiter.resources import dumped, guard
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import accounts, my_games, ratings
@@ -118,7 +118,8 @@ class MyGames(MethodView):
     def get(self, args):
         """List my games, most recently moved first; ``to_act=true``: only those where it
         is my turn, across all my games."""
-        return {"games": my_games.games_of(_account(), args["to_act"], args["status"])}
+        return dumped.response(  # already the schema's shape: 500 games, no dump
+            {"games": my_games.games_of(_account(), args["to_act"], args["status"])})
 
 
 CURSOR = {"in": "query", "name": "cursor", "required": False, "schema": {"type": "string"},

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Page
 
-import sqlalchemy as sa
-
-from arbiter.extensions import db
+from arbiter.models import Tournament
 from arbiter.problem import ProblemSchema
-from arbiter.resources import guard, headers
+from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
-from arbiter.resources.games.routes import MAX_OFFSET
 from arbiter.resources.tournaments import schemas as s
 from arbiter.service import tournament_log, tournament_results as results, tournaments
 
@@ -24,26 +20,14 @@ TOKEN = headers.security("apiToken")
 ORGANISER = "the organiser's personal token with tournaments:write"
 
 
-class TournamentPage(Page):
-    """A page of a select of tournaments."""
+class TournamentPage(paging.SelectPage):
+    """A page of tournaments."""
 
-    @property
-    def items(self):
-        """Return the summaries of this page's tournaments (none past ``MAX_OFFSET``,
-        which the databases cannot take as an offset)."""
-        p = self.page_params
-        if p.first_item > MAX_OFFSET:
-            return []
-        rows = db.session.scalars(self.collection.offset(p.first_item).limit(p.page_size))
-        return [tournaments.summary(t) for t in rows]
+    model = Tournament
 
-    @property
-    def item_count(self):
-        """Return how many tournaments the filters match."""
-        # count the filtered select itself: a bare literal column lost its FROM when no
-        # filter was given (GET /v1/tournaments answered 503)
-        matching = self.collection.order_by(None).subquery()
-        return db.session.scalar(sa.select(sa.func.count()).select_from(matching))
+    def summary(self, row) -> dict:
+        """Return a tournament's summary (without its entries)."""
+        return tournaments.summary(row)
 
 
 @blp.route("")
