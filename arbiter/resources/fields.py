@@ -1,41 +1,13 @@
-"""Marshmallow fields for what JSON Schema means by its types."""
+"""Marshmallow fields for what JSON Schema means by its types (the boolean and the
+integer are the engines' own, :mod:`engines.option_fields`, shared with the options)."""
 
 from __future__ import annotations
 
 from marshmallow import fields
 
+from engines.option_fields import JsonBoolean, WholeNumber
 
-class WholeNumber(fields.Integer):
-    """An integer as JSON Schema defines one: any number with no fractional part, so
-    ``6`` and ``6.0`` are both 6; never ``true``, ``"6"`` or ``6.5``."""
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(strict=True, **kwargs)
-
-    def _validated(self, value):
-        """Return ``value`` as an ``int``.
-
-        :raises marshmallow.ValidationError: for anything but a whole number.
-        """
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        return super()._validated(value)
-
-
-class JsonBoolean(fields.Boolean):
-    """A JSON boolean: ``true`` or ``false`` only, never ``"yes"``, ``"True"``, ``1``
-    or ``0`` (marshmallow's Boolean would read those as booleans)."""
-
-    default_error_messages = {"invalid": "Not a boolean: write true or false."}
-
-    def _deserialize(self, value, attr, data, **kwargs) -> bool:
-        """Return ``value`` if it is a JSON boolean.
-
-        :raises marshmallow.ValidationError: anything else.
-        """
-        if type(value) is not bool:
-            raise self.make_error("invalid")
-        return value
+__all__ = ["JsonBoolean", "JsonNumber", "WholeNumber"]
 
 
 class JsonNumber(fields.Float):

@@ -45,6 +45,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from arbiter.errors import Unprocessable, field_messages
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
+from engines.option_fields import WholeNumber
 
 DAY = 86400
 MAX_SECONDS = 366 * DAY
@@ -61,22 +62,22 @@ class ClockSchema(Schema):
     """A time control at creation (``clock`` of ``POST /v1/games``); seconds, UTC."""
 
     type = fields.String(load_default="none", validate=validate.OneOf(TYPES))
-    seconds = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SECONDS),
+    seconds = WholeNumber(validate=validate.Range(min=1, max=MAX_SECONDS),
                              metadata={"description": "per-move: seconds for each decision"})
-    initial = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SECONDS),
+    initial = WholeNumber(validate=validate.Range(min=1, max=MAX_SECONDS),
                              metadata={"description": "bank: each seat's starting bank"})
-    increment = fields.Integer(strict=True, load_default=0,
+    increment = WholeNumber(load_default=0,
                                validate=validate.Range(min=0, max=MAX_SECONDS),
                                metadata={"description": "bank: seconds added per move"})
     reminders = fields.List(
-        fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_SECONDS)),
+        WholeNumber(validate=validate.Range(min=1, max=MAX_SECONDS)),
         load_default=lambda: list(DEFAULT_REMINDERS), validate=validate.Length(max=6),
         metadata={"description": "seconds before a deadline at which to remind"})
     timeout_policy = fields.String(load_default="timeout-move",
                                    validate=validate.OneOf(POLICIES))
-    forfeit_after = fields.Integer(strict=True, load_default=None, allow_none=True,
+    forfeit_after = WholeNumber(load_default=None, allow_none=True,
                                    validate=validate.Range(min=1, max=1000))
-    vacation_days = fields.Integer(strict=True, load_default=0,
+    vacation_days = WholeNumber(load_default=0,
                                    validate=validate.Range(min=0, max=366),
                                    metadata={"description": "vacation days per player per year"})
 

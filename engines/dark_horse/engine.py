@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from marshmallow import Schema, fields
+from marshmallow import Schema
 
 from engines.base import JSON, Decision, Engine, Prompt
+from engines.option_fields import Flag
 
 from . import board_svg, notation, rules, view
 from .cards import DEFAULT, RETIRED_DECKS, Components
@@ -16,9 +17,7 @@ from .cards import DEFAULT, RETIRED_DECKS, Components
 class DarkHorseOptions(Schema):
     """Game options (rules/dark-horse.md, "Dilly Dally Variant")."""
 
-    dilly_dally = fields.Boolean(
-        load_default=False, truthy={True}, falsy={False},
-        metadata={"description": "Play the Dilly Dally Variant: Ant tokens and the black base."})
+    dilly_dally = Flag("Play the Dilly Dally Variant: Ant tokens and the black base.")
 
 
 class DarkHorse(Engine):

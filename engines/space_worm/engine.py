@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from marshmallow import Schema, fields, validate
 
 from engines.base import Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt
+from engines.option_fields import WholeNumber
 from engines.space_worm import board_svg, notation, rules
 from engines.space_worm.moves import read_move
 from engines.space_worm.sheet import DEFAULT_SHEET, SHEETS
@@ -44,8 +45,8 @@ class SpaceWormOptions(SpaceWormOptionsV1):
         load_default=rules.EACH, validate=validate.OneOf(rules.START_ROLL_RULES),
         metadata={"description": "Who rolls for the start Planet: each (every player "
                                  "rolls for their own sheet) or shared (one roll for all)."})
-    hungriest_seat = fields.Integer(
-        load_default=0, strict=True, validate=validate.Range(min=0),
+    hungriest_seat = WholeNumber(
+        load_default=0, validate=validate.Range(min=0),
         metadata={"description": "The hungriest player's seat (0-based): the first start "
                                  "player, who rolls the 8 dice of round 1."})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from engines.base import InvalidOptions
-from engines.option_fields import Flag
+from engines.option_fields import Flag, WholeNumber
 from engines.worms import board as B
 
 EXTRA_TILES = sorted(k for k, t in B.MAP["tiles"].items() if t.get("extra"))
@@ -28,7 +28,7 @@ class WormsOptions(Schema):
             "standard: build the map tile by tile, place the Things in turn, deal the "
             "teams by hidden Reference Cards, roll the Wind (Setup); first-game: the "
             "fixed first-game map, Blue starts, Wind 2 (Setting up your first game)")})
-    youngest = fields.Integer(strict=True, load_default=0, validate=validate.Range(0, 3),
+    youngest = WholeNumber(load_default=0, validate=validate.Range(0, 3),
                               metadata={"description": "the seat of the youngest player, "
                                         "first during the standard setup (0 to players-1)"})
     parting_gifts = Flag("Parting Gifts: a destroyed worm Blasts its hex")
@@ -42,14 +42,13 @@ class WormsOptions(Schema):
     reduced_blast = Flag("Reduced Blast: Blasts deal no Damage")
     larger_map = Flag("Larger map: extra Map Tiles, placed by the youngest player after "
                       "everyone placed one (standard setup)")
-    extra_tiles = fields.Integer(
-        strict=True, load_default=None, allow_none=True,
+    extra_tiles = WholeNumber(load_default=None, allow_none=True,
         validate=validate.Range(1, len(EXTRA_TILES)),
         metadata={"description": f"Larger map: how many extra Map Tiles (1 to "
                                  f"{len(EXTRA_TILES)}; default: all {len(EXTRA_TILES)})"})
     timer = Flag("Timer: each turn must reach End turn within timer_seconds of its first "
                  "decision, or it jumps to End turn (a card text being resolved finishes)")
-    timer_seconds = fields.Integer(strict=True, load_default=None, allow_none=True,
+    timer_seconds = WholeNumber(load_default=None, allow_none=True,
                                    validate=validate.Range(10, 86400),
                                    metadata={"description": "the Timer, in seconds "
                                              "(default 60, as the book's sand timer)"})

@@ -92,7 +92,7 @@ def test_the_creator_names_the_hungriest_player() -> None:
     (1, {"hungriest_seat": 1}, "no seat 1 in a game of 1 player (seats 0 to 0)"),
     (3, {"hungriest_seat": -1}, "hungriest_seat"),
     (3, {"hungriest_seat": "1"}, "hungriest_seat"),
-    (3, {"hungriest_seat": 1.0}, "hungriest_seat"),
+    (3, {"hungriest_seat": 1.5}, "hungriest_seat"),  # 1.0 is 1 (a JSON Schema integer, issue 16)
     (3, {"hungriest_seat": True}, "hungriest_seat"),
     (3, {"start_roll": "everyone"}, "start_roll"),
     (3, {"start_roll": None}, "start_roll"),
