@@ -58,3 +58,21 @@ def test_to_act_limit_counts_only_games_owing_a_move(any_app, monkeypatch):
     assert [(g["id"], g["seats"], g["to_act"]) for g in mine["games"]] == [(ids[0], [0], [0])]
     for body in (every, mine):
         assert MyGamesSchema().dump(body) == body
+
+
+def test_my_games_filter_by_every_status_a_game_has(any_app):
+    """``status`` takes every status a game has, as ``GET /v1/games`` does: a game
+    waiting for an invited player is listed under ``waiting``, not ``active``."""
+    client = any_app.test_client()
+    email = f"ann-{uuid.uuid4().hex[:8]}@example.org"
+    token = sign_in(client, any_app, email, "Ann")
+    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "Ann", "email": email},
+        {"name": "Bob", "email": f"bob-{uuid.uuid4().hex[:8]}@example.org"}]})
+    assert made.status_code == 201 and made.json["status"] == "waiting", made.json
+    for status, listed in (("waiting", [made.json["id"]]), ("active", []), ("over", []),
+                           ("cancelled", [])):
+        answer = client.get(f"/v1/me/games?status={status}", headers=auth(token))
+        assert answer.status_code == 200, answer.json
+        assert [g["id"] for g in answer.json["games"]] == listed, status
+    assert client.get("/v1/me/games?status=lost", headers=auth(token)).status_code == 422

@@ -128,11 +128,15 @@ class GameCreatedSchema(GameSchema):
                                                            "deadlines with it; shown once"})
 
 
+GAME_STATUSES = ["waiting", "active", "over", "cancelled"]
+"""A game's ``status``: waiting (for its invitations or its start_at), active, over,
+cancelled (its unfilled seats were never taken)."""
+
+
 class GameQuerySchema(Schema):
     """Filters of ``GET /v1/games``."""
 
-    status = fields.String(validate=validate.OneOf(["waiting", "active", "over",
-                                                     "cancelled"]))
+    status = fields.String(validate=validate.OneOf(GAME_STATUSES))
     engine = fields.String()
     player = fields.String(metadata={"description": "a player's name"})
 

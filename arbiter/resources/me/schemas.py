@@ -3,6 +3,7 @@
 from marshmallow import Schema, fields, validate
 
 from arbiter.resources.fields import JsonBoolean, WholeNumber
+from arbiter.resources.games.schemas import GAME_STATUSES
 from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
@@ -100,7 +101,9 @@ class MyGamesQuerySchema(Schema):
 
     to_act = fields.Boolean(load_default=False,
                             metadata={"description": "only games waiting for my move"})
-    status = fields.String(load_default=None, validate=validate.OneOf(["active", "over"]))
+    status = fields.String(load_default=None, validate=validate.OneOf(GAME_STATUSES),
+                           metadata={"description": "only games of this status, as "
+                                                    "GET /v1/games filters them"})
 
 
 class MyGameSchema(Schema):
