@@ -142,9 +142,23 @@ def problem(status: int, code: str, title: str, detail: str, extra: dict | None 
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
+STATUS_TITLES = {cls.status: cls.title for cls in (ArbiterError, NotFound, Unauthorized,
+                                                   Forbidden, TooManyRequests, Conflict,
+                                                   Unprocessable)}
+"""The title of an error raised with a bare status (``ArbiterError(..., status=422)``):
+the same as its status's class says, never the HTTP reason phrase."""
+
+CODE_TITLES = {"invalid-request": "Invalid request", "malformed-json": "Malformed request",
+               "unsupported-media-type": "Unsupported media type"}
+"""Titles fixed by code, for the codes that several paths answer: a problem type (its
+``code``) has one title (RFC 9457, "title")."""
+
+
 def problem_for(err: ArbiterError) -> Response:
     """Return the problem+json answer to ``err``."""
-    title = err.title if type(err) is not ArbiterError else HTTPStatus(err.status).phrase
+    title = err.title if type(err) is not ArbiterError else STATUS_TITLES.get(
+        err.status, HTTPStatus(err.status).phrase)
+    title = CODE_TITLES.get(err.code, title)
     answer = problem(err.status, err.code, title, err.detail, err.extra)
     if isinstance(err, TooManyRequests):
         answer.headers["Retry-After"] = str(err.retry_after)

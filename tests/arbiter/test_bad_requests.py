@@ -103,8 +103,17 @@ def test_deeply_nested_json_is_malformed_not_a_crash(client):
 
 
 def test_titles_follow_the_status_and_details_read_as_text(client):
+    """One title per code (RFC 9457: a problem type has one title), whichever path
+    answers it; an error raised with a bare status takes its status class's title."""
     answer = client.post("/v1/games", data="x", content_type="text/plain")
-    assert answer.json["title"] == "Unsupported Media Type"
+    assert answer.json["title"] == "Unsupported media type"
+    nul = client.get("/v1/games?player=a%00b")
+    schema = client.get("/v1/games?status=lost")
+    assert nul.json["code"] == schema.json["code"] == "invalid-request"
+    assert nul.json["title"] == schema.json["title"] == "Invalid request"
+    late = client.post("/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}],
+                                          "start_at": "2000-01-01T00:00:00Z"})
+    assert (late.json["code"], late.json["title"]) == ("bad-start", "Unprocessable request")
     answer = client.post("/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}],
                                             "clock": {"type": "per-move", "seconds": -1}})
     assert answer.json["code"] == "bad-clock" and "{" not in answer.json["detail"]
