@@ -15,14 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy.exc import IntegrityError
 
 from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
 from arbiter.service import games, identity, idempotency, invitations, reading
 from arbiter.service.commit import after_commit, stage
-from arbiter.store import RaceLost
 from engines.base import EngineError
 
 
@@ -77,18 +75,7 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
         staged = stage_games(specs, account, creator_key)
         answer = {"games": [reading.created(game, tokens) for game, tokens, _ in staged]}
         pending = [after for _, _, after in staged]
-        try:
-            stored = row(201, answer)
-            if stored is not None:
-                db.session.add(stored)
-            db.session.commit()
-        except IntegrityError as err:  # a twin request with this key committed first
-            db.session.rollback()
-            raise RaceLost("Another request with this Idempotency-Key created this batch "
-                           "meanwhile.") from err
-        except BaseException:
-            db.session.rollback()
-            raise
+        idempotency.commit_answer(row(201, answer), "created this batch")
         for after in pending:
             after_commit(*after)
         return 201, answer

@@ -19,11 +19,12 @@ from typing import Any, Callable
 
 from cryptography.fernet import Fernet, InvalidToken
 from flask import current_app
+from sqlalchemy.exc import IntegrityError
 
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.models import IdempotentResponse
-from arbiter.store import StaleVersion
+from arbiter.store import RaceLost, StaleVersion
 
 MIN_KEY = 16
 MAX_KEY = 200
@@ -136,4 +137,23 @@ def once(scope: str, key: str | None, body: Any,
         first = stored(scope, key, digest)
         if first:
             return first
+        raise
+
+
+def commit_answer(stored: IdempotentResponse | None, what: str) -> None:
+    """Add ``stored`` (the row :func:`once` gave ``run`` to build, None without a key)
+    to the session and commit it with the request's writes; roll back on any failure.
+
+    :param what: what the request made, for the loser of a race ("created this batch").
+    :raises arbiter.store.RaceLost: a twin request with the same key committed first.
+    """
+    try:
+        if stored is not None:
+            db.session.add(stored)
+        db.session.commit()
+    except IntegrityError as err:
+        db.session.rollback()
+        raise RaceLost(f"Another request with this Idempotency-Key {what} meanwhile.") from err
+    except BaseException:
+        db.session.rollback()
         raise

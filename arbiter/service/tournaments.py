@@ -32,7 +32,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
-from sqlalchemy.exc import IntegrityError
 
 from arbiter import tournaments as pairing
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -46,7 +45,6 @@ from arbiter.service import (adjudication, clock as clocks, clock_actions, games
 from arbiter.service.commit import after_commit
 from arbiter.service.identity import Principal
 from arbiter.service.tournament_log import TournamentMoved
-from arbiter.store import RaceLost
 from engines.base import EngineError
 
 FORMATS = ("round_robin", "swiss")
@@ -125,15 +123,7 @@ def create(who: Principal, data: dict, key: str | None = None) -> tuple[int, dic
     def run(row) -> tuple[int, dict]:
         t = _new(who, data)
         answer = summary(t, True)
-        stored = row(201, answer)
-        try:
-            if stored is not None:
-                db.session.add(stored)
-            db.session.commit()
-        except IntegrityError as err:  # a twin request with this key committed first
-            db.session.rollback()
-            raise RaceLost("Another request with this Idempotency-Key created this "
-                           "tournament meanwhile.") from err
+        idempotency.commit_answer(row(201, answer), "created this tournament")
         return 201, answer
 
     return idempotency.once(f"tournaments:{who.token_hash}", key, data, run)
