@@ -96,6 +96,10 @@
 ``STREAM_POLL_SECONDS``
     how often each web process reads the versions of the games it streams, to catch
     lost notices and writes from other processes on the embedded default (default 1).
+``STREAM_REVOKE_CHECK_SECONDS``
+    how often each web process looks up the personal tokens of its open streams and
+    closes those revoked, expired or of a deleted account (default 30; a revocation
+    notice closes them at once, this catches a lost one).
 ``STREAM_RETRY_MS``
     the SSE ``retry`` given to clients (default 1000).
 ``TOURNAMENT_MAX_ENTRIES``
@@ -348,6 +352,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "STREAM_BUFFER": int(env.get("STREAM_BUFFER", 256)),
         "STREAM_KEEPALIVE_SECONDS": float(env.get("STREAM_KEEPALIVE_SECONDS", 15)),
         "STREAM_POLL_SECONDS": float(env.get("STREAM_POLL_SECONDS", 1.0)),
+        "STREAM_REVOKE_CHECK_SECONDS": float(env.get("STREAM_REVOKE_CHECK_SECONDS", 30)),
         "STREAM_RETRY_MS": int(env.get("STREAM_RETRY_MS", 1000)),
         "CLOCK_OUTAGE_SECONDS": float(env.get("CLOCK_OUTAGE_SECONDS", 300)),
         "MAIL_RETRY_FIRST_SECONDS": float(env.get("MAIL_RETRY_FIRST_SECONDS", 5)),

@@ -24,6 +24,7 @@ from arbiter.extensions import db
 from arbiter.models import Account, ApiToken, Invitation, OutboxMail, Seat, SignInLink
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import identity
+from arbiter.streams import publish
 
 DELETED_NAME = "(deleted player)"
 """The name a deleted account's seats keep."""
@@ -184,7 +185,8 @@ def update(account: Account, changes: dict) -> dict:
 def delete(account: Account) -> None:
     """Erase the account's address and name; revoke its tokens; delete its web hooks
     (URLs, secrets, delivery logs). Its seats keep the placeholder name
-    ``DELETED_NAME`` and no address; the game logs are untouched."""
+    ``DELETED_NAME`` and no address; the game logs are untouched. Once committed, the
+    streams the account opened are closed (:func:`arbiter.streams.publish.revoked`)."""
     from arbiter.service import webhooks
 
     now = utcnow()
@@ -199,6 +201,7 @@ def delete(account: Account) -> None:
     account.display_name = DELETED_NAME
     account.deleted_at = now
     db.session.commit()
+    publish.revoked("account", account.id)
 
 
 # --------------------------------------------------------------------------- tokens
@@ -247,7 +250,8 @@ def list_tokens(account: Account) -> list[ApiToken]:
 
 
 def revoke_token(account: Account, token_id: str) -> None:
-    """Revoke one of the account's tokens; it opens nothing from now on.
+    """Revoke one of the account's tokens; it opens nothing from now on, and the
+    streams it opened are closed once committed.
 
     :raises NotFound: ``token-not-found`` (not the account's, or already revoked).
     """
@@ -259,3 +263,4 @@ def revoke_token(account: Account, token_id: str) -> None:
         db.session.rollback()
         raise NotFound(f"You have no token {token_id!r}.", code="token-not-found")
     db.session.commit()
+    publish.revoked("token", token_id)

@@ -9,7 +9,7 @@ from typing import Callable
 import sqlalchemy as sa
 from flask import current_app
 
-from arbiter.errors import Conflict, NotFound
+from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.models import Event, Game
 from arbiter.models.timestamps import iso, utcnow
@@ -159,14 +159,21 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     """Return ``{"events": [...], "version"}`` with ``seq > after``, as the reader
     may see them (at most 1,000; ``version`` is the seq of the last one returned, the
     ``after`` of the next call); with ``wait`` > 0, hold the request up to that many
-    seconds (capped by ``LONG_POLL_MAX``) until there is something new (long-poll)."""
+    seconds (capped by ``LONG_POLL_MAX``) until there is something new (long-poll).
+    A game that is over answers at once: nothing more will come.
+
+    :raises ArbiterError: 400 ``after-past-version`` when ``after`` is past the game's
+        version (see :func:`check_after`).
+    """
     game = get_game(game_id)
     seat = reader_seat(game, token)
+    check_after(after, game.version, "after-past-version")
     deadline = time.monotonic() + min(max(wait, 0.0), current_app.config["LONG_POLL_MAX"])
     while True:
-        known = db.session.scalar(sa.select(Game.version).where(Game.id == game_id))
+        known, status = db.session.execute(sa.select(Game.version, Game.status)
+                                           .where(Game.id == game_id)).one()
         rows = events_after(game_id, after)
-        if rows or time.monotonic() >= deadline:
+        if rows or status == "over" or time.monotonic() >= deadline:
             break
         db.session.rollback()
         time.sleep(0.1)
@@ -177,15 +184,33 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     return {"events": [event_json(e, seat, over) for e in rows], "version": version}
 
 
-def stream_reader(game_id: str, token: str | None) -> tuple[int | None, bool]:
-    """Return ``(seat, over)`` for a reader opening a stream of ``game_id``: the
-    token's seat (None: a spectator) and whether the game is over.
+def check_after(after: int, version: int, code: str) -> None:
+    """Refuse a reader's start ``after`` past the game's ``version``: it would wait
+    for seqs still to come and skip the events in between.
+
+    :param code: the problem's code (``after-past-version`` for ``/events``,
+        ``bad-last-event-id`` for a stream); the problem carries ``version``.
+    :raises ArbiterError: 400 with that code.
+    """
+    if after <= version:
+        return
+    raise ArbiterError(f"There is no event {after} yet: this game is at version {version}.",
+                       code=code, extra={"version": version})
+
+
+def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool, int]:
+    """Return ``(seat, over, version)`` for a reader opening a stream of ``game_id``
+    after seq ``after``: the token's seat (None: a spectator), whether the game is
+    over, and its version.
 
     :raises NotFound: ``game-not-found``; :raises arbiter.errors.Unauthorized: a
-        token that opens no seat of this game.
+        token that opens no seat of this game; :raises ArbiterError: 400
+        ``bad-last-event-id`` when ``after`` is past the game's version.
     """
     game = get_game(game_id, with_state=False)
-    return reader_seat(game, token), game.status == "over"
+    seat = reader_seat(game, token)
+    check_after(after, game.version, "bad-last-event-id")
+    return seat, game.status == "over", game.version
 
 
 def backlog(game_id: str, after: int) -> list[Event]:

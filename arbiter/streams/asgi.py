@@ -27,7 +27,7 @@ from arbiter.errors import ArbiterError, problem_for
 from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
-from arbiter.streams.hub import Hub, Reader
+from arbiter.streams.hub import END, Hub, Reader
 
 GAME_STREAM = re.compile(r"/v1/games/([^/]+)/stream")
 GAME_EVENTS = re.compile(r"/v1/games/([^/]+)/events")
@@ -147,24 +147,32 @@ class Front:
 
     async def game_stream(self, game_id: str, scope: dict, receive, send) -> None:
         """``GET /v1/games/{id}/stream``: the backlog after ``Last-Event-ID`` (or
-        ``?after=``), then every new event as it is committed, each exactly once."""
+        ``?after=``), then every new event as it is committed, each exactly once; the
+        stream ends once the game-over event is sent, or when the personal token that
+        opened it is revoked. A game over with nothing after ``after`` answers 204
+        (an EventSource then stops reconnecting); an ``after`` past the game's version
+        is refused (400 ``bad-last-event-id``)."""
         from arbiter.service import reading
 
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
             after = wire.read_start(header(scope, b"last-event-id"),
                                     (query.get("after") or [None])[0])
-            seat, over = await self.in_thread(open_game_stream, game_id,
-                                              header(scope, b"authorization"))
+            seat, over, version, who = await self.in_thread(
+                open_game_stream, game_id, header(scope, b"authorization"), after)
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
         except unavailable.UNREACHABLE as err:
             await self.send_unavailable(send, err)
             return
+        if over and after >= version:
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send(body(b"", more=False))
+            return
         config = self.flask.config
         reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after},
-                        wire.SSE_KEEPALIVE)
+                        wire.SSE_KEEPALIVE, *who, until_over=True)
         self.hub.join(reader, {game_id: over})
         try:
             try:
@@ -179,6 +187,9 @@ class Front:
             for event in rows:
                 await send(body(render_sse(game_id, reading.event_json(event, seat, over),
                                            version)))
+            if over:  # the backlog ended with the game-over event: nothing more comes
+                await send(body(b"", more=False))
+                return
             reader.last[game_id] = max(reader.last[game_id], version)
             await self.pump(reader, {game_id: version}, wire.SSE_KEEPALIVE, receive, send,
                             write=scope.get("extensions", {}).get(DIRECT_WRITE))
@@ -188,7 +199,8 @@ class Front:
     async def pump(self, reader: Reader, sent: dict[str, int], keepalive: bytes,
                    receive, send, decorate=None, write=None) -> None:
         """Send ``reader``'s new events and the hub's keep-alives until the client
-        leaves or the reader is cut off.
+        leaves or the reader is cut off or ended (revoked, or its game over: see
+        :attr:`arbiter.streams.hub.Reader.ended`).
 
         With ``write`` (the server's :data:`arbiter.serve.DIRECT_WRITE`) and no
         ``decorate``, the reader goes direct: what waits in its queue is written at
@@ -204,7 +216,11 @@ class Front:
             while True:
                 first = await queue.get()
                 chunks = []
+                end = False
                 for game_id, seq, data in [first, *drain(queue)]:
+                    if (game_id, seq, data) == END:
+                        end = True
+                        break
                     if game_id is None:  # the hub's keep-alive
                         chunks.append(data)
                     elif seq > sent.get(game_id, 0):
@@ -213,6 +229,9 @@ class Front:
                 if chunks:
                     reader.quiet_since = time.monotonic()
                     await send(body(b"".join(chunks)))
+                if end:
+                    reader.end("over")
+                    return
 
         async def gone() -> None:
             while (await receive())["type"] != "http.disconnect":
@@ -231,8 +250,11 @@ class Front:
             await asyncio.gather(*tasks, return_exceptions=True)
         if reader.cut.is_set():
             self.hub.leave(reader)
-            ending = (wire.sse_cut("You fell too far behind; reconnect with Last-Event-ID.")
-                      if keepalive == wire.SSE_KEEPALIVE else b"")
+            ending = b""
+            if keepalive == wire.SSE_KEEPALIVE and reader.ended is None:
+                ending = wire.sse_cut("You fell too far behind; reconnect with Last-Event-ID.")
+            elif keepalive == wire.SSE_KEEPALIVE and reader.ended == "revoked":
+                ending = wire.sse_revoked()
             try:  # a stuck client may never take it: give up after a second
                 await asyncio.wait_for(send(body(ending, more=False)), 1.0)
             except (asyncio.TimeoutError, OSError):
@@ -249,7 +271,8 @@ class Front:
             query = parse_qs(scope["query_string"].decode("latin-1"))
             resume = wire.read_cursor(header(scope, b"last-event-id")
                                       or (query.get("cursor") or [None])[0])
-            games = await self.in_thread(open_account_stream, header(scope, b"authorization"))
+            games, who = await self.in_thread(open_account_stream,
+                                              header(scope, b"authorization"))
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
@@ -258,7 +281,7 @@ class Front:
             return
         after = resume_stream.start_positions(games, resume)
         reader = Reader({g: seat for g, (seat, _, _) in games.items()}, wire.ndjson,
-                        self.flask.config["STREAM_BUFFER"], after, wire.NDJSON_KEEPALIVE)
+                        self.flask.config["STREAM_BUFFER"], after, wire.NDJSON_KEEPALIVE, *who)
         self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
         try:
             try:
@@ -294,7 +317,8 @@ class Front:
 
     async def long_poll(self, game_id: str, scope: dict, send) -> None:
         """``GET .../events?after=N&wait=S``: Flask's answer at once when it has
-        events (or is a problem); else wait on the hub, without a thread, up to S
+        events (or is a problem: an N past the game's version is one) or the game is
+        over (nothing more will come); else wait on the hub, without a thread, up to S
         seconds for the game to pass version N, and ask Flask again."""
         after, wait = self.long_poll_args(scope)
         query = parse_qs(scope["query_string"].decode("latin-1"))
@@ -303,7 +327,7 @@ class Front:
         waiter = self.hub.watch(game_id, after)
         try:
             answer = await self.ask_flask(now)
-            if answer_is_final(answer):
+            if answer_is_final(answer) or await self.in_thread(game_over, game_id):
                 await replay(answer, send)
                 return
             try:
@@ -347,20 +371,38 @@ class Front:
         await send(body(response.get_data(), more=False))
 
 
-def open_game_stream(game_id: str, authorization: str | None) -> tuple[int | None, bool]:
+Who = tuple["str | None", "str | None"]
+"""``(token_id, account_id)`` of a stream's personal token, ``(None, None)`` for a
+game token or none: what a revocation notice names (:meth:`Hub.revoke`)."""
+
+
+def token_of(who) -> Who:
+    """Return the :data:`Who` of a principal (or None)."""
+    if who is None or who.account is None:
+        return None, None
+    return who.token_id, who.account.id
+
+
+def open_game_stream(game_id: str, authorization: str | None, after: int
+                     ) -> tuple[int | None, bool, int, Who]:
     """Authenticate a game stream's reader as the Flask guard does; return its seat
-    (None: spectator) and whether the game is over (runs in a worker thread)."""
+    (None: spectator), whether the game is over, the game's version and the reader's
+    :data:`Who` (runs in a worker thread).
+
+    :raises ArbiterError: as :func:`arbiter.service.reading.stream_reader` (400
+        ``bad-last-event-id`` for an ``after`` past the version)."""
     from arbiter.extensions import db
     from arbiter.service import identity, reading
 
     who = identity.authenticate(authorization)
     db.session.commit()  # a personal token's last-used time
-    return reading.stream_reader(game_id, who)
+    return (*reading.stream_reader(game_id, who, after), token_of(who))
 
 
-def open_account_stream(authorization: str | None) -> dict:
+def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
     """Authenticate an account stream's reader (a personal token with
-    ``games:read``); return :func:`arbiter.service.my_games.followed` of its account."""
+    ``games:read``); return :func:`arbiter.service.my_games.followed` of its account
+    and the reader's :data:`Who`."""
     from arbiter.extensions import db
     from arbiter.resources import guard
     from arbiter.service import identity, my_games
@@ -368,7 +410,17 @@ def open_account_stream(authorization: str | None) -> dict:
     who = identity.authenticate(authorization)
     db.session.commit()
     guard.CHECKS["account"](guard.Policy("account", "games:read"), who, {})
-    return my_games.followed(who.account)
+    return my_games.followed(who.account), token_of(who)
+
+
+def game_over(game_id: str) -> bool:
+    """True when ``game_id`` is over (one indexed read; runs in a worker thread)."""
+    import sqlalchemy as sa
+
+    from arbiter.extensions import db
+    from arbiter.models import Game
+
+    return db.session.scalar(sa.select(Game.status).where(Game.id == game_id)) == "over"
 
 
 def render_sse(game_id: str, event: dict, version: int) -> bytes:

@@ -21,7 +21,12 @@ A reader is fed in one of two ways:
   coroutine sends; a reader whose queue is full is cut off.
 
 A reader cut off reconnects with ``Last-Event-ID``, so one stuck client never delays
-the others. Keep-alives come from one ticker per hub, not from a timer per reader.
+the others. A game stream ends once it was sent the game-over event (nothing more can
+come). A notice that a personal token was revoked or an account deleted (Redis
+``<STREAM_CHANNEL>:revoked``, or in-process) ends every stream opened with that token
+or by that account, and every ``STREAM_REVOKE_CHECK_SECONDS`` one query per 500 open
+tokens re-checks them (a notice lost; a token expired): no database work per reader
+or per event. Keep-alives come from one ticker per hub, not from a timer per reader.
 An idle reader is a socket and a coroutine waiting for the client to leave, no thread.
 """
 
@@ -48,6 +53,12 @@ DIRECT_BYTES_PER_MESSAGE = 1024
 """A direct reader's limit of unsent bytes is its ``buffer`` times this (256 messages
 by default: 256 KiB waiting in its connection, past what the socket took)."""
 
+END = (None, -1, b"")
+"""The queue item after a game stream's game-over event: the stream ends there."""
+REVOKED_MEMORY = 120.0
+"""Seconds a revocation notice is remembered, for the readers that authenticated
+just before it and join just after."""
+
 Write = Callable[[bytes], "int | None"]
 """A direct writer: sends bytes now; returns the bytes still unsent (None: the
 connection is gone). See :class:`arbiter.serve.DirectWriter`."""
@@ -59,13 +70,21 @@ class Reader:
     the ``keepalive`` bytes sent when it has been quiet for a while.
 
     ``last[game]`` is the highest seq queued or written; ``cut`` is set when the
-    reader fell too far behind; ``write`` is its direct writer once :meth:`go_direct`
-    was called (None while queued); ``quiet_since`` is when it last got bytes
-    (``time.monotonic()`` seconds).
+    reader must stop: ``ended`` then says why (None: it fell too far behind;
+    ``"revoked"``: its token was revoked or its account deleted; ``"over"``: it was
+    sent its game's game-over event); ``write`` is its direct writer once
+    :meth:`go_direct` was called (None while queued); ``quiet_since`` is when it last
+    got bytes (``time.monotonic()`` seconds).
+
+    :param token_id: the personal token it authenticated with (None: a game token
+        or none); :param account_id: that token's account.
+    :param until_over: end the stream once the game-over event is sent (a game
+        stream, not the account stream, which follows other games too).
     """
 
     def __init__(self, seats: dict[str, int | None], render: Render, buffer: int,
-                 after: dict[str, int], keepalive: bytes = b"") -> None:
+                 after: dict[str, int], keepalive: bytes = b"", token_id: str | None = None,
+                 account_id: str | None = None, until_over: bool = False) -> None:
         self.seats = seats
         self.render = render
         self.queue: asyncio.Queue = asyncio.Queue(buffer)
@@ -75,6 +94,28 @@ class Reader:
         self.write: Write | None = None
         self.limit = buffer * DIRECT_BYTES_PER_MESSAGE
         self.quiet_since = time.monotonic()
+        self.token_id = token_id
+        self.account_id = account_id
+        self.until_over = until_over
+        self.ended: str | None = None
+
+    def end(self, why: str) -> None:
+        """Stop the reader now (``why``: ``"revoked"`` or ``"over"``)."""
+        if not self.cut.is_set():
+            self.ended = why
+            self.cut.set()
+
+    def finish(self) -> None:
+        """End the reader once what it was given is sent: at once when direct (the
+        bytes are written), else after its queue (:data:`END`); a full queue cuts it
+        (it reconnects and gets the rest at once)."""
+        if self.write is not None:
+            self.end("over")
+            return
+        try:
+            self.queue.put_nowait(END)
+        except asyncio.QueueFull:
+            self.cut.set()
 
     def offer(self, game_id: str, seq: int, data: bytes) -> bool:
         """Queue one message (or write it, when direct: ``data`` may then hold several
@@ -107,17 +148,23 @@ class Reader:
         seqs ``sent`` already counts, and counting the rest there), then let the hub
         write the next events at once. Runs without yielding to the loop, so nothing
         the hub delivers meanwhile can overtake the queue. Return False when cut."""
-        chunks = []
+        chunks, over = [], False
         while not self.queue.empty():
             game_id, seq, data = self.queue.get_nowait()
-            if game_id is None or seq > sent.get(game_id, 0):
+            if (game_id, seq, data) == END:
+                over = True
+            elif game_id is None or seq > sent.get(game_id, 0):
                 if game_id is not None:
                     sent[game_id] = seq
                 chunks.append(data)
         for game_id, seq in sent.items():
             self.last[game_id] = max(self.last.get(game_id, 0), seq)
         self.write = write
-        return not chunks or self.write_now(b"".join(chunks))
+        if chunks and not self.write_now(b"".join(chunks)):
+            return False
+        if over:
+            self.end("over")
+        return True
 
     def ping(self) -> None:
         """Send the keep-alive (queued readers: only when their queue is empty)."""
@@ -158,6 +205,8 @@ class Hub:
         self.tasks: list[asyncio.Task] = []
         self.open_readers = 0
         self.readers: set[Reader] = set()
+        self.revoked: dict[tuple[str, str], float] = {}
+        """Recent revocation notices: ``(kind, id) -> time.monotonic()``."""
 
     # ----------------------------------------------------------------- life cycle
 
@@ -171,13 +220,17 @@ class Hub:
             self.tasks.append(self.loop.create_task(self._listen_redis()))
         else:
             publish.LISTENERS.append(self.notify_threadsafe)
+            publish.REVOCATION_LISTENERS.append(self.revoke_threadsafe)
         self.tasks.append(self.loop.create_task(self._poll()))
+        self.tasks.append(self.loop.create_task(self._recheck()))
         self.tasks.append(self.loop.create_task(self._keep_alive()))
 
     async def stop(self) -> None:
         """Cancel the notice sources."""
         if self.notify_threadsafe in publish.LISTENERS:
             publish.LISTENERS.remove(self.notify_threadsafe)
+        if self.revoke_threadsafe in publish.REVOCATION_LISTENERS:
+            publish.REVOCATION_LISTENERS.remove(self.revoke_threadsafe)
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -196,6 +249,9 @@ class Hub:
             feed = self.feeds.setdefault(game_id, Feed())
             feed.readers.add(reader)
             feed.over = feed.over or over.get(game_id, False)
+        if (("token", reader.token_id) in self.revoked
+                or ("account", reader.account_id) in self.revoked):
+            reader.end("revoked")  # revoked while it was being authenticated
 
     def leave(self, reader: Reader) -> None:
         """Remove ``reader`` from its feeds (idempotent)."""
@@ -255,6 +311,27 @@ class Hub:
         feed.reading = True
         self.loop.create_task(self._refresh(game_id, feed))
 
+    def revoke_threadsafe(self, kind: str, ident: str) -> None:
+        """:meth:`revoke` from another thread (the in-process publisher)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.revoke, kind, ident)
+
+    def revoke(self, kind: str, ident: str) -> int:
+        """The personal token ``ident`` was revoked (``kind`` ``"token"``) or the
+        account ``ident`` deleted (``"account"``): end every reader it opened, now
+        and for :data:`REVOKED_MEMORY` seconds of late joiners; return how many ended.
+        One pass over this process's readers (a revocation is rare)."""
+        now = time.monotonic()
+        self.revoked = {k: t for k, t in self.revoked.items() if now - t < REVOKED_MEMORY}
+        self.revoked[(kind, ident)] = now
+        attr = "token_id" if kind == "token" else "account_id"
+        ended = [r for r in self.readers if getattr(r, attr) == ident]
+        for reader in ended:
+            reader.end("revoked")
+            self.leave(reader)
+        return len(ended)
+
     async def _refresh(self, game_id: str, feed: Feed) -> None:
         """Read the events its readers miss, as often as notices asked, and deliver."""
         try:
@@ -301,6 +378,7 @@ class Hub:
                 data = rendered[key] = render(game_id, event_json(event, seat, over), version)
             return data
 
+        ends = any(e.kind == "game-over" for e in rows)
         for reader in list(feed.readers):
             seat = reader.seats.get(game_id)
             last = reader.last.get(game_id, 0)
@@ -312,13 +390,17 @@ class Hub:
                                                   for event in rows if event.seq > last)
                 if data and not reader.offer(game_id, version, data):
                     self.leave(reader)
-                continue
-            for event in rows:
-                if event.seq <= last:
                     continue
-                if not reader.offer(game_id, event.seq, frame(reader.render, event, seat)):
-                    self.leave(reader)
-                    break
+            else:
+                for event in rows:
+                    if event.seq <= last:
+                        continue
+                    if not reader.offer(game_id, event.seq,
+                                        frame(reader.render, event, seat)):
+                        self.leave(reader)
+                        break
+            if ends and reader.until_over and not reader.cut.is_set():
+                reader.finish()
 
     # ----------------------------------------------------------------- sources
 
@@ -350,6 +432,46 @@ class Hub:
             except Exception:  # noqa: BLE001 - try again at the next tick
                 log.warning("the stream poll failed", exc_info=True)
 
+    async def _recheck(self) -> None:
+        """Every ``STREAM_REVOKE_CHECK_SECONDS`` (default 30), look up the personal
+        tokens of the open readers (one query per 500 tokens, not per reader) and end
+        the readers of those revoked, expired, or of a deleted account: the backstop
+        for a revocation notice that was lost, or published where this hub does not
+        hear it (another process on the embedded default)."""
+        from arbiter.models import Account, ApiToken
+        from arbiter.models.timestamps import utcnow
+
+        every = float(self.app.config.get("STREAM_REVOKE_CHECK_SECONDS", 30.0))
+
+        def dead(ids: list[str]) -> set[str]:
+            with self.app.app_context():
+                from arbiter.extensions import db
+
+                now, out = utcnow(), set()
+                for i in range(0, len(ids), 500):
+                    out |= set(db.session.scalars(
+                        sa.select(ApiToken.id)
+                        .join(Account, Account.id == ApiToken.account_id)
+                        .where(ApiToken.id.in_(ids[i:i + 500]),
+                               sa.or_(ApiToken.revoked_at.is_not(None),
+                                      Account.deleted_at.is_not(None),
+                                      ApiToken.expires_at <= now))))
+                return out
+
+        while True:
+            await asyncio.sleep(every)
+            ids = sorted({r.token_id for r in self.readers if r.token_id is not None})
+            if not ids:
+                continue
+            try:
+                gone = await asyncio.to_thread(dead, ids)
+            except Exception:  # noqa: BLE001 - try again at the next tick
+                log.warning("the stream token re-check failed", exc_info=True)
+                continue
+            for reader in [r for r in self.readers if r.token_id in gone]:
+                reader.end("revoked")
+                self.leave(reader)
+
     async def _keep_alive(self) -> None:
         """Send the keep-alive to every reader quiet for ``STREAM_KEEPALIVE_SECONDS``
         (checked ten times a period, so a quiet reader hears one within 1.1
@@ -364,18 +486,25 @@ class Hub:
                     self.leave(reader)
 
     async def _listen_redis(self) -> None:
-        """Follow ``<STREAM_CHANNEL>:game:*`` on Redis; reconnect after a failure."""
+        """Follow ``<STREAM_CHANNEL>:game:*`` and ``<STREAM_CHANNEL>:revoked`` on
+        Redis; reconnect after a failure."""
         import redis.asyncio as aioredis
 
         url = self.app.config["STREAM_REDIS_URL"]
         pattern = publish.channel(self.app.config["STREAM_CHANNEL"], "*")
+        revocations = publish.revocation_channel(self.app.config["STREAM_CHANNEL"])
         prefix = len(pattern) - 1
         while True:
             client = aioredis.Redis.from_url(url)
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(pattern)
+                    await pubsub.subscribe(revocations)
                     async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            kind, _, ident = message["data"].decode().partition(":")
+                            self.revoke(kind, ident)
+                            continue
                         if message["type"] != "pmessage":
                             continue
                         self.notify(message["channel"].decode()[prefix:],

@@ -1,4 +1,5 @@
-"""Telling the stream hubs that a game has new committed events.
+"""Telling the stream hubs that a game has new committed events, and that a personal
+token was revoked or an account deleted (the hubs then close the streams it opened).
 
 :func:`committed` is called by :func:`arbiter.service.commit.after_commit` in whatever
 process committed (web or worker). With ``STREAM_REDIS_URL`` set (by default the
@@ -6,6 +7,12 @@ Celery broker when it is Redis) it publishes the game's new version on the Redis
 channel ``<STREAM_CHANNEL>:game:<id>``, which every web process's hub subscribes to;
 without it, the hubs of this process are told directly (the embedded default: the
 hubs' poll of watched games finds what other processes, such as the worker, wrote).
+
+:func:`revoked` is called by :mod:`arbiter.service.accounts` once a token's revocation
+or an account's deletion is committed: it publishes ``token:<id>`` or
+``account:<id>`` on ``<STREAM_CHANNEL>:revoked`` (or tells this process's hubs), and
+every hub closes at once the streams opened with that token or by that account. The
+hubs' periodic re-check of their readers' tokens catches a notice that was lost.
 """
 
 from __future__ import annotations
@@ -23,12 +30,23 @@ LISTENERS: list[Listener] = []
 """In-process hubs: each is called with ``(game_id, version)`` from the committing
 thread (it must hand the notice over to its own event loop)."""
 
+Revocation = Callable[[str, str], None]
+REVOCATION_LISTENERS: list[Revocation] = []
+"""In-process hubs: each is called with ``(kind, id)`` (``"token"`` or ``"account"``)
+from the revoking thread (it must hand the notice over to its own event loop)."""
+
 _clients: dict[tuple[int, str], object] = {}
 
 
 def channel(prefix: str, game_id: str) -> str:
     """Return the Redis channel on which the versions of ``game_id`` are published."""
     return f"{prefix}:game:{game_id}"
+
+
+def revocation_channel(prefix: str) -> str:
+    """Return the Redis channel on which revoked tokens and deleted accounts are
+    published (``token:<id>`` or ``account:<id>``)."""
+    return f"{prefix}:revoked"
 
 
 def redis_client(url: str):
@@ -76,4 +94,23 @@ def committed_many(versions: list[tuple[str, int]]) -> None:
         pipe.execute()
     except Exception:  # noqa: BLE001 - any Redis failure: the poll catches up
         log.warning("could not publish the versions of %d games", len(versions),
+                    exc_info=True)
+
+
+def revoked(kind: str, ident: str) -> None:
+    """Announce that the personal token ``ident`` was revoked (``kind`` ``"token"``) or
+    the account ``ident`` deleted (``"account"``): every stream it opened is closed.
+    Call it after the commit. A failure to publish is logged, not raised: the hubs'
+    re-check of their readers' tokens (``STREAM_REVOKE_CHECK_SECONDS``) closes them.
+    """
+    url = current_app.config.get("STREAM_REDIS_URL")
+    if not url:
+        for listener in list(REVOCATION_LISTENERS):
+            listener(kind, ident)
+        return
+    try:
+        redis_client(url).publish(revocation_channel(current_app.config["STREAM_CHANNEL"]),
+                                  f"{kind}:{ident}")
+    except Exception:  # noqa: BLE001 - any Redis failure: the re-check catches up
+        log.warning("could not publish the revocation of %s %s", kind, ident,
                     exc_info=True)

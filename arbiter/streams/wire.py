@@ -38,6 +38,13 @@ def sse_cut(detail: str) -> bytes:
     return f"event: cut\ndata: {json.dumps({'detail': detail})}\n\n".encode()
 
 
+def sse_revoked() -> bytes:
+    """Return the SSE message that ends a stream whose personal token was revoked (or
+    whose account was deleted): reconnecting with it is refused (401)."""
+    detail = "The token that opened this stream has been revoked."
+    return f"event: revoked\ndata: {json.dumps({'detail': detail})}\n\n".encode()
+
+
 def read_after(raw: str | None, what: str) -> int:
     """Return a seq given by a client (``Last-Event-ID`` or ``after``), 0 when absent.
 

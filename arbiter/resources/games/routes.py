@@ -211,9 +211,12 @@ class Events(MethodView):
     @guard.needs("seat", "games:read", optional=True)
     @blp.arguments(s.EventsQuerySchema, location="query")
     @blp.response(200, s.EventsSchema)
+    @blp.alt_response(400, schema=ProblemSchema,
+                      description="``after`` past the game's version (after-past-version)")
     @blp.doc(**OPTIONAL_SEAT)
     def get(self, args, game_id):
-        """Read the log after seq N as you may see it; ``wait`` long-polls for news."""
+        """Read the log after seq N as you may see it; ``wait`` long-polls for news (a
+        game that is over answers at once)."""
         return reading.events(game_id, guard.principal(), args["after"], args["wait"])
 
 
@@ -233,20 +236,29 @@ class Stream(MethodView):
         "description": "Server-Sent Events: one message per event, ``id`` its seq, "
                        "``event`` its kind, ``data`` the event as ``/events`` shows it "
                        "with the game's ``version``; a ``: keep-alive`` comment when idle; "
-                       "``event: cut`` when the reader fell too far behind",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+                       "``event: cut`` when the reader fell too far behind; the stream "
+                       "ends once the game-over event is sent, and when the token that "
+                       "opened it is revoked (after an ``event: revoked`` message)",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+        "204": {"description": "the game is over and nothing is after Last-Event-ID "
+                               "(an EventSource stops reconnecting)"}},
         parameters=[LAST_EVENT_ID, AFTER], **OPTIONAL_SEAT)
-    @blp.alt_response(400, schema=ProblemSchema, description="a Last-Event-ID that is no seq")
+    @blp.alt_response(400, schema=ProblemSchema,
+                      description="a Last-Event-ID (or after) that is no seq, or is past "
+                                  "the game's version (bad-last-event-id)")
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
     @blp.alt_response(404, schema=ProblemSchema, description="no such game")
     def get(self, game_id):
         """Stream the log as you may see it: the events after ``Last-Event-ID`` (or
         ``after``), then each new one as it is committed (served by the web process's
         event loop; a Flask server alone answers the backlog and ends, and the client
-        reconnects with its Last-Event-ID)."""
+        reconnects with its Last-Event-ID). The stream ends after the game-over event;
+        a game over with nothing after ``Last-Event-ID`` answers 204."""
         after = wire.read_start(request.headers.get("Last-Event-ID"),
                                 request.args.get("after"))
-        seat, over = reading.stream_reader(game_id, guard.principal())
+        seat, over, known = reading.stream_reader(game_id, guard.principal(), after)
+        if over and after >= known:
+            return Response(status=204)
         rows = reading.backlog(game_id, after)
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
