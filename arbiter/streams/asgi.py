@@ -148,7 +148,7 @@ class Front:
     async def game_stream(self, game_id: str, scope: dict, receive, send) -> None:
         """``GET /v1/games/{id}/stream``: the backlog after ``Last-Event-ID`` (or
         ``?after=``), then every new event as it is committed, each exactly once; the
-        stream ends once the game-over event is sent, or when the personal token that
+        stream ends once the game is over and its last event sent, or when the personal token that
         opened it is revoked. A game over with nothing after ``after`` answers 204
         (an EventSource then stops reconnecting); an ``after`` past the game's version
         is refused (400 ``bad-last-event-id``)."""
@@ -187,7 +187,7 @@ class Front:
             for event in rows:
                 await send(body(render_sse(game_id, reading.event_json(event, seat, over),
                                            version)))
-            if over:  # the backlog ended with the game-over event: nothing more comes
+            if over:  # the backlog holds the game's last events: nothing more comes
                 await send(body(b"", more=False))
                 return
             reader.last[game_id] = max(reader.last[game_id], version)

@@ -21,12 +21,12 @@ A reader is fed in one of two ways:
   coroutine sends; a reader whose queue is full is cut off.
 
 A reader cut off reconnects with ``Last-Event-ID``, so one stuck client never delays
-the others. A game stream ends once it was sent the game-over event (nothing more can
-come). A notice that a personal token was revoked or an account deleted (Redis
-``<STREAM_CHANNEL>:revoked``, or in-process) ends every stream opened with that token
-or by that account, and every ``STREAM_REVOKE_CHECK_SECONDS`` one query per 500 open
-tokens re-checks them (a notice lost; a token expired): no database work per reader
-or per event. Keep-alives come from one ticker per hub, not from a timer per reader.
+the others. A game stream ends once it was sent the game's last event (the
+``seed-revealed`` after ``game-over``: nothing more can come). A notice that a
+personal token was revoked or an account deleted (Redis ``<STREAM_CHANNEL>:revoked``,
+or in-process) ends every stream opened with that token or by that account; every
+``STREAM_REVOKE_CHECK_SECONDS`` one query per 500 open tokens re-checks them (a notice
+lost, a token expired): no database work per reader or per event. Keep-alives come from one ticker per hub, not from a timer per reader.
 An idle reader is a socket and a coroutine waiting for the client to leave, no thread.
 """
 
@@ -53,8 +53,11 @@ DIRECT_BYTES_PER_MESSAGE = 1024
 """A direct reader's limit of unsent bytes is its ``buffer`` times this (256 messages
 by default: 256 KiB waiting in its connection, past what the socket took)."""
 
+LAST_KIND = "seed-revealed"
+"""The last event of a game that is over: it follows ``game-over`` in the same commit
+(:meth:`arbiter.service.transition.Transition.settle`); nothing comes after it."""
 END = (None, -1, b"")
-"""The queue item after a game stream's game-over event: the stream ends there."""
+"""The queue item after a game stream's last event: the stream ends there."""
 REVOKED_MEMORY = 120.0
 """Seconds a revocation notice is remembered, for the readers that authenticated
 just before it and join just after."""
@@ -72,13 +75,13 @@ class Reader:
     ``last[game]`` is the highest seq queued or written; ``cut`` is set when the
     reader must stop: ``ended`` then says why (None: it fell too far behind;
     ``"revoked"``: its token was revoked or its account deleted; ``"over"``: it was
-    sent its game's game-over event); ``write`` is its direct writer once
+    sent its game's last event, :data:`LAST_KIND`); ``write`` is its direct writer once
     :meth:`go_direct` was called (None while queued); ``quiet_since`` is when it last
     got bytes (``time.monotonic()`` seconds).
 
     :param token_id: the personal token it authenticated with (None: a game token
         or none); :param account_id: that token's account.
-    :param until_over: end the stream once the game-over event is sent (a game
+    :param until_over: end the stream once the game's last event is sent (a game
         stream, not the account stream, which follows other games too).
     """
 
@@ -378,7 +381,7 @@ class Hub:
                 data = rendered[key] = render(game_id, event_json(event, seat, over), version)
             return data
 
-        ends = any(e.kind == "game-over" for e in rows)
+        ends = any(e.kind == LAST_KIND for e in rows)
         for reader in list(feed.readers):
             seat = reader.seats.get(game_id)
             last = reader.last.get(game_id, 0)

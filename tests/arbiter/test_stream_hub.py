@@ -225,3 +225,112 @@ def test_keep_alive_ticker_pings_quiet_readers_only(app):
     assert quiet == [b": ka\n\n"]
     assert b": ka\n\n" not in busy
     assert queued == (None, 0, b": ka\n\n")
+
+
+def test_a_revocation_ends_the_readers_of_that_token_or_account_only(app):
+    """A "token revoked" notice ends the readers that authenticated with it, an
+    "account deleted" one every reader of that account (``ended == "revoked"``); the
+    others, and readers with no personal token, go on. A reader that joins just after
+    the notice (authenticated just before it) is ended at once."""
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        readers = [Reader({"g": None}, render_sse, 4, {"g": 0}, b"", token, account)
+                   for token, account in (("t1", "a1"), ("t2", "a1"), ("t3", "a2"),
+                                          (None, None))]
+        for reader in readers:
+            hub.join(reader, {})
+        first = hub.revoke("token", "t1")
+        ended_first = [r.ended for r in readers]
+        second = hub.revoke("account", "a1")
+        late = Reader({"g": None}, render_sse, 4, {"g": 0}, b"", "t9", "a1")
+        hub.join(late, {})
+        return hub, readers, late, first, ended_first, second
+
+    hub, readers, late, first, ended_first, second = asyncio.run(scenario())
+    assert (first, second) == (1, 1)
+    assert ended_first == ["revoked", None, None, None]
+    assert [r.cut.is_set() for r in readers] == [True, True, False, False]
+    assert [r.ended for r in readers] == ["revoked", "revoked", None, None]
+    assert late.ended == "revoked"
+    assert hub.feeds["g"].readers == {readers[2], readers[3], late}
+    assert hub.open_readers == 3  # late is ended; it leaves when its pump ends
+
+
+def test_a_game_stream_ends_after_the_last_event_the_account_stream_goes_on(app, client):
+    """Delivering the last event of a game over (``seed-revealed``) finishes the readers made ``until_over``: a queued
+    one gets :data:`END` after the event, a direct one is ended once it is written;
+    a reader not ``until_over`` (the account stream) is not."""
+    from arbiter.streams.hub import END
+
+    made = client.post("/v1/games", json={"engine": "space-worm",
+                                          "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    game = made.get_json()
+    answer = client.post(f"/v1/games/{game['id']}/resign",
+                         headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    assert answer.status_code == 201 and answer.get_json()["status"] == "over"
+    with app.app_context():
+        rows = events_after(game["id"], 0)
+    assert [e.kind for e in rows[-2:]] == ["game-over", "seed-revealed"]
+
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        queued = Reader({game["id"]: None}, render_sse, 100, {game["id"]: 0}, b"",
+                        until_over=True)
+        account = Reader({game["id"]: None}, render_sse, 100, {game["id"]: 0}, b"")
+        connection = Connection()
+        direct = direct_reader(game["id"], None, connection)
+        direct.until_over = True
+        for reader in (queued, account, direct):
+            hub.join(reader, {})
+        hub.deliver(game["id"], hub.feeds[game["id"]], rows)
+        items = [queued.queue.get_nowait() for _ in range(queued.queue.qsize())]
+        plain = [account.queue.get_nowait() for _ in range(account.queue.qsize())]
+        return items, plain, account, direct, connection
+
+    items, plain, account, direct, connection = asyncio.run(scenario())
+    assert items[-1] == END and [i[1] for i in items[:-1]] == [e.seq for e in rows]
+    assert END not in plain and not account.cut.is_set()
+    assert direct.ended == "over" and b"event: seed-revealed" in connection.writes[-1]
+
+
+def test_the_recheck_ends_readers_of_tokens_revoked_without_a_notice(app, client):
+    """Every ``STREAM_REVOKE_CHECK_SECONDS`` the hub looks up its readers' personal
+    tokens (one query): a token revoked where no notice reached this hub ends its
+    reader; a live token's reader goes on."""
+    import sqlalchemy as sa
+
+    from arbiter.extensions import db
+    from arbiter.models import ApiToken
+    from arbiter.models.timestamps import utcnow
+    from tests.helpers import sign_in
+
+    sign_in(client, app, "ann@example.org", "Ann")
+    sign_in(client, app, "bob@example.org", "Bob")
+    with app.app_context():
+        rows = db.session.execute(sa.select(ApiToken.id, ApiToken.account_id)
+                                  .order_by(ApiToken.created_at)).all()
+        (dead_id, dead_account), (live_id, live_account) = rows[:2]
+        db.session.execute(sa.update(ApiToken).where(ApiToken.id == dead_id)
+                           .values(revoked_at=utcnow()))
+        db.session.commit()
+    app.config["STREAM_REVOKE_CHECK_SECONDS"] = 0.05
+
+    async def scenario():
+        hub = Hub(app)
+        hub.loop = asyncio.get_running_loop()
+        dead = Reader({"g": None}, render_sse, 4, {"g": 0}, b"", dead_id, dead_account)
+        live = Reader({"g": None}, render_sse, 4, {"g": 0}, b"", live_id, live_account)
+        hub.join(dead, {})
+        hub.join(live, {})
+        task = asyncio.ensure_future(hub._recheck())
+        await asyncio.wait_for(dead.cut.wait(), 5)
+        task.cancel()
+        return dead, live
+
+    try:
+        dead, live = asyncio.run(scenario())
+    finally:
+        app.config["STREAM_REVOKE_CHECK_SECONDS"] = 30.0
+    assert dead.ended == "revoked" and not live.cut.is_set()

@@ -237,7 +237,7 @@ class Stream(MethodView):
                        "``event`` its kind, ``data`` the event as ``/events`` shows it "
                        "with the game's ``version``; a ``: keep-alive`` comment when idle; "
                        "``event: cut`` when the reader fell too far behind; the stream "
-                       "ends once the game-over event is sent, and when the token that "
+                       "ends once the game is over and its last event sent, and when the token that "
                        "opened it is revoked (after an ``event: revoked`` message)",
         "content": {"text/event-stream": {"schema": {"type": "string"}}}},
         "204": {"description": "the game is over and nothing is after Last-Event-ID "
@@ -252,7 +252,7 @@ class Stream(MethodView):
         """Stream the log as you may see it: the events after ``Last-Event-ID`` (or
         ``after``), then each new one as it is committed (served by the web process's
         event loop; a Flask server alone answers the backlog and ends, and the client
-        reconnects with its Last-Event-ID). The stream ends after the game-over event;
+        reconnects with its Last-Event-ID). The stream ends after the game's last event;
         a game over with nothing after ``Last-Event-ID`` answers 204."""
         after = wire.read_start(request.headers.get("Last-Event-ID"),
                                 request.args.get("after"))
