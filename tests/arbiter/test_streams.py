@@ -75,7 +75,8 @@ def server(request, tmp_path_factory):
     sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
            "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1",
-           "METRICS_TOKEN": "scrape-me"}
+           "METRICS_TOKEN": "scrape-me",
+           "STREAM_REVOKE_CHECK_SECONDS": "600"}  # revocations must come as notices
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("CELERY_BROKER_URL", None)
     if request.param == "embedded":
@@ -391,3 +392,130 @@ def test_me_stream_without_the_event_loop_answers_the_missed_events_and_ends(app
     assert wire.read_cursor(lines[-1]["cursor"]) == {game["id"]: version}
     assert client.get("/v1/me/stream?cursor=2.x", headers=headers).get_json()["code"] \
         == "bad-cursor"
+
+
+def account_with_game(url: str, app) -> tuple[str, str, dict]:
+    """An account (its personal token and that token's id) holding seat 0 of a new
+    Dark Horse game: ``(token, token_id, game)``."""
+    email = f"rev-{uuid.uuid4().hex[:8]}@example.org"
+    token = sign_in(app.test_client(), app, email, "Ann")
+    game = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
+        "engine": "dark-horse", "players": [{"name": "Ann", "email": email},
+                                            {"name": "Bob"}]}).json()
+    mine = requests.get(f"{url}/v1/me/tokens", headers={"Authorization": f"Bearer {token}"},
+                        timeout=TIMEOUT).json()
+    assert len(mine) == 1
+    return token, mine[0]["id"], game
+
+
+def ends_within(response, seconds: float) -> tuple[float, bytes]:
+    """Read ``response`` until it ends; return how long that took after now (s) and
+    the bytes read. Fails if it is still open after ``seconds``."""
+    start, got = time.monotonic(), b""
+    box: list = []
+
+    def read() -> None:
+        try:
+            for chunk in response.iter_content(chunk_size=None):
+                box.append(chunk)
+        except requests.RequestException as err:
+            box.append(err)
+        box.append(None)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still open after {seconds} s: {b''.join(box)!r}"
+    got = b"".join(c for c in box if isinstance(c, bytes))
+    return time.monotonic() - start, got
+
+
+@pytest.mark.parametrize("how", ["revoke-token", "delete-account"])
+def test_revoking_the_token_ends_every_stream_it_opened_at_once(server, how):
+    """``DELETE /v1/me/tokens/{id}`` (or ``DELETE /v1/me``) ends, within a second or
+    two, the ``/v1/me/stream`` and the game stream opened with that token (the game
+    stream after an ``event: revoked`` message), by the revocation notice (the
+    re-check is 600 s here); no later event reaches them; reconnecting is 401; a
+    spectator's stream of the same game goes on."""
+    url, app = server
+    token, token_id, game = account_with_game(url, app)
+    bearer = {"Authorization": f"Bearer {token}"}
+    me = requests.get(f"{url}/v1/me/stream", headers=bearer, stream=True, timeout=(5, TIMEOUT))
+    mine = requests.get(f"{url}/v1/games/{game['id']}/stream", headers=bearer, stream=True,
+                        timeout=(5, TIMEOUT))
+    spectator = SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": "3"})
+    assert me.status_code == 200 and mine.status_code == 200
+    time.sleep(0.3)  # both joined their hub
+    if how == "revoke-token":
+        gone = requests.delete(f"{url}/v1/me/tokens/{token_id}", headers=bearer,
+                               timeout=TIMEOUT)
+    else:
+        gone = requests.delete(f"{url}/v1/me", headers=bearer, timeout=TIMEOUT)
+    assert gone.status_code == 204, gone.text
+    roll(app, game, 3)
+    took_me, _ = ends_within(me, 3)
+    took_game, text = ends_within(mine, 3)
+    assert took_me < 2 and took_game < 2
+    assert text.rstrip().endswith(b'"detail": "The token that opened this stream has been '
+                                  b'revoked."}')
+    assert b"event: revoked" in text and b"id: 4\n" not in text
+    assert spectator.next()["data"]["seq"] == 4  # the others go on
+    spectator.close()
+    again = requests.get(f"{url}/v1/me/stream", headers=bearer, timeout=TIMEOUT)
+    assert again.status_code == 401 and again.json()["code"] == "token-revoked"
+
+
+def test_a_start_past_the_games_version_is_refused(server):
+    """A ``Last-Event-ID`` or ``after`` past the game's version is 400 (the stream's
+    ``bad-last-event-id``, ``/events``'s ``after-past-version``, long-poll or not),
+    saying the version, instead of a reader that would skip the next events."""
+    url, _app = server
+    game = new_game(url)  # version 3
+    base = f"{url}/v1/games/{game['id']}"
+    cases = [(f"{base}/stream", {"Last-Event-ID": "8"}, "bad-last-event-id"),
+             (f"{base}/stream?after=8", {}, "bad-last-event-id"),
+             (f"{base}/events?after=8", {}, "after-past-version"),
+             (f"{base}/events?after=8&wait=6", {}, "after-past-version")]
+    for address, headers, code in cases:
+        start = time.monotonic()
+        answer = requests.get(address, headers=headers, timeout=TIMEOUT)
+        assert time.monotonic() - start < 2, address
+        assert answer.status_code == 400, (address, answer.text)
+        assert answer.headers["Content-Type"] == "application/problem+json"
+        problem = answer.json()
+        assert problem["code"] == code and problem["version"] == 3
+        assert problem["detail"] == "There is no event 8 yet: this game is at version 3."
+    at_version = SSE(f"{base}/stream", {"Last-Event-ID": "3"})
+    assert at_version.response.status_code == 200
+    at_version.close()
+
+
+def test_a_finished_game_answers_at_once_and_its_streams_end(server):
+    """When the game is over: a stream open before the end gets the last events and
+    ends; a reconnect after the last event is 204 (an EventSource stops), one before it
+    gets the rest and ends; a long-poll with nothing after ``after`` answers at once."""
+    url, app = server
+    game = new_game(url, "space-worm")
+    base = f"{url}/v1/games/{game['id']}"
+    version = requests.get(base, timeout=TIMEOUT).json()["version"]
+    live = SSE(f"{base}/stream", {"Last-Event-ID": str(version)})
+    time.sleep(0.3)
+    resigned = requests.post(f"{base}/resign", timeout=TIMEOUT,
+                             headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    assert resigned.status_code == 201 and resigned.json()["status"] == "over"
+    final = requests.get(base, timeout=TIMEOUT).json()["version"]
+    kinds = [m["event"] for m in live.events(final - version)]
+    assert kinds[-2:] == ["game-over", "seed-revealed"]
+    with pytest.raises(EOFError):
+        live.next()  # the stream ended
+    start = time.monotonic()
+    done = requests.get(f"{base}/stream", headers={"Last-Event-ID": str(final)},
+                        timeout=TIMEOUT)
+    assert done.status_code == 204 and done.content == b""
+    rest = requests.get(f"{base}/stream?after={final - 2}", timeout=TIMEOUT)
+    assert rest.status_code == 200 and rest.text.count("id: ") == 2
+    answer = requests.get(f"{base}/events", params={"after": final, "wait": 5},
+                          timeout=TIMEOUT)
+    assert answer.status_code == 200
+    assert answer.json() == {"events": [], "version": final}
+    assert time.monotonic() - start < 2

@@ -212,11 +212,14 @@ class Events(MethodView):
     @blp.arguments(s.EventsQuerySchema, location="query")
     @blp.response(200, s.EventsSchema)
     @blp.alt_response(400, schema=ProblemSchema,
-                      description="``after`` past the game's version (after-past-version)")
+                      description="a request line, header or body the server cannot "
+                                  "read, or ``after`` past the game's version "
+                                  "(after-past-version)")
     @blp.doc(**OPTIONAL_SEAT)
     def get(self, args, game_id):
-        """Read the log after seq N as you may see it; ``wait`` long-polls for news (a
-        game that is over answers at once)."""
+        """Read the log after seq N as you may see it; ``wait`` long-polls for news.
+
+        A game that is over answers at once (nothing more will come)."""
         return reading.events(game_id, guard.principal(), args["after"], args["wait"])
 
 

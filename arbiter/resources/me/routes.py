@@ -140,7 +140,8 @@ class MyStream(MethodView):
                        "my account holds a seat, ``{\"game\", \"seq\", \"version\", "
                        "\"kind\", \"seat\", \"payload\", \"at\", \"cursor\"}`` as my "
                        "seat may see it; an empty line as keep-alive. Send a line's "
-                       "``cursor`` back to resume after it",
+                       "``cursor`` back to resume after it. The stream ends when "
+                       "its token is revoked or the account deleted",
         "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}},
         parameters=[LAST_CURSOR, CURSOR], **TOKEN)
     @blp.alt_response(400, schema=ProblemSchema,
