@@ -371,7 +371,7 @@ class Front:
         await send(body(response.get_data(), more=False))
 
 
-Who = tuple["str | None", "str | None"]
+Who = tuple[str | None, str | None]
 """``(token_id, account_id)`` of a stream's personal token, ``(None, None)`` for a
 game token or none: what a revocation notice names (:meth:`Hub.revoke`)."""
 
