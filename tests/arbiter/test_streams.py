@@ -411,7 +411,7 @@ def account_with_game(url: str, app) -> tuple[str, str, dict]:
 def ends_within(response, seconds: float) -> tuple[float, bytes]:
     """Read ``response`` until it ends; return how long that took after now (s) and
     the bytes read. Fails if it is still open after ``seconds``."""
-    start, got = time.monotonic(), b""
+    start = time.monotonic()
     box: list = []
 
     def read() -> None:
