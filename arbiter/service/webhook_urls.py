@@ -14,6 +14,7 @@ connected to (:class:`GuardedAdapter`) and refuses before sending a byte.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from urllib.parse import urlsplit, urlunsplit
 
@@ -26,6 +27,11 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from arbiter.errors import Unprocessable
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
+
+URL_PATTERN = "^[^\\s\\u0000-\\u001f\\u007f]+$"
+"""A URL as registered: no white space (``%20`` for a space) and no control character
+(PostgreSQL stores no NUL; a raw one would reach logs). The same rule in Python's
+``re`` and in JSON Schema (the contract's pattern)."""
 
 
 class RefusedAddress(OSError):
@@ -54,13 +60,19 @@ def normalise(url: str) -> str:
     """Return ``url`` checked for form and normalised (scheme and host lower-case, no
     default port, no fragment, ``/`` for an empty path); nothing is resolved.
 
-    :raises Unprocessable: ``webhook-url-invalid`` or ``webhook-url-not-https``.
+    :raises Unprocessable: ``webhook-url-invalid`` (also a space or control character,
+        see ``URL_PATTERN``, or port 0) or ``webhook-url-not-https``.
     """
+    if not re.fullmatch(URL_PATTERN, url):
+        raise _bad("A web hook URL may not contain spaces or control characters; "
+                   "write a space as %20.")
     try:
-        parts = urlsplit(url.strip())
+        parts = urlsplit(url)
         port = parts.port
     except ValueError:
         raise _bad("This web hook URL cannot be read.") from None
+    if port == 0:
+        raise _bad("A web hook URL's port must be 1 to 65535.")
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS or not parts.hostname:
         schemes = ("https:// or http://" if current_app.config.get("WEBHOOK_ALLOW_HTTP")

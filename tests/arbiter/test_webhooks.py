@@ -6,6 +6,7 @@ private or link-local address unless the operator allows it."""
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -106,9 +107,16 @@ def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url)
     ({"url": "http://127.0.0.1:9/", "events": ["move"]}, "invalid-request"),
     ({"url": "http://127.0.0.1:9/", "events": []}, "invalid-request"),
     ({"url": "ftp://example.org/x", "events": ["turn"]}, "webhook-url-invalid"),
-    ({"url": "not a url", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "not-a-url", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "not a url", "events": ["turn"]}, "invalid-request"),
     ({"url": "http://user:pw@127.0.0.1:9/", "events": ["turn"]}, "webhook-url-invalid"),
     ({"url": "http://127.0.0.1:99999/", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "https://93.184.215.14:0/x", "events": ["turn"]}, "webhook-url-invalid"),
+    ({"url": "https://93.184.215.14/x\u0000y", "events": ["turn"]}, "invalid-request"),
+    ({"url": "https://93.184.215.14/x y", "events": ["turn"]}, "invalid-request"),
+    ({"url": " https://93.184.215.14/x", "events": ["turn"]}, "invalid-request"),
+    ({"url": "https://93.184.215.14/x\ty", "events": ["turn"]}, "invalid-request"),
+    ({"url": "https://93.184.215.14/x\u007f", "events": ["turn"]}, "invalid-request"),
     ({"url": "http://10.1.2.3/hook", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://192.168.0.10/hook", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://169.254.169.254/latest/meta-data", "events": ["turn"]},
@@ -120,7 +128,8 @@ def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url)
 ])
 def test_bad_hooks_are_refused_with_problem_json_and_nothing_written(sqlite_url, body, code):
     """Given loopback allowed by the operator, a missing or unknown event, a URL that
-    is not http(s), has credentials or a bad port, or names a private, link-local or
+    is not http(s), has credentials, a space or control character (NUL: PostgreSQL
+    stores none) or a bad port (0 too), or names a private, link-local or
     unresolvable host is a 422 problem with a stable code, and no hook is made."""
     app = hook_app(sqlite_url)
     client = app.test_client()
@@ -129,6 +138,24 @@ def test_bad_hooks_are_refused_with_problem_json_and_nothing_written(sqlite_url,
     assert answer.status_code == 422, answer.json
     assert answer.mimetype == "application/problem+json" and answer.json["code"] == code
     assert client.get("/v1/me/webhooks", headers=auth(ann)).json == []
+
+
+@pytest.mark.parametrize("url", ["https://93.184.215.14/x\u0000y",
+                                 "https://93.184.215.14/x y",
+                                 "https://93.184.215.14:0/x"])
+def test_a_nul_a_space_or_port_0_in_a_url_is_a_422_on_each_database(db_url, url):
+    """Given either database (PostgreSQL stores no NUL in text), a URL with a NUL, a
+    space or port 0 is a 422 problem, never 201 or 500, and no hook is stored."""
+    app = make_app(db_url)
+    client = app.test_client()
+    token = sign_in(client, app, f"nul-{uuid.uuid4().hex[:8]}@example.org")
+    answer = client.post("/v1/me/webhooks", headers=auth(token),
+                         json={"url": url, "events": ["turn"]})
+    assert answer.status_code == 422, answer.json
+    assert answer.json["code"] in ("invalid-request", "webhook-url-invalid")
+    assert client.get("/v1/me/webhooks", headers=auth(token)).json == []
+    with app.app_context():
+        db.engine.dispose()
 
 
 def test_loopback_and_names_resolving_to_it_are_refused_unless_allowed(sqlite_url):

@@ -3,16 +3,23 @@
 from marshmallow import Schema, fields, validate
 
 from arbiter.resources.fields import JsonBoolean
+from arbiter.service.webhook_urls import URL_PATTERN
 from arbiter.service.webhooks import EVENTS
 
 
 class WebhookCreateSchema(Schema):
     """``POST /v1/me/webhooks``."""
 
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2000),
-                        metadata={"description": "an https:// URL on a public address "
-                                                 "(see the README's WEBHOOK_* settings; "
-                                                 "422 webhook-url-invalid, "
+    url = fields.String(required=True,
+                        validate=[validate.Length(min=1, max=2000),
+                                  validate.Regexp(URL_PATTERN, error="Must not contain "
+                                                  "spaces or control characters.")],
+                        metadata={"description": "an https:// URL on a public address, "
+                                                 "without spaces or control characters "
+                                                 "(422 invalid-request), its port (if "
+                                                 "given) 1 to 65535 (see the README's "
+                                                 "WEBHOOK_* settings; 422 "
+                                                 "webhook-url-invalid, "
                                                  "webhook-url-not-https)"})
     events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), required=True,
                          validate=validate.Length(min=1, max=len(EVENTS)),
