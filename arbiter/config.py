@@ -134,11 +134,8 @@
     the back-off of a failed delivery: the first wait (default 5), doubled per try up
     to the cap (default 3600).
 ``WEBHOOK_MAX_ATTEMPTS``
-    tries of one delivery before it is given up (default 10, about 1 h 25 min).
-``WEBHOOK_DISABLE_AFTER``
-    failed tries in a row (across deliveries) after which a hook is disabled, with the
-    reason shown in ``GET /v1/me/webhooks`` (default 15); a ``410 Gone`` disables it at
-    once.
+    tries of one delivery before it is given up (default 10, the last about 43 min
+    after the first).
 ``WEBHOOKS_PER_ACCOUNT``
     the most web hooks one account may register (default 20).
 ``ARBITER_INSTANCE_PATH``
@@ -375,7 +372,6 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "WEBHOOK_RETRY_FIRST_SECONDS": float(env.get("WEBHOOK_RETRY_FIRST_SECONDS", 5)),
         "WEBHOOK_RETRY_MAX_SECONDS": float(env.get("WEBHOOK_RETRY_MAX_SECONDS", 3600)),
         "WEBHOOK_MAX_ATTEMPTS": int(env.get("WEBHOOK_MAX_ATTEMPTS", 10)),
-        "WEBHOOK_DISABLE_AFTER": int(env.get("WEBHOOK_DISABLE_AFTER", 15)),
         "WEBHOOK_CLAIM_SECONDS": 60.0,
         "WEBHOOK_TASK_RETRY_SECONDS": 300.0,
         "WEBHOOKS_PER_ACCOUNT": int(env.get("WEBHOOKS_PER_ACCOUNT", 20)),

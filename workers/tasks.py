@@ -35,19 +35,23 @@ def sweep_outbox() -> int:
     return len(ids)
 
 
-@shared_task(name="workers.tasks.deliver_webhook", bind=True, acks_late=True)
+@shared_task(name="workers.tasks.deliver_webhook", bind=True, acks_late=True,
+             max_retries=None)
 def deliver_webhook(self, delivery_id: int) -> bool:
     """Try web hook delivery ``delivery_id`` once; return True unless it failed.
 
     A failed try is retried by this task after its back-off when that is at most
     ``WEBHOOK_TASK_RETRY_SECONDS`` (default 300); longer waits, and tasks lost with a
     worker, are left to ``sweep_webhooks``. The delivery's claim makes a try that
-    both would start happen once (see ``arbiter.service.webhook_delivery``)."""
+    both would start happen once (see ``arbiter.service.webhook_delivery``). Celery
+    sets no limit on these retries (``max_retries=None`` on the task: passed to
+    ``retry()`` it would mean the task's default, 3): the delivery's own
+    ``WEBHOOK_MAX_ATTEMPTS`` ends them, when ``attempt`` returns None."""
     wait = webhook_delivery.attempt(delivery_id)
     if wait is None:
         return True
     if wait <= float(current_app.config["WEBHOOK_TASK_RETRY_SECONDS"]):
-        raise self.retry(countdown=wait, max_retries=None)
+        raise self.retry(countdown=wait)
     return False
 
 

@@ -26,8 +26,9 @@ class Webhook(db.Model):
     ``secret`` the Standard Webhooks signing secret (``whsec_<base64>``) sealed with the
     service's ``SECRET_KEY`` (shown once, at creation); ``failures`` counts failed
     delivery attempts since the last success; ``disabled_at`` and ``disabled_reason``
-    are set when it reached ``WEBHOOK_DISABLE_AFTER`` failures (a disabled hook gets
-    nothing more).
+    are set when a delivery it serves failed all its tries with no success since, or its
+    receiver answered ``410 Gone`` (see ``arbiter.service.webhook_delivery``; a
+    disabled hook gets nothing more).
     """
 
     __tablename__ = "webhooks"

@@ -13,9 +13,12 @@ A 2xx answer marks it delivered and clears its hooks' failure counts. Anything e
 status, a timeout, a refused address) is a failure: ``retry_at`` moves by a back-off
 that starts at ``WEBHOOK_RETRY_FIRST_SECONDS`` (default 5) and doubles up to
 ``WEBHOOK_RETRY_MAX_SECONDS`` (default 3600); the delivery is given up after
-``WEBHOOK_MAX_ATTEMPTS`` tries (default 10). Each failure counts against every hook it
-served; a hook with ``WEBHOOK_DISABLE_AFTER`` failures in a row (default 15), or whose
-receiver answered ``410 Gone``, is disabled, with the reason kept and shown.
+``WEBHOOK_MAX_ATTEMPTS`` tries (default 10, the last about 43 min after the first).
+Each failure counts against every hook it served (``failures``, shown; cleared by a
+success). A hook is disabled, with the reason kept and shown, when its receiver
+answers ``410 Gone``, or when a delivery it serves is given up after its last try and
+no delivery to the hook has succeeded since that delivery was written: so only once
+the whole retry schedule of one delivery failed, however many were in flight at once.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def _may_try(now: datetime):
 
 def claim(delivery_id: int):
     """Claim a delivery for one try; return its row (``id``, ``message_id``, ``url``,
-    ``body``, ``attempts``), or None if delivered, given up, in flight or backing off
+    ``body``, ``attempts``, ``created_at``), or None if delivered, given up, in flight or backing off
     (for more than ``EARLY``)."""
     now = utcnow()
     lease = now + timedelta(seconds=_setting("WEBHOOK_CLAIM_SECONDS"))
@@ -70,7 +73,8 @@ def claim(delivery_id: int):
         .where(WebhookDelivery.id == delivery_id, _may_try(now + EARLY))
         .values(claimed_at=now, retry_at=lease, attempts=WebhookDelivery.attempts + 1)
         .returning(WebhookDelivery.id, WebhookDelivery.message_id, WebhookDelivery.url,
-                   WebhookDelivery.body, WebhookDelivery.attempts)
+                   WebhookDelivery.body, WebhookDelivery.attempts,
+                   WebhookDelivery.created_at)
         .execution_options(synchronize_session=False)).first()
     db.session.commit()
     return row
@@ -113,7 +117,7 @@ def attempt(delivery_id: int) -> float | None:
     if status is not None and 200 <= status < 300:
         _delivered(delivery_id, hooks, status)
         return None
-    return _failed(delivery_id, row.url, hooks, row.attempts, status, error)
+    return _failed(delivery_id, row.url, hooks, row.attempts, row.created_at, status, error)
 
 
 def post(url: str, body: str, headers: dict[str, str]) -> tuple[int | None, str | None]:
@@ -153,23 +157,26 @@ def _delivered(delivery_id: int, hooks: list[Webhook], status: int) -> None:
 
 
 def _failed(delivery_id: int, url: str, hooks: list[Webhook], attempts: int,
-            status: int | None, error: str | None) -> float | None:
+            created_at: datetime, status: int | None, error: str | None) -> float | None:
     """Record a failed try against the delivery and its hooks; return the wait before
-    the next try, or None when the delivery is given up."""
+    the next try, or None when the delivery is given up (its last try, or every hook
+    it served disabled). A given-up delivery disables each hook it served that has
+    had no success since ``created_at`` (when the delivery was written)."""
     now = utcnow()
     wait = backoff(attempts)
     values = {"last_status": status, "last_error": error,
               "retry_at": now + timedelta(seconds=wait)}
-    if attempts >= int(_setting("WEBHOOK_MAX_ATTEMPTS")):
+    exhausted = attempts >= int(_setting("WEBHOOK_MAX_ATTEMPTS"))
+    if exhausted:
         values["given_up_at"] = now
-    limit = int(_setting("WEBHOOK_DISABLE_AFTER"))
     disabled = 0
     for hook in hooks:
-        failures = hook.failures + 1
         change = {"failures": Webhook.failures + 1}
-        if status == 410 or failures >= limit:
-            why = ("the receiver answered 410 Gone" if status == 410
-                   else f"{failures} failed deliveries in a row")
+        failing = hook.last_success_at is None or hook.last_success_at < created_at
+        if status == 410 or (exhausted and failing):
+            why = ("the receiver answered 410 Gone" if status == 410 else
+                   f"a delivery failed all its {attempts} tries and nothing was "
+                   "delivered since it was written")
             change.update(disabled_at=now, disabled_reason=f"Disabled: {why}; last: {error}")
             disabled += 1
         db.session.execute(sa.update(Webhook).where(Webhook.id == hook.id).values(**change)

@@ -363,40 +363,74 @@ def test_a_failed_delivery_is_retried_after_a_growing_back_off_then_delivered(sq
     assert log["deliveries"][0]["state"] == "delivered"
 
 
-def test_a_hook_failing_n_times_in_a_row_is_disabled_with_the_reason_shown(sqlite_url):
-    """Given WEBHOOK_DISABLE_AFTER=3 and a receiver that always answers 500, the third
-    failed try disables the hook, the list says why, and later events are not queued
-    for it; the delivery log shows the failures."""
-    app = hook_app(sqlite_url, WEBHOOK_DISABLE_AFTER=3, WEBHOOK_RETRY_FIRST_SECONDS=0,
+def test_a_hook_is_disabled_only_once_a_delivery_failed_all_its_tries(sqlite_url):
+    """Given WEBHOOK_MAX_ATTEMPTS=3, a receiver that always answers 500 and 20
+    deliveries failing at once (60 failed tries in all), the hook stays enabled until
+    one delivery has failed its third try; then it is disabled, the list says why,
+    the other deliveries are given up and later events are not queued for it."""
+    app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=3, WEBHOOK_RETRY_FIRST_SECONDS=0,
                    WEBHOOK_RETRY_MAX_SECONDS=0)
     client = app.test_client()
     with ReceiverServer() as receiver:
         receiver.default = 500
-        ann, _, game_id = two_players(client, app)
+        ann = sign_in(client, app, "ann@example.org", "Ann")
         hook = register(client, ann, receiver.url, ["turn"])
-        until_decision(client, app, game_id)
-        for _ in range(5):
+        with app.app_context():
+            account = db.session.scalar(sa.select(Webhook.account_id))
+            for n in range(20):
+                webhooks.notify(db.session, "turn", {"n": n}, [account])
+            db.session.commit()
+        for round_ in range(2):
             deliver_due(app)
-        assert len(receiver.received) == 3
+            listed = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
+            assert listed["disabled_at"] is None and listed["failures"] == 20 * (round_ + 1)
+        deliver_due(app)
+        assert deliver_due(app) == 0
+        assert len(receiver.received) == 2 * 20 + 1
     listed = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
-    assert listed["disabled_at"] and listed["failures"] == 3
-    assert "3 failed deliveries in a row" in listed["disabled_reason"]
+    assert listed["disabled_at"] and listed["failures"] == 41
+    assert "failed all its 3 tries" in listed["disabled_reason"]
     assert "HTTP 500" in listed["disabled_reason"]
     log = client.get(f"/v1/me/webhooks/{hook['id']}/deliveries", headers=auth(ann)).json
-    [entry] = log["deliveries"]
-    assert entry["attempts"] == 3 and entry["last_status"] == 500
-    assert entry["state"] == "failed" and "HTTP 500" in entry["last_error"]
+    assert [e["state"] for e in log["deliveries"]] == ["failed"] * 20
+    assert log["deliveries"][-1]["attempts"] == 3 and log["deliveries"][-1]["last_status"] == 500
     with app.app_context():
         before = len(deliveries(app))
-        webhooks.notify(db.session, "turn", {"game": game_id, "later": True},
-                        [db.session.scalar(sa.select(Webhook.account_id))])
+        webhooks.notify(db.session, "turn", {"later": True}, [account])
         db.session.commit()
     assert len(deliveries(app)) == before
 
 
+def test_a_delivery_given_up_after_a_later_one_succeeded_leaves_the_hook_enabled(sqlite_url):
+    """Given WEBHOOK_MAX_ATTEMPTS=3 and two deliveries, the first always failing and
+    the second delivered at its first try, the first is given up after three tries but
+    the hook stays enabled: it worked since that delivery was written."""
+    app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=3, WEBHOOK_RETRY_FIRST_SECONDS=0,
+                   WEBHOOK_RETRY_MAX_SECONDS=0)
+    client = app.test_client()
+    with ReceiverServer() as receiver:
+        receiver.plan, receiver.default = [500, 204], 500
+        ann = sign_in(client, app, "ann@example.org", "Ann")
+        register(client, ann, receiver.url, ["turn"])
+        with app.app_context():
+            account = db.session.scalar(sa.select(Webhook.account_id))
+            webhooks.notify(db.session, "turn", {"n": 1}, [account])
+            db.session.commit()
+            webhooks.notify(db.session, "turn", {"n": 2}, [account])
+            db.session.commit()
+        for _ in range(4):
+            deliver_due(app)
+        assert [r.status for r in receiver.received] == [500, 204, 500, 500]
+    first, second = deliveries(app)
+    assert first.given_up_at is not None and first.attempts == 3
+    assert second.delivered_at is not None
+    assert client.get("/v1/me/webhooks", headers=auth(ann)).json[0]["disabled_at"] is None
+
+
 def test_a_delivery_is_given_up_after_its_last_try(sqlite_url):
     """Given WEBHOOK_MAX_ATTEMPTS=2 and a failing receiver, the delivery is given up
-    after two tries, with the last error kept; the hook (below its own limit) stays."""
+    after two tries, with the last error kept; the hook, which never worked since, is
+    disabled."""
     app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=2, WEBHOOK_RETRY_FIRST_SECONDS=0)
     client = app.test_client()
     with ReceiverServer() as receiver:
@@ -409,7 +443,7 @@ def test_a_delivery_is_given_up_after_its_last_try(sqlite_url):
         assert len(receiver.received) == 2
     [row] = deliveries(app)
     assert row.given_up_at is not None and row.last_status == 502
-    assert client.get("/v1/me/webhooks", headers=auth(ann)).json[0]["disabled_at"] is None
+    assert client.get("/v1/me/webhooks", headers=auth(ann)).json[0]["disabled_at"]
 
 
 def test_410_gone_disables_the_hook_at_once_and_redirects_are_not_followed(sqlite_url):
@@ -477,7 +511,7 @@ def test_a_disabled_hook_is_enabled_again_and_its_events_changed(sqlite_url):
     """Given a hook disabled after failures, PATCH enabled=true clears the disabling and
     the count, and it is told of events again; PATCH events changes what it gets;
     enabled=false disables it by its owner."""
-    app = hook_app(sqlite_url, WEBHOOK_DISABLE_AFTER=1, WEBHOOK_RETRY_FIRST_SECONDS=0)
+    app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=1, WEBHOOK_RETRY_FIRST_SECONDS=0)
     client = app.test_client()
     with ReceiverServer() as receiver:
         receiver.plan = [500]

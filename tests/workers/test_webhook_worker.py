@@ -95,3 +95,40 @@ def mine(app, before: int, url: str) -> list:
     """The deliveries written after the first ``before`` rows to ``url`` (normalised)."""
     bare = url.lower().rstrip("/")
     return [d for d in deliveries(app)[before:] if d.url.lower().rstrip("/") == bare]
+
+
+@pytest.mark.parametrize("db_url", ["sqlite", "postgres"], indirect=True)
+def test_the_task_retries_past_celerys_default_of_3_until_the_delivery_is_given_up(db_url):
+    """Given a receiver failing 6 POSTs then answering 204, WEBHOOK_MAX_ATTEMPTS=8 and
+    no sweep running, the task's own retries (more than Celery's default
+    ``max_retries`` of 3: no MaxRetriesExceededError) deliver it on the 7th try, and
+    the hook stays enabled (no delivery was given up)."""
+    import sqlalchemy as sa
+    from celery.contrib.testing.worker import start_worker
+
+    from arbiter.extensions import db
+    from arbiter.models import Account
+    from arbiter.service import webhooks
+    from tests.helpers import sign_in
+
+    app = worker_app(db_url, WEBHOOK_RETRY_FIRST_SECONDS=0.05, WEBHOOK_RETRY_MAX_SECONDS=0.1,
+                     WEBHOOK_MAX_ATTEMPTS=8)
+    client = app.test_client()
+    celery_app = app.extensions["celery"]
+    email = f"retry-{time.time_ns()}@example.org"
+    with ReceiverServer() as receiver, start_worker(
+            celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10,
+            queues=[*queue.MAIL_QUEUES]):
+        receiver.plan = [500] * 6
+        token = sign_in(client, app, email)
+        hook = register(client, token, receiver.url, ["turn"])
+        with app.app_context():
+            account = db.session.scalar(sa.select(Account.id).where(Account.email == email))
+            webhooks.notify(db.session, "turn", {"retry": email}, [account])
+            db.session.commit()
+        got = receiver.wait_for(1, seconds=60)
+    assert [r.status for r in receiver.received] == [500] * 6 + [204]
+    assert len({r.headers["webhook-id"] for r in got}) == 1
+    listed = client.get("/v1/me/webhooks", headers=auth(token)).json[0]
+    assert listed["id"] == hook["id"] and listed["disabled_at"] is None
+    assert listed["failures"] == 0
