@@ -139,6 +139,27 @@ def _opened(invitation_id: str, nonce: str | None, who, mailed_from: str | None 
                     code="bad-invitation-link")
 
 
+def by_link(invitation_id: str, nonce: str | None) -> tuple[Invitation, Game]:
+    """Return the invitation its mailed link opens, and its game (the invitation
+    page; opening it answers nothing).
+
+    :raises NotFound: ``invitation-not-found``; :raises Forbidden:
+        ``bad-invitation-link`` (no token, or not this invitation's).
+    """
+    invitation = get_invitation(invitation_id)
+    if nonce is None or not secrets.compare_digest(invitation.nonce_hash,
+                                                   identity.token_hash(nonce)):
+        raise Forbidden("This invitation link is not valid: open the link of the "
+                        "invitation mail as it was sent.", code="bad-invitation-link")
+    return invitation, db.session.get(Game, invitation.game_id)
+
+
+def answerable(invitation: Invitation, game: Game) -> bool:
+    """True when the invitation may still be accepted or declined (see
+    :func:`_check_open`)."""
+    return invitation.status == "pending" and game.status == "waiting"
+
+
 def _check_open(invitation: Invitation, game: Game) -> None:
     """:raises Conflict: ``invitation-answered``, ``game-started``, ``game-cancelled``."""
     if game.status == "cancelled":

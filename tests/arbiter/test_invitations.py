@@ -81,6 +81,39 @@ def test_accepting_by_link_makes_the_account_and_starts_the_game(client, app):
                                                               "game-started")
 
 
+@pytest.mark.parametrize("query", [{"token": "bad"}, {}, {"token": ""}])
+def test_the_invitation_page_needs_its_links_token(client, app, query):
+    """Given an invitation, its page opened with a wrong, empty or no token is a 403
+    problem ``bad-invitation-link`` that shows nothing of it (no game, no buttons)."""
+    _create(client, None, "bob@example.org")
+    invitation, _nonce = _link(app, "bob@example.org")
+    page = client.get(f"/v1/invitations/{invitation}", query_string=query)
+    assert page.status_code == 403 and page.mimetype == "application/problem+json"
+    assert page.json["code"] == "bad-invitation-link"
+    assert b"Accept" not in page.data and b"Game" not in page.data
+
+
+def test_an_answered_invitation_shows_its_answer_without_buttons(client, app):
+    """Given invitations accepted and declined, their pages say so and carry no
+    Accept, Decline or Block button; a pending one carries all three."""
+    _create(client, None, "bob@example.org")
+    invitation, nonce = _link(app, "bob@example.org")
+    page = client.get(f"/v1/invitations/{invitation}", query_string={"token": nonce})
+    assert page.status_code == 200 and page.data.count(b"<button") == 3
+    assert client.post(f"/v1/invitations/{invitation}/accept",
+                       json={"token": nonce}).status_code == 201
+    page = client.get(f"/v1/invitations/{invitation}", query_string={"token": nonce})
+    assert page.status_code == 200 and b"you accepted this invitation" in page.data
+    assert b"<button" not in page.data
+    _create(client, None, "cy@example.org")
+    invitation, nonce = _link(app, "cy@example.org")
+    assert client.post(f"/v1/invitations/{invitation}/decline",
+                       json={"token": nonce}).status_code == 200
+    page = client.get(f"/v1/invitations/{invitation}", query_string={"token": nonce})
+    assert page.status_code == 200 and b"<button" not in page.data
+    assert b"you declined this invitation" in page.data
+
+
 def test_turn_mails_flow_only_after_acceptance(client, app):
     made = _create(client, "bob@example.org", None).json
     invitation, nonce = _link(app, "bob@example.org")

@@ -62,18 +62,38 @@ class InvitationPage(MethodView):
     """``/v1/invitations/{id}``: the page the invitation mail links to."""
 
     @blp.arguments(LinkTokenSchema, location="query")
-    @blp.doc(responses={"200": {"description": "a page with accept, decline, block buttons",
+    @blp.doc(responses={"200": {"description": "a page with accept, decline, block buttons "
+                                               "while the invitation waits for an answer; "
+                                               "once answered (or too late), its state "
+                                               "and no buttons",
                                 "content": {"text/html": {"schema": {"type": "string"}}}}})
+    @blp.alt_response(403, schema=ProblemSchema,
+                      description="bad-invitation-link: no token, or not this invitation's")
     @blp.alt_response(404, schema=ProblemSchema, description="no such invitation")
     def get(self, args, invitation_id):
-        """Show the invitation with its buttons (opening the page answers nothing)."""
-        row = invitations.get_invitation(invitation_id)
+        """Show the invitation its mailed link opens, with its buttons while it waits
+        (opening the page answers nothing)."""
+        row, game = invitations.by_link(invitation_id, args["token"])
+        where = f"Game {row.game_id}, seat {row.seat}"
+        if not invitations.answerable(row, game):
+            return pages.button_page("An invitation to play", _state(row, game, where), [])
         body = {"token": args["token"]}
         base = f"/v1/invitations/{row.id}"
         return pages.button_page(
-            "An invitation to play", f"Game {row.game_id}, seat {row.seat}: {row.status}.",
+            "An invitation to play", f"{where}: you are invited to play {game.engine}.",
             [("Accept", f"{base}/accept", body), ("Decline", f"{base}/decline", body),
              ("Block every invitation to my address", f"{base}/block", body)])
+
+
+def _state(row, game, where: str) -> str:
+    """The sentence of an invitation that can no longer be answered."""
+    if row.status == "accepted":
+        return f"{where}: you accepted this invitation."
+    if row.status == "declined":
+        return f"{where}: you declined this invitation."
+    if game.status == "cancelled":
+        return f"{where}: this game was cancelled."
+    return f"{where}: this invitation can no longer be answered (the game has started)."
 
 
 def _answer(action: str, invitation_id: str, data: dict):
