@@ -21,7 +21,8 @@ from flask import current_app
 from arbiter import limits, queue
 from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import Account, ApiToken, Invitation, OutboxMail, Seat, SignInLink
+from arbiter.models import (Account, ApiToken, Invitation, OutboxMail, Seat, SignInLink,
+                            TournamentEntry)
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import identity
 from arbiter.streams import publish
@@ -184,9 +185,11 @@ def update(account: Account, changes: dict) -> dict:
 
 def delete(account: Account) -> None:
     """Erase the account's address and name; revoke its tokens; delete its web hooks
-    (URLs, secrets, delivery logs). Its seats keep the placeholder name
-    ``DELETED_NAME`` and no address; the game logs are untouched. Once committed, the
-    streams the account opened are closed (:func:`arbiter.streams.publish.revoked`)."""
+    (URLs, secrets, delivery logs). Its seats and tournament entries keep the
+    placeholder name ``DELETED_NAME`` (seats no address); the game and tournament logs
+    are untouched (a tournament log shows an entry's current name on reading: see
+    ``arbiter.service.tournament_log.event_json``). Once committed, the streams the
+    account opened are closed (:func:`arbiter.streams.publish.revoked`)."""
     from arbiter.service import webhooks
 
     now = utcnow()
@@ -194,6 +197,9 @@ def delete(account: Account) -> None:
     db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
                        .values(name=DELETED_NAME, email=None)
                        .execution_options(synchronize_session=False))
+    db.session.execute(sa.update(TournamentEntry)
+                       .where(TournamentEntry.account_id == account.id)
+                       .values(name=DELETED_NAME).execution_options(synchronize_session=False))
     db.session.execute(sa.update(ApiToken).where(ApiToken.account_id == account.id,
                                                  ApiToken.revoked_at.is_(None))
                        .values(revoked_at=now).execution_options(synchronize_session=False))

@@ -17,7 +17,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from arbiter.errors import Conflict
 from arbiter.extensions import db
-from arbiter.models import Tournament, TournamentEvent
+from arbiter.models import Tournament, TournamentEntry, TournamentEvent
 from arbiter.models.timestamps import iso, utcnow
 
 
@@ -82,7 +82,23 @@ def events(tournament_id: str, after: int = 0) -> list[TournamentEvent]:
         .order_by(TournamentEvent.seq)))
 
 
-def event_json(event: TournamentEvent) -> dict:
-    """Return a log entry as the API shows it: ``{"seq", "kind", "payload", "at"}``."""
-    return {"seq": event.seq, "kind": event.kind, "payload": event.payload,
-            "at": iso(event.at)}
+def event_json(event: TournamentEvent, names: dict[str, str] | None = None) -> dict:
+    """Return a log entry as the API shows it: ``{"seq", "kind", "payload", "at"}``.
+
+    :param names: the entries' current names by entry id (:func:`entry_names`); an
+        ``entry-added`` payload shows its entry's current name instead of the one
+        logged, so a deleted account's name (erased from its entry) is not shown,
+        while the log itself stays as written.
+    """
+    payload = event.payload
+    if names and isinstance(payload, dict) and payload.get("entry") in names \
+            and "name" in payload:
+        payload = {**payload, "name": names[payload["entry"]]}
+    return {"seq": event.seq, "kind": event.kind, "payload": payload, "at": iso(event.at)}
+
+
+def entry_names(tournament_id: str) -> dict[str, str]:
+    """Return the current name of each entry of the tournament, by entry id."""
+    return dict(db.session.execute(
+        sa.select(TournamentEntry.id, TournamentEntry.name)
+        .where(TournamentEntry.tournament_id == tournament_id)).all())

@@ -165,9 +165,10 @@ def record(tournament: Tournament, summary: dict) -> dict:
     if tournament.status != "over":
         raise Conflict("The tournament's record, with every game's seed, is published "
                        "when the tournament is over.", code="tournament-not-over")
+    names = tournament_log.entry_names(tournament.id)
     return {"tournament": summary,
             "entries": [entry_json(e) for e in entries(tournament.id)],
-            "events": [tournament_log.event_json(e)
+            "events": [tournament_log.event_json(e, names)
                        for e in tournament_log.events(tournament.id)],
             "games": [reading.record(game.id) for _, game in tables(tournament.id)],
             "standings": standings(tournament)}

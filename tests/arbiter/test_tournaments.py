@@ -385,3 +385,41 @@ def test_a_retried_creation_with_an_idempotency_key_creates_one_tournament(app):
     named = [t for t in client.get("/v1/tournaments?limit=100").json
              if t["name"] == body["name"]]
     assert sorted(t["id"] for t in named) == sorted([first.json["id"], theirs.json["id"]])
+
+
+def test_a_deleted_accounts_name_is_erased_from_its_tournaments(any_app):
+    """Given an entrant of a running tournament who deletes their account, the
+    summary, standings (JSON and CSV), rounds, the log as read and the tournament page
+    show ``(deleted player)`` where its name was; the log in the database is unchanged."""
+    client = any_app.test_client()
+    organiser, *players = accounts(client, any_app, 4)
+    t = create(client, organiser)
+    entries = enter_all(client, t["id"], players)
+    start(client, t["id"], organiser)
+    name = client.get("/v1/me", headers=auth(players[0])).json["display_name"]
+    with any_app.app_context():
+        log_before = [(e.seq, e.kind, e.payload) for e in db.session.scalars(
+            sa.select(TournamentEvent).where(TournamentEvent.tournament_id == t["id"])
+            .order_by(TournamentEvent.seq))]
+    assert name in json.dumps(client.get(f"/v1/tournaments/{t['id']}/events").json)
+    assert client.delete("/v1/me", headers=auth(players[0])).status_code == 204
+    urls = [f"/v1/tournaments/{t['id']}", f"/v1/tournaments/{t['id']}/standings",
+            f"/v1/tournaments/{t['id']}/standings?format=csv",
+            f"/v1/tournaments/{t['id']}/rounds/1", f"/v1/tournaments/{t['id']}/events",
+            f"/tournaments/{t['id']}"]
+    for url in urls:
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        text = answer.get_data(as_text=True)
+        assert name not in text, url
+    standings = client.get(f"/v1/tournaments/{t['id']}/standings").json["standings"]
+    assert {s["entry"]: s["name"] for s in standings}[entries[0]] == "(deleted player)"
+    events = client.get(f"/v1/tournaments/{t['id']}/events").json["events"]
+    added = [e["payload"] for e in events if e["kind"] == "entry-added"]
+    assert {"entry": entries[0], "name": "(deleted player)"}.items() <= \
+        next(p for p in added if p["entry"] == entries[0]).items()
+    with any_app.app_context():
+        log_after = [(e.seq, e.kind, e.payload) for e in db.session.scalars(
+            sa.select(TournamentEvent).where(TournamentEvent.tournament_id == t["id"])
+            .order_by(TournamentEvent.seq))]
+    assert log_after == log_before

@@ -222,7 +222,9 @@ class Events(MethodView):
         """The tournament's own append-only log: entries, pairings, results, and
         every organiser action."""
         t = tournaments.get(tournament_id)
-        return {"events": [tournament_log.event_json(e) for e in tournament_log.events(t.id)],
+        names = tournament_log.entry_names(t.id)
+        return {"events": [tournament_log.event_json(e, names)
+                           for e in tournament_log.events(t.id)],
                 "version": t.version}
 
 
