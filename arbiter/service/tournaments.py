@@ -79,13 +79,20 @@ def get(tournament_id: str) -> Tournament:
     return found
 
 
+def late_entries(t: Tournament) -> bool:
+    """True when the tournament takes entries after its start: a Swiss that asked for
+    them (a round robin never does, whatever was asked: its pairings are fixed at the
+    start; rows stored before this rule may say True)."""
+    return bool(t.late_entries) and t.format == "swiss"
+
+
 def summary(t: Tournament, with_entries: bool = False) -> dict:
     """Return a tournament as the API shows it (its entries too when asked)."""
     body = {"id": t.id, "name": t.name, "engine": t.engine, "table_size": t.table_size,
             "format": t.format, "rounds": t.rounds, "scoring": t.scoring, "rated": t.rated,
             "options": t.options, "clock": t.clock, "round_seconds": t.round_seconds,
             "reliability_threshold": t.reliability_threshold,
-            "late_entries": t.late_entries, "organiser": t.organiser_account_id,
+            "late_entries": late_entries(t), "organiser": t.organiser_account_id,
             "status": t.status, "paused": t.paused_at is not None, "round": t.round,
             "deadline": iso(t.deadline), "version": t.version,
             "created_at": iso(t.created_at)}
@@ -150,7 +157,7 @@ def _new(who: Principal, data: dict) -> Tournament:
                    scoring=_scoring(data.get("scoring"), size), rated=data["rated"],
                    options=options, clock=clock, round_seconds=data.get("round_seconds"),
                    reliability_threshold=data.get("reliability_threshold"),
-                   late_entries=data["late_entries"],
+                   late_entries=data["late_entries"] and data["format"] == "swiss",
                    organiser_account_id=who.account.id, status="open", round=0,
                    version=0, created_at=utcnow())
     tournament_log.append(t, [("tournament-created", {
@@ -194,8 +201,7 @@ def _enter(tournament_id: str, who: Principal) -> dict:
     :raises Forbidden: ``too-unreliable`` (above the reliability threshold).
     """
     t = get(tournament_id)
-    if t.status == "over" or (t.status == "running" and (
-            t.format == "round_robin" or not t.late_entries)):
+    if t.status == "over" or (t.status == "running" and not late_entries(t)):
         raise Conflict("This tournament takes no more entries: it has started and takes "
                        "no late entries." if t.status == "running" else
                        "This tournament is over.", code="entries-closed")

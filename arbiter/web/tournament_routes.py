@@ -45,8 +45,8 @@ def tournament(tournament_id: str):
     return render_template(
         "tournament.html", t=tournaments.summary(t), standings=results.standings(t),
         rounds=list(reversed(rounds)), entries=entries, signed_in=who, mine=mine,
-        can_enter=t.status == "open" or (t.status == "running" and t.format == "swiss"
-                                         and t.late_entries),
+        can_enter=t.status == "open" or (t.status == "running"
+                                         and tournaments.late_entries(t)),
         form=LeaveForm())
 
 

@@ -423,3 +423,26 @@ def test_a_deleted_accounts_name_is_erased_from_its_tournaments(any_app):
             sa.select(TournamentEvent).where(TournamentEvent.tournament_id == t["id"])
             .order_by(TournamentEvent.seq))]
     assert log_after == log_before
+
+
+def test_a_round_robin_says_it_takes_no_late_entries(app):
+    """Given a round robin created with late_entries true (or left out), its summary,
+    list entry and creation log say false, and entering after the start is 409
+    ``entries-closed``; a Swiss keeps what it asked."""
+    client = app.test_client()
+    organiser, *players = accounts(client, app, 4)
+    for asked in ({}, {"late_entries": True}):
+        t = create(client, organiser, format="round_robin", rounds=None, **asked)
+        assert t["late_entries"] is False
+        enter_all(client, t["id"], players[:2])
+        assert start(client, t["id"], organiser)["late_entries"] is False
+        assert client.get(f"/v1/tournaments/{t['id']}").json["late_entries"] is False
+        listed = {x["id"]: x for x in client.get("/v1/tournaments").json}
+        assert listed[t["id"]]["late_entries"] is False
+        created = client.get(f"/v1/tournaments/{t['id']}/events").json["events"][0]
+        assert created["kind"] == "tournament-created"
+        assert created["payload"]["late_entries"] is False
+        late = client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(players[2]))
+        problem(late, 409, "entries-closed")
+    assert create(client, organiser)["late_entries"] is True
+    assert create(client, organiser, late_entries=False)["late_entries"] is False

@@ -56,7 +56,8 @@ class TournamentCreateSchema(Schema):
                                              "an entrant may have (403 too-unreliable); "
                                              "null: anyone")})
     late_entries = JsonBoolean(load_default=True, metadata={
-        "description": "Swiss: entries after the start are paired from the next round"})
+        "description": "Swiss: entries after the start are paired from the next round; "
+                       "a round robin takes none (stored as false, whatever is given)"})
 
 
 class EntrySchema(Schema):
@@ -86,7 +87,9 @@ class TournamentSchema(Schema):
     clock = fields.Dict()
     round_seconds = fields.Integer(allow_none=True)
     reliability_threshold = fields.Float(allow_none=True)
-    late_entries = fields.Boolean()
+    late_entries = fields.Boolean(metadata={
+        "description": "whether entries are taken after the start (always false for a "
+                       "round robin: entering it after the start is 409 entries-closed)"})
     organiser = fields.String(metadata={"description": "the organiser's account id"})
     status = fields.String(metadata={"description": "open | running | over"})
     paused = fields.Boolean()
