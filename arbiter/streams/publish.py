@@ -65,17 +65,25 @@ def committed(game_id: str, version: int) -> None:
     A failure to publish is logged, not raised: the hubs' poll finds the events within
     ``STREAM_POLL_SECONDS``.
     """
+    _announce(LISTENERS, (game_id, version),
+              lambda prefix: channel(prefix, game_id), str(version),
+              f"version {version} of game {game_id}")
+
+
+def _announce(listeners: list, args: tuple, channel_of: Callable[[str], str], message: str,
+              what: str) -> None:
+    """Call this process's ``listeners`` with ``args`` (no ``STREAM_REDIS_URL``), or
+    publish ``message`` on ``channel_of(STREAM_CHANNEL)``; a Redis failure is logged
+    (as "could not publish ``what``"), never raised."""
     url = current_app.config.get("STREAM_REDIS_URL")
     if not url:
-        for listener in list(LISTENERS):
-            listener(game_id, version)
+        for listener in list(listeners):
+            listener(*args)
         return
     try:
-        redis_client(url).publish(channel(current_app.config["STREAM_CHANNEL"], game_id),
-                                  str(version))
-    except Exception:  # noqa: BLE001 - any Redis failure: the poll catches up
-        log.warning("could not publish version %s of game %s", version, game_id,
-                    exc_info=True)
+        redis_client(url).publish(channel_of(current_app.config["STREAM_CHANNEL"]), message)
+    except Exception:  # noqa: BLE001 - any Redis failure: the poll or re-check catches up
+        log.warning("could not publish %s", what, exc_info=True)
 
 
 def committed_many(versions: list[tuple[str, int]]) -> None:
@@ -103,14 +111,5 @@ def revoked(kind: str, ident: str) -> None:
     Call it after the commit. A failure to publish is logged, not raised: the hubs'
     re-check of their readers' tokens (``STREAM_REVOKE_CHECK_SECONDS``) closes them.
     """
-    url = current_app.config.get("STREAM_REDIS_URL")
-    if not url:
-        for listener in list(REVOCATION_LISTENERS):
-            listener(kind, ident)
-        return
-    try:
-        redis_client(url).publish(revocation_channel(current_app.config["STREAM_CHANNEL"]),
-                                  f"{kind}:{ident}")
-    except Exception:  # noqa: BLE001 - any Redis failure: the re-check catches up
-        log.warning("could not publish the revocation of %s %s", kind, ident,
-                    exc_info=True)
+    _announce(REVOCATION_LISTENERS, (kind, ident), revocation_channel, f"{kind}:{ident}",
+              f"the revocation of {kind} {ident}")
