@@ -317,13 +317,25 @@ def settle_mail(stack: Stack, seconds: float = 120, game_ids: list[str] | None =
     time.sleep(1)
 
 
+def _get_as_a_client(url: str, tries: int = 3):
+    """GET ``url`` as a client would: a 503 with ``Retry-After`` is tried again after
+    it (after a database outage, a web process's pooled connection that died with the
+    server answers one 503 on its first use, then the pool is refreshed)."""
+    for _ in range(tries - 1):
+        answer = requests.get(url, timeout=30)
+        if answer.status_code != 503 or "Retry-After" not in answer.headers:
+            return answer
+        time.sleep(min(float(answer.headers["Retry-After"]), 5.0))
+    return requests.get(url, timeout=30)
+
+
 def check(stack: Stack, driver: Driver, inbox) -> Outcome:
     """Check that nothing was lost or doubled; return what was found (``problems``
     lists every breach: a game not over, a gap in a log, a record that does not
     verify, a timeout applied twice, a mail missing, unsent, or received twice)."""
     out = Outcome()
     for game_id in driver.ids:
-        record = requests.get(f"{stack.url}/v1/games/{game_id}/record", timeout=30)
+        record = _get_as_a_client(f"{stack.url}/v1/games/{game_id}/record")
         if record.status_code != 200:
             out.problems.append(f"{game_id}: record {record.status_code}")
             continue
