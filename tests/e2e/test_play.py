@@ -2,7 +2,7 @@
 a real SMTP server on loopback, played over HTTP only by ``arbiter play``.
 
 Once on the embedded default (SQLite, filesystem broker) and once on PostgreSQL +
-Redis. Checks: the game ends, the scores match the engine's own replay (the record
+Redis, each time a game of every engine at once on one running service. Checks: the game ends, the scores match the engine's own replay (the record
 verifies), every player got one turn mail per prompt and no duplicates, and the
 game's end mailed everyone.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -51,12 +52,14 @@ def sign_up_by_mail(url: str, inbox, email: str) -> str:
     return answer.json()["token"]["token"]
 
 
-def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> None:
+def play_and_check(url: str, inbox, engine: str, players: int, tmp_path: Path) -> None:
+    """Sign ``players`` addresses up, play one ``engine`` game out over HTTP and check its
+    record and its mail: one turn mail per prompt, one end mail, no Message-ID twice."""
     emails = [f"seat{i}-{engine}@example.org" for i in range(players)]
     for email in emails:  # mail goes only to addresses that agreed: accounts
         sign_up_by_mail(url, inbox, email)
     lines: list[str] = []
-    played = play(url, engine, players, seed=42, out_dir=tmp_path / "records",
+    played = play(url, engine, players, seed=42, out_dir=tmp_path / "records" / engine,
                   emails=emails, echo=lines.append, timeout=300)
     assert played.verdict.ok, played.verdict.mismatch
     assert played.record["result"]["scores"] is not None
@@ -66,7 +69,7 @@ def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> No
         if event["kind"] == "move":
             prompts[event["seat"]] += 1
     expected = {emails[s]: prompts[s] + 2 for s in range(players)}  # + sign-in, end mail
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline and any(
             len(inbox.to(a)) < n for a, n in expected.items()):
         time.sleep(0.2)
@@ -79,21 +82,29 @@ def check_game(url: str, inbox, engine: str, players: int, tmp_path: Path) -> No
         assert all(m["List-Unsubscribe"].startswith("<http") for m in got)
 
 
-@pytest.mark.parametrize("engine", ENGINES_TO_PLAY)
-def test_a_game_on_the_embedded_default(stack, tmp_path, engine):
-    """Given SQLite and the filesystem broker, a 3-player game plays out."""
+def check_every_engine(url: str, inbox, tmp_path: Path) -> None:
+    """Play a 3-player game of every engine at once on one running service (as its users
+    would: several games in flight) and fail with every engine whose game went wrong."""
+    with ThreadPoolExecutor(max_workers=len(ENGINES_TO_PLAY)) as pool:
+        futures = {engine: pool.submit(play_and_check, url, inbox, engine, 3, tmp_path)
+                   for engine in ENGINES_TO_PLAY}
+    failed = {engine: repr(f.exception()) for engine, f in futures.items() if f.exception()}
+    assert not failed, failed
+
+
+def test_every_engine_on_the_embedded_default(stack, tmp_path):
+    """Given SQLite and the filesystem broker, a 3-player game of each engine plays out."""
     start, inbox = stack
     url = start(None, None)
-    check_game(url, inbox, engine, 3, tmp_path)
+    check_every_engine(url, inbox, tmp_path)
 
 
-@pytest.mark.parametrize("engine", ENGINES_TO_PLAY)
-def test_a_game_on_postgres_and_redis(stack, tmp_path, postgres_url, engine):
-    """Given PostgreSQL and Redis, a 3-player game plays out."""
+def test_every_engine_on_postgres_and_redis(stack, tmp_path, postgres_url):
+    """Given PostgreSQL and Redis, a 3-player game of each engine plays out."""
     import redis
 
     broker = need(REDIS_URL, "Redis", "ARBITER_TEST_REDIS_URL")
     redis.Redis.from_url(broker).flushdb()
     start, inbox = stack
     url = start(postgres_url, broker)
-    check_game(url, inbox, engine, 3, tmp_path)
+    check_every_engine(url, inbox, tmp_path)
