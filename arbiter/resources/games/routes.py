@@ -127,7 +127,7 @@ class GameById(MethodView):
 class GameView(MethodView):
     """``/v1/games/{id}/view``: what the caller may see."""
 
-    @guard.needs("seat", "games:read", optional=True)
+    @guard.needs("seat", "games:read", optional=True, state=True)
     @blp.response(200, s.ViewSchema)
     @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
@@ -157,7 +157,7 @@ class Board(MethodView):
 class LegalMoves(MethodView):
     """``/v1/games/{id}/legal-moves``: the caller's legal moves."""
 
-    @guard.needs("seat", "games:read")
+    @guard.needs("seat", "games:read", state=True)
     @blp.response(200, s.LegalMovesSchema)
     @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
