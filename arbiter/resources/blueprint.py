@@ -34,3 +34,17 @@ class Blueprint(flask_smorest.Blueprint):
     """A flask-smorest blueprint whose arguments are read by :class:`Parser`."""
 
     ARGUMENTS_PARSER = Parser()
+
+    def arguments(self, schema, *args, **kwargs):
+        """flask-smorest's ``arguments``, with a schema class made an instance once,
+        here: given a class, webargs would build a new instance (copying every declared
+        field) for each request it parses. Marshmallow schemas keep no state between
+        loads, so one instance serves every request and thread; the OpenAPI document
+        names it as it names its class.
+
+        :param schema: a ``marshmallow.Schema`` class or instance.
+        :returns: the decorator flask-smorest returns.
+        """
+        if isinstance(schema, type):
+            schema = schema()
+        return super().arguments(schema, *args, **kwargs)
