@@ -181,6 +181,12 @@ def _seat(number: int, player: NewPlayer, token: str) -> Seat:
                 digest=account.digest if account else False)
 
 
+WITH_SEATS = (joinedload(Game.seats),)
+"""The loader options of :func:`get_game`, built once: options are immutable, and
+building them anew costs more than the identity-map hit of most calls."""
+WITH_SEATS_NO_STATE = (joinedload(Game.seats), defer(Game.state))
+
+
 def get_game(game_id: str, with_state: bool = True) -> Game:
     """Return the game ``game_id`` with its seats, in one SELECT.
 
@@ -188,8 +194,8 @@ def get_game(game_id: str, with_state: bool = True) -> Game:
         first used, for readers that need only the summary columns.
     :raises NotFound: ``game-not-found``.
     """
-    options = [joinedload(Game.seats)] + ([] if with_state else [defer(Game.state)])
-    game = db.session.get(Game, game_id, options=options)
+    game = db.session.get(Game, game_id,
+                          options=WITH_SEATS if with_state else WITH_SEATS_NO_STATE)
     if game is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
     return game
@@ -230,7 +236,7 @@ def _read_with_answer(game_id: str, scope: str, key: str | None
     stored = IdempotentResponse
     query = (sa.select(Game, stored).where(Game.id == game_id)
              .outerjoin(stored, sa.and_(stored.scope == scope, stored.key == key))
-             .options(joinedload(Game.seats)))
+             .options(*WITH_SEATS))
     row = db.session.execute(query).unique().first()
     if row is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")

@@ -4,6 +4,8 @@
 the board pictures carry a strict Content-Security-Policy (no inline script or style,
 nothing from other origins, forms post only here, no framing); every response carries
 ``nosniff`` and no Referer (the signed link of a turn mail never leaks through one).
+The pages' cookie session is opened only for a request that sends the cookie
+(:mod:`arbiter.web.cookies`).
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ def init_app(app: Flask) -> None:
     from arbiter.web import account_routes  # noqa: F401 - registers the account pages
     from arbiter.web import tournament_routes  # noqa: F401 - registers the tournament pages
     from arbiter.web import webhook_routes  # noqa: F401 - registers the web hook pages
+    from arbiter.web.cookies import CookieSessions
     from arbiter.web.routes import bp
 
+    app.session_interface = CookieSessions()
     app.register_blueprint(bp)
     app.after_request(security_headers)
     app.context_processor(signed_in_account)
