@@ -131,10 +131,26 @@ def _game(policy: Policy, who, game_id: str):
         scope = idempotency.caller_scope(game_id, who)
         game = games.preload(game_id, scope, headers.idempotency_key())
     else:
+        if policy.state and request.method in ("GET", "HEAD"):
+            read_without_transaction()
         game = games.get_game(game_id, with_state=policy.scope != "games:read" or (
             policy.state and "If-None-Match" not in request.headers))
     g.arbiter_game = game
     return game
+
+
+def read_without_transaction() -> None:
+    """On PostgreSQL, run this request's statements in autocommit (the session's
+    connection, until it goes back to the pool, which restores the isolation level):
+    a read of ``/view`` or ``/legal-moves`` is one SELECT (two after a stale ETag), and
+    a transaction around it would cost two round trips more, its ``BEGIN`` and its
+    ``ROLLBACK``, for nothing (under READ COMMITTED each statement reads its own
+    snapshot either way). Left alone when the session has already begun (a personal
+    token was looked up) and on SQLite (whose transactions the service begins itself,
+    ``arbiter.database``)."""
+    session = db.session()
+    if db.engine.dialect.name == "postgresql" and not session.in_transaction():
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
 
 def _seat(policy: Policy, who, args: dict) -> None:
