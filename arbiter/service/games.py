@@ -182,20 +182,30 @@ def _seat(number: int, player: NewPlayer, token: str) -> Seat:
 
 
 WITH_SEATS = (joinedload(Game.seats),)
-"""The loader options of :func:`get_game`, built once: options are immutable, and
-building them anew costs more than the identity-map hit of most calls."""
-WITH_SEATS_NO_STATE = (joinedload(Game.seats), defer(Game.state))
+"""The loader options of a game read with its seats, built once (options are
+immutable)."""
+BY_ID = {True: sa.select(Game).options(*WITH_SEATS).where(Game.id == sa.bindparam("game_id")),
+         False: sa.select(Game).options(joinedload(Game.seats), defer(Game.state))
+         .where(Game.id == sa.bindparam("game_id"))}
+""":func:`get_game`'s SELECT, with the state (True) or without (False): built once,
+so its cache key is computed once (``Session.get`` builds a new statement, and
+computes its key, on every call)."""
 
 
 def get_game(game_id: str, with_state: bool = True) -> Game:
-    """Return the game ``game_id`` with its seats, in one SELECT.
+    """Return the game ``game_id`` with its seats, in one SELECT (none when the
+    session holds it already, unexpired, as ``Session.get`` would).
 
     :param with_state: False leaves the (large) state snapshot unread until it is
         first used, for readers that need only the summary columns.
     :raises NotFound: ``game-not-found``.
     """
-    game = db.session.get(Game, game_id,
-                          options=WITH_SEATS if with_state else WITH_SEATS_NO_STATE)
+    held = db.session.identity_map.get(sa.inspect(Game).identity_key_from_primary_key(
+        [game_id]))
+    if held is not None and not sa.inspect(held).expired:
+        return held
+    game = db.session.execute(BY_ID[with_state], {"game_id": game_id}).unique() \
+        .scalar_one_or_none()
     if game is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
     return game
