@@ -137,7 +137,6 @@ def append_many(batch: list[Appended]) -> None:
         has been rolled back and nothing of the batch is written.
     """
     now = utcnow()
-    table = Game.__table__
     events, updates, values_of = [], {}, []
     for game, new, snapshot, _ in batch:
         old = game.version

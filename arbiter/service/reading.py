@@ -122,7 +122,9 @@ def legal_moves(game_id: str, token: str | None) -> dict:
 def legal_moves_if_changed(game_id: str, token: str | None, unchanged: Unchanged
                            ) -> tuple[str, dict | None]:
     """Return ``(tag, moves)`` as :func:`legal_moves` does; the body is None when
-    ``unchanged(tag)``. The state is read only when the seat owes a move.
+    ``unchanged(tag)``. The route's guard reads the state with the game unless an
+    ``If-None-Match`` came (``arbiter.resources.guard.Policy``: one SELECT); else it is
+    read here only when the ETag is stale and the seat owes a move.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     """
