@@ -11,8 +11,11 @@ seconds each: per move one read and one write. On A: ``GET /games/<id>`` then
 ``POST /games/<id>/moves``. On B, Dark Horse games of two seats (no chance after the
 setup): ``GET /legal-moves`` for the seat on turn, then ``POST /moves`` with one of
 them and ``expected_version`` (the answer's ``to_act`` says who is next; a roll is
-waited for with the long-poll; a finished game is replaced by a new one, its creation
-counted in B's time and CPU).
+waited for with the long-poll). Both sides time moves only: the bare app's games are
+one row each, made as its phase starts; the product's 2-seat games last about seven
+moves, so ``ARBITER_BENCH_GAMES`` (default 200, then 1.5x what a phase used) ready
+games, setup rolls done, are made before each B phase, and the CPU that cost is printed
+per game apart; a client that runs out makes one inline, counted in B and reported.
 
 Printed: per phase and in total, accepted moves/s of A and B and the ratio B/A; the
 server CPU (user + system, read from ``/proc`` for each server's process tree: A's web
@@ -25,16 +28,20 @@ Run alone: ``.venv/bin/python bench/baseline.py``.
 from __future__ import annotations
 
 import os
+import queue
 import random
 import subprocess
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import common
 import requests
 
 CLIENTS = int(os.environ.get("ARBITER_BENCH_CLIENTS", "4"))
 SECONDS = float(os.environ.get("ARBITER_BENCH_SECONDS", "10"))
+# ready games made before each product phase (grown to 1.5x what a phase used)
+PREPARED = int(os.environ.get("ARBITER_BENCH_GAMES", "200"))
 ROUNDS = 2
 TIMEOUT = 30
 
@@ -79,14 +86,53 @@ class ProductGame:
         self.version, self.to_act, self.status = made["version"], made["to_act"], "active"
 
 
-def product_client(url: str, tally: Tally, deadline: float, seed: int) -> None:
-    """Play random legal moves in the client's own game until ``deadline``."""
+def ready_game(http: requests.Session, url: str) -> ProductGame:
+    """Create a Dark Horse game and wait until its setup rolls are done (a seat to act)."""
+    game = ProductGame(http, url)
+    while not game.to_act and game.status == "active":
+        http.get(f"{url}/v1/games/{game.id}/events", timeout=TIMEOUT,
+                 params={"after": game.version, "wait": 5})
+        summary = http.get(f"{url}/v1/games/{game.id}", timeout=TIMEOUT).json()
+        game.version, game.to_act, game.status = (summary["version"], summary["to_act"],
+                                                  summary["status"])
+    return game
+
+
+class Pool:
+    """Games made ready before a product phase, so that the phase times moves only (the
+    bare app's games, one row each, are made before its phase too); a client that runs
+    out makes one inline, counted in the phase's time and CPU and reported."""
+
+    def __init__(self) -> None:
+        self.games: queue.SimpleQueue[ProductGame] = queue.SimpleQueue()
+        self.inline = 0
+        self.lock = threading.Lock()
+
+    def fill(self, url: str, count: int) -> None:
+        """Make ``count`` ready games with ``CLIENTS`` threads."""
+        def make(_):
+            self.games.put(ready_game(requests.Session(), url))
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            list(pool.map(make, range(count)))
+
+    def take(self, http: requests.Session, url: str) -> ProductGame:
+        """A ready game from the pool, or a new one made now."""
+        try:
+            return self.games.get_nowait()
+        except queue.Empty:
+            with self.lock:
+                self.inline += 1
+            return ready_game(http, url)
+
+
+def product_client(url: str, tally: Tally, deadline: float, seed: int, pool: Pool) -> None:
+    """Play random legal moves in ready games of the pool until ``deadline``."""
     rng = random.Random(seed)
     http = requests.Session()
-    game = ProductGame(http, url)
+    game = pool.take(http, url)
     while time.monotonic() < deadline:
         if game.status != "active":
-            game = ProductGame(http, url)
+            game = pool.take(http, url)
             continue
         if not game.to_act:
             http.get(f"{url}/v1/games/{game.id}/events", timeout=TIMEOUT,
@@ -106,13 +152,14 @@ def product_client(url: str, tally: Tally, deadline: float, seed: int) -> None:
             game.to_act = []
 
 
-def phase(label: str, url: str, pids: list[int], client) -> dict:
-    """Run ``CLIENTS`` closed-loop clients for ``SECONDS``; return the figures."""
+def phase(label: str, url: str, pids: list[int], client, *extra) -> dict:
+    """Run ``CLIENTS`` closed-loop clients for ``SECONDS`` (each called as
+    ``client(url, tally, deadline, index, *extra)``); return the figures."""
     tally = Tally()
     cpu_before = sum(common.tree_cpu_seconds(pid) for pid in pids)
     started = time.monotonic()
     deadline = started + SECONDS
-    threads = [threading.Thread(target=client, args=(url, tally, deadline, i))
+    threads = [threading.Thread(target=client, args=(url, tally, deadline, i, *extra))
                for i in range(CLIENTS)]
     for thread in threads:
         thread.start()
@@ -171,14 +218,26 @@ def run(report: common.Report, folder, pg: str, broker: str) -> None:
         with common.Stack(folder / "product", pg, broker, web_workers=2, threads=8) as product:
             wait_up(f"{bare_url}/games/none")
             a, b = [], []
+            pids = [p.pid for p in product.procs]
+            need = PREPARED
             for _ in range(ROUNDS):
                 a.append(phase("A", bare_url, [bare.pid], bare_client))
-                b.append(phase("B", product.url, [p.pid for p in product.procs],
-                               product_client))
+                pool = Pool()
+                cpu_before, started = sum(map(common.tree_cpu_seconds, pids)), time.monotonic()
+                pool.fill(product.url, need)
+                made_cpu = sum(map(common.tree_cpu_seconds, pids)) - cpu_before
+                print(f"  made {need} ready games in {time.monotonic() - started:.1f} s, "
+                      f"CPU {1000 * made_cpu / need:.1f} ms per game (not in B)", flush=True)
+                b.append(phase("B", product.url, pids, product_client, pool))
+                used = need - pool.games.qsize() + pool.inline
+                b[-1]["inline"] = pool.inline
+                need = max(need, int(used * 1.5))
                 for row in (a[-1], b[-1]):
                     print(f"  phase {row['label']}: {row['moves']} moves in "
                           f"{row['seconds']:.1f} s, CPU {row['cpu']:.2f} s, refused "
-                          f"{row['refused'] or 'none'}", flush=True)
+                          f"{row['refused'] or 'none'}"
+                          + (f", {row['inline']} games made inline" if "inline" in row else ""),
+                          flush=True)
             figures(report, "postgres + redis", a, b)
     finally:
         bare.terminate()
