@@ -24,10 +24,11 @@ from __future__ import annotations
 import logging
 import smtplib
 import time
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
-from typing import Callable
+from typing import Callable, Iterator
 from urllib.parse import parse_qs, unquote, urlparse
 
 import sqlalchemy as sa
@@ -65,6 +66,12 @@ def _may_try(now: datetime):
                    sa.or_(OutboxMail.retry_at.is_(None), OutboxMail.retry_at <= now))
 
 
+CLAIMED = (OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr, OutboxMail.subject,
+           OutboxMail.body, OutboxMail.created_at, OutboxMail.attempts, OutboxMail.headers,
+           OutboxMail.board_svg, OutboxMail.dedupe_key)
+"""The columns a claim returns: what ``message`` needs, and the try's count."""
+
+
 def claim(mail_id: int):
     """Claim an unsent mail for sending; return its row (``id``, ``game_id``,
     ``to_addr``, ``subject``, ``body``, ``created_at``, ``attempts``, ``headers``,
@@ -77,10 +84,7 @@ def claim(mail_id: int):
         sa.update(OutboxMail)
         .where(OutboxMail.id == mail_id, _may_try(now))
         .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
-        .returning(OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr,
-                   OutboxMail.subject, OutboxMail.body, OutboxMail.created_at,
-                   OutboxMail.attempts, OutboxMail.headers, OutboxMail.board_svg,
-                   OutboxMail.dedupe_key)
+        .returning(*CLAIMED)
         .execution_options(synchronize_session=False)).first()
     db.session.commit()
     return row
@@ -89,22 +93,109 @@ def claim(mail_id: int):
 def send(mail_id: int) -> bool:
     """Send outbox mail ``mail_id`` if nobody has; return True when this call sent it.
 
-    A failure is recorded in ``last_error`` with the next try's time (``backoff``); a
-    permanent refusal, or a failure of a mail older than ``MAIL_GIVE_UP_SECONDS``,
-    gives the mail up. Nothing is raised for a failed send; a database that stays
-    unreachable after the server accepted the mail raises (the mail is resent, with
-    the same Message-ID, once its lease has passed).
+    The mail is claimed, then the server connected, then the message built (its board
+    rendered): a server that cannot be reached costs no rendering. A failure is
+    recorded in ``last_error`` with the next try's time (``backoff``); a permanent
+    refusal, or a failure of a mail older than ``MAIL_GIVE_UP_SECONDS``, gives the
+    mail up. Nothing is raised for a failed send; a database that stays unreachable
+    after the server accepted the mail raises (the mail is resent, with the same
+    Message-ID, once its lease has passed).
     """
     mail = claim(mail_id)
     if mail is None:
         return False
-    msg = message(mail)
     try:
-        deliver(msg, accepted=lambda: mark_sent(mail_id))
+        with smtp_session() as smtp:
+            deliver(message(mail), accepted=lambda: mark_sent(mail_id), smtp=smtp)
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
         _failed(mail_id, err, mail.attempts, mail.created_at)
         return False
     return True
+
+
+def claim_next():
+    """Claim the oldest mail that may be tried now and that no other worker is
+    claiming (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite has one writer at a
+    time); return its row as ``claim`` does, or None when no mail is due."""
+    now = utcnow()
+    lease = now + timedelta(seconds=_setting("MAIL_CLAIM_SECONDS"))
+    oldest = (sa.select(OutboxMail.id).where(_may_try(now)).order_by(OutboxMail.id)
+              .limit(1).with_for_update(skip_locked=True).scalar_subquery())
+    row = db.session.execute(
+        sa.update(OutboxMail)
+        .where(OutboxMail.id == oldest, _may_try(now))
+        .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
+        .returning(*CLAIMED)
+        .execution_options(synchronize_session=False)).first()
+    db.session.commit()
+    return row
+
+
+def drain(limit: int = 1000, seconds: float = 120.0) -> int:
+    """Send the mail that is due, oldest first, over one SMTP session (the outbox
+    sweep's work); return how many were sent.
+
+    The server is connected before any mail is claimed: while it cannot be reached no
+    mail is claimed, rendered or charged a try (each stays due, and the next sweep
+    tries again, one connection for the whole backlog), and a mail written more than
+    ``MAIL_GIVE_UP_SECONDS`` ago is given up. So when an outage ends, the next sweep
+    sends every waiting mail, without waiting for their back-offs. Each mail is then
+    claimed (``claim_next``: two workers draining at once take different mails), sent
+    and marked sent before the next is claimed; a mail's own failure is recorded as in
+    ``send``, and one that leaves the session unusable ends the run. The run stops
+    after ``limit`` mails or ``seconds`` (seconds of wall time), leaving the rest to
+    the next sweep.
+    """
+    if not current_app.config["SMTP_URL"]:
+        return sum(send(i) for i in unsent(older_than_seconds=-1, limit=limit))
+    try:
+        smtp = connect()
+    except (smtplib.SMTPException, OSError) as err:
+        _server_unreachable(err)
+        return 0
+    sent, stop = 0, time.monotonic() + seconds
+    try:
+        while sent < limit and time.monotonic() < stop:
+            mail = claim_next()
+            if mail is None:
+                break
+            try:
+                deliver(message(mail), accepted=lambda: mark_sent(mail.id), smtp=smtp)
+            except (smtplib.SMTPException, OSError, UnicodeError) as err:
+                _failed(mail.id, err, mail.attempts, mail.created_at)
+                if _session_usable(err):
+                    continue
+                break
+            sent += 1
+    finally:
+        _hang_up(smtp)
+    return sent
+
+
+def _session_usable(err: Exception) -> bool:
+    """True after a failure that concerned one mail only: the server refused its
+    sender, recipients or data (smtplib then resets the transaction) without saying
+    it closes the session (421), or the mail could not be encoded."""
+    if isinstance(err, smtplib.SMTPRecipientsRefused):
+        return all(code != 421 for code, _ in err.recipients.values())
+    if isinstance(err, (smtplib.SMTPSenderRefused, smtplib.SMTPDataError)):
+        return err.smtp_code != 421
+    return isinstance(err, UnicodeError)
+
+
+def _server_unreachable(err: Exception) -> None:
+    """The SMTP server could not be reached by a drain: give up the due mails written
+    more than ``MAIL_GIVE_UP_SECONDS`` ago, and log how many wait."""
+    now = utcnow()
+    error = f"{type(err).__name__}: {err}"[:500]
+    too_old = now - timedelta(seconds=_setting("MAIL_GIVE_UP_SECONDS"))
+    given_up = db.session.execute(
+        sa.update(OutboxMail).where(_may_try(now), OutboxMail.created_at < too_old)
+        .values(given_up_at=now, last_error=error)
+        .execution_options(synchronize_session=False)).rowcount
+    db.session.commit()
+    log.warning("SMTP server unreachable (%s): due mail waits for the next sweep%s",
+                error, f"; {given_up} mails given up" if given_up else "")
 
 
 def _failed(mail_id: int, err: Exception, attempts: int, created: datetime) -> None:
@@ -197,19 +288,14 @@ def board_png(svg: str) -> bytes:
     return cairosvg.svg2png(bytestring=svg.encode(), output_width=800)
 
 
-def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None) -> None:
-    """Hand ``msg`` to the SMTP server of ``SMTP_URL`` (without one, log it), and call
-    ``accepted`` as soon as the server has accepted the data, before QUIT; a failure
-    of QUIT itself is ignored (the mail is delivered).
+def connect() -> smtplib.SMTP:
+    """Return a session with the SMTP server of ``SMTP_URL`` (which must be set):
+    connected, with STARTTLS and login as the URL says.
 
-    :raises smtplib.SMTPException, OSError: the server refused or could not be reached.
+    :raises smtplib.SMTPException, OSError: the server could not be reached or refused
+        the session.
     """
-    url = current_app.config["SMTP_URL"]
-    if not url:
-        log.info("mail (no SMTP_URL set, not sent):\n%s", readable(msg))
-        accepted()
-        return
-    parts = urlparse(url)
+    parts = urlparse(current_app.config["SMTP_URL"])
     query = parse_qs(parts.query)
     smtp_class = smtplib.SMTP_SSL if parts.scheme == "smtps" else smtplib.SMTP
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
@@ -220,10 +306,48 @@ def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None) -> N
             smtp.starttls()
         if parts.username:
             smtp.login(unquote(parts.username), unquote(parts.password or ""))
-        smtp.send_message(msg)
-        accepted()
+    except BaseException:
+        smtp.close()
+        raise
+    return smtp
+
+
+@contextmanager
+def smtp_session() -> Iterator[smtplib.SMTP | None]:
+    """Yield a session from ``connect`` (None without ``SMTP_URL``) and say QUIT at the
+    end (a failure of QUIT itself is ignored).
+
+    :raises smtplib.SMTPException, OSError: as ``connect``.
+    """
+    if not current_app.config["SMTP_URL"]:
+        yield None
+        return
+    smtp = connect()
+    try:
+        yield smtp
     finally:
         _hang_up(smtp)
+
+
+def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None,
+            smtp: smtplib.SMTP | None = None) -> None:
+    """Hand ``msg`` to the SMTP server over session ``smtp`` (``smtp_session``; without
+    one, a session of its own is opened and closed; without ``SMTP_URL``, ``msg`` is
+    logged), and call ``accepted`` as soon as the server has accepted the data, before
+    QUIT.
+
+    :raises smtplib.SMTPException, OSError: the server refused or could not be reached.
+    """
+    if smtp is None:
+        if current_app.config["SMTP_URL"]:
+            with smtp_session() as own:
+                deliver(msg, accepted, own)
+            return
+        log.info("mail (no SMTP_URL set, not sent):\n%s", readable(msg))
+        accepted()
+        return
+    smtp.send_message(msg)
+    accepted()
 
 
 LOGGED_HEADERS = ("From", "To", "Subject", "Reply-To", "Message-ID", "Date")
