@@ -55,9 +55,9 @@ class Handler:
 
 
 class BreakableSmtp:
-    """The server: ``start()``, ``stop()``, ``url``, ``inbox``; ``data_delay`` and
-    ``quit_delay`` (seconds) and ``on_data`` (called with the envelope) may be set at
-    any time."""
+    """The server: ``start()``, ``stop()``, ``url``, ``inbox``, ``sessions`` (SMTP
+    connections made so far); ``data_delay`` and ``quit_delay`` (seconds) and
+    ``on_data`` (called with the envelope) may be set at any time."""
 
     def __init__(self) -> None:
         self.port = free_port()
@@ -67,11 +67,16 @@ class BreakableSmtp:
         self.quit_delay = 0.0
         self.on_data = None
         self.controller = None
+        self.sessions = 0
 
     def start(self) -> None:
         outer = self
 
         class Server(SMTP):
+            def connection_made(self, transport):
+                outer.sessions += 1
+                super().connection_made(transport)
+
             async def smtp_QUIT(self, arg):  # noqa: N802 - aiosmtpd API
                 if outer.quit_delay:
                     await asyncio.sleep(outer.quit_delay)

@@ -8,6 +8,7 @@ import threading
 import time
 from datetime import timedelta
 
+import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
@@ -106,3 +107,49 @@ def test_a_mail_is_marked_sent_when_its_data_is_accepted_before_quit(sqlite_url)
             assert mail.unsent(older_than_seconds=-1) == []
     finally:
         server.stop()
+
+
+def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_all(
+        db_url):
+    """Given three games' turn mails waiting while the server is down, a drain (the
+    outbox sweep) claims none of them and charges no try (so none is left backing off);
+    once the server is up, one drain sends them all, oldest first, over one session."""
+    server = BreakableSmtp()
+    server.start()
+    try:
+        app = make_app(db_url, SMTP_URL=DEAD_SMTP)
+        client = app.test_client()
+        for _ in range(3):
+            game_id, _ = new_game(client, players=1, emails=True)
+            until_decision(client, app, game_id)
+        waiting = outbox(app)
+        assert len(waiting) == 3
+        with app.app_context():
+            assert mail.drain() == 0
+            rows = db.session.scalars(sa.select(OutboxMail)).all()
+            assert all(r.attempts == 0 and r.retry_at is None and r.sent_at is None
+                       for r in rows)
+            app.config["SMTP_URL"] = server.url
+            before = server.sessions  # aiosmtpd's Controller connects once to start
+            assert mail.drain() == 3
+            assert mail.drain() == 0
+        assert server.sessions - before == 2  # the drain that sent, and the one that found none
+        assert [int(m["X-Arbiter-Outbox"]) for m in server.inbox.messages] == \
+            [mail_id for mail_id, _, _, _ in waiting]
+        assert all(sent is not None for _, _, _, sent in outbox(app))
+    finally:
+        server.stop()
+
+
+def test_a_drain_while_the_server_is_down_gives_up_mail_too_old(sqlite_url):
+    """Given the server unreachable at a drain, a due mail written more than
+    MAIL_GIVE_UP_SECONDS ago is given up, with the reason kept."""
+    app, mail_id = first_mail(sqlite_url, SMTP_URL=DEAD_SMTP, MAIL_GIVE_UP_SECONDS=3600)
+    with app.app_context():
+        assert mail.drain() == 0
+        assert db.session.get(OutboxMail, mail_id).given_up_at is None
+        with time_machine.travel(utcnow() + timedelta(hours=2)):
+            assert mail.drain() == 0
+        db.session.expire_all()
+        row = db.session.get(OutboxMail, mail_id)
+        assert row.given_up_at is not None and "ConnectionRefused" in row.last_error
