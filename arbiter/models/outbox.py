@@ -39,3 +39,7 @@ class OutboxMail(db.Model):
     """Extra headers (``Reply-To``, ``In-Reply-To``, ``References``, ``Auto-Submitted``)."""
     board_svg: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     """The board picture to attach, as SVG (rendered to PNG when the mail is sent)."""
+    board_png: Mapped[bytes | None] = mapped_column(sa.LargeBinary, nullable=True)
+    """The PNG rendered from ``board_svg`` by a try that failed, kept for the next try
+    (a backlog after an SMTP outage is sent without rendering again); cleared once the
+    mail is sent."""

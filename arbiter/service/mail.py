@@ -68,14 +68,14 @@ def _may_try(now: datetime):
 
 CLAIMED = (OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr, OutboxMail.subject,
            OutboxMail.body, OutboxMail.created_at, OutboxMail.attempts, OutboxMail.headers,
-           OutboxMail.board_svg, OutboxMail.dedupe_key)
+           OutboxMail.board_svg, OutboxMail.board_png, OutboxMail.dedupe_key)
 """The columns a claim returns: what ``message`` needs, and the try's count."""
 
 
 def claim(mail_id: int):
     """Claim an unsent mail for sending; return its row (``id``, ``game_id``,
     ``to_addr``, ``subject``, ``body``, ``created_at``, ``attempts``, ``headers``,
-    ``board_svg``, ``dedupe_key``), or None if sent,
+    ``board_svg``, ``board_png``, ``dedupe_key``), or None if sent,
     given up, being sent or backing off. The claim and the read are one statement, so
     a database lost after it cannot leave a mail claimed but unread."""
     now = utcnow()
@@ -93,24 +93,28 @@ def claim(mail_id: int):
 def send(mail_id: int) -> bool:
     """Send outbox mail ``mail_id`` if nobody has; return True when this call sent it.
 
-    The mail is claimed, then the server connected, then the message built (its board
-    rendered): a server that cannot be reached costs no rendering. A failure is
-    recorded in ``last_error`` with the next try's time (``backoff``); a permanent
-    refusal, or a failure of a mail older than ``MAIL_GIVE_UP_SECONDS``, gives the
-    mail up. Nothing is raised for a failed send; a database that stays unreachable
-    after the server accepted the mail raises (the mail is resent, with the same
-    Message-ID, once its lease has passed).
+    A failure is recorded in ``last_error`` with the next try's time (``backoff``), and
+    the board PNG rendered for this try is kept for the next one; a permanent refusal,
+    or a failure of a mail older than ``MAIL_GIVE_UP_SECONDS``, gives the mail up.
+    Nothing is raised for a failed send; a database that stays unreachable after the
+    server accepted the mail raises (the mail is resent, with the same Message-ID,
+    once its lease has passed).
     """
     mail = claim(mail_id)
-    if mail is None:
-        return False
+    return mail is not None and _attempt(mail) is None
+
+
+def _attempt(mail, smtp: smtplib.SMTP | None = None) -> Exception | None:
+    """Try claimed mail ``mail`` once over session ``smtp`` (None: a session of its
+    own); return None when it was sent, else the error, recorded by ``_failed``."""
+    png = mail.board_png or (board_png(mail.board_svg) if mail.board_svg else None)
     try:
-        with smtp_session() as smtp:
-            deliver(message(mail), accepted=lambda: mark_sent(mail_id), smtp=smtp)
+        deliver(message(mail, png), accepted=lambda: mark_sent(mail.id), smtp=smtp)
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
-        _failed(mail_id, err, mail.attempts, mail.created_at)
-        return False
-    return True
+        _failed(mail.id, err, mail.attempts, mail.created_at,
+                None if mail.board_png else png)
+        return err
+    return None
 
 
 def claim_next():
@@ -159,14 +163,11 @@ def drain(limit: int = 1000, seconds: float = 120.0) -> int:
             mail = claim_next()
             if mail is None:
                 break
-            try:
-                deliver(message(mail), accepted=lambda: mark_sent(mail.id), smtp=smtp)
-            except (smtplib.SMTPException, OSError, UnicodeError) as err:
-                _failed(mail.id, err, mail.attempts, mail.created_at)
-                if _session_usable(err):
-                    continue
+            err = _attempt(mail, smtp)
+            if err is None:
+                sent += 1
+            elif not _session_usable(err):
                 break
-            sent += 1
     finally:
         _hang_up(smtp)
     return sent
@@ -198,21 +199,26 @@ def _server_unreachable(err: Exception) -> None:
                 error, f"; {given_up} mails given up" if given_up else "")
 
 
-def _failed(mail_id: int, err: Exception, attempts: int, created: datetime) -> None:
-    """Record a failed send: when to try again, or that the mail is given up."""
+def _failed(mail_id: int, err: Exception, attempts: int, created: datetime,
+            png: bytes | None = None) -> None:
+    """Record a failed send: when to try again (keeping ``png``, the board rendered for
+    this try, when given), or that the mail is given up."""
     now = utcnow()
     error = f"{type(err).__name__}: {err}"[:500]
     values = {"last_error": error, "retry_at": now + timedelta(seconds=backoff(attempts))}
     too_old = (now - created).total_seconds() > _setting("MAIL_GIVE_UP_SECONDS")
     if is_permanent(err) or too_old:
-        values["given_up_at"] = now
+        values.update(given_up_at=now, board_png=None)
+    elif png is not None:
+        values["board_png"] = png
     _update(mail_id, values)
     log.warning("mail %s not sent (try %s): %s%s", mail_id, attempts, error,
                 "; given up" if "given_up_at" in values else "")
 
 
 def mark_sent(mail_id: int) -> None:
-    """Record that the SMTP server accepted mail ``mail_id``, retrying for
+    """Record that the SMTP server accepted mail ``mail_id`` (and drop its kept PNG),
+    retrying for
     ``MAIL_MARK_SENT_SECONDS`` while the database cannot be reached.
 
     :raises sqlalchemy.exc.OperationalError: the database stayed unreachable.
@@ -220,7 +226,7 @@ def mark_sent(mail_id: int) -> None:
     give_up = time.monotonic() + _setting("MAIL_MARK_SENT_SECONDS")
     while True:
         try:
-            _update(mail_id, {"sent_at": utcnow(), "last_error": None})
+            _update(mail_id, {"sent_at": utcnow(), "last_error": None, "board_png": None})
             return
         except DATABASE_DOWN:
             db.session.rollback()
@@ -249,12 +255,14 @@ def is_permanent(err: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def message(mail) -> EmailMessage:
+def message(mail, png: bytes | None = None) -> EmailMessage:
     """Return the MIME message of an outbox row (an ``OutboxMail``, or the row
     ``claim`` returns): its extra headers (``Reply-To``, threading), RFC 8058's
     ``List-Unsubscribe`` one-click headers (:mod:`arbiter.service.consent`),
     ``Auto-Submitted: auto-generated`` unless the row says otherwise (answers say
-    ``auto-replied``, RFC 3834), and its board attached as PNG."""
+    ``auto-replied``, RFC 3834), and its board attached as PNG: ``png`` when given
+    (already rendered), else the row's kept ``board_png``, else rendered from its
+    ``board_svg``."""
     msg = EmailMessage()
     msg["From"] = current_app.config["MAIL_FROM"]
     msg["To"] = mail.to_addr
@@ -270,8 +278,8 @@ def message(mail) -> EmailMessage:
         msg[name] = value
     msg.set_content(mail.body)
     if mail.board_svg:
-        msg.add_attachment(board_png(mail.board_svg), maintype="image", subtype="png",
-                           filename="board.png")
+        png = png or mail.board_png or board_png(mail.board_svg)
+        msg.add_attachment(png, maintype="image", subtype="png", filename="board.png")
     return msg
 
 

@@ -153,3 +153,29 @@ def test_a_drain_while_the_server_is_down_gives_up_mail_too_old(sqlite_url):
         db.session.expire_all()
         row = db.session.get(OutboxMail, mail_id)
         assert row.given_up_at is not None and "ConnectionRefused" in row.last_error
+
+
+def test_a_failed_send_keeps_its_board_png_for_the_retry_and_drops_it_once_sent(
+        sqlite_url):
+    """Given a turn mail whose send failed (server down), its row keeps the PNG that
+    try rendered; the retry attaches exactly those bytes, and once the mail is sent
+    the kept PNG is dropped."""
+    server = BreakableSmtp()
+    server.start()
+    try:
+        app, mail_id = first_mail(sqlite_url, SMTP_URL=DEAD_SMTP)
+        with app.app_context():
+            assert mail.send(mail_id) is False
+            kept = db.session.get(OutboxMail, mail_id).board_png
+            assert kept and kept.startswith(b"\x89PNG")
+            app.config["SMTP_URL"] = server.url
+            with time_machine.travel(utcnow() + timedelta(seconds=mail.backoff(1) + 1)):
+                assert mail.drain() == 1
+            db.session.expire_all()
+            row = db.session.get(OutboxMail, mail_id)
+            assert row.sent_at is not None and row.board_png is None
+        [message] = server.inbox.messages
+        [board] = message.iter_attachments()
+        assert board.get_content() == kept
+    finally:
+        server.stop()
