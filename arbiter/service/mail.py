@@ -157,7 +157,8 @@ def drain(limit: int = 1000, seconds: float = 120.0) -> int:
     except (smtplib.SMTPException, OSError) as err:
         _server_unreachable(err)
         return 0
-    sent, stop = 0, time.monotonic() + seconds
+    started = time.monotonic()
+    sent, stop = 0, started + seconds
     try:
         while sent < limit and time.monotonic() < stop:
             mail = claim_next()
@@ -170,6 +171,9 @@ def drain(limit: int = 1000, seconds: float = 120.0) -> int:
                 break
     finally:
         _hang_up(smtp)
+    if sent:
+        log.info("drained %s mails in %.1f s over one session", sent,
+                 time.monotonic() - started)
     return sent
 
 
