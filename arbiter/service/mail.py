@@ -6,10 +6,18 @@ A mail is claimed with a conditional UPDATE (unsent, not given up, and its
 the same time and a worker lost in the middle of a send leaves the mail to the sweep
 once the lease has passed. A send that fails sets ``retry_at`` by a back-off that
 starts short and grows, capped (``backoff``: 5, 10, 20, 40, 40 ... seconds by
-default), so that after an SMTP outage the waiting mail goes out within a minute (the
-outbox sweep runs every 15 s). A permanent refusal (an SMTP 5xx answer, an address the
-server cannot take) gives up at once, and so does a failure of a mail older than
-``MAIL_GIVE_UP_SECONDS`` (default 3 days); ``last_error`` keeps the reason.
+default), and keeps the board PNG that try rendered (``outbox.board_png``, dropped once
+sent), so that a retry does not render it again. A permanent refusal (an SMTP 5xx
+answer, an address the server cannot take) gives up at once, and so does a failure of
+a mail older than ``MAIL_GIVE_UP_SECONDS`` (default 3 days); ``last_error`` keeps the
+reason.
+
+A new mail is sent by a task of its own (``send``). The outbox sweep (every
+``SWEEP_SECONDS``) sends whatever is due over one SMTP session (``drain``): it connects
+first, and while the server cannot be reached it claims nothing, so an outage leaves
+no mail backing off for longer than its first failure's 5 s; the first sweep after
+the server's return sends the whole backlog, oldest first, one connection for all
+(two sweeps running at once, in the mailer's two processes, take different mails).
 
 A mail is marked sent as soon as the server has accepted its data (the 250 answer to
 DATA), before QUIT. What remains of the window in which a copy can go out is the time
