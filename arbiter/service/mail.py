@@ -143,7 +143,7 @@ def claim_next():
     return row
 
 
-def drain(limit: int = 1000, seconds: float = 120.0) -> int:
+def drain(limit: int = 1000, seconds: float = 30.0) -> int:
     """Send the mail that is due, oldest first, over one SMTP session (the outbox
     sweep's work); return how many were sent.
 
@@ -156,7 +156,9 @@ def drain(limit: int = 1000, seconds: float = 120.0) -> int:
     and marked sent before the next is claimed; a mail's own failure is recorded as in
     ``send``, and one that leaves the session unusable ends the run. The run stops
     after ``limit`` mails or ``seconds`` (seconds of wall time), leaving the rest to
-    the next sweep.
+    the next sweep (queued meanwhile, so it follows at once): a long backlog, or a
+    slow server, does not hold a mailer process from its other tasks (web hooks, new
+    mail) for longer than that.
     """
     if not current_app.config["SMTP_URL"]:
         return sum(send(i) for i in unsent(older_than_seconds=-1, limit=limit))
