@@ -200,7 +200,8 @@ def _session_usable(err: Exception) -> bool:
 
 def _server_unreachable(err: Exception) -> None:
     """The SMTP server could not be reached by a drain: give up the due mails written
-    more than ``MAIL_GIVE_UP_SECONDS`` ago, and log how many wait."""
+    more than ``MAIL_GIVE_UP_SECONDS`` ago, and log the error (and how many were given
+    up)."""
     now = utcnow()
     error = f"{type(err).__name__}: {err}"[:500]
     too_old = now - timedelta(seconds=_setting("MAIL_GIVE_UP_SECONDS"))
