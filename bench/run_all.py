@@ -27,7 +27,7 @@ import common
 
 BENCHMARKS = ["playouts", "load_vs_log", "http_moves", "chance_delay", "clock_sweep",
               "bulk_games", "board_svg", "swiss_pairing", "web_page", "baseline",
-              "mail_delay", "webhook_delay", "auth_cost"]
+              "mail_delay", "mail_drain", "webhook_delay", "auth_cost"]
 LIMIT_SECONDS = float(os.environ.get("ARBITER_BENCH_LIMIT", "200"))
 
 
