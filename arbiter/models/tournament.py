@@ -117,7 +117,7 @@ class TournamentEvent(db.Model):
     (migration ``i11c_tournaments``). ``kind``: ``tournament-created``, ``entry-added``,
     ``entry-withdrawn``, ``tournament-started``, ``round-paired``, ``round-ended``,
     ``tournament-over``, ``tournament-paused``, ``tournament-resumed``,
-    ``round-extended``, ``entry-replaced``, ``round-deadline``."""
+    ``round-extended``, ``entry-replaced``, ``round-deadline``, ``entry-returned``."""
 
     __tablename__ = "tournament_events"
 

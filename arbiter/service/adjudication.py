@@ -79,17 +79,21 @@ def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> boo
     return False
 
 
-def replace_seat(game_id: str, seat: int, tournament_id: str) -> bool:
+def replace_seat(game_id: str, seat: int, tournament_id: str, by: str = "entrant") -> bool:
     """Resign ``seat`` of ``game_id`` for its withdrawn player; its later decisions are
-    played by the engine's timeout move. Return True when this call did it (False: the
-    game is over or the seat had already resigned)."""
+    played by the engine's timeout move. ``by`` (``"organiser"`` or ``"entrant"``) is
+    who withdrew the entry; the ``resigned`` event keeps it (an organiser's withdrawal
+    is not the player's resignation: :func:`arbiter.service.ratings.reliability`).
+    Return True when this call did it (False: the game is over or the seat had already
+    resigned)."""
     for _ in range(RETRIES):
         game, engine, state = load(game_id)
         if game.status != "active" or game.seats[seat].resigned:
             return False
         tr = Transition(game, engine, state)
         tr.events.append(NewEvent("resigned", seat, {
-            "name": game.seats[seat].name, "withdrawn": True, "tournament": tournament_id}))
+            "name": game.seats[seat].name, "withdrawn": True, "tournament": tournament_id,
+            "by": by}))
         game.seats[seat].resigned = True
         settle(tr, game.resigned, roll=False)
         try:

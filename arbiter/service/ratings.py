@@ -112,8 +112,11 @@ def has_key(column, key: str):
 
 def reliability(account: Account) -> dict:
     """Return ``{"timeouts", "resignations", "games"}`` of the account over all its
-    seats: moves the clock played for it, resignations that were not clock forfeits,
-    and how many seats it held."""
+    seats: moves the clock played for it, resignations that were neither clock
+    forfeits nor made for it because a tournament's organiser withdrew its entry
+    (``withdrawn`` with ``by`` ``"organiser"``; a withdrawn seat logged before ``by``
+    was kept is not counted either: who withdrew it is unknown), and how many seats it
+    held."""
     mine = sa.and_(Seat.game_id == Event.game_id, Seat.seat == Event.seat,
                    Seat.account_id == account.id)
     timeouts = db.session.scalar(
@@ -124,4 +127,6 @@ def reliability(account: Account) -> dict:
     seats = db.session.scalar(sa.select(sa.func.count()).select_from(Seat)
                               .where(Seat.account_id == account.id))
     return {"timeouts": timeouts, "games": seats,
-            "resignations": sum(1 for p in resigned if not p.get("forfeit"))}
+            "resignations": sum(1 for p in resigned if not p.get("forfeit")
+                                and not (p.get("withdrawn")
+                                         and p.get("by", "organiser") == "organiser"))}

@@ -9,6 +9,14 @@
   withdrawn before it.
 - Round robin after a withdrawal: a scheduled table loses its withdrawn players; if
   fewer remain than the engine plays (or fewer than two), they have a bye instead.
+- Too few left to play (:func:`can_go_on`): when withdrawals leave fewer active
+  entrants for the next round than one table needs (a Swiss: ``table_size``; a round
+  robin: two, or the engine's least), the tournament ends with the round just
+  ended: ``tournament-over`` says ``"reason": "too-few-entrants"`` (the tournament's
+  ``round`` is the last one played), the standings are final, and no byes are given for the rounds not
+  played (a tournament that cannot pair a game is over, as an arbiter closes an
+  event whose field has withdrawn; a bye is a round sat out, not a round won). A
+  tournament that played all its rounds says ``"reason": "rounds-played"``.
 - The round ends when its last game ends (the game's commit enqueues
   :func:`advance`), or at its deadline (``round_seconds`` after its start, moved by
   extensions and pauses): then every unfinished game is decided by its clock's timeout
@@ -20,7 +28,9 @@
   bye), ``tournament_over`` to the organiser and every entrant.
 - Nothing happens while the tournament is paused. The sweep (:func:`sweep`, beat
   every ``TOURNAMENT_SWEEP_SECONDS``) applies due deadlines and ends rounds whose
-  task was lost.
+  task was lost. A tournament whose advance raises is skipped (the others go on) and
+  logged with its traceback once per process while it keeps failing the same way
+  (later sweeps log one line at DEBUG), and again once it is mended and fails anew.
 """
 
 from __future__ import annotations
@@ -46,11 +56,25 @@ log = logging.getLogger(__name__)
 RETRIES = 5
 """How often an advance that lost a race is tried again."""
 
+_FAILING: dict[str, str] = {}
+"""{tournament id: the error its last sweep raised}, in this process: a failure is
+logged with its traceback when it is new, not at every sweep."""
+
 
 def playing(entries: list[TournamentEntry], number: int) -> list[TournamentEntry]:
     """Return the entries paired in round ``number``, in entry order."""
     return [e for e in entries if e.joined_round <= number
             and (e.withdrawn_round is None or e.withdrawn_round > number)]
+
+
+def can_go_on(tournament: Tournament, number: int) -> bool:
+    """Return True when round ``number`` has enough active entrants to seat one table
+    (a Swiss: ``table_size``; a round robin: two, or the engine's least player count,
+    as :func:`plan` seats a reduced table); see the module for what happens otherwise."""
+    active = playing(res.entries(tournament.id), number)
+    if tournament.format == "swiss":
+        return len(active) >= tournament.table_size
+    return len(active) >= max(2, engines.get(tournament.engine).min_players)
 
 
 def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pairing.Round:
@@ -178,15 +202,17 @@ def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list
 
 def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
     """Append ``round-ended`` for the current round and pair the next one, or end the
-    tournament (the caller commits); return the new games' ``after`` arguments."""
+    tournament (the last round played, or too few entrants left for a table: see the
+    module) (the caller commits); return the new games' ``after`` arguments."""
     number = tournament.round
     ended = {"round": number, "results": [
         {"table": t.table, "game": g.id, "players": list(t.players),
          "places": list(res.game_result(t, g).places)} for t, g in current]}
     row = db.session.get(TournamentRound, (tournament.id, number))
     row.ended_at = utcnow()
-    if number >= tournament.rounds:
-        over = ("tournament-over", {"standings": [
+    if number >= tournament.rounds or not can_go_on(tournament, number + 1):
+        reason = "rounds-played" if number >= tournament.rounds else "too-few-entrants"
+        over = ("tournament-over", {"reason": reason, "standings": [
             {"rank": s["rank"], "entry": s["entry"], "points": s["points"]}
             for s in res.standings(tournament)]})
         tournament_log.append(tournament, [("round-ended", ended), over],
@@ -202,18 +228,26 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
 
 def sweep(now: datetime | None = None) -> dict:
     """Advance every running tournament that is not paused (due deadlines applied,
-    rounds whose last game's task was lost ended); return ``{"advanced", "waiting"}``
-    counts."""
+    rounds whose last game's task was lost ended); return ``{"advanced", "waiting",
+    "failed"}`` counts (a failure is logged once while it repeats: see the module)."""
     ids = list(db.session.scalars(sa.select(Tournament.id).where(
         Tournament.status == "running", Tournament.paused_at.is_(None))))
-    counts = {"advanced": 0, "waiting": 0}
+    counts = {"advanced": 0, "waiting": 0, "failed": 0}
     for tournament_id in ids:
         try:
             outcome = advance(tournament_id, now)
-        except Exception:  # noqa: BLE001 - one broken tournament must not stop the others
+        except Exception as err:  # noqa: BLE001 - one broken tournament must not stop the others
             db.session.rollback()
-            log.exception("tournament %s could not be advanced", tournament_id)
+            counts["failed"] += 1
+            said = f"{type(err).__name__}: {err}"
+            if _FAILING.get(tournament_id) == said:
+                log.debug("tournament %s still cannot be advanced: %s", tournament_id, said)
+            else:
+                _FAILING[tournament_id] = said
+                log.exception("tournament %s could not be advanced (logged once while it "
+                              "fails the same way)", tournament_id)
             continue
+        _FAILING.pop(tournament_id, None)
         if outcome in counts:
             counts[outcome] += 1
     return counts

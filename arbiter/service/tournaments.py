@@ -10,15 +10,17 @@ reliability threshold. Accounts enter with their own tokens; the organiser start
 rounds are then paired, played and ended by :mod:`arbiter.service.tournament_rounds`.
 
 Entries and withdrawals: before the start anyone (reliable enough) may enter and
-withdraw. After it, a Swiss with ``late_entries`` takes entries that are paired from
-the next round on (with no points so far); a round robin's schedule is fixed, so it
-takes none. A withdrawal takes effect from the next round; the withdrawn player's
+withdraw, and enter again after withdrawing (the same entry comes back). After it, a
+Swiss with ``late_entries`` takes entries that are paired from the next round on
+(with no points so far); a round robin's schedule is fixed, so it takes none; a
+withdrawal made after the start is final. A withdrawal takes effect from the next round; the withdrawn player's
 games of the current round go on (the organiser may have the timeout policy play
 them: :func:`replace`).
 
 Reliability (``arbiter/service/ratings.py``): an account's ``(timeouts +
 resignations) / games`` over all its seats; an entry is refused when that is above
-the tournament's ``reliability_threshold``.
+the tournament's ``reliability_threshold``. A seat resigned because the organiser
+withdrew and replaced the entry is not the player's resignation (:func:`replace`).
 
 Every change is an event in the tournament's own log (``tournament_log``). Bad input
 is a problem with a stable code and writes nothing.
@@ -196,8 +198,12 @@ def _enter(tournament_id: str, who: Principal) -> dict:
     """Enter the caller's account (a personal token with ``games:play``); return the
     entry. Log ``entry-added``.
 
+    An account that withdrew before the start enters again with the same entry
+    (:func:`_enter_again`).
+
     :raises Conflict: ``entries-closed`` (started and no late entries, a round robin
-        under way, or over), ``already-entered``, ``tournament-full``.
+        under way, or over), ``already-entered``, ``withdrawn`` (withdrew after the
+        start), ``tournament-full``.
     :raises Forbidden: ``too-unreliable`` (above the reliability threshold).
     """
     t = get(tournament_id)
@@ -206,9 +212,10 @@ def _enter(tournament_id: str, who: Principal) -> dict:
                        "no late entries." if t.status == "running" else
                        "This tournament is over.", code="entries-closed")
     account = who.account
-    if db.session.scalar(sa.select(TournamentEntry.id).where(
-            TournamentEntry.tournament_id == t.id, TournamentEntry.account_id == account.id)):
-        raise Conflict("You have already entered this tournament.", code="already-entered")
+    before = db.session.scalar(sa.select(TournamentEntry).where(
+        TournamentEntry.tournament_id == t.id, TournamentEntry.account_id == account.id))
+    if before is not None:
+        return _enter_again(t, before, account)
     count = db.session.scalar(sa.select(sa.func.count()).select_from(TournamentEntry)
                               .where(TournamentEntry.tournament_id == t.id))
     if count >= current_app.config["TOURNAMENT_MAX_ENTRIES"]:
@@ -219,6 +226,30 @@ def _enter(tournament_id: str, who: Principal) -> dict:
                             joined_round=t.round + 1, created_at=utcnow())
     tournament_log.append(t, [("entry-added", {"entry": entry.id, "name": entry.name,
                                                "joined_round": entry.joined_round})],
+                          rows=[entry])
+    db.session.commit()
+    return res.entry_json(entry)
+
+
+def _enter_again(t: Tournament, entry: TournamentEntry, account) -> dict:
+    """Take back the withdrawal of ``entry`` when it was made before the start (the
+    same entry plays from round 1, as if it had never left; log ``entry-returned``);
+    return the entry.
+
+    :raises Conflict: ``already-entered`` (not withdrawn), ``withdrawn`` (withdrawn
+        once the tournament had started: that is final, the rounds went on without it).
+    :raises Forbidden: ``too-unreliable``.
+    """
+    if entry.withdrawn_round is None:
+        raise Conflict("You have already entered this tournament.", code="already-entered")
+    if t.status != "open":
+        raise Conflict(f"You withdrew from this tournament (from round "
+                       f"{entry.withdrawn_round} on); a withdrawal once it has started is "
+                       "final, so you cannot enter again.", code="withdrawn")
+    _check_reliable(t, account)
+    entry.withdrawn_round = None
+    tournament_log.append(t, [("entry-returned", {"entry": entry.id, "name": entry.name,
+                                                  "joined_round": entry.joined_round})],
                           rows=[entry])
     db.session.commit()
     return res.entry_json(entry)
@@ -397,7 +428,9 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
     """Have the timeout policy play a withdrawn entry's unfinished games (organiser):
     each of its seats resigns for it (:func:`arbiter.service.adjudication.replace_seat`)
     and the engine's timeout move is played for it from then on. Log
-    ``entry-replaced``.
+    ``entry-replaced``. Each resignation says who withdrew the entry (``by``):
+    one the organiser withdrew is a forfeit of the organiser's making and does not
+    count against the player's reliability (:func:`arbiter.service.ratings.reliability`).
 
     :raises Conflict: ``entry-not-withdrawn``, ``nothing-to-replace`` (no game of it
         is being played).
@@ -412,9 +445,21 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
              and not g.seats[table.players.index(entry.id)].resigned]
     if not seats:
         raise Conflict("This entry has no game being played.", code="nothing-to-replace")
-    done = [g for g, seat in seats if adjudication.replace_seat(g, seat, t.id)]
+    by = _withdrawn_by(t.id, entry.id)
+    done = [g for g, seat in seats if adjudication.replace_seat(g, seat, t.id, by)]
     t = get(tournament_id)
     tournament_log.append(t, [("entry-replaced", {
         "entry": entry.id, "policy": "timeout-move", "games": done})])
     db.session.commit()
     return {**summary(t), "games": done}
+
+
+def _withdrawn_by(tournament_id: str, entry_id: str) -> str:
+    """Return who withdrew the entry, as its ``entry-withdrawn`` event says:
+    ``"organiser"`` or ``"entrant"``."""
+    said = db.session.scalars(sa.select(tournament_log.TournamentEvent.payload).where(
+        tournament_log.TournamentEvent.tournament_id == tournament_id,
+        tournament_log.TournamentEvent.kind == "entry-withdrawn")
+        .order_by(tournament_log.TournamentEvent.seq.desc()))
+    return next((p.get("by", "entrant") for p in said if p.get("entry") == entry_id),
+                "entrant")

@@ -24,6 +24,9 @@ bp = Blueprint("web", __name__, template_folder="templates", static_folder="stat
                static_url_path="/static/web")
 
 PAGE_SIZE = 25
+MAX_PAGE = 2**31 - 1
+"""The last page number the games list takes (as ``/v1/games?page=``); a larger one
+is a 400 page saying so, never a database integer overflow."""
 LIVE_UPDATE = "X-Arbiter-Live-Update"
 """The header of the page's own refetch when the game moved (app.js): the answer
 leaves out the messages, which belong to the page the browser shows."""
@@ -48,6 +51,9 @@ def game_list():
                            f"{', '.join(sorted(engines.ENGINE_MODULES))}, or leave it out "
                            "for every game.", code="bad-filter")
     page = max(1, request.args.get("page", 1, type=int) or 1)
+    if page > MAX_PAGE:
+        raise ArbiterError(f"There is no page {page} of the games list: pages go up to "
+                           f"{MAX_PAGE}.", code="bad-page")
     query = games.list_games(status=status, engine=engine)
     rows = db.session.scalars(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1)).all()
     titles = {e.id: e.title for e in engines.all_engines()}

@@ -6,8 +6,9 @@ signed-in account enters or withdraws with a plain form. Thin views over
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 
+from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.service import tournament_results as results
 from arbiter.service import tournaments
@@ -26,7 +27,9 @@ def tournament_list():
     """The public list of tournaments, newest first (``?status=``, ``?engine=``)."""
     status = request.args.get("status") or None
     if status is not None and status not in STATUSES:
-        abort(400)
+        raise ArbiterError(f"There is no tournament status {status!r} to show: choose "
+                           f"{', '.join(STATUSES[:-1])} or {STATUSES[-1]}, or leave it out "
+                           "for every tournament.", code="bad-filter")
     query = tournaments.list_tournaments(status, request.args.get("engine") or None)
     rows = [tournaments.summary(t) for t in db.session.scalars(query.limit(LISTED))]
     return render_template("tournaments.html", tournaments=rows, status=status,

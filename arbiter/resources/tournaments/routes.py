@@ -200,7 +200,10 @@ class Standings(MethodView):
         return {"tournament": t.id, "round": t.round, "status": t.status, "standings": rows}
 
 
-@blp.route("/<tournament_id>/rounds/<int:number>")
+# the largest round number the address takes (the contract's maximum, as ?page= and
+# ?after= cap theirs); a larger one matches no route: 404 not-found, never a database
+# integer overflow
+@blp.route(f"/<tournament_id>/rounds/<int(max={2**31 - 1}):number>")
 class RoundByNumber(MethodView):
     """``/v1/tournaments/{id}/rounds/{n}``."""
 
