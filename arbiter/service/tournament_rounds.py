@@ -13,10 +13,10 @@
   entrants for the next round than one table needs (a Swiss: ``table_size``; a round
   robin: two, or the engine's least), the tournament ends with the round just
   ended: ``tournament-over`` says ``"reason": "too-few-entrants"`` (the tournament's
-  ``round`` is the last one played), the standings are final, and no byes are given for the rounds not
-  played (a tournament that cannot pair a game is over, as an arbiter closes an
-  event whose field has withdrawn; a bye is a round sat out, not a round won). A
-  tournament that played all its rounds says ``"reason": "rounds-played"``.
+  ``round`` is the last one played), the standings are final, and no byes are given
+  for the rounds not played (a lone entrant cannot be paired; a bye is a round sat
+  out, not points for rounds nobody plays). A tournament that played all its rounds
+  says ``"reason": "rounds-played"``.
 - The round ends when its last game ends (the game's commit enqueues
   :func:`advance`), or at its deadline (``round_seconds`` after its start, moved by
   extensions and pauses): then every unfinished game is decided by its clock's timeout

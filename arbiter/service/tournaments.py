@@ -13,9 +13,9 @@ Entries and withdrawals: before the start anyone (reliable enough) may enter and
 withdraw, and enter again after withdrawing (the same entry comes back). After it, a
 Swiss with ``late_entries`` takes entries that are paired from the next round on
 (with no points so far); a round robin's schedule is fixed, so it takes none; a
-withdrawal made after the start is final. A withdrawal takes effect from the next round; the withdrawn player's
-games of the current round go on (the organiser may have the timeout policy play
-them: :func:`replace`).
+withdrawal made after the start is final. A withdrawal takes effect from the next
+round; the withdrawn player's games of the current round go on (the organiser may
+have the timeout policy play them: :func:`replace`).
 
 Reliability (``arbiter/service/ratings.py``): an account's ``(timeouts +
 resignations) / games`` over all its seats; an entry is refused when that is above

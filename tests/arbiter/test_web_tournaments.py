@@ -50,7 +50,9 @@ def test_the_page_shows_the_standings_and_rounds_the_api_gives(client, app) -> N
     assert "Round 2 is being played" in text and "<h3>Round 2" in text
     listing = client.get("/tournaments").get_data(as_text=True)
     assert f'href="/tournaments/{t["id"]}"' in listing and "Autumn Swiss" in listing
-    assert client.get("/tournaments?status=nonsense").status_code == 400
+    bad = client.get("/tournaments?status=nonsense")  # an HTML page that says why
+    assert bad.status_code == 400 and bad.mimetype == "text/html"
+    assert "no tournament status 'nonsense'" in html.unescape(bad.get_data(as_text=True))
     assert client.get("/tournaments/nope").status_code == 404
 
 
@@ -76,5 +78,9 @@ def test_a_signed_in_browser_enters_and_withdraws(client, app) -> None:
                         data={"csrf_token": csrf(done)}, follow_redirects=True)
     assert "Withdrawn: you are not paired from round 1 on." in gone.get_data(as_text=True)
     assert "(withdrawn)" in gone.get_data(as_text=True)
+    back = browser.post(f"/tournaments/{t['id']}/enter",  # before the start: Enter again
+                        data={"csrf_token": csrf(gone.get_data(as_text=True))},
+                        follow_redirects=True).get_data(as_text=True)
+    assert "Entered as Ann: you play from round 1." in back and "(withdrawn)" not in back
     anonymous = app.test_client().get(f"/tournaments/{t['id']}").get_data(as_text=True)
     assert "Sign in</a> to enter." in anonymous

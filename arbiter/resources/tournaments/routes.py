@@ -81,7 +81,8 @@ class Entries(MethodView):
                       description="missing-scope (games:play), too-unreliable")
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
     @blp.alt_response(409, schema=ProblemSchema,
-                      description="entries-closed, already-entered, tournament-full")
+                      description="entries-closed, already-entered, withdrawn (withdrew "
+                                  "after the start), tournament-full")
     @blp.doc(**TOKEN)
     def post(self, tournament_id):
         """Enter your account (a personal token with games:play)."""
@@ -209,7 +210,8 @@ class RoundByNumber(MethodView):
 
     @blp.response(200, s.RoundSchema)
     @blp.alt_response(404, schema=ProblemSchema,
-                      description="tournament-not-found, round-not-found")
+                      description="tournament-not-found, round-not-found; not-found "
+                                  "above the maximum")
     def get(self, tournament_id, number):
         """A paired round: its deadline, byes and tables (games, players, places)."""
         return results.round_json(tournaments.get(tournament_id), number)
