@@ -62,20 +62,29 @@ def need(url: str | None, what: str, variable: str) -> str:
     pytest.skip(message)
 
 
-@pytest.fixture(scope="session")
-def postgres_url():
-    """A PostgreSQL URL whose search_path is a fresh schema, dropped at the end."""
+@contextmanager
+def postgres_schema():
+    """Yield a PostgreSQL URL whose search_path is a new schema, dropped at the end."""
     base = database_url(need(POSTGRES_URL, "PostgreSQL", "ARBITER_TEST_POSTGRES_URL"), "")
     schema = f"t_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(base)
     with admin.begin() as conn:
         conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
     sep = "&" if "?" in base else "?"
-    url = f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
-    yield url
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-    admin.dispose()
+    try:
+        yield f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL URL on a schema of its own for this test session (worker): shared
+    by the session's tests, so a test must look only at its own rows."""
+    with postgres_schema() as url:
+        yield url
 
 
 def make_app(db_url: str, **config):
@@ -98,10 +107,22 @@ def sqlite_url(tmp_path):
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request, tmp_path):
-    """Each database the service supports: a fresh SQLite file, and PostgreSQL."""
+    """Each database the service supports: a fresh SQLite file, and PostgreSQL (the
+    session's schema, shared: see ``postgres_url``)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_db_url(request, tmp_path):
+    """Each database the service supports, both empty: a fresh SQLite file, and a
+    PostgreSQL schema of this test's own (for tests of what sweeps the whole database)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
+        return
+    with postgres_schema() as url:
+        yield url
 
 
 @pytest.fixture

@@ -110,14 +110,14 @@ def test_a_mail_is_marked_sent_when_its_data_is_accepted_before_quit(sqlite_url)
 
 
 def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_all(
-        db_url):
+        empty_db_url):
     """Given three games' turn mails waiting while the server is down, a drain (the
     outbox sweep) claims none of them and charges no try (so none is left backing off);
     once the server is up, one drain sends them all, oldest first, over one session."""
     server = BreakableSmtp()
     server.start()
     try:
-        app = make_app(db_url, SMTP_URL=DEAD_SMTP)
+        app = make_app(empty_db_url, SMTP_URL=DEAD_SMTP)  # a drain sends all due mail
         client = app.test_client()
         for _ in range(3):
             game_id, _ = new_game(client, players=1, emails=True)
@@ -137,6 +137,8 @@ def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_
         assert [int(m["X-Arbiter-Outbox"]) for m in server.inbox.messages] == \
             [mail_id for mail_id, _, _, _ in waiting]
         assert all(sent is not None for _, _, _, sent in outbox(app))
+        with app.app_context():
+            db.engine.dispose()  # before the schema is dropped
     finally:
         server.stop()
 
