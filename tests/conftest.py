@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from urllib.parse import quote
 
 import pytest
@@ -114,15 +114,28 @@ def db_url(request, tmp_path):
     return request.getfixturevalue("postgres_url")
 
 
+@pytest.fixture(scope="session")
+def _dropped_at_the_end():
+    """An ExitStack closed when the session ends: schemas made for single tests are
+    dropped there, once every process a test started has stopped."""
+    with ExitStack() as stack:
+        yield stack
+
+
+@pytest.fixture
+def own_postgres_url(_dropped_at_the_end):
+    """A PostgreSQL URL on an empty schema of this test's own (for tests of what sweeps
+    the whole database: workers, mailers, whole stacks), dropped at the session's end."""
+    return _dropped_at_the_end.enter_context(postgres_schema())
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def empty_db_url(request, tmp_path):
     """Each database the service supports, both empty: a fresh SQLite file, and a
-    PostgreSQL schema of this test's own (for tests of what sweeps the whole database)."""
+    PostgreSQL schema of this test's own."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
-        return
-    with postgres_schema() as url:
-        yield url
+        return f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
+    return request.getfixturevalue("own_postgres_url")
 
 
 @pytest.fixture

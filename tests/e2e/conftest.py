@@ -140,3 +140,11 @@ def create(url: str, engine: str, players: int) -> dict:
         "engine": engine, "players": [{"name": f"Player {i}"} for i in range(players)]})
     answer.raise_for_status()
     return answer.json()
+
+
+@pytest.fixture
+def postgres_url(own_postgres_url):
+    """Here each test gets a PostgreSQL schema of its own: its processes sweep the whole
+    database (the mailer drains every due mail, the clock every deadline), so other
+    tests' rows in a shared schema would be theirs to work through."""
+    return own_postgres_url
