@@ -45,15 +45,53 @@ def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
             for part in raw.split(",") if part.strip()]
 
 
+NAT64_WELL_KNOWN = ipaddress.ip_network("64:ff9b::/96")
+"""RFC 6052's well-known NAT64 prefix: the last 32 bits are the IPv4 address reached."""
+
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+"""RFC 8215's local-use NAT64 prefix: not globally reachable, and where it embeds an
+IPv4 address is the operator's choice, so it is refused as a whole."""
+
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+"""RFC 4291's deprecated IPv4-compatible addresses (``::a.b.c.d``)."""
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """Return the IPv4 addresses an IPv6 address ``ip`` leads to through a translation
+    or tunnel: IPv4-mapped (``::ffff:0:0/96``), IPv4-compatible (``::/96``), 6to4
+    (``2002::/16``, RFC 3056), Teredo (``2001::/32``, RFC 4380: server and client)
+    and the well-known NAT64 prefix (``64:ff9b::/96``, RFC 6052); empty for others."""
+    out = []
+    if ip.ipv4_mapped:
+        out.append(ip.ipv4_mapped)
+    if ip.sixtofour:
+        out.append(ip.sixtofour)
+    if ip.teredo:
+        out.extend(ip.teredo)
+    if ip in NAT64_WELL_KNOWN or (ip in IPV4_COMPATIBLE and int(ip) > 1):
+        out.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return out
+
+
 def address_allowed(address: str) -> bool:
     """True when the service may connect to IP ``address``: a public (global unicast)
-    address, or one inside ``WEBHOOK_ALLOWED_NETWORKS``."""
+    address, or one inside ``WEBHOOK_ALLOWED_NETWORKS``. An IPv6 address that embeds
+    an IPv4 one (:func:`embedded_ipv4`: mapped, compatible, 6to4, Teredo, NAT64) is
+    allowed only when every embedded IPv4 address is (a NAT64 gateway or 6to4 relay
+    would carry the connection there); the local-use NAT64 prefix ``64:ff9b:1::/48``
+    only when listed. The same rule at registration and on every connection."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
     if any(ip.version == net.version and ip in net for net in allowed_networks()):
         return True
-    return ip.is_global and not ip.is_multicast
+    if not ip.is_global or ip.is_multicast:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in NAT64_LOCAL:
+            return False
+        return all(address_allowed(str(v4)) for v4 in embedded_ipv4(ip))
+    return True
 
 
 def normalise(url: str) -> str:

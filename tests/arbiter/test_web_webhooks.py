@@ -61,12 +61,14 @@ def test_a_hook_made_on_the_page_is_signed_and_logged(client, app) -> None:
     assert "delivered" in log and f'href="/games/{game}"' in log
 
 
-def test_a_refused_url_registers_nothing_and_says_why(app) -> None:
-    """A URL the service refuses (a private address) gives the page back with the
-    reason, 422, and no hook; without events the form is incomplete."""
+@pytest.mark.parametrize("url", ["https://10.1.2.3/hook", "http://[64:ff9b::a00:1]/"])
+def test_a_refused_url_registers_nothing_and_says_why(app, url) -> None:
+    """A URL the service refuses (a private address, also one reached through the
+    NAT64 prefix) gives the page back with the reason, 422, and no hook; without
+    events the form is incomplete."""
     browser = app.test_client()
     browser_sign_in(browser, app, "ann@example.org")
-    refused = register(browser, "https://10.1.2.3/hook")
+    refused = register(browser, url)
     text = refused.get_data(as_text=True)
     assert refused.status_code == 422 and "Not registered:" in text
     assert "No web hooks yet." in text

@@ -123,6 +123,10 @@ def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url)
      "webhook-url-private"),
     ({"url": "http://[fe80::1]/hook", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://[::ffff:10.0.0.1]/hook", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[64:ff9b::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[2002:a00:1::]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[64:ff9b:1::5db8:d70e]/", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://no-such-host.invalid/hook", "events": ["turn"]},
      "webhook-url-unresolvable"),
 ])
@@ -165,7 +169,9 @@ def test_loopback_and_names_resolving_to_it_are_refused_unless_allowed(sqlite_ur
     client = app.test_client()
     ann = sign_in(client, app, "ann@example.org")
     for url in ("http://127.0.0.1:8080/hook", "http://localhost:8080/hook",
-                "http://[::1]:8080/hook", "http://0.0.0.0:8080/"):
+                "http://[::1]:8080/hook", "http://0.0.0.0:8080/",
+                "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/",
+                "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"):
         answer = client.post("/v1/me/webhooks", headers=auth(ann),
                              json={"url": url, "events": ["turn"]})
         assert answer.status_code == 422 and answer.json["code"] == "webhook-url-private", url
@@ -480,6 +486,37 @@ def test_the_connection_refuses_an_address_no_longer_allowed(sqlite_url):
         assert receiver.received == []
     [row] = deliveries(app)
     assert row.delivered_at is None and "refused to connect to 127.0.0.1" in row.last_error
+
+
+@pytest.mark.parametrize("peer, allowed", [
+    ("64:ff9b::7f00:1", False), ("2002:7f00:1::", False), ("64:ff9b::a00:1", False),
+    ("::ffff:127.0.0.1", False), ("64:ff9b:1::5db8:d70e", False),
+    ("64:ff9b::5db8:d70e", True), ("2002:5db8:d70e::", True), ("93.184.215.14", True)])
+def test_the_connection_check_applies_the_same_rule_to_embedded_ipv4(sqlite_url, peer,
+                                                                     allowed):
+    """Given no allowed networks, the check every delivery's connection makes on its
+    peer (DNS rebinding) refuses an IPv6 peer that carries a loopback or private IPv4
+    address through NAT64, 6to4 or mapping, and takes one that carries a public one."""
+    from arbiter.service import webhook_urls
+
+    class Peer:
+        closed = False
+
+        def getpeername(self):
+            return (peer, 80)
+
+        def close(self):
+            self.closed = True
+
+    app = make_app(sqlite_url, WEBHOOK_ALLOWED_NETWORKS="")
+    sock = Peer()
+    with app.app_context():
+        if allowed:
+            assert webhook_urls._checked(sock) is sock and not sock.closed
+        else:
+            with pytest.raises(webhook_urls.RefusedAddress):
+                webhook_urls._checked(sock)
+            assert sock.closed
 
 
 def test_deleting_a_hook_stops_its_pending_deliveries(sqlite_url):
