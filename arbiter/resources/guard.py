@@ -10,6 +10,7 @@ ignore the Authorization header. The principal is left in ``flask.g.principal``
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from flask import current_app, g, request
@@ -52,11 +53,30 @@ class Policy:
 
 def needs(kind: str, scope: str | None = None, optional: bool = False,
           idempotent: str | None = None, state: bool = False):
-    """Decorate a view method with the :class:`Policy` its caller must meet."""
+    """Decorate a view method (named after its HTTP method: ``get``, ``post`` ...)
+    with the :class:`Policy` its caller must meet, and declare in its contract the
+    429 ``rate-limited`` answer of the limit the guard counts it against
+    (:func:`limit_name`), so the contract follows the guard.
+
+    Put it above flask-smorest's decorators (it adds to their ``_apidoc``)."""
     def mark(view):
         view.guard_policy = Policy(kind, scope, optional, idempotent, state)
+        name = limit_name(kind, view.__name__)
+        view._apidoc = copy.deepcopy(getattr(view, "_apidoc", {}))
+        manual = view._apidoc.setdefault("manual_doc", {})
+        manual.setdefault("responses", {}).setdefault(429, {
+            "description": f"too many {limits.WHAT[name]} (rate-limited, limit "
+                           f"RATELIMIT_{name.upper()}); retry after Retry-After seconds"})
         return view
     return mark
+
+
+def limit_name(kind: str, method: str) -> str:
+    """Return the rate limit (:mod:`arbiter.limits`) a request of policy ``kind`` and
+    HTTP ``method`` (any case) counts against: ``create``, ``read`` or ``write``."""
+    if kind == "create":
+        return "create"
+    return "read" if method.upper() in ("GET", "HEAD") else "write"
 
 
 def policy_of_request() -> Policy | None:
@@ -117,10 +137,8 @@ def release_before_body() -> None:
 
 
 def limit_of(policy: Policy) -> str:
-    """Return the rate limit a request of ``policy`` counts against."""
-    if policy.kind == "create":
-        return "create"
-    return "read" if request.method in ("GET", "HEAD") else "write"
+    """Return the rate limit this request of ``policy`` counts against."""
+    return limit_name(policy.kind, request.method)
 
 
 def _game(policy: Policy, who, game_id: str):
