@@ -95,6 +95,32 @@ def test_an_idempotency_key_returns_the_first_answer_and_writes_nothing(any_app)
     assert other.status_code == 422 and other.json["code"] == "idempotency-key-reused"
 
 
+def test_a_refused_request_keeps_no_key_so_it_can_be_fixed_and_sent_again(any_app):
+    """Given a move refused (422, nothing written) under an Idempotency-Key, the key is
+    not kept: the same key with a corrected, legal move is recorded (201), and from then
+    on the key is the legal move's (retry: same answer; another body: 422 reused)."""
+    client = any_app.test_client()
+    game_id, tokens = new_game(client, players=1)
+    s = until_decision(client, any_app, game_id)
+    headers = {**auth(tokens[0]), "Idempotency-Key": "fix-and-retry-0001"}
+    refused = client.post(f"/v1/games/{game_id}/moves", headers=headers,
+                          json={"move": {"die": 99, "direction": "up"},
+                                "expected_version": s["version"]})
+    assert refused.status_code == 422, refused.json
+    assert refused.json["code"] != "idempotency-key-reused"
+    assert event_count(any_app, game_id) == s["version"]
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
+    body = {"move": legal["moves"][0], "expected_version": s["version"]}
+    fixed = client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body)
+    assert fixed.status_code == 201, fixed.json
+    assert client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body).json \
+        == fixed.json
+    other = client.post(f"/v1/games/{game_id}/moves", headers=headers,
+                        json={"move": {"die": 99, "direction": "up"},
+                              "expected_version": s["version"]})
+    assert other.status_code == 422 and other.json["code"] == "idempotency-key-reused"
+
+
 def test_an_idempotency_key_used_on_another_route_is_refused(any_app):
     """A seat's key of a move, sent again to /resign (or /vacation), is refused and
     nothing is done: a key names one request, whatever its route."""
