@@ -111,6 +111,11 @@ def leave_seat(game_id: str):
     return back(game_id)
 
 
+MOVED_ON = ("The game moved on since this page was drawn: your move was not recorded. "
+            "Here is the game as it is now.")
+"""The page's sentence for a form drawn at an older version of the game."""
+
+
 @bp.post("/games/<game_id>/move")
 def move(game_id: str):
     """Make a move: a button's move, the move picked from the list, or text in the
@@ -132,10 +137,12 @@ def move(game_id: str):
                                       form.expected_version.data, form.key.data,
                                       text=text, body=body)
     except StaleVersion:
-        flash("The game moved on since this page was drawn: your move was not recorded. "
-              "Here is the game as it is now.", "error")
+        flash(MOVED_ON, "error")
     except (ArbiterError, EngineError) as err:
-        flash(f"Move not recorded: {err.detail}", "error")
+        # the form's key was made when the page was drawn: used already for another
+        # move, this form is an old page's, and the game moved on since
+        reused = getattr(err, "code", None) == "idempotency-key-reused"
+        flash(MOVED_ON if reused else f"Move not recorded: {err.detail}", "error")
     else:
         flash(f"Move recorded: {answer['text']}.", "ok")
     return back(game_id)

@@ -168,6 +168,26 @@ def test_a_stale_form_says_the_game_moved_on(client, app) -> None:
     assert event_count(app, game_id) == before
 
 
+def test_an_old_form_sent_again_with_another_move_says_the_game_moved_on(client,
+                                                                       app) -> None:
+    """A page's form used for a move, then sent again (its old key and version) with
+    another move, records nothing and the page says the game moved on, without
+    Idempotency-Key jargon."""
+    game_id, tokens, seat = seat_to_move(client, app)
+    fields = form_fields(page(client, game_id))
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
+    other = next(m for m in legal["moves"] if m != json.loads(fields["move"]))
+    assert client.post(f"/games/{game_id}/move", data=fields).status_code == 303
+    until_decision(client, app, game_id)
+    before = event_count(app, game_id)
+    answer = client.post(f"/games/{game_id}/move", data=dict(fields, move=json.dumps(other)),
+                         follow_redirects=True)
+    text = answer.get_data(as_text=True)
+    assert "The game moved on" in text and "not recorded" in text
+    assert "Idempotency-Key" not in text
+    assert event_count(app, game_id) == before
+
+
 def test_a_move_in_notation_and_an_unreadable_one(client, app) -> None:
     """Text in the game's notation is read by the engine; unreadable text is refused
     with the engine's sentence and nothing recorded."""
