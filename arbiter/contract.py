@@ -11,7 +11,8 @@ one ``Problem`` schema:
 - a path parameter: 404 (nothing at that address);
 - a query or body argument: 422 (``invalid-request``, with ``errors`` per field);
 - a request body: 400 (malformed JSON), 413 (over ``MAX_CONTENT_LENGTH``, the
-  connection is closed), 415 (not JSON);
+  connection is closed), 415 (not JSON); a write without one: 422 (a JSON body with
+  members, ``arbiter.guards.refuse_unread_body``);
 - a security requirement: 401 (missing, malformed or wrong token); a personal token
   (``apiToken``) among the schemes: 403 (``missing-scope``, ``no-seat``);
 - an ``Idempotency-Key`` parameter: 422 (``bad-idempotency-key``,
@@ -46,6 +47,8 @@ EVERY_OPERATION = {
 }
 PATH_PARAMETER = {404: "nothing at this address"}
 ARGUMENTS = {422: "a field is missing or wrong (invalid-request, with errors per field)"}
+NO_BODY = {422: "a JSON body with members: this operation takes none (invalid-request; "
+                "an empty body or {} is taken)"}
 REQUEST_BODY = {400: "the body is not valid JSON", 413: "the body is too large (the "
                 "connection is closed)", 415: "the body is not JSON"}
 SECURED = {401: "a missing, malformed or wrong token"}
@@ -93,9 +96,13 @@ def problem_response(description: str, status: int) -> dict:
     return out
 
 
-def _statuses(operation: dict, path_parameters: list[dict]) -> dict[int, str]:
+WRITES = ("post", "put", "patch", "delete")
+
+
+def _statuses(operation: dict, path_parameters: list[dict], method: str = "get"
+              ) -> dict[int, str]:
     """Return the error statuses (with a description) the generic layers give for an
-    operation of this shape."""
+    operation of this shape (``method`` lower-case)."""
     parameters = path_parameters + operation.get("parameters", [])
     tables = [EVERY_OPERATION]
     if any(p.get("in") == "path" for p in parameters):
@@ -104,6 +111,8 @@ def _statuses(operation: dict, path_parameters: list[dict]) -> dict[int, str]:
         tables.append(ARGUMENTS)
     if "requestBody" in operation:
         tables.append(REQUEST_BODY)
+    elif method in WRITES:
+        tables.append(NO_BODY)
     if any(requirement for requirement in operation.get("security", [])):
         tables.append(SECURED)
     if any("apiToken" in requirement for requirement in operation.get("security", [])):
@@ -116,11 +125,12 @@ def _statuses(operation: dict, path_parameters: list[dict]) -> dict[int, str]:
     return {status: "; ".join(descriptions) for status, descriptions in found.items()}
 
 
-def _complete_operation(operation: dict, path_parameters: list[dict]) -> None:
+def _complete_operation(operation: dict, path_parameters: list[dict],
+                        method: str = "get") -> None:
     """Declare the generic errors of one operation, every error as problem+json."""
     responses = operation.setdefault("responses", {})
     responses.pop("default", None)
-    for status, description in _statuses(operation, path_parameters).items():
+    for status, description in _statuses(operation, path_parameters, method).items():
         responses.setdefault(str(status), {"description": description})
     for code, response in list(responses.items()):
         if code.isdigit() and int(code) >= 400:
@@ -161,7 +171,7 @@ def complete(api: Api) -> None:
         path_parameters = path.get("parameters", [])
         for method, operation in path.items():
             if method != "parameters" and isinstance(operation, dict):
-                _complete_operation(operation, path_parameters)
+                _complete_operation(operation, path_parameters, method)
     spec.components.headers["PAGINATION"] = copy.deepcopy(PAGINATION_HEADER)
     for key, name in api.ma_plugin.converter.refs.items():
         extra = getattr(getattr(key[0], "Meta", None), "openapi", None)

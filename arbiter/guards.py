@@ -1,4 +1,5 @@
-"""Checks every request passes before a view runs: a JSON body, no NUL characters.
+"""Checks every request passes before a view runs: a JSON body, no NUL characters, no
+members in a body the operation does not take.
 
 They are the input rules the contract states for every operation (see
 ``arbiter.contract``): a body is JSON (415 otherwise), a path parameter with a NUL
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from flask import Flask, request
 
-from arbiter.errors import ArbiterError, NotFound
+from arbiter.errors import ArbiterError, NotFound, field_messages
 
 
 FORM_ENDPOINTS: set[str] = set()
@@ -29,6 +30,46 @@ def require_json_body() -> None:
             and not request.is_json and request.endpoint not in FORM_ENDPOINTS:
         raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
                            code="unsupported-media-type", status=415)
+
+
+def takes_json_body() -> bool:
+    """Whether the view answering this request reads a JSON body (a flask-smorest
+    ``arguments`` of location ``json``)."""
+    from flask import current_app
+
+    view = current_app.view_functions.get(request.endpoint or "")
+    cls = getattr(view, "view_class", None)
+    method = getattr(cls, request.method.lower(), None) if cls else view
+    arguments = (getattr(method, "_apidoc", None) or {}).get("arguments", {})
+    return any(p.get("in") == "json" for p in arguments.get("parameters", []))
+
+
+def refuse_unread_body() -> None:
+    """Refuse members in a JSON body sent to an operation that takes no body (``POST
+    /resign``, ``/pause`` ...), as a route with a body refuses unknown fields: nothing
+    is done. An empty body, ``{}`` or ``null`` is taken.
+
+    :raises ArbiterError: 422 ``invalid-request`` with ``errors`` (``Unknown field.``
+        per member, as marshmallow says), 400 ``malformed-json``.
+    """
+    if request.blueprint == "web" or request.endpoint in FORM_ENDPOINTS \
+            or request.method not in ("POST", "PUT", "PATCH", "DELETE") \
+            or not request.is_json or request.endpoint is None:
+        return
+    if not (request.content_length or request.headers.get("Transfer-Encoding")) \
+            or takes_json_body():
+        return
+    body = request.get_json()  # unreadable: 400 malformed-json
+    if body is None or body == {}:
+        return
+    if not isinstance(body, dict):
+        raise ArbiterError("This operation takes no request body (send none, or {}).",
+                           code="invalid-request", status=422,
+                           extra={"errors": {"json": {"_schema": ["Takes no body."]}}})
+    errors = {"json": {name: ["Unknown field."] for name in sorted(body)}}
+    raise ArbiterError(f"Some fields are missing or wrong: {field_messages(errors)} "
+                       "(this operation takes no body).", code="invalid-request",
+                       status=422, extra={"errors": errors})
 
 
 def refuse_nul() -> None:
@@ -52,7 +93,9 @@ def refuse_nul() -> None:
 def register(app: Flask, authenticate) -> None:
     """Run the checks before every request: NUL characters first (before anything,
     even ``authenticate``, reads the database with the path's ids), then
-    ``authenticate``, then the body's media type (never a 415 before a 401)."""
+    ``authenticate``, then the body's media type (never a 415 before a 401), then
+    members sent to an operation that takes no body."""
     app.before_request(refuse_nul)
     app.before_request(authenticate)
     app.before_request(require_json_body)
+    app.before_request(refuse_unread_body)

@@ -253,3 +253,29 @@ def test_a_named_hungriest_seat_and_each_start_roll_show_in_the_game(app, client
     rolls = [e for e in events if e["kind"] == "chance"]
     assert len(rolls) == 4  # three start rolls, then the 8 dice of round 1
     assert all(len(e["payload"]["outcome"]) == 2 for e in rolls[:3])
+
+
+def test_members_in_a_body_an_operation_does_not_take_are_refused(client, app):
+    """Given routes that take no body (resign, pause, resume, delete a token), a JSON
+    body with a member is 422 invalid-request naming it, as unknown fields are on
+    routes with a body, and nothing is done; a body that is no object too; ``{}`` and
+    no body are taken; a wrong token is still 401 first."""
+    from tests.arbiter.clock_helpers import clocked_game
+
+    game_id, tokens, creator, s = clocked_game(client, app, {"type": "per-move",
+                                                             "seconds": 3600})
+    before = event_count(app, game_id)
+    for route, token in (("resign", tokens[0]), ("pause", creator), ("resume", creator)):
+        answer = client.post(f"/v1/games/{game_id}/{route}", headers=auth(token),
+                             json={"bogus": 1})
+        assert_problem(answer, 422, "invalid-request")
+        assert answer.json["errors"] == {"json": {"bogus": ["Unknown field."]}}, route
+        assert_problem(client.post(f"/v1/games/{game_id}/{route}", headers=auth(token),
+                                   json=[1]), 422, "invalid-request")
+    assert_problem(client.post(f"/v1/games/{game_id}/resign", headers=auth("arb_wrong"),
+                               json={"bogus": 1}), 401, "bad-token")
+    assert event_count(app, game_id) == before
+    assert summary(client, game_id)["status"] == "active"
+    assert client.post(f"/v1/games/{game_id}/pause", headers=auth(creator),
+                       json={}).status_code == 201
+    assert client.post(f"/v1/games/{game_id}/resume", headers=auth(creator)).status_code == 201
