@@ -72,6 +72,9 @@
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
     how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
+``MAX_START_AHEAD``
+    how far ahead a game's ``start_at`` may be, in seconds (default 31,536,000: 365
+    days); further is 422 ``bad-start``.
 ``OPEN_CREATION``
     ``1``: anybody may create games without a token; ``0``: creating needs a personal
     token with ``games:create``. Default: open on the embedded default (no
@@ -316,6 +319,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SECRET_KEY": secret_key(env, instance_path),
         "SECRET_KEY_FROM_ENV": bool(env.get("SECRET_KEY")),
         "WEB_LINK_SECONDS": int(env.get("WEB_LINK_SECONDS", 30 * 86400)),
+        "MAX_START_AHEAD": int(env.get("MAX_START_AHEAD", 365 * 86400)),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": base_url.startswith("https://"),

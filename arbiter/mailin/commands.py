@@ -182,10 +182,21 @@ def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
 
 
 NOT_ACTIVE = {
-    "waiting": "The game has not started: it waits for its invited players to accept.",
+    "waiting": "The game has not started.",
     "cancelled": "The game was cancelled (an invited seat stayed unfilled).",
 }
-"""What a game that is neither on nor over waits for (:mod:`arbiter.service.invitations`)."""
+"""What a game that is neither on nor over waits for (:mod:`arbiter.service.invitations`);
+a waiting game's sentence is :func:`not_active`'s."""
+
+
+def not_active(game) -> str:
+    """Return the sentence for a game that is neither on nor over: what a waiting one
+    waits for (invited players, its start time: :func:`arbiter.service.moves.waiting_for`)."""
+    from arbiter.service.moves import waiting_for
+
+    if game.status == "waiting":
+        return f"The game has not started: {waiting_for(game)}."
+    return NOT_ACTIVE[game.status]
 
 
 def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
@@ -194,7 +205,7 @@ def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
 
     game, engine, state = load(seat.game_id)
     if game.status != "active":
-        return [NOT_ACTIVE.get(game.status, "The game is over.")]
+        return [not_active(game) if game.status in NOT_ACTIVE else "The game is over."]
     if seat.seat not in game.to_act:
         return ["It is not your turn now, so you have no legal moves."]
     return move_lines(engine, state, seat.seat, everything)
@@ -210,7 +221,7 @@ def status_text(seat: SeatGrant) -> str:
         lines += outcome.outcome_lines(game.result or {}, names)
         return "\n".join(lines)
     if game.status in NOT_ACTIVE:
-        return "\n".join([*lines, NOT_ACTIVE[game.status]])
+        return "\n".join([*lines, not_active(game)])
     waiting = [names[s] for s in game.to_act]
     if seat.seat in game.to_act:
         lines.append("It is your turn" + (f" (with {', '.join(w for w in waiting if w != names[seat.seat])})"

@@ -27,7 +27,7 @@ the seat's capability address of version 0 (:data:`REPLY_VERSION`).
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from flask import current_app
@@ -37,7 +37,7 @@ from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
 from arbiter.extensions import db
 from arbiter.mailin import capability
 from arbiter.models import Game, Invitation, OutboxMail, Seat
-from arbiter.models.timestamps import utcnow
+from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import accounts, consent, identity
 
 UNFILLED = ("cancel", "start")
@@ -262,9 +262,28 @@ def due_starts(now: datetime, limit: int = 200) -> list[str]:
 
 
 def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
-    """:raises ArbiterError: 422 ``bad-start`` for an unknown policy or a past start."""
+    """:raises ArbiterError: 422 ``bad-start`` for an unknown policy, a past start, or
+        one further ahead than ``MAX_START_AHEAD`` seconds (config; default a year)."""
     if unfilled not in UNFILLED:
         raise ArbiterError(f"unfilled must be one of {', '.join(UNFILLED)}.",
                            code="bad-start", status=422)
-    if start_at is not None and start_at <= utcnow():
+    if start_at is None:
+        return
+    now = utcnow()
+    if start_at <= now:
         raise ArbiterError("start_at must be in the future.", code="bad-start", status=422)
+    ahead = current_app.config["MAX_START_AHEAD"]
+    if (start_at - now).total_seconds() > ahead:
+        raise ArbiterError(f"start_at may be at most {_span(ahead)} ahead on this server "
+                           f"(MAX_START_AHEAD, {ahead} s): the latest is "
+                           f"{iso(now + timedelta(seconds=ahead))}.",
+                           code="bad-start", status=422)
+
+
+def _span(seconds: int) -> str:
+    """Return a span of seconds in the largest whole unit: ``365 days``, ``2 hours``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"

@@ -6,7 +6,8 @@ from typing import Any
 
 from arbiter import metrics
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
-from arbiter.models import Game
+from arbiter.extensions import db
+from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock, identity, idempotency
 from arbiter.service.commit import commit
@@ -46,14 +47,28 @@ def check_version(game: Game, expected: int | None, seat: int | None = None) -> 
 
 def check_active(game: Game) -> None:
     """:raises Conflict: 409 ``game-over`` when the game has ended, ``game-not-started``
-        while it waits for its invited players, ``game-cancelled``."""
+        while it waits (its sentence says for what: :func:`waiting_for`),
+        ``game-cancelled``."""
     if game.status == "waiting":
-        raise Conflict("The game has not started: it waits for its invited players.",
+        raise Conflict(f"The game has not started: {waiting_for(game)}.",
                        code="game-not-started")
     if game.status == "cancelled":
         raise Conflict("The game was cancelled; no moves are taken.", code="game-cancelled")
     if game.status != "active":
         raise Conflict("The game is over; no more moves are taken.", code="game-over")
+
+
+def waiting_for(game: Game) -> str:
+    """Return what a waiting game waits for, as a clause: its invited players (pending
+    invitations), its start time (``start_at``, UTC), or both."""
+    pending = db.session.query(Invitation.seat).filter_by(
+        game_id=game.id, status="pending").first() is not None
+    start = iso(game.start_at) if game.start_at else None
+    if pending and start:
+        return f"it waits for its invited players, until {start} at the latest"
+    if start:
+        return f"it starts at {start}"
+    return "it waits for its invited players"
 
 
 def check_turn_clock(game: Game, seat: int) -> None:

@@ -16,6 +16,7 @@ from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import game_start
 from tests.arbiter.test_bulk_games import counts
 from tests.arbiter.test_webhooks import hook_app, register
+from tests.conftest import make_app
 from tests.helpers import auth, roll, sign_in
 
 
@@ -178,3 +179,38 @@ def test_a_start_at_with_an_idempotency_key_is_created_once_and_replayed(sqlite_
         refused = client.post(route, headers={**auth(ann), **key}, json=other)
         assert refused.status_code == 422
         assert refused.json["code"] == "idempotency-key-reused"
+
+
+def test_a_start_at_beyond_max_start_ahead_is_refused_with_its_limit(sqlite_url):
+    """Given MAX_START_AHEAD (default a year), a start_at in year 9999 is 422 bad-start
+    saying the limit, single and bulk, and nothing is made; one within it is taken."""
+    app = make_app(sqlite_url)
+    client = app.test_client()
+    far = {"engine": "space-worm", "players": [{"name": "Ann"}],
+           "start_at": "9999-12-31T23:59:59Z"}
+    for route, body in (("/v1/games", far), ("/v1/bulk-games", _batch(
+            [None], start_at="9999-12-31T23:59:59Z"))):
+        answer = client.post(route, json=body)
+        assert answer.status_code == 422 and answer.json["code"] == "bad-start", answer.json
+        assert "365 days" in answer.json["detail"] and "MAX_START_AHEAD" in answer.json["detail"]
+    assert client.get("/v1/games").json == []
+    app.config["MAX_START_AHEAD"] = 3600
+    soon = {**far, "start_at": iso(utcnow() + timedelta(hours=2))}
+    assert client.post("/v1/games", json=soon).json["code"] == "bad-start"
+    soon["start_at"] = iso(utcnow() + timedelta(minutes=30))
+    assert client.post("/v1/games", json=soon).status_code == 201
+
+
+def test_a_paused_game_waiting_for_its_start_time_says_so(sqlite_url):
+    """Given a game with a start_at and no invited seat, a pause is 409
+    game-not-started saying it starts at that time (not that it waits for players)."""
+    app = make_app(sqlite_url)
+    client = app.test_client()
+    start = iso(utcnow() + timedelta(days=30))
+    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
+        {"name": "Ann"}], "start_at": start, "clock": {"type": "per-move", "seconds": 3600}})
+    assert made.status_code == 201, made.json
+    answer = client.post(f"/v1/games/{made.json['id']}/pause",
+                         headers={"Authorization": f"Bearer {made.json['creator_token']}"})
+    assert answer.status_code == 409 and answer.json["code"] == "game-not-started"
+    assert answer.json["detail"] == f"The game has not started: it starts at {start}."

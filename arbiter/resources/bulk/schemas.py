@@ -17,7 +17,8 @@ class BulkCreateSchema(Schema):
         "description": "when the batch's games start (UTC, ISO 8601), for each game that "
                        "names no start_at of its own: they wait until then, clocks "
                        "stopped; a game with invited seats starts once they have all "
-                       "accepted, at start_at at the latest (422 bad-start if past)"})
+                       "accepted, at start_at at the latest (422 bad-start if past, or further "
+                       "ahead than the server's MAX_START_AHEAD, default 365 days)"})
     unfilled = fields.String(load_default=None, allow_none=True,
                              validate=validate.OneOf(["cancel", "start"]), metadata={
         "description": "for every game: seats nobody took (declined, or unanswered at "

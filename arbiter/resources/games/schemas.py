@@ -60,7 +60,8 @@ class GameCreateSchema(Schema):
         "description": "start at this time (UTC, ISO 8601): the game waits until then, "
                        "clocks stopped; with invited players, once they have all "
                        "accepted, at this time at the latest, unanswered seats then "
-                       "unfilled (422 bad-start if past)"})
+                       "unfilled (422 bad-start if past, or further ahead than the server's "
+                       "MAX_START_AHEAD, default 365 days)"})
     unfilled = fields.String(load_default="cancel",
                              validate=validate.OneOf(["cancel", "start"]), metadata={
         "description": "seats nobody took (declined, or unanswered at start_at): cancel "
