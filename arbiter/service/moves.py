@@ -27,15 +27,20 @@ RACE_RETRIES = 3
 def check_version(game: Game, expected: int | None, seat: int | None = None) -> None:
     """Refuse a request made against another version than the game's.
 
-    A seat that still owes the current prompt may have moved against any version since
-    that prompt began (``prompt_since``): what happened since (other seats' answers to
-    a simultaneous turn, clock events) does not change its choice.
+    A seat may have moved against any version since the current prompt began
+    (``prompt_since``): what happened since (other seats' answers to a simultaneous
+    turn, clock events) does not change its choice, and a seat the prompt no longer
+    waits for (it has answered this round) then gets the engine's reason
+    (``already-answered``, ``not-your-turn``) rather than ``stale-version``.
 
     :raises StaleVersion: 409 ``stale-version``.
     """
     if expected is None or expected == game.version:
         return
-    if seat is not None and seat in game.to_act and game.prompt_since <= expected < game.version:
+    if seat is not None and game.prompt_since <= expected < game.version:
+        # the seat saw the current prompt: one that owes it may answer; one that does
+        # not (it has answered this round, or waits for others) is told so by the
+        # engine (already-answered, not-your-turn), not sent to fetch it again
         return
     if expected > game.version:
         raise StaleVersion(f"There is no version {expected} yet: the game is at version "

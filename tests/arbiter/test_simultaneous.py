@@ -64,3 +64,24 @@ def test_answers_made_against_the_rounds_version_do_not_conflict(app, client):
         assert answer.status_code == 201, answer.json
     late = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
     assert late["moves"] == [] or summary(client, game_id)["version"] > s["version"]
+
+
+def test_a_second_answer_against_the_rounds_version_is_already_answered(app, client):
+    """Given a seat that answered the round, resending against the version the round
+    began at (as in its mail) is 409 already-answered, not stale-version, and records
+    nothing; a version from before the round is still stale."""
+    game_id, tokens = new_game(client, "star-maps", players=3)
+    s = until_decision(client, app, game_id)
+    first = s["to_act"][0]
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[first])).json
+    body = {"move": legal["moves"][0], "expected_version": s["version"]}
+    assert client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[first]),
+                       json=body).status_code == 201
+    version = summary(client, game_id)["version"]
+    again = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[first]),
+                        json=dict(body, move=legal["moves"][-1]))
+    assert again.status_code == 409 and again.json["code"] == "already-answered", again.json
+    old = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[first]),
+                      json=dict(body, expected_version=s["version"] - 1))
+    assert old.status_code == 409 and old.json["code"] == "stale-version", old.json
+    assert summary(client, game_id)["version"] == version
