@@ -18,7 +18,8 @@ from tests import processes
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-README_URL = "http://127.0.0.1:8000"
+README_URL = "http://127.0.0.1:${PORT:-8000}"
+"""The tour's address of the service, replaced by the live one."""
 
 
 def tour_blocks(text: str) -> list[str]:
@@ -72,3 +73,11 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     last = len(record["events"])
     assert output.count("\nevent: game-over\n") == 2, output
     assert output.count("\nid: 3\n") == 1 and output.count(f"\nid: {last}\n") == 2, output
+    # the account's stream saw Ann resign her game within its window, each line with
+    # a cursor (the reconnection then sent it, with nothing new)
+    lines = [json.loads(line) for line in (user / "me.ndjson").read_text().splitlines()
+             if line.strip()]
+    kinds = [line["kind"] for line in lines]
+    assert "resigned" in kinds and "game-over" in kinds, lines
+    assert all(line["cursor"] for line in lines)
+    assert "JSONDecodeError" not in output and "Traceback" not in output, output
