@@ -12,7 +12,9 @@
 ``MAIL_FROM``
     the sender address of outgoing mail (default ``arbiter@localhost``).
 ``BASE_URL``
-    the public URL of the service, used in mail links (default ``http://localhost:8000``).
+    the public URL of the service, used in mail links (default
+    ``http://127.0.0.1:<PORT>``, ``PORT`` defaulting to 8000: what ``make run`` gives its
+    processes, so a command run with the same ``PORT`` sees the same URL).
 ``SECRET_KEY``
     the key that seals stored idempotent answers (and signs whatever else needs it).
     Unset: a random key is made once and kept in ``<instance>/secret_key`` (mode 0600),
@@ -290,6 +292,12 @@ def stream_redis_url(env: Mapping[str, str]) -> str:
     return broker if broker.startswith(("redis://", "rediss://")) else ""
 
 
+def default_base_url(env: Mapping[str, str]) -> str:
+    """Return the ``BASE_URL`` used when none is set: ``http://127.0.0.1:<PORT>``
+    (``PORT`` default 8000), the one ``make run`` sets for its processes."""
+    return f"http://127.0.0.1:{env.get('PORT') or 8000}"
+
+
 def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
     """Return the Flask config mapping read from ``env`` (default ``os.environ``)."""
     env = os.environ if env is None else env
@@ -314,7 +322,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         # its message comes again and finds nothing to do) rather than being killed
         "worker_cancel_long_running_tasks_on_connection_loss": False,
     }
-    base_url = env.get("BASE_URL", "http://localhost:8000").rstrip("/")
+    base_url = (env.get("BASE_URL") or default_base_url(env)).rstrip("/")
     return {
         "SECRET_KEY": secret_key(env, instance_path),
         "SECRET_KEY_FROM_ENV": bool(env.get("SECRET_KEY")),
@@ -330,6 +338,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": base_url,
+        "BASE_URL_FROM_ENV": bool(env.get("BASE_URL")),
         "MAIL_DOMAIN": env.get("MAIL_DOMAIN", ""),
         "MAIL_REPLY_MAILBOX": env.get("MAIL_REPLY_MAILBOX", ""),
         "MAILIN_URL": env.get("MAILIN_URL", "smtp://127.0.0.1:8025"),

@@ -59,8 +59,11 @@ def config(app: Flask) -> Finding:
         notes.append("the database is SQLite but the broker is a server: workers on other "
                      "machines cannot reach a SQLite file")
     if "localhost" in app.config["BASE_URL"] or "127.0.0.1" in app.config["BASE_URL"]:
-        notes.append(f"BASE_URL is {app.config['BASE_URL']}: links in mails only work on "
-                     "this machine")
+        where = ("set to" if app.config.get("BASE_URL_FROM_ENV") else
+                 "not set in this command's environment, so the default from PORT is")
+        notes.append(f"BASE_URL is {where} {app.config['BASE_URL']}: links in mails only "
+                     "work on this machine (the service's processes read their own "
+                     "environment: `make run` sets http://127.0.0.1:$PORT)")
     if notes:
         return Finding("config", "warning", "; ".join(notes) + ".")
     return Finding("config", "ok", "SECRET_KEY and BASE_URL are set.")

@@ -107,3 +107,23 @@ def test_doctor_says_the_schema_needs_upgrading_and_what_it_did_not_check(tmp_pa
     assert "run `arbiter db-upgrade`" in result.output
     assert "SKIPPED  beat" in result.output
     assert "SECRET_KEY is not set" in result.output
+
+
+def test_the_default_base_url_follows_port_and_doctor_says_what_it_checked(doctor,
+                                                                           tmp_path):
+    """Given no BASE_URL, the default is the one ``make run`` gives its processes,
+    http://127.0.0.1:$PORT (8000 without PORT), and doctor's warning says it checked
+    that default of its own environment, not the service's processes' setting."""
+    from arbiter import config
+
+    assert config.load(str(tmp_path / "i"), {"PORT": "8123"})["BASE_URL"] \
+        == "http://127.0.0.1:8123"
+    assert config.load(str(tmp_path / "i"), {})["BASE_URL"] == "http://127.0.0.1:8000"
+    run, _ = doctor
+    result = run(BASE_URL=None, PORT="8123")
+    [line] = [line for line in result.output.splitlines() if " config " in line]
+    assert "BASE_URL is not set in this command's environment, so the default from PORT " \
+           "is http://127.0.0.1:8123" in line, line
+    line = [line for line in run(BASE_URL="http://localhost:9000").output.splitlines()
+            if " config " in line][0]
+    assert "BASE_URL is set to http://localhost:9000" in line, line
