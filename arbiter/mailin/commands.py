@@ -121,10 +121,30 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
     except ArbiterError as err:
         return Done(line, False, err.detail, err.code, legal=True), expected
     except InvalidMove as err:  # neither a command nor a move: say what is understood
-        return Done(line, False, f"{err.detail} It is not a command either.", err.code,
-                    legal=True, help=True), expected
+        return Done(line, False, f"{named(seat, err.detail)} It is not a command either.",
+                    err.code, legal=True, help=True), expected
     except EngineError as err:
-        return Done(line, False, err.detail, err.code, legal=True), expected
+        return Done(line, False, named(seat, err.detail), err.code, legal=True), expected
+
+
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+
+
+def named(seat: SeatGrant, detail: str) -> str:
+    """Return an engine's sentence with its seat numbers (``seat 0``, ``Seat 2``: the
+    engines know no names) written as the players' names, as the other mails name
+    players; the reader's own seat reads ``you``/``You`` (``It is not your turn``)."""
+    game, _, _ = load(seat.game_id)
+    names = {s.seat: s.name for s in game.seats}
+
+    def name(match: re.Match) -> str:
+        number = int(match.group(2))
+        if number == seat.seat:
+            return "You" if match.group(1) == "S" else "you"
+        return names.get(number, match.group(0))
+
+    out = _SEAT.sub(name, detail)
+    return out.replace("you's", "your").replace("You's", "Your")
 
 
 def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:

@@ -123,7 +123,8 @@ def _prepare(index: int, spec: GameSpec, account, creator_key: str):
                                   creator_key=creator_key, start_at=spec.start_at,
                                   unfilled=spec.unfilled)
     except (ArbiterError, EngineError) as err:
-        raise Unprocessable(f"Game {index} of the batch cannot be created: {err.detail} "
+        raise Unprocessable(f"Game {index + 1} of the batch (index {index}) cannot be "
+                            f"created: {err.detail} "
                             "No game of the batch was created.", code="bad-game",
                             extra={"index": index,
                                    "problem": {"code": err.code, "detail": err.detail,

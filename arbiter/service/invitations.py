@@ -79,6 +79,17 @@ def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[O
     return invitations, mails
 
 
+def engine_title(engine_id: str) -> str:
+    """Return the title of engine ``engine_id`` ("Space Worm"), or the id itself for an
+    engine this server no longer has."""
+    import engines
+
+    try:
+        return engines.get(engine_id).title
+    except engines.UnknownEngine:
+        return engine_id
+
+
 def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxMail:
     """Return the one invitation mail of an address; its ``Reply-To`` takes a reply
     ``accept``, ``decline`` or ``block``."""
@@ -88,7 +99,8 @@ def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxM
              + (f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."))
     body = "\n".join([
         f"Hello {seat.name},", "",
-        f"You are invited to play {game.engine} (game {game.id}) on Arbiter, a "
+        f"You are invited to play {engine_title(game.engine)} (game {game.id}) on "
+        "Arbiter, a "
         "turn arbiter for board games played by mail and over the web.", start, "",
         f"Accept, decline, or block every invitation to this address: {page}",
         'Or reply to this mail with the single word "accept" (or "decline", or "block").',

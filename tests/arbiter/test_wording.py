@@ -64,3 +64,56 @@ def test_a_sign_in_link_cut_short_gets_a_page_that_says_it_is_incomplete(client,
     assert answer.status_code == 400 and answer.mimetype == "text/html"
     assert f"This sign-in link is incomplete (its {missing} is missing)" in text
     assert "Sign in as" not in text and 'href="/sign-in"' in text
+
+
+def test_an_invitation_names_the_game_by_its_title(client, app):
+    """The invitation mail and its page say "Space Worm", the engine's title, not its
+    id ``space-worm``."""
+    from tests.arbiter.test_invitations import _create, _link, _mails
+    from tests.helpers import agreed
+
+    agreed(app, "ann@example.org")
+    assert _create(client, "ann@example.org", "bob@example.org").status_code == 201
+    [mail] = _mails(app, "bob@example.org")
+    assert "You are invited to play Space Worm (game" in mail.body
+    invitation, nonce = _link(app, "bob@example.org")
+    page = client.get(f"/v1/invitations/{invitation}?token={nonce}").get_data(as_text=True)
+    assert "you are invited to play Space Worm." in page
+
+
+def test_a_bad_game_of_a_batch_is_counted_from_one_in_words(client):
+    """The second game of a batch refused: ``index`` 1 in the body, "Game 2 of the
+    batch" in the sentence."""
+    answer = client.post("/v1/bulk-games", json={"games": [
+        {"engine": "space-worm", "players": [{"name": "A"}]},
+        {"engine": "no-such-engine", "players": [{"name": "B"}]}]})
+    assert_problem(answer, 422, "bad-game")
+    assert answer.json["index"] == 1
+    assert answer.json["detail"].startswith("Game 2 of the batch (index 1) cannot be created")
+
+
+def test_a_mail_reply_names_players_where_the_engine_says_seat_numbers(client, app):
+    """An engine's refusal (it knows seat numbers only), as a mail reply gives it,
+    names the other players and says "your" for the reader: Dark Horse's "It is seat
+    0's turn ..." reaches seat 1 as "It is P0's turn ..."."""
+    from arbiter.mailin.commands import named
+    from arbiter.service.games import load
+    from arbiter.service.identity import seat_grant
+    from engines.base import EngineError
+    from tests.helpers import new_game, until_decision
+
+    game_id, _ = new_game(client, "dark-horse", players=3)
+    s = until_decision(client, app, game_id)
+    actor = s["to_act"][0]
+    other = (actor + 1) % 3
+    with app.app_context():
+        _, engine, state = load(game_id)
+        move = engine.legal_moves(state, actor)[0]
+        with pytest.raises(EngineError) as refused:
+            engine.play(state, other, move)
+        said = refused.value.detail
+        assert f"seat {actor}" in said.lower()
+        told = named(seat_grant(game_id, other), said)
+        assert f"P{actor}" in told and f"seat {actor}" not in told.lower(), told
+        assert named(seat_grant(game_id, 0), "It is not seat 0's turn to move.") \
+            == "It is not your turn to move."

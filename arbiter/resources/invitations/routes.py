@@ -80,7 +80,8 @@ class InvitationPage(MethodView):
         body = {"token": args["token"]}
         base = f"/v1/invitations/{row.id}"
         return pages.button_page(
-            "An invitation to play", f"{where}: you are invited to play {game.engine}.",
+            "An invitation to play", f"{where}: you are invited to play "
+            f"{invitations.engine_title(game.engine)}.",
             [("Accept", f"{base}/accept", body), ("Decline", f"{base}/decline", body),
              ("Block every invitation to my address", f"{base}/block", body)])
 
