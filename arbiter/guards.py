@@ -47,12 +47,13 @@ def takes_json_body() -> bool:
 def refuse_unread_body() -> None:
     """Refuse members in a JSON body sent to an operation that takes no body (``POST
     /resign``, ``/pause`` ...), as a route with a body refuses unknown fields: nothing
-    is done. An empty body, ``{}`` or ``null`` is taken.
+    is done. An empty body, ``{}`` or ``null`` is taken, and so is a body that is not
+    JSON where the route takes one (RFC 8058's form-encoded one-click unsubscribe).
 
     :raises ArbiterError: 422 ``invalid-request`` with ``errors`` (``Unknown field.``
         per member, as marshmallow says), 400 ``malformed-json``.
     """
-    if request.blueprint == "web" or request.endpoint in FORM_ENDPOINTS \
+    if request.blueprint == "web" \
             or request.method not in ("POST", "PUT", "PATCH", "DELETE") \
             or not request.is_json or request.endpoint is None:
         return
