@@ -118,7 +118,7 @@ def test_one_bad_game_creates_nothing_and_is_named(closed_app, organiser, bad, c
     assert answer.mimetype == "application/problem+json"
     assert answer.json["code"] == "bad-game" and answer.json["index"] == 137
     assert answer.json["problem"]["code"] == code
-    assert "Game 137" in answer.json["detail"]
+    assert "Game 138 of the batch (index 137)" in answer.json["detail"]  # counted from 1
     assert counts(closed_app) == before  # no game, seat, event or stored answer
 
 
