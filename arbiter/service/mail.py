@@ -86,16 +86,7 @@ def claim(mail_id: int):
     ``board_svg``, ``board_png``, ``dedupe_key``), or None if sent,
     given up, being sent or backing off. The claim and the read are one statement, so
     a database lost after it cannot leave a mail claimed but unread."""
-    now = utcnow()
-    lease = now + timedelta(seconds=_setting("MAIL_CLAIM_SECONDS"))
-    row = db.session.execute(
-        sa.update(OutboxMail)
-        .where(OutboxMail.id == mail_id, _may_try(now))
-        .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
-        .returning(*CLAIMED)
-        .execution_options(synchronize_session=False)).first()
-    db.session.commit()
-    return row
+    return _claim_where(lambda _now: mail_id)
 
 
 def send(mail_id: int) -> bool:
@@ -129,13 +120,20 @@ def claim_next():
     """Claim the oldest mail that may be tried now and that no other worker is
     claiming (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite has one writer at a
     time); return its row as ``claim`` does, or None when no mail is due."""
+    return _claim_where(lambda now: (
+        sa.select(OutboxMail.id).where(_may_try(now)).order_by(OutboxMail.id)
+        .limit(1).with_for_update(skip_locked=True).scalar_subquery()))
+
+
+def _claim_where(which: Callable[[datetime], object]):
+    """Claim the mail whose id is ``which(now)`` (an id or a subquery) if it may be
+    tried now, in one UPDATE ... RETURNING committed at once; return its ``CLAIMED``
+    row or None."""
     now = utcnow()
     lease = now + timedelta(seconds=_setting("MAIL_CLAIM_SECONDS"))
-    oldest = (sa.select(OutboxMail.id).where(_may_try(now)).order_by(OutboxMail.id)
-              .limit(1).with_for_update(skip_locked=True).scalar_subquery())
     row = db.session.execute(
         sa.update(OutboxMail)
-        .where(OutboxMail.id == oldest, _may_try(now))
+        .where(OutboxMail.id == which(now), _may_try(now))
         .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
         .returning(*CLAIMED)
         .execution_options(synchronize_session=False)).first()
