@@ -110,7 +110,7 @@ def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxM
     ])
     return OutboxMail(dedupe_key=f"invite:{invitation.id}", game_id=game.id,
                       seat=seat.seat, to_addr=invitation.email,
-                      subject=f"[Arbiter] An invitation to play {game.engine}", body=body,
+                      subject=f"[Arbiter] An invitation to play {engine_title(game.engine)}", body=body,
                       headers={"Reply-To": capability.reply_address(game.id, seat.seat,
                                                                     REPLY_VERSION)})
 

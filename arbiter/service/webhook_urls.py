@@ -56,6 +56,14 @@ IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
 """RFC 4291's deprecated IPv4-compatible addresses (``::a.b.c.d``)."""
 
 
+GLOBAL_UNICAST_V6 = ipaddress.ip_network("2000::/3")
+"""RFC 4291's global unicast space: an IPv6 address outside it (reserved, IPv4-translated
+``::ffff:0:0:0/96``, unassigned ``4000::/3`` ...) is never a web hook's target."""
+
+DOCUMENTATION_V6 = ipaddress.ip_network("3fff::/20")
+"""RFC 9637's second documentation prefix (this Python's ``is_global`` predates it)."""
+
+
 def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
     """Return the IPv4 addresses an IPv6 address ``ip`` leads to through a translation
     or tunnel: IPv4-mapped (``::ffff:0:0/96``), IPv4-compatible (``::/96``), 6to4
@@ -74,9 +82,10 @@ def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
 
 
 def address_allowed(address: str) -> bool:
-    """True when the service may connect to IP ``address``: a public (global unicast)
-    address, or one inside ``WEBHOOK_ALLOWED_NETWORKS``. An IPv6 address that embeds
-    an IPv4 one (:func:`embedded_ipv4`: mapped, compatible, 6to4, Teredo, NAT64) is
+    """True when the service may connect to IP ``address``: a public (global unicast,
+    not reserved; for IPv6 inside ``2000::/3`` and not documentation ``3fff::/20``, or
+    NAT64 ``64:ff9b::/96`` of a public IPv4 address) address, or one inside
+    ``WEBHOOK_ALLOWED_NETWORKS``. An IPv6 address that embeds an IPv4 one (:func:`embedded_ipv4`: mapped, compatible, 6to4, Teredo, NAT64) is
     allowed only when every embedded IPv4 address is (a NAT64 gateway or 6to4 relay
     would carry the connection there); the local-use NAT64 prefix ``64:ff9b:1::/48``
     only when listed. The same rule at registration and on every connection."""
@@ -90,8 +99,11 @@ def address_allowed(address: str) -> bool:
     if isinstance(ip, ipaddress.IPv6Address):
         if ip in NAT64_LOCAL:
             return False
+        if ip not in NAT64_WELL_KNOWN and (ip not in GLOBAL_UNICAST_V6
+                                           or ip in DOCUMENTATION_V6):
+            return False
         return all(address_allowed(str(v4)) for v4 in embedded_ipv4(ip))
-    return True
+    return not ip.is_reserved
 
 
 def normalise(url: str) -> str:

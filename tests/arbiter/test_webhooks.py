@@ -127,6 +127,10 @@ def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url)
     ({"url": "http://[2002:a00:1::]/", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://[::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://[64:ff9b:1::5db8:d70e]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[::ffff:0:7f00:1]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[5f00::1]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[1::]/", "events": ["turn"]}, "webhook-url-private"),
+    ({"url": "http://[3fff::1]/", "events": ["turn"]}, "webhook-url-private"),
     ({"url": "http://no-such-host.invalid/hook", "events": ["turn"]},
      "webhook-url-unresolvable"),
 ])
@@ -491,7 +495,8 @@ def test_the_connection_refuses_an_address_no_longer_allowed(sqlite_url):
 @pytest.mark.parametrize("peer, allowed", [
     ("64:ff9b::7f00:1", False), ("2002:7f00:1::", False), ("64:ff9b::a00:1", False),
     ("::ffff:127.0.0.1", False), ("64:ff9b:1::5db8:d70e", False),
-    ("64:ff9b::5db8:d70e", True), ("2002:5db8:d70e::", True), ("93.184.215.14", True)])
+    ("::ffff:0:7f00:1", False), ("5f00::1", False), ("3fff::1", False),
+    ("2606:4700::1111", True), ("64:ff9b::5db8:d70e", True), ("2002:5db8:d70e::", True), ("93.184.215.14", True)])
 def test_the_connection_check_applies_the_same_rule_to_embedded_ipv4(sqlite_url, peer,
                                                                      allowed):
     """Given no allowed networks, the check every delivery's connection makes on its
