@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # module-wide carry an xdist_group mark and stay on one worker
 TEST_WORKERS ?= 2
 
-.PHONY: install run test soak bench openapi clean
+.PHONY: install run test check lint soak bench openapi clean
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,9 +25,21 @@ run: install
 	BASE_URL="$${BASE_URL:-http://127.0.0.1:$(PORT)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho --procfile Procfile start --port $(PORT)
 
-## Install and run every test (integration tests skip without ARBITER_TEST_* URLs).
-test: install
+## Lint and format check (ruff, configured in pyproject.toml).
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+## Install, lint, and run every test (integration tests skip without ARBITER_TEST_* URLs).
+test: lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+
+## The fast tier while you work: lint, then engines, service and API tests on SQLite
+## (no whole stacks, real workers or fuzzing; fewer random playouts): under two minutes.
+check: lint
+	env -u ARBITER_TEST_POSTGRES_URL -u ARBITER_TEST_REDIS_URL -u ARBITER_REQUIRE_SERVICES \
+		ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-40} $(BIN)/python -m pytest -n $(TEST_WORKERS) \
+		--dist loadgroup -q -m "not stack and not slow" $(PYTEST_ARGS)
 
 ## The long random playouts: thousands of games per engine, then games played through the
 ## API checking every response and mail for another seat's secrets, then the fault tests

@@ -7,7 +7,8 @@ built at import time.
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask
 
@@ -19,16 +20,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import (bodies, config, database, errors, guards, limits, queue,
-                         unavailable, web)
-    from arbiter.service import consent  # noqa: F401 - the outbox's consent check
+    from arbiter import bodies, config, database, errors, guards, limits, queue, unavailable, web
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
     from arbiter.resources.metrics.routes import install_timing
-    from arbiter.service import webhooks
+    from arbiter.service import (
+        consent,  # noqa: F401 - the outbox's consent check
+        webhooks,
+    )
 
-    app = Flask(__name__, instance_relative_config=True,
-                instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None)
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None,
+    )
     app.request_class = bodies.BoundedRequest  # a chunked body over the limit is 413
     app.config.from_mapping(config.load(app.instance_path))
     if test_config:
@@ -39,22 +44,42 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(database.MIGRATIONS))
     api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
     api.spec.components.security_scheme(
-        "seatToken", {"type": "http", "scheme": "bearer",
-                      "description": "the seat token shown once at game creation"})
+        "seatToken",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "the seat token shown once at game creation",
+        },
+    )
     api.spec.components.security_scheme(
-        "creatorToken", {"type": "http", "scheme": "bearer",
-                         "description": "the creator token shown once at game creation"})
+        "creatorToken",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "the creator token shown once at game creation",
+        },
+    )
     api.spec.components.security_scheme(
-        "organiserToken", {"type": "http", "scheme": "bearer",
-                           "description": "the organiser token shown once at campaign "
-                                          "creation"})
+        "organiserToken",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "the organiser token shown once at campaign creation",
+        },
+    )
     api.spec.components.security_scheme(
-        "metricsToken", {"type": "http", "scheme": "bearer",
-                         "description": "the operator's METRICS_TOKEN"})
+        "metricsToken",
+        {"type": "http", "scheme": "bearer", "description": "the operator's METRICS_TOKEN"},
+    )
     api.spec.components.security_scheme(
-        "apiToken", {"type": "http", "scheme": "bearer",
-                     "description": "a personal API token (arb_...) of an account, with "
-                                    "scopes; it acts for every seat the account holds"})
+        "apiToken",
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "a personal API token (arb_...) of an account, with "
+            "scopes; it acts for every seat the account holds",
+        },
+    )
     register_blueprints(api)
     install_timing(app)
     errors.register(app)

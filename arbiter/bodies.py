@@ -18,8 +18,7 @@ from werkzeug.wsgi import LimitedStream
 class BoundedRequest(Request):
     """Flask's request, whose streamed body over ``max_content_length`` is 413."""
 
-    def get_data(self, cache: bool = True, as_text: bool = False,
-                 parse_form_data: bool = False):
+    def get_data(self, cache: bool = True, as_text: bool = False, parse_form_data: bool = False):
         """Return the body as werkzeug does.
 
         :raises RequestEntityTooLarge: a body without a length goes on past
@@ -28,7 +27,11 @@ class BoundedRequest(Request):
         streamed = self.content_length is None and "stream" not in self.__dict__
         data = super().get_data(cache, as_text, parse_form_data)
         stream = self.__dict__.get("stream")
-        if streamed and isinstance(stream, LimitedStream) and stream.is_exhausted \
-                and self.environ["wsgi.input"].read(1):
+        if (
+            streamed
+            and isinstance(stream, LimitedStream)
+            and stream.is_exhausted
+            and self.environ["wsgi.input"].read(1)
+        ):
             raise RequestEntityTooLarge()
         return data

@@ -40,13 +40,17 @@ def verify_cmd(record) -> None:
     for note in verdict.notes:
         click.echo(f"note: {note}")
     if verdict.ok and tournament:
-        click.echo(f"OK: {len(data['games'])} games verified ({verdict.rolls} rolls "
-                   f"re-derived, {verdict.moves} moves replayed); pairings, results and "
-                   "standings confirmed.")
+        click.echo(
+            f"OK: {len(data['games'])} games verified ({verdict.rolls} rolls "
+            f"re-derived, {verdict.moves} moves replayed); pairings, results and "
+            "standings confirmed."
+        )
         return
     if verdict.ok:
-        click.echo(f"OK: seed matches its commitment; {verdict.rolls} rolls re-derived, "
-                   f"{verdict.moves} moves replayed, result confirmed.")
+        click.echo(
+            f"OK: seed matches its commitment; {verdict.rolls} rolls re-derived, "
+            f"{verdict.moves} moves replayed, result confirmed."
+        )
         return
     click.echo(f"MISMATCH: {verdict.mismatch}", err=True)
     sys.exit(1)
@@ -55,24 +59,44 @@ def verify_cmd(record) -> None:
 @main.command("play")
 @click.argument("engine", type=click.Choice(list(engines.ENGINE_MODULES)))
 @click.option("--players", type=int, default=2, show_default=True)
-@click.option("--url", default="http://127.0.0.1:8000", show_default=True,
-              help="base URL of a running Arbiter")
+@click.option(
+    "--url",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    help="base URL of a running Arbiter",
+)
 @click.option("--seed", type=int, default=None, help="seed of the random player")
-@click.option("--out", "out_dir", default="records", show_default=True,
-              help="folder for the saved record")
-@click.option("--email", "emails", multiple=True,
-              help="an address per seat for turn mails (repeat)")
-@click.option("--token", envvar="ARBITER_TOKEN", default=None,
-              help="personal API token with games:create (env ARBITER_TOKEN), needed "
-                   "where OPEN_CREATION is off")
-@click.option("--by-email", is_flag=True,
-              help="play every move by replying to the turn mails (see --sink, --mailin)")
-@click.option("--sink", default="smtp://127.0.0.1:2525", show_default=True,
-              help="with --by-email: where to listen for the server's mail (its SMTP_URL)")
-@click.option("--mailin", default="smtp://127.0.0.1:8025", show_default=True,
-              help="with --by-email: the server's mailin listener (its MAILIN_URL)")
-def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink,
-             mailin) -> None:
+@click.option(
+    "--out", "out_dir", default="records", show_default=True, help="folder for the saved record"
+)
+@click.option(
+    "--email", "emails", multiple=True, help="an address per seat for turn mails (repeat)"
+)
+@click.option(
+    "--token",
+    envvar="ARBITER_TOKEN",
+    default=None,
+    help="personal API token with games:create (env ARBITER_TOKEN), needed "
+    "where OPEN_CREATION is off",
+)
+@click.option(
+    "--by-email",
+    is_flag=True,
+    help="play every move by replying to the turn mails (see --sink, --mailin)",
+)
+@click.option(
+    "--sink",
+    default="smtp://127.0.0.1:2525",
+    show_default=True,
+    help="with --by-email: where to listen for the server's mail (its SMTP_URL)",
+)
+@click.option(
+    "--mailin",
+    default="smtp://127.0.0.1:8025",
+    show_default=True,
+    help="with --by-email: the server's mailin listener (its MAILIN_URL)",
+)
+def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink, mailin) -> None:
     """Create a game on a running server and play it out with random legal moves,
     over HTTP or (--by-email) by replying to the turn mails."""
     from arbiter.play import PlayError, play
@@ -82,11 +106,11 @@ def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink,
             from arbiter.play_mail import Sink, play_by_email
 
             with Sink(sink) as inbox:
-                played, check = play_by_email(url, engine, players, inbox, mailin, seed,
-                                              out_dir, token=token)
+                played, check = play_by_email(
+                    url, engine, players, inbox, mailin, seed, out_dir, token=token
+                )
             sys.exit(0 if played.verdict.ok and not check.problems else 1)
-        played = play(url, engine, players, seed, out_dir, list(emails) or None,
-                      token=token)
+        played = play(url, engine, players, seed, out_dir, list(emails) or None, token=token)
     except (PlayError, OSError) as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(2)
@@ -114,8 +138,12 @@ def doctor_cmd() -> None:
 
 
 @main.command("mail-in")
-@click.option("--rcpt", "rcpts", multiple=True,
-              help="an envelope recipient (Postfix pipe: ${recipient}); repeat")
+@click.option(
+    "--rcpt",
+    "rcpts",
+    multiple=True,
+    help="an envelope recipient (Postfix pipe: ${recipient}); repeat",
+)
 @click.option("--sender", default=None, help="the envelope sender (Postfix pipe: ${sender})")
 def mail_in(rcpts, sender) -> None:
     """Read one message on standard input and store it for processing.
@@ -176,8 +204,11 @@ def outbox_cmd(address) -> None:
     app = create_app()
     with app.app_context():
         mail = db.session.scalar(
-            sa.select(OutboxMail).where(OutboxMail.to_addr == normal_address(address))
-            .order_by(OutboxMail.id.desc()).limit(1))
+            sa.select(OutboxMail)
+            .where(OutboxMail.to_addr == normal_address(address))
+            .order_by(OutboxMail.id.desc())
+            .limit(1)
+        )
         if mail is None:
             click.echo(f"No mail for {address}.", err=True)
             sys.exit(1)

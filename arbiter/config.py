@@ -123,7 +123,8 @@
     is Redis, else ``memory://`` (per process).
 ``RATELIMIT_ENABLED``
     ``0`` turns every rate limit off (default on).
-``RATELIMIT_CREATE``, ``RATELIMIT_WRITE``, ``RATELIMIT_READ``, ``RATELIMIT_SIGN_IN``, ``RATELIMIT_SIGN_IN_CLIENT``, ``RATELIMIT_INVITE``
+``RATELIMIT_CREATE``, ``RATELIMIT_WRITE``, ``RATELIMIT_READ``, ``RATELIMIT_SIGN_IN``,
+``RATELIMIT_SIGN_IN_CLIENT``, ``RATELIMIT_INVITE``
     the limits, as ``limits`` strings (``"20 per minute;200 per day"``; empty: none);
     see :mod:`arbiter.limits` and ``RATE_LIMITS`` below.
 ``WEBHOOK_ALLOW_HTTP``
@@ -154,8 +155,8 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 log = logging.getLogger(__name__)
 
@@ -188,9 +189,11 @@ def secret_key(env: Mapping[str, str], instance_path: str) -> str:
     """Return ``SECRET_KEY`` from ``env``, or the instance folder's key (logged)."""
     if env.get("SECRET_KEY"):
         return env["SECRET_KEY"]
-    log.warning("SECRET_KEY is not set: using the key kept in %s; set SECRET_KEY in "
-                "production (every machine of a deployment needs the same one)",
-                Path(instance_path) / SECRET_KEY_FILE)
+    log.warning(
+        "SECRET_KEY is not set: using the key kept in %s; set SECRET_KEY in "
+        "production (every machine of a deployment needs the same one)",
+        Path(instance_path) / SECRET_KEY_FILE,
+    )
     return instance_secret_key(instance_path)
 
 
@@ -200,7 +203,7 @@ def database_url(raw: str | None, instance_path: str) -> str:
         return f"sqlite:///{Path(instance_path) / 'arbiter.sqlite3'}"
     for prefix in ("postgres://", "postgresql://"):
         if raw.startswith(prefix):
-            return "postgresql+psycopg://" + raw[len(prefix):]
+            return "postgresql+psycopg://" + raw[len(prefix) :]
     return raw
 
 
@@ -209,8 +212,13 @@ def engine_options(url: str, pre_ping: bool = True) -> dict:
     server database (SQLite keeps its own pool); ``pre_ping``: ``DB_PRE_PING``."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": pre_ping}
-    return {"pool_pre_ping": pre_ping, "pool_size": 10, "max_overflow": 30,
-            "pool_timeout": 10, "connect_args": {"connect_timeout": 5}}
+    return {
+        "pool_pre_ping": pre_ping,
+        "pool_size": 10,
+        "max_overflow": 30,
+        "pool_timeout": 10,
+        "connect_args": {"connect_timeout": 5},
+    }
 
 
 def web_settings(env: Mapping[str, str] | None = None) -> dict:
@@ -218,8 +226,9 @@ def web_settings(env: Mapping[str, str] | None = None) -> dict:
     unless ``DB_PRE_PING`` asks for it (see the module)."""
     env = os.environ if env is None else env
     pre_ping = flag(env.get("DB_PRE_PING"), default=False)
-    return {"SQLALCHEMY_ENGINE_OPTIONS": engine_options(env.get("DATABASE_URL") or "sqlite:",
-                                                        pre_ping)}
+    return {
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(env.get("DATABASE_URL") or "sqlite:", pre_ping)
+    }
 
 
 def broker_settings(raw: str | None, instance_path: str) -> dict:
@@ -250,11 +259,17 @@ def _beat(env: Mapping[str, str]) -> dict:
         "sweep-chance": {"task": "workers.tasks.sweep_chance", "schedule": sweeps},
         "sweep-webhooks": {"task": "workers.tasks.sweep_webhooks", "schedule": sweeps},
         "sweep-inbound": {"task": "workers.tasks.sweep_inbound", "schedule": 15.0},
-        "sweep-clock": {"task": "workers.tasks.sweep_clock",
-                        "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15))},
-        "sweep-tournaments": {"task": "workers.tasks.sweep_tournaments",
-                              "schedule": float(env.get("TOURNAMENT_SWEEP_SECONDS", 15))},
+        "sweep-clock": {
+            "task": "workers.tasks.sweep_clock",
+            "schedule": float(env.get("CLOCK_SWEEP_SECONDS", 15)),
+        },
+        "sweep-tournaments": {
+            "task": "workers.tasks.sweep_tournaments",
+            "schedule": float(env.get("TOURNAMENT_SWEEP_SECONDS", 15)),
+        },
     }
+
+
 RATE_LIMITS = {
     "RATELIMIT_CREATE": "20 per minute;500 per day",
     "RATELIMIT_WRITE": "300 per minute",
@@ -308,10 +323,19 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "task_ignore_result": True,
         "imports": ("workers.tasks",),
         "beat_schedule": _beat(env),
-        **({"beat_schedule": {**_beat(env), "poll-imap": {
-            "task": "workers.tasks.poll_imap",
-            "schedule": float(env.get("IMAP_POLL_SECONDS", 30))}}}
-           if env.get("IMAP_URL") else {}),
+        **(
+            {
+                "beat_schedule": {
+                    **_beat(env),
+                    "poll-imap": {
+                        "task": "workers.tasks.poll_imap",
+                        "schedule": float(env.get("IMAP_POLL_SECONDS", 30)),
+                    },
+                }
+            }
+            if env.get("IMAP_URL")
+            else {}
+        ),
         "beat_schedule_filename": str(Path(instance_path) / "celerybeat-schedule"),
         "worker_hijack_root_logger": False,
         # a lost broker is waited for, however long: retried forever (Celery's default
@@ -378,8 +402,9 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         **{key: env.get(key, value) for key, value in RATE_LIMITS.items()},
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
-        "WEBHOOK_ALLOW_HTTP": flag(env.get("WEBHOOK_ALLOW_HTTP"),
-                                   default=not env.get("DATABASE_URL")),
+        "WEBHOOK_ALLOW_HTTP": flag(
+            env.get("WEBHOOK_ALLOW_HTTP"), default=not env.get("DATABASE_URL")
+        ),
         "WEBHOOK_ALLOWED_NETWORKS": env.get("WEBHOOK_ALLOWED_NETWORKS", ""),
         "WEBHOOK_TIMEOUT_SECONDS": float(env.get("WEBHOOK_TIMEOUT_SECONDS", 10)),
         "WEBHOOK_RETRY_FIRST_SECONDS": float(env.get("WEBHOOK_RETRY_FIRST_SECONDS", 5)),

@@ -21,7 +21,8 @@ one ``Problem`` schema:
 It also writes down input rules the service enforces on every string query parameter
 (no NUL character) and makes the ``X-Pagination`` header what it is: a string holding
 JSON. A marshmallow schema may add JSON Schema keywords for rules across its fields
-(``class Meta: openapi = {"oneOf": ...}``). :func:`complete` is idempotent; ``ArbiterApi`` runs it after each blueprint is
+(``class Meta: openapi = {"oneOf": ...}``). :func:`complete` is idempotent; ``ArbiterApi`` runs it
+after each blueprint is
 registered, so routes added later are covered the same way.
 """
 
@@ -47,36 +48,52 @@ EVERY_OPERATION = {
 }
 PATH_PARAMETER = {404: "nothing at this address"}
 ARGUMENTS = {422: "a field is missing or wrong (invalid-request, with errors per field)"}
-NO_BODY = {422: "a JSON body with members: this operation takes none (invalid-request; "
-                "an empty body or {} is taken)"}
-REQUEST_BODY = {400: "the body is not valid JSON", 413: "the body is too large (the "
-                "connection is closed)", 415: "the body is not JSON"}
+NO_BODY = {
+    422: "a JSON body with members: this operation takes none (invalid-request; "
+    "an empty body or {} is taken)"
+}
+REQUEST_BODY = {
+    400: "the body is not valid JSON",
+    413: "the body is too large (the connection is closed)",
+    415: "the body is not JSON",
+}
 SECURED = {401: "a missing, malformed or wrong token"}
-PERSONAL_TOKEN = {403: "a personal token without the scope this route needs "
-                       "(missing-scope), or whose account holds no seat in the game "
-                       "(no-seat)"}
-HEADER_RULES = {"Idempotency-Key": {422: "an Idempotency-Key too short, too long or "
-                                         "used before for another request"},
-                "If-Match": {400: "an If-Match that is not a game ETag"}}
+PERSONAL_TOKEN = {
+    403: "a personal token without the scope this route needs "
+    "(missing-scope), or whose account holds no seat in the game "
+    "(no-seat)"
+}
+HEADER_RULES = {
+    "Idempotency-Key": {
+        422: "an Idempotency-Key too short, too long or used before for another request"
+    },
+    "If-Match": {400: "an If-Match that is not a game ETag"},
+}
 
-RETRY_AFTER = {"description": "seconds to wait before trying again",
-               "schema": {"type": "integer", "minimum": 0}}
+RETRY_AFTER = {
+    "description": "seconds to wait before trying again",
+    "schema": {"type": "integer", "minimum": 0},
+}
 PAGINATION_HEADER = {
     "description": "JSON text: total, total_pages, first_page, last_page, page, "
-                   "previous_page, next_page",
+    "previous_page, next_page",
     "schema": {"type": "string", "contentMediaType": "application/json"},
 }
 
 
-def link(path: str, method: str, description: str, body: dict | None = None,
-         **parameters: str) -> dict:
+def link(
+    path: str, method: str, description: str, body: dict | None = None, **parameters: str
+) -> dict:
     """Return an OpenAPI link to the operation ``method path`` (for stateful clients
     and fuzzers such as schemathesis), its parameters given as runtime expressions and
     named ``<location>.<name>``: ``link("/v1/games/{game_id}", "get", "...",
     path__game_id="$response.body#/id")``."""
     ref = "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
-    out = {"operationRef": ref, "description": description,
-           "parameters": {k.replace("__", ".", 1): v for k, v in parameters.items()}}
+    out = {
+        "operationRef": ref,
+        "description": description,
+        "parameters": {k.replace("__", ".", 1): v for k, v in parameters.items()},
+    }
     if body is not None:
         out["requestBody"] = body
     return out
@@ -89,8 +106,10 @@ def links(status: int, **named: dict) -> dict:
 
 def problem_response(description: str, status: int) -> dict:
     """Return an OpenAPI response object for an error: problem+json, ``Problem``."""
-    out = {"description": description,
-           "content": {PROBLEM_MEDIA_TYPE: {"schema": dict(PROBLEM_REF)}}}
+    out = {
+        "description": description,
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": dict(PROBLEM_REF)}},
+    }
     if status in (429, 503):
         out["headers"] = {"Retry-After": copy.deepcopy(RETRY_AFTER)}
     return out
@@ -99,8 +118,7 @@ def problem_response(description: str, status: int) -> dict:
 WRITES = ("post", "put", "patch", "delete")
 
 
-def _statuses(operation: dict, path_parameters: list[dict], method: str = "get"
-              ) -> dict[int, str]:
+def _statuses(operation: dict, path_parameters: list[dict], method: str = "get") -> dict[int, str]:
     """Return the error statuses (with a description) the generic layers give for an
     operation of this shape (``method`` lower-case)."""
     parameters = path_parameters + operation.get("parameters", [])
@@ -125,8 +143,7 @@ def _statuses(operation: dict, path_parameters: list[dict], method: str = "get"
     return {status: "; ".join(descriptions) for status, descriptions in found.items()}
 
 
-def _complete_operation(operation: dict, path_parameters: list[dict],
-                        method: str = "get") -> None:
+def _complete_operation(operation: dict, path_parameters: list[dict], method: str = "get") -> None:
     """Declare the generic errors of one operation, every error as problem+json."""
     responses = operation.setdefault("responses", {})
     responses.pop("default", None)
@@ -147,8 +164,12 @@ def _forbid_nul(parameter: dict) -> None:
     schema = parameter.get("schema", {})
     kind = schema.get("type")
     is_text = kind == "string" or (isinstance(kind, list) and "string" in kind)
-    if parameter.get("in") == "query" and is_text \
-            and "pattern" not in schema and "enum" not in schema:
+    if (
+        parameter.get("in") == "query"
+        and is_text
+        and "pattern" not in schema
+        and "enum" not in schema
+    ):
         schema["pattern"] = NO_NUL
 
 
@@ -177,8 +198,9 @@ def complete(api: Api) -> None:
         extra = getattr(getattr(key[0], "Meta", None), "openapi", None)
         if extra and name in spec.components.schemas:
             spec.components.schemas[name].update(copy.deepcopy(extra))
-    for name in [n for n in spec.components.responses if n in HTTPStatus.__members__
-                 or n == "DEFAULT_ERROR"]:
+    for name in [
+        n for n in spec.components.responses if n in HTTPStatus.__members__ or n == "DEFAULT_ERROR"
+    ]:
         del spec.components.responses[name]
 
 
@@ -199,7 +221,9 @@ class ArbiterApi(Api):
         from arbiter.resources.blueprint import Blueprint
 
         if not isinstance(blp, Blueprint):
-            raise TypeError(f"blueprint {blp.name!r}: build REST resources on "
-                            "arbiter.resources.blueprint.Blueprint, not flask_smorest's")
+            raise TypeError(
+                f"blueprint {blp.name!r}: build REST resources on "
+                "arbiter.resources.blueprint.Blueprint, not flask_smorest's"
+            )
         super().register_blueprint(blp, parameters=parameters, **options)
         complete(self)

@@ -31,8 +31,13 @@ class ArbiterError(Exception):
     code = "bad-request"
     title = "Bad request"
 
-    def __init__(self, detail: str, code: str | None = None, status: int | None = None,
-                 extra: dict | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        code: str | None = None,
+        status: int | None = None,
+        extra: dict | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         if code:
@@ -114,8 +119,11 @@ def field_messages(messages, prefix: str = "") -> str:
                 parts.append(field_messages(value))
                 continue
             if key == "_schema":
-                value = ["Must be a JSON object" if m == NOT_AN_OBJECT else m
-                         for m in value] if isinstance(value, list) else value
+                value = (
+                    ["Must be a JSON object" if m == NOT_AN_OBJECT else m for m in value]
+                    if isinstance(value, list)
+                    else value
+                )
                 parts.append(field_messages(value, prefix))
                 continue
             name = f"{prefix}.{key}" if prefix else str(key)
@@ -129,11 +137,18 @@ def field_messages(messages, prefix: str = "") -> str:
     return f"{prefix}: {messages}" if prefix else str(messages)
 
 
-def problem_body(status: int, code: str, title: str, detail: str,
-                 extra: dict | None = None) -> dict:
+def problem_body(
+    status: int, code: str, title: str, detail: str, extra: dict | None = None
+) -> dict:
     """Return the members of a problem details answer (RFC 9457) as a dict."""
-    return {"type": PROBLEM_BASE + code, "title": title, "status": status,
-            "detail": detail, "code": code, **(extra or {})}
+    return {
+        "type": PROBLEM_BASE + code,
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **(extra or {}),
+    }
 
 
 def problem(status: int, code: str, title: str, detail: str, extra: dict | None = None) -> Response:
@@ -142,22 +157,37 @@ def problem(status: int, code: str, title: str, detail: str, extra: dict | None 
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
-STATUS_TITLES = {cls.status: cls.title for cls in (ArbiterError, NotFound, Unauthorized,
-                                                   Forbidden, TooManyRequests, Conflict,
-                                                   Unprocessable)}
+STATUS_TITLES = {
+    cls.status: cls.title
+    for cls in (
+        ArbiterError,
+        NotFound,
+        Unauthorized,
+        Forbidden,
+        TooManyRequests,
+        Conflict,
+        Unprocessable,
+    )
+}
 """The title of an error raised with a bare status (``ArbiterError(..., status=422)``):
 the same as its status's class says, never the HTTP reason phrase."""
 
-CODE_TITLES = {"invalid-request": "Invalid request", "malformed-json": "Malformed request",
-               "unsupported-media-type": "Unsupported media type"}
+CODE_TITLES = {
+    "invalid-request": "Invalid request",
+    "malformed-json": "Malformed request",
+    "unsupported-media-type": "Unsupported media type",
+}
 """Titles fixed by code, for the codes that several paths answer: a problem type (its
 ``code``) has one title (RFC 9457, "title")."""
 
 
 def problem_for(err: ArbiterError) -> Response:
     """Return the problem+json answer to ``err``."""
-    title = err.title if type(err) is not ArbiterError else STATUS_TITLES.get(
-        err.status, HTTPStatus(err.status).phrase)
+    title = (
+        err.title
+        if type(err) is not ArbiterError
+        else STATUS_TITLES.get(err.status, HTTPStatus(err.status).phrase)
+    )
     title = CODE_TITLES.get(err.code, title)
     answer = problem(err.status, err.code, title, err.detail, err.extra)
     if isinstance(err, TooManyRequests):
@@ -173,31 +203,53 @@ def _from_http(err: HTTPException) -> Response:
     if status == 413:
         limit = request.max_content_length or 0
         size = f"{limit // 1024} KiB" if limit < 1024 * 1024 else f"{limit / 2**20:g} MiB"
-        answer = problem(413, "body-too-large", "Request body too large",
-                         f"The request body is larger than the {size} this address accepts.")
+        answer = problem(
+            413,
+            "body-too-large",
+            "Request body too large",
+            f"The request body is larger than the {size} this address accepts.",
+        )
         answer.headers["Connection"] = "close"
         return answer
     if status == 404:
         return problem(404, "not-found", "Not found", "There is nothing at this address.")
     if status == 415:
-        return problem(415, "unsupported-media-type", "Unsupported media type",
-                       "Send the request body as JSON (Content-Type: application/json).")
+        return problem(
+            415,
+            "unsupported-media-type",
+            "Unsupported media type",
+            "Send the request body as JSON (Content-Type: application/json).",
+        )
     if status == 405:
-        answer = problem(405, "method-not-allowed", "Method not allowed",
-                         "This address does not accept that method.")
+        answer = problem(
+            405,
+            "method-not-allowed",
+            "Method not allowed",
+            "This address does not accept that method.",
+        )
         answer.headers.update({k: v for k, v in err.get_headers() if k == "Allow"})
         return answer
     messages = (getattr(err, "data", None) or {}).get("messages")
     if status == 400:
-        return problem(400, "malformed-json", "Malformed request",
-                       "The request body is not valid JSON.")
+        return problem(
+            400, "malformed-json", "Malformed request", "The request body is not valid JSON."
+        )
     if status == 422 and body_not_an_object(messages):
-        return problem(422, "invalid-request", "Invalid request",
-                       "The body must be a JSON object.", {"errors": messages})
+        return problem(
+            422,
+            "invalid-request",
+            "Invalid request",
+            "The body must be a JSON object.",
+            {"errors": messages},
+        )
     if status == 422 and messages:
-        return problem(422, "invalid-request", "Invalid request",
-                       f"Some fields are missing or wrong: {field_messages(messages)}.",
-                       {"errors": messages})
+        return problem(
+            422,
+            "invalid-request",
+            "Invalid request",
+            f"Some fields are missing or wrong: {field_messages(messages)}.",
+            {"errors": messages},
+        )
     return problem(status, f"http-{status}", err.name, err.description or err.name)
 
 
@@ -217,8 +269,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RecursionError)
     def _too_deep(err: RecursionError):
-        return problem(400, "malformed-json", "Malformed request",
-                       "The request body is nested too deeply to read.")
+        return problem(
+            400,
+            "malformed-json",
+            "Malformed request",
+            "The request body is nested too deeply to read.",
+        )
 
     @app.errorhandler(EngineError)
     def _engine(err: EngineError):
@@ -233,5 +289,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _unexpected(err: Exception):
         log.exception("unhandled error")
-        return problem(500, "internal-error", "Internal error",
-                       "Something went wrong on the server; nothing was recorded.")
+        return problem(
+            500,
+            "internal-error",
+            "Internal error",
+            "Something went wrong on the server; nothing was recorded.",
+        )

@@ -33,8 +33,9 @@ class SessionSQLAlchemy(SQLAlchemy):
         try:
             self.session.remove()
         except sa.exc.SQLAlchemyError as err:
-            log.warning("session clean-up failed (database lost?): %s",
-                        str(err).splitlines()[0][:300])
+            log.warning(
+                "session clean-up failed (database lost?): %s", str(err).splitlines()[0][:300]
+            )
             self.session.registry.clear()
 
 

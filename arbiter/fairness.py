@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 DOMAIN = b"arbiter/v1|"
 
@@ -43,7 +44,7 @@ def _stream(seed_hex: str, seq: int) -> Iterator[int]:
         msg = DOMAIN + seq.to_bytes(8, "big") + counter.to_bytes(8, "big")
         block = hmac.new(key, msg, hashlib.sha256).digest()
         for i in range(0, 32, 4):
-            yield int.from_bytes(block[i:i + 4], "big")
+            yield int.from_bytes(block[i : i + 4], "big")
         counter += 1
 
 

@@ -13,7 +13,6 @@ from flask import Flask, request
 
 from arbiter.errors import ArbiterError, NotFound, field_messages
 
-
 FORM_ENDPOINTS: set[str] = set()
 """Endpoints that also take a form-encoded body (RFC 8058's one-click unsubscribe)."""
 
@@ -26,10 +25,17 @@ def require_json_body() -> None:
     if request.blueprint == "web":  # the pages take forms (arbiter/web)
         return
     sends_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if request.method in ("POST", "PUT", "PATCH") and sends_body \
-            and not request.is_json and request.endpoint not in FORM_ENDPOINTS:
-        raise ArbiterError("Send the request body as JSON (Content-Type: application/json).",
-                           code="unsupported-media-type", status=415)
+    if (
+        request.method in ("POST", "PUT", "PATCH")
+        and sends_body
+        and not request.is_json
+        and request.endpoint not in FORM_ENDPOINTS
+    ):
+        raise ArbiterError(
+            "Send the request body as JSON (Content-Type: application/json).",
+            code="unsupported-media-type",
+            status=415,
+        )
 
 
 def takes_json_body() -> bool:
@@ -53,24 +59,36 @@ def refuse_unread_body() -> None:
     :raises ArbiterError: 422 ``invalid-request`` with ``errors`` (``Unknown field.``
         per member, as marshmallow says), 400 ``malformed-json``.
     """
-    if request.blueprint == "web" \
-            or request.method not in ("POST", "PUT", "PATCH", "DELETE") \
-            or not request.is_json or request.endpoint is None:
+    if (
+        request.blueprint == "web"
+        or request.method not in ("POST", "PUT", "PATCH", "DELETE")
+        or not request.is_json
+        or request.endpoint is None
+    ):
         return
-    if not (request.content_length or request.headers.get("Transfer-Encoding")) \
-            or takes_json_body():
+    if (
+        not (request.content_length or request.headers.get("Transfer-Encoding"))
+        or takes_json_body()
+    ):
         return
     body = request.get_json()  # unreadable: 400 malformed-json
     if body is None or body == {}:
         return
     if not isinstance(body, dict):
-        raise ArbiterError("This operation takes no request body (send none, or {}).",
-                           code="invalid-request", status=422,
-                           extra={"errors": {"json": {"_schema": ["Takes no body."]}}})
+        raise ArbiterError(
+            "This operation takes no request body (send none, or {}).",
+            code="invalid-request",
+            status=422,
+            extra={"errors": {"json": {"_schema": ["Takes no body."]}}},
+        )
     errors = {"json": {name: ["Unknown field."] for name in sorted(body)}}
-    raise ArbiterError(f"Some fields are missing or wrong: {field_messages(errors)} "
-                       "(this operation takes no body).", code="invalid-request",
-                       status=422, extra={"errors": errors})
+    raise ArbiterError(
+        f"Some fields are missing or wrong: {field_messages(errors)} "
+        "(this operation takes no body).",
+        code="invalid-request",
+        status=422,
+        extra={"errors": errors},
+    )
 
 
 def refuse_nul() -> None:
@@ -81,14 +99,21 @@ def refuse_nul() -> None:
     """
     if any("\x00" in str(value) for value in (request.view_args or {}).values()):
         raise NotFound("There is nothing at this address.", code="not-found")
-    bad = sorted({name for name, value in request.args.items(multi=True)
-                  if "\x00" in name or "\x00" in value})
+    bad = sorted(
+        {
+            name
+            for name, value in request.args.items(multi=True)
+            if "\x00" in name or "\x00" in value
+        }
+    )
     if bad:
         names = ", ".join(repr(n) for n in bad)
-        raise ArbiterError(f"Some fields are missing or wrong: {names} must not contain a "
-                           "NUL character.", code="invalid-request", status=422,
-                           extra={"errors": {"query": {n: ["Must not contain a NUL character."]
-                                                       for n in bad}}})
+        raise ArbiterError(
+            f"Some fields are missing or wrong: {names} must not contain a NUL character.",
+            code="invalid-request",
+            status=422,
+            extra={"errors": {"query": {n: ["Must not contain a NUL character."] for n in bad}}},
+        )
 
 
 def register(app: Flask, authenticate) -> None:

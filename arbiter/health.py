@@ -52,18 +52,28 @@ def config(app: Flask) -> Finding:
     """Check the settings a production deployment needs."""
     notes = []
     if not app.config.get("SECRET_KEY_FROM_ENV"):
-        notes.append("SECRET_KEY is not set (a key kept in the instance folder is used; "
-                     "every machine of a deployment needs the same one)")
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite") and \
-            app.config["CELERY"]["broker_url"].startswith(("redis", "amqp", "sqs")):
-        notes.append("the database is SQLite but the broker is a server: workers on other "
-                     "machines cannot reach a SQLite file")
+        notes.append(
+            "SECRET_KEY is not set (a key kept in the instance folder is used; "
+            "every machine of a deployment needs the same one)"
+        )
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite") and app.config["CELERY"][
+        "broker_url"
+    ].startswith(("redis", "amqp", "sqs")):
+        notes.append(
+            "the database is SQLite but the broker is a server: workers on other "
+            "machines cannot reach a SQLite file"
+        )
     if "localhost" in app.config["BASE_URL"] or "127.0.0.1" in app.config["BASE_URL"]:
-        where = ("set to" if app.config.get("BASE_URL_FROM_ENV") else
-                 "not set in this command's environment, so the default from PORT is")
-        notes.append(f"BASE_URL is {where} {app.config['BASE_URL']}: links in mails only "
-                     "work on this machine (the service's processes read their own "
-                     "environment: `make run` sets http://127.0.0.1:$PORT)")
+        where = (
+            "set to"
+            if app.config.get("BASE_URL_FROM_ENV")
+            else "not set in this command's environment, so the default from PORT is"
+        )
+        notes.append(
+            f"BASE_URL is {where} {app.config['BASE_URL']}: links in mails only "
+            "work on this machine (the service's processes read their own "
+            "environment: `make run` sets http://127.0.0.1:$PORT)"
+        )
     if notes:
         return Finding("config", "warning", "; ".join(notes) + ".")
     return Finding("config", "ok", "SECRET_KEY and BASE_URL are set.")
@@ -79,9 +89,12 @@ def database_ready(app: Flask) -> Finding:
         return Finding("database", "problem", f"cannot reach the database: {_first_line(err)}")
     heads = ScriptDirectory(str(database.MIGRATIONS)).get_heads()
     if set(current) != set(heads):
-        return Finding("database", "problem",
-                       f"the schema is at {', '.join(current) or 'nothing'}, the code needs "
-                       f"{', '.join(heads)}: run `arbiter db-upgrade`.")
+        return Finding(
+            "database",
+            "problem",
+            f"the schema is at {', '.join(current) or 'nothing'}, the code needs "
+            f"{', '.join(heads)}: run `arbiter db-upgrade`.",
+        )
     return Finding("database", "ok", f"reachable, migrated ({', '.join(heads)}).")
 
 
@@ -92,8 +105,11 @@ def broker(app: Flask) -> Finding:
     url = celery.conf.broker_url
     if url.startswith(("filesystem", "arbiterfs")):
         options = celery.conf.broker_transport_options
-        missing = [f for f in (options["data_folder_in"], options["processed_folder"])
-                   if not Path(f).is_dir()]
+        missing = [
+            f
+            for f in (options["data_folder_in"], options["processed_folder"])
+            if not Path(f).is_dir()
+        ]
         if missing:
             return Finding("broker", "problem", f"broker folders missing: {', '.join(missing)}")
         return Finding("broker", "ok", f"filesystem transport in {options['data_folder_in']}.")
@@ -109,8 +125,11 @@ def smtp(app: Flask) -> Finding:
     """Check the SMTP server of ``SMTP_URL`` answers a greeting."""
     url = app.config["SMTP_URL"]
     if not url:
-        return Finding("smtp", "warning", "SMTP_URL is not set: mails are written to the "
-                                          "worker's log, not sent.")
+        return Finding(
+            "smtp",
+            "warning",
+            "SMTP_URL is not set: mails are written to the worker's log, not sent.",
+        )
     parts = urlparse(url)
     smtp_class = smtplib.SMTP_SSL if parts.scheme == "smtps" else smtplib.SMTP
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
@@ -118,8 +137,9 @@ def smtp(app: Flask) -> Finding:
         with smtp_class(parts.hostname or "localhost", port, timeout=5) as server:
             server.ehlo()
     except (OSError, smtplib.SMTPException) as err:
-        return Finding("smtp", "problem", f"cannot reach {parts.hostname}:{port}: "
-                                          f"{_first_line(err)}")
+        return Finding(
+            "smtp", "problem", f"cannot reach {parts.hostname}:{port}: {_first_line(err)}"
+        )
     return Finding("smtp", "ok", f"{parts.hostname}:{port} answers.")
 
 
@@ -131,8 +151,12 @@ def beat(app: Flask) -> Finding:
     lag = (utcnow() - row.last_run).total_seconds()
     every = _sweep_seconds(app)
     if lag > 3 * every:
-        return Finding("beat", "problem", f"the clock sweep last ran {lag:.0f} s ago (it "
-                                          f"should every {every:.0f} s): is `beat` running?")
+        return Finding(
+            "beat",
+            "problem",
+            f"the clock sweep last ran {lag:.0f} s ago (it "
+            f"should every {every:.0f} s): is `beat` running?",
+        )
     return Finding("beat", "ok", f"the clock sweep ran {lag:.0f} s ago.")
 
 
@@ -141,17 +165,23 @@ def outbox(app: Flask) -> Finding:
     now = utcnow()
     unsent = OutboxMail.sent_at.is_(None)
     waiting, oldest = db.session.execute(
-        sa.select(sa.func.count(), sa.func.min(OutboxMail.created_at))
-        .where(unsent, OutboxMail.given_up_at.is_(None))).one()
-    given_up = db.session.scalar(sa.select(sa.func.count()).where(
-        unsent, OutboxMail.given_up_at.is_not(None)))
+        sa.select(sa.func.count(), sa.func.min(OutboxMail.created_at)).where(
+            unsent, OutboxMail.given_up_at.is_(None)
+        )
+    ).one()
+    given_up = db.session.scalar(
+        sa.select(sa.func.count()).where(unsent, OutboxMail.given_up_at.is_not(None))
+    )
     detail = f"{waiting} mail(s) waiting"
     if given_up:
         detail += f", {given_up} given up (outbox.last_error says why)"
     if oldest is not None and (now - oldest).total_seconds() > OUTBOX_LATE_SECONDS:
         age = (now - oldest).total_seconds()
-        return Finding("outbox", "problem", f"{detail}; the oldest for {age:.0f} s: are the "
-                                            "worker and SMTP up?")
+        return Finding(
+            "outbox",
+            "problem",
+            f"{detail}; the oldest for {age:.0f} s: are the worker and SMTP up?",
+        )
     return Finding("outbox", "warning" if given_up else "ok", detail + ".")
 
 
@@ -160,17 +190,22 @@ def webhooks(app: Flask) -> Finding:
     queue): none written over 5 minutes ago may be still untried. A receiver that
     fails is its owner's business (retries, then the hook is disabled): counted only."""
     late = utcnow() - timedelta(seconds=OUTBOX_LATE_SECONDS)
-    pending = sa.and_(WebhookDelivery.delivered_at.is_(None),
-                      WebhookDelivery.given_up_at.is_(None))
+    pending = sa.and_(WebhookDelivery.delivered_at.is_(None), WebhookDelivery.given_up_at.is_(None))
     waiting = db.session.scalar(sa.select(sa.func.count()).where(pending))
-    untried = db.session.scalar(sa.select(sa.func.count()).where(
-        pending, WebhookDelivery.attempts == 0, WebhookDelivery.created_at < late))
-    disabled = db.session.scalar(sa.select(sa.func.count()).where(
-        Webhook.disabled_at.is_not(None)))
+    untried = db.session.scalar(
+        sa.select(sa.func.count()).where(
+            pending, WebhookDelivery.attempts == 0, WebhookDelivery.created_at < late
+        )
+    )
+    disabled = db.session.scalar(sa.select(sa.func.count()).where(Webhook.disabled_at.is_not(None)))
     detail = f"{waiting} web hook deliveries waiting, {disabled} hook(s) disabled"
     if untried:
-        return Finding("webhooks", "problem", f"{detail}; {untried} never tried for over 5 "
-                                              "minutes: is the mailer (webhooks queue) up?")
+        return Finding(
+            "webhooks",
+            "problem",
+            f"{detail}; {untried} never tried for over 5 "
+            "minutes: is the mailer (webhooks queue) up?",
+        )
     return Finding("webhooks", "ok", detail + ".")
 
 
@@ -180,12 +215,17 @@ def inbound(app: Flask) -> Finding:
         return Finding("inbound", "ok", "this deployment takes no mail in.")
     table = sa.table("inbound", sa.column("status"), sa.column("received_at", UTCDateTime))
     waiting, oldest = db.session.execute(
-        sa.select(sa.func.count(), sa.func.min(table.c.received_at))
-        .where(table.c.status == "pending")).one()
-    if waiting and oldest is not None and \
-            (utcnow() - oldest).total_seconds() > OUTBOX_LATE_SECONDS:
-        return Finding("inbound", "problem", f"{waiting} received mail(s) not processed, the "
-                                             "oldest for over 5 minutes: is the worker up?")
+        sa.select(sa.func.count(), sa.func.min(table.c.received_at)).where(
+            table.c.status == "pending"
+        )
+    ).one()
+    if waiting and oldest is not None and (utcnow() - oldest).total_seconds() > OUTBOX_LATE_SECONDS:
+        return Finding(
+            "inbound",
+            "problem",
+            f"{waiting} received mail(s) not processed, the "
+            "oldest for over 5 minutes: is the worker up?",
+        )
     return Finding("inbound", "ok", f"{waiting} received mail(s) waiting.")
 
 
@@ -195,12 +235,18 @@ def clock(app: Flask) -> Finding:
     now = utcnow()
     behind = now - timedelta(seconds=2 * every)
     count, oldest = db.session.execute(
-        sa.select(sa.func.count(), sa.func.min(Game.deadline))
-        .where(Game.status == "active", Game.deadline < behind)).one()
+        sa.select(sa.func.count(), sa.func.min(Game.deadline)).where(
+            Game.status == "active", Game.deadline < behind
+        )
+    ).one()
     if count:
         lag = (now - oldest).total_seconds()
-        return Finding("clock", "problem", f"{count} deadline(s) passed and not enforced, the "
-                                           f"oldest {lag:.0f} s ago: is beat running?")
+        return Finding(
+            "clock",
+            "problem",
+            f"{count} deadline(s) passed and not enforced, the "
+            f"oldest {lag:.0f} s ago: is beat running?",
+        )
     return Finding("clock", "ok", "no deadline is overdue.")
 
 
@@ -221,8 +267,9 @@ def run(app: Flask, checks=EVERYTHING) -> list[Finding]:
     skipped (as problems) when it is unreachable."""
     findings = []
     for check in checks:
-        if check not in (config, database_ready, broker, smtp) and \
-                any(f.name == "database" and not f.ok for f in findings):
+        if check not in (config, database_ready, broker, smtp) and any(
+            f.name == "database" and not f.ok for f in findings
+        ):
             findings.append(Finding(check.__name__, "skipped", "not checked: no database."))
             continue
         try:

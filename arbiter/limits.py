@@ -39,16 +39,20 @@ from arbiter.errors import TooManyRequests
 
 log = logging.getLogger(__name__)
 
-WHAT = {"create": "games created", "write": "changes", "read": "reads",
-        "sign_in": "sign-in links for this address", "sign_in_client": "sign-in links",
-        "invite": "invitations to this address"}
+WHAT = {
+    "create": "games created",
+    "write": "changes",
+    "read": "reads",
+    "sign_in": "sign-in links for this address",
+    "sign_in_client": "sign-in links",
+    "invite": "invitations to this address",
+}
 """What each limit counts, in the 429's sentence."""
 
 
 def init_app(app: Flask) -> Limiter:
     """Make the app's limiter from its ``RATELIMIT_*`` config; return it."""
-    limiter = Limiter(key_func=get_remote_address, default_limits=[],
-                      headers_enabled=False)
+    limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=False)
     limiter.init_app(app)
     app.extensions["arbiter_limiter"] = limiter
     return limiter
@@ -77,15 +81,16 @@ def check(name: str, *key: str) -> None:
         try:
             allowed = limiter.limiter.hit(item, *scope)
         except Exception:  # noqa: BLE001 - storage down: serve, and say so in the log
-            log.warning("rate limit storage unreachable; %s not counted", name,
-                        exc_info=True)
+            log.warning("rate limit storage unreachable; %s not counted", name, exc_info=True)
             return
         if not allowed:
             reset, _ = limiter.limiter.get_window_stats(item, *scope)
             wait = max(1, math.ceil(reset - time.time()))
-            raise TooManyRequests(f"Too many {WHAT.get(name, name)}: at most {item.amount} "
-                                  f"per {_window(item)}; try again in {wait} s.",
-                                  retry_after=wait)
+            raise TooManyRequests(
+                f"Too many {WHAT.get(name, name)}: at most {item.amount} "
+                f"per {_window(item)}; try again in {wait} s.",
+                retry_after=wait,
+            )
 
 
 def _window(item) -> str:

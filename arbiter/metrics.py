@@ -68,12 +68,17 @@ def _new_metrics() -> SimpleNamespace:
 
     return SimpleNamespace(
         request_seconds=Histogram(
-            "arbiter_request_seconds", "Time to answer an HTTP request, by route",
-            ["method", "route", "status"], buckets=LATENCY_BUCKETS),
-        moves=Counter("arbiter_moves_total", "Moves submitted, by outcome and code",
-                      ["outcome", "code"]),
-        open_streams=Gauge("arbiter_open_streams", "Streams open now (SSE, ndjson)",
-                           multiprocess_mode="livesum"),
+            "arbiter_request_seconds",
+            "Time to answer an HTTP request, by route",
+            ["method", "route", "status"],
+            buckets=LATENCY_BUCKETS,
+        ),
+        moves=Counter(
+            "arbiter_moves_total", "Moves submitted, by outcome and code", ["outcome", "code"]
+        ),
+        open_streams=Gauge(
+            "arbiter_open_streams", "Streams open now (SSE, ndjson)", multiprocess_mode="livesum"
+        ),
     )
 
 

@@ -11,9 +11,9 @@ import json
 import random
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import requests
 
@@ -36,10 +36,17 @@ class Played:
     moves: int
 
 
-def play(url: str, engine: str, players: int, seed: int | None = None,
-         out_dir: str | Path = ".", emails: list[str] | None = None,
-         echo: Callable[[str], None] = print, timeout: float = 600.0,
-         token: str | None = None) -> Played:
+def play(
+    url: str,
+    engine: str,
+    players: int,
+    seed: int | None = None,
+    out_dir: str | Path = ".",
+    emails: list[str] | None = None,
+    echo: Callable[[str], None] = print,
+    timeout: float = 600.0,
+    token: str | None = None,
+) -> Played:
     """Create a game of ``engine`` for ``players`` seats at ``url`` and play it out.
 
     :param emails: one address per seat (for turn mails), or None.
@@ -53,8 +60,12 @@ def play(url: str, engine: str, players: int, seed: int | None = None,
     rng = random.Random(seed)
     base = url.rstrip("/")
     names = [f"Player {i + 1}" for i in range(players)]
-    body = {"engine": engine, "players": [
-        {"name": n, "email": emails[i] if emails else None} for i, n in enumerate(names)]}
+    body = {
+        "engine": engine,
+        "players": [
+            {"name": n, "email": emails[i] if emails else None} for i, n in enumerate(names)
+        ],
+    }
     auth = {"Authorization": f"Bearer {token}"} if token else {}
     created = _ok(http.post(f"{base}/v1/games", json=body, headers=auth, timeout=30))
     game_id = created["id"]
@@ -68,19 +79,24 @@ def play(url: str, engine: str, players: int, seed: int | None = None,
         if summary["status"] == "over":
             break
         if not summary["to_act"]:
-            http.get(f"{base}/v1/games/{game_id}/events",
-                     params={"after": summary["version"], "wait": 5}, timeout=30)
+            http.get(
+                f"{base}/v1/games/{game_id}/events",
+                params={"after": summary["version"], "wait": 5},
+                timeout=30,
+            )
             continue
         seat = rng.choice(summary["to_act"])
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        legal = _ok(http.get(f"{base}/v1/games/{game_id}/legal-moves", headers=auth,
-                             timeout=30))
+        legal = _ok(http.get(f"{base}/v1/games/{game_id}/legal-moves", headers=auth, timeout=30))
         move = move_parts.pick(legal, rng)
         if move is None:
             continue
-        answer = http.post(f"{base}/v1/games/{game_id}/moves",
-                           json={"move": move, "expected_version": legal["version"]},
-                           headers={**auth, "Idempotency-Key": uuid.uuid4().hex}, timeout=30)
+        answer = http.post(
+            f"{base}/v1/games/{game_id}/moves",
+            json={"move": move, "expected_version": legal["version"]},
+            headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
+            timeout=30,
+        )
         if answer.status_code == 409:
             continue
         accepted = _ok(answer)
@@ -92,8 +108,9 @@ def play(url: str, engine: str, players: int, seed: int | None = None,
     return played
 
 
-def save_and_verify(record: dict, engine: str, game_id: str, out_dir: str | Path,
-                    moves: int) -> Played:
+def save_and_verify(
+    record: dict, engine: str, game_id: str, out_dir: str | Path, moves: int
+) -> Played:
     """Save ``record`` as ``<out_dir>/<engine>-<id>.json`` and verify it."""
     path = Path(out_dir) / f"{engine}-{game_id}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -104,8 +121,10 @@ def save_and_verify(record: dict, engine: str, game_id: str, out_dir: str | Path
 def _ok(response: requests.Response) -> dict:
     """Return the JSON of a 2xx response; raise :class:`PlayError` with the problem."""
     if response.status_code >= 300:
-        raise PlayError(f"{response.request.method} {response.url} -> "
-                        f"{response.status_code}: {response.text[:500]}")
+        raise PlayError(
+            f"{response.request.method} {response.url} -> "
+            f"{response.status_code}: {response.text[:500]}"
+        )
     return response.json()
 
 

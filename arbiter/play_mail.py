@@ -4,7 +4,8 @@
 (over HTTP: creation is not a mail command), then plays it by mail: it listens as the
 players' mail server (a local SMTP sink, where the server's ``SMTP_URL`` points),
 accepts each seat's invitation by replying ``accept`` to it (the players' addresses
-are not accounts: the game waits until they have agreed), answers each "your turn" mail with a random legal move read from the mail itself (or
+are not accounts: the game waits until they have agreed), answers each "your turn" mail with a
+random legal move read from the mail itself (or
 from the answer to ``moves`` when the mail lists only examples), sends it over SMTP
 to the server's ``mailin`` listener, and at the end fetches and verifies the record
 and checks the mail: every move came by mail, each seat got one turn mail per prompt
@@ -19,18 +20,18 @@ import smtplib
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
 from email.utils import make_msgid
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlparse
 
 import requests
 
-from arbiter.play import PlayError, Played, _ok, _report, save_and_verify
+from arbiter.play import Played, PlayError, _ok, _report, save_and_verify
 
 
 class Sink:
@@ -43,19 +44,19 @@ class Sink:
         self.messages: list[EmailMessage] = []
         self.arrived: list[float] = []  # time.monotonic() of each message's arrival
         self.lock = threading.Lock()
-        self.controller = Controller(self, hostname=parts.hostname or "127.0.0.1",
-                                     port=parts.port or 2525)
+        self.controller = Controller(
+            self, hostname=parts.hostname or "127.0.0.1", port=parts.port or 2525
+        )
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd API
         """Keep the message."""
-        msg = message_from_bytes(envelope.original_content or envelope.content,
-                                 policy=default)
+        msg = message_from_bytes(envelope.original_content or envelope.content, policy=default)
         with self.lock:
             self.messages.append(msg)
             self.arrived.append(time.monotonic())
         return "250 Message accepted for delivery"
 
-    def __enter__(self) -> "Sink":
+    def __enter__(self) -> Sink:
         self.controller.start()
         return self
 
@@ -107,9 +108,9 @@ def listed_moves(text: str) -> tuple[list[str], bool]:
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("Your legal moves ("):
-            return _indented(lines[i + 1:]), True
+            return _indented(lines[i + 1 :]), True
         if line.startswith("You have ") and "legal moves; for example" in line:
-            return _indented(lines[i + 1:]), False
+            return _indented(lines[i + 1 :]), False
     return [], False
 
 
@@ -125,8 +126,14 @@ def _indented(lines: list[str]) -> list[str]:
 class MailPlayer:
     """Plays every seat of one game by replying to its mail."""
 
-    def __init__(self, sink: Sink, mailin_url: str, addresses: list[str],
-                 rng: random.Random, echo: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        sink: Sink,
+        mailin_url: str,
+        addresses: list[str],
+        rng: random.Random,
+        echo: Callable[[str], None],
+    ) -> None:
         self.sink, self.addresses, self.rng, self.echo = sink, addresses, rng, echo
         parts = urlparse(mailin_url)
         self.mailin = (parts.hostname or "127.0.0.1", parts.port or 25)
@@ -150,10 +157,14 @@ class MailPlayer:
         msg["Subject"] = "Re: " + str(to_mail["Subject"])
         msg["Message-ID"] = make_msgid(domain=address.rpartition("@")[2])
         msg["In-Reply-To"] = to_mail["Message-ID"]
-        msg["References"] = " ".join(filter(None, [str(to_mail["References"] or ""),
-                                                   str(to_mail["Message-ID"])]))
-        msg.set_content(f"{body}\n\nOn {to_mail['Date']}, Arbiter wrote:\n> " +
-                        body_of(to_mail).replace("\n", "\n> ")[:2000] + "\n")
+        msg["References"] = " ".join(
+            filter(None, [str(to_mail["References"] or ""), str(to_mail["Message-ID"])])
+        )
+        msg.set_content(
+            f"{body}\n\nOn {to_mail['Date']}, Arbiter wrote:\n> "
+            + body_of(to_mail).replace("\n", "\n> ")[:2000]
+            + "\n"
+        )
         self.sent[msg["Message-ID"]] = address
         return msg
 
@@ -172,8 +183,11 @@ class MailPlayer:
         True if any was."""
         acted = False
         for msg in self.sink.snapshot():
-            if not (is_turn_mail(msg) or is_invitation(msg)) \
-                    or msg["Message-ID"] in self.handled or str(msg["To"]) not in self.addresses:
+            if (
+                not (is_turn_mail(msg) or is_invitation(msg))
+                or msg["Message-ID"] in self.handled
+                or str(msg["To"]) not in self.addresses
+            ):
                 continue
             self.handled.add(msg["Message-ID"])
             address = str(msg["To"])
@@ -212,10 +226,18 @@ class MailPlayer:
         return out
 
 
-def play_by_email(url: str, engine: str, players: int, sink: Sink, mailin_url: str,
-                  seed: int | None = None, out_dir: str | Path = ".",
-                  echo: Callable[[str], None] = print, timeout: float = 600.0,
-                  token: str | None = None) -> tuple[Played, MailCheck]:
+def play_by_email(
+    url: str,
+    engine: str,
+    players: int,
+    sink: Sink,
+    mailin_url: str,
+    seed: int | None = None,
+    out_dir: str | Path = ".",
+    echo: Callable[[str], None] = print,
+    timeout: float = 600.0,
+    token: str | None = None,
+) -> tuple[Played, MailCheck]:
     """Create a game at ``url`` and play it out by mail through ``sink`` (where the
     server's ``SMTP_URL`` points) and ``mailin_url`` (the server's listener).
 
@@ -229,15 +251,25 @@ def play_by_email(url: str, engine: str, players: int, sink: Sink, mailin_url: s
     names = [f"Player {i + 1}" for i in range(players)]
     addresses = [f"player{i + 1}.{run}@players.example" for i in range(players)]
     auth = {"Authorization": f"Bearer {token}"} if token else {}
-    created = _ok(http.post(f"{base}/v1/games", headers=auth, timeout=30, json={
-        "engine": engine, "players": [{"name": n, "email": a}
-                                      for n, a in zip(names, addresses)]}))
+    created = _ok(
+        http.post(
+            f"{base}/v1/games",
+            headers=auth,
+            timeout=30,
+            json={
+                "engine": engine,
+                "players": [{"name": n, "email": a} for n, a in zip(names, addresses)],
+            },
+        )
+    )
     game_id = created["id"]
     echo(f"created {engine} game {game_id} for {players} players at {base}; playing by mail")
     player = MailPlayer(sink, mailin_url, addresses, random.Random(seed), echo)
     started = time.monotonic()
-    while sum("is over" in str(m["Subject"]) for m in sink.snapshot()
-              if str(m["To"]) in addresses) < players:
+    while (
+        sum("is over" in str(m["Subject"]) for m in sink.snapshot() if str(m["To"]) in addresses)
+        < players
+    ):
         if time.monotonic() - started > timeout:
             raise PlayError(f"game {game_id} did not end by mail within {timeout:.0f} s")
         if not player.step(timeout=60):
@@ -246,14 +278,15 @@ def play_by_email(url: str, engine: str, players: int, sink: Sink, mailin_url: s
     check = player.check()
     record = _ok(http.get(f"{base}/v1/games/{game_id}/record", timeout=30))
     for event in record["events"]:
-        if event["kind"] == "move" and (event["payload"].get("via") or {}).get(
-                "channel") != "mail":
+        if event["kind"] == "move" and (event["payload"].get("via") or {}).get("channel") != "mail":
             check.problems.append(f"move at seq {event['seq']} did not come by mail")
     played = save_and_verify(record, engine, game_id, out_dir, player.moves)
     _report(echo, record, names, played.path, played.verdict)
     for address in addresses:
-        echo(f"{address}: {check.turn_mails[address]} turn mails, {check.commands[address]} "
-             f"commands, {check.answers[address]} answers")
+        echo(
+            f"{address}: {check.turn_mails[address]} turn mails, {check.commands[address]} "
+            f"commands, {check.answers[address]} answers"
+        )
     for problem in check.problems:
         echo(f"PROBLEM: {problem}")
     return played, check

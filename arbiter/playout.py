@@ -7,8 +7,9 @@ no rules: it only asks the engine what is legal and what chance it needs.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from arbiter import fairness
 from engines.base import Chance, Decision, Engine, Input, Over, apply
@@ -37,9 +38,14 @@ class Playout:
     states: list[dict] = field(default_factory=list)
 
 
-def random_game(engine: Engine, players: int, options: Mapping[str, Any] | None = None,
-                rng: random.Random | None = None, max_steps: int = 20000,
-                keep_states: bool = False) -> Playout:
+def random_game(
+    engine: Engine,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    rng: random.Random | None = None,
+    max_steps: int = 20000,
+    keep_states: bool = False,
+) -> Playout:
     """Play one game of random legal moves; return its :class:`Playout`.
 
     Chance outcomes come from :func:`arbiter.fairness.derive` with a seed drawn from
@@ -50,7 +56,7 @@ def random_game(engine: Engine, players: int, options: Mapping[str, Any] | None 
     :raises RunawayGame: no end after ``max_steps`` inputs.
     """
     rng = rng or random.Random()
-    seed = "%064x" % rng.getrandbits(256)
+    seed = f"{rng.getrandbits(256):064x}"
     state = engine.setup(players, engine.load_options(players, options))
     inputs: list[Input] = []
     states: list[dict] = []
@@ -65,8 +71,9 @@ def random_game(engine: Engine, players: int, options: Mapping[str, Any] | None 
     raise RunawayGame(f"{engine.id}: no end after {max_steps} inputs")
 
 
-def next_input(engine: Engine, state: dict, rng: random.Random, seed: str,
-               seq: int) -> Input | None:
+def next_input(
+    engine: Engine, state: dict, rng: random.Random, seed: str, seq: int
+) -> Input | None:
     """Return a random input that fits the current prompt, ``None`` once it is over.
 
     :raises DeadEnd: a seat to move has no legal move.

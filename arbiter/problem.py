@@ -16,13 +16,17 @@ class ProblemSchema(Schema):
 
         unknown = INCLUDE
 
-    type = fields.String(required=True,
-                         metadata={"description": "a URI naming the problem type"})
+    type = fields.String(required=True, metadata={"description": "a URI naming the problem type"})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
-    detail = fields.String(required=True,
-                           metadata={"description": "a sentence a player understands"})
-    code = fields.String(required=True,
-                         metadata={"description": "stable machine code, e.g. stale-version"})
-    errors = fields.Raw(metadata={"description": "per field, what is wrong with it "
-                                                 "(422 invalid-request, bad-clock)"})
+    detail = fields.String(
+        required=True, metadata={"description": "a sentence a player understands"}
+    )
+    code = fields.String(
+        required=True, metadata={"description": "stable machine code, e.g. stale-version"}
+    )
+    errors = fields.Raw(
+        metadata={
+            "description": "per field, what is wrong with it (422 invalid-request, bad-clock)"
+        }
+    )

@@ -82,5 +82,4 @@ def enqueue(task_name: str, *args) -> None:
         current_app.extensions["celery"].send_task(task_name, args=list(args))
     except Exception:  # noqa: BLE001 - any broker failure: the sweep catches up
         _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
-        log.warning("could not enqueue %s%r; the sweep will retry", task_name, args,
-                    exc_info=True)
+        log.warning("could not enqueue %s%r; the sweep will retry", task_name, args, exc_info=True)

@@ -61,8 +61,12 @@ class DirectWriter:
         when the response is over or the client has gone (nothing is written)."""
         cycle = self.cycle
         transport = cycle.transport
-        if (cycle.disconnected or cycle.response_complete or not cycle.response_started
-                or transport.is_closing()):
+        if (
+            cycle.disconnected
+            or cycle.response_complete
+            or not cycle.response_started
+            or transport.is_closing()
+        ):
             return None
         if data:
             if self.chunked is None:  # h11 frames the first, the rest are framed alike

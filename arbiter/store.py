@@ -10,8 +10,9 @@ Either guard failing means somebody else appended first: nothing is written and
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -55,8 +56,9 @@ class NewEvent:
     visible_to: list[int] | None = None
 
 
-def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
-           extra_rows: Iterable[Any] = ()) -> list[Event]:
+def append(
+    game: Game, events: list[NewEvent], snapshot: dict[str, Any], extra_rows: Iterable[Any] = ()
+) -> list[Event]:
     """Append ``events`` after ``game.version`` and update the game row to ``snapshot``.
 
     :param snapshot: the game columns to set with the new version (``state``,
@@ -72,9 +74,18 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
     """
     old = game.version
     now = utcnow()
-    params = [{"game_id": game.id, "seq": old + i, "kind": e.kind, "seat": e.seat,
-               "payload": e.payload, "visible_to": e.visible_to, "at": now}
-              for i, e in enumerate(events, start=1)]
+    params = [
+        {
+            "game_id": game.id,
+            "seq": old + i,
+            "kind": e.kind,
+            "seat": e.seat,
+            "payload": e.payload,
+            "visible_to": e.visible_to,
+            "at": now,
+        }
+        for i, e in enumerate(events, start=1)
+    ]
     values = {**snapshot, "version": old + len(params), "updated_at": now}
     try:
         if old == 0:
@@ -84,8 +95,10 @@ def append(game: Game, events: list[NewEvent], snapshot: dict[str, Any],
                 setattr(game, key, value)
             db.session.flush()
         else:
-            moved = db.session.execute(_update_statement(tuple(sorted(values))), {
-                "b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}})
+            moved = db.session.execute(
+                _update_statement(tuple(sorted(values))),
+                {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}},
+            )
             if moved.rowcount != 1:
                 raise RaceLost(_stale(game.id))
         if params:
@@ -115,9 +128,11 @@ def _update_statement(keys: tuple[str, ...]) -> sa.Update:
     cache key again (SQLAlchemy's compiled cache then serves it), nor goes through
     the ORM's bulk UPDATE."""
     table = Game.__table__
-    return (sa.update(table)
-            .where(table.c.id == sa.bindparam("b_id"), table.c.version == sa.bindparam("b_old"))
-            .values({k: sa.bindparam(f"v_{k}", type_=table.c[k].type) for k in keys}))
+    return (
+        sa.update(table)
+        .where(table.c.id == sa.bindparam("b_id"), table.c.version == sa.bindparam("b_old"))
+        .values({k: sa.bindparam(f"v_{k}", type_=table.c[k].type) for k in keys})
+    )
 
 
 Appended = tuple[Game, list[NewEvent], dict[str, Any], Iterable[Any]]
@@ -140,13 +155,23 @@ def append_many(batch: list[Appended]) -> None:
     events, updates, values_of = [], {}, []
     for game, new, snapshot, _ in batch:
         old = game.version
-        events += [{"game_id": game.id, "seq": old + i, "kind": e.kind, "seat": e.seat,
-                    "payload": e.payload, "visible_to": e.visible_to, "at": now}
-                   for i, e in enumerate(new, start=1)]
+        events += [
+            {
+                "game_id": game.id,
+                "seq": old + i,
+                "kind": e.kind,
+                "seat": e.seat,
+                "payload": e.payload,
+                "visible_to": e.visible_to,
+                "at": now,
+            }
+            for i, e in enumerate(new, start=1)
+        ]
         values = {**snapshot, "version": old + len(new), "updated_at": now}
         values_of.append(values)
         updates.setdefault(tuple(sorted(values)), []).append(
-            {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}})
+            {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}}
+        )
     try:
         for keys, params in updates.items():
             statement = _update_statement(keys)
@@ -173,12 +198,19 @@ def append_many(batch: list[Appended]) -> None:
 
 
 def _stale(game_id: str) -> str:
-    return (f"Game {game_id} has moved on since you read it; "
-            "fetch it again and resubmit against the new version.")
+    return (
+        f"Game {game_id} has moved on since you read it; "
+        "fetch it again and resubmit against the new version."
+    )
 
 
 def events_after(game_id: str, after: int, limit: int = 1000) -> list[Event]:
     """Return the events of a game with ``seq > after``, in order (at most ``limit``)."""
-    return list(db.session.scalars(
-        sa.select(Event).where(Event.game_id == game_id, Event.seq > after)
-        .order_by(Event.seq).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(Event)
+            .where(Event.game_id == game_id, Event.seq > after)
+            .order_by(Event.seq)
+            .limit(limit)
+        )
+    )

@@ -31,9 +31,13 @@ def answer(err: Exception):
     """Return the 503 problem for a database error ``err`` (logged, without a trace)."""
     log.warning("database unavailable: %s", str(err).splitlines()[0][:300])
     seconds = int(current_app.config.get("DB_RETRY_AFTER_SECONDS", 5))
-    response = problem(503, "database-unavailable", "Service unavailable",
-                       "The game database cannot be reached right now; nothing was "
-                       f"recorded. Try again in {seconds} seconds.")
+    response = problem(
+        503,
+        "database-unavailable",
+        "Service unavailable",
+        "The game database cannot be reached right now; nothing was "
+        f"recorded. Try again in {seconds} seconds.",
+    )
     response.headers["Retry-After"] = str(seconds)
     return response
 

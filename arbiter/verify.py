@@ -65,18 +65,23 @@ def _check(record: dict, verdict: Verdict) -> None:
         if kind == "chance":
             prompt = engine.prompt(state)
             if not isinstance(prompt, Chance):
-                raise Mismatch(f"seq {event['seq']}: a chance outcome where the game waited "
-                               "for no chance")
+                raise Mismatch(
+                    f"seq {event['seq']}: a chance outcome where the game waited for no chance"
+                )
             derived = fairness.derive(prompt.spec, seed, event["seq"])
             if derived != payload["outcome"]:
-                raise Mismatch(f"seq {event['seq']}: logged outcome {payload['outcome']} but "
-                               f"the seed gives {derived}")
+                raise Mismatch(
+                    f"seq {event['seq']}: logged outcome {payload['outcome']} but "
+                    f"the seed gives {derived}"
+                )
             state = engine.resolve(state, derived)
             verdict.rolls += 1
         elif kind == "move":
             if "text" in payload and payload["text"] != engine.describe(payload["move"]):
-                raise Mismatch(f"seq {event['seq']}: the move's text {payload['text']!r} is "
-                               "not the move it records")
+                raise Mismatch(
+                    f"seq {event['seq']}: the move's text {payload['text']!r} is "
+                    "not the move it records"
+                )
             state = apply(engine, state, Input("move", event["seat"], payload["move"]))
             verdict.moves += 1
         elif kind == "resigned":
@@ -96,13 +101,17 @@ def _engine_of(record: dict, verdict: Verdict) -> Engine:
     try:
         current = engines.get(name)
     except engines.UnknownEngine:
-        raise Mismatch(f"this record is for engine {shown(name)}, which this arbiter does "
-                       f"not have (it has {', '.join(engines.ENGINE_MODULES)})") from None
+        raise Mismatch(
+            f"this record is for engine {shown(name)}, which this arbiter does "
+            f"not have (it has {', '.join(engines.ENGINE_MODULES)})"
+        ) from None
     engine = current.at_version(version)
     if engine is None:
-        verdict.notes.append(f"recorded with {current.id} version {shown(version)}, which "
-                             f"this arbiter no longer plays; checked with version "
-                             f"{current.version}")
+        verdict.notes.append(
+            f"recorded with {current.id} version {shown(version)}, which "
+            f"this arbiter no longer plays; checked with version "
+            f"{current.version}"
+        )
         return current
     return engine
 
@@ -114,14 +123,17 @@ def _check_seed_revealed(events: list, seed: str) -> None:
     """
     revealed = [e for e in events if isinstance(e, dict) and e.get("kind") == "seed-revealed"]
     if not revealed:
-        raise Mismatch("the record has no seed-revealed event: its log never reveals the "
-                       "seed it gives")
+        raise Mismatch(
+            "the record has no seed-revealed event: its log never reveals the seed it gives"
+        )
     for event in revealed:
         payload = event.get("payload")
         logged = payload.get("seed") if isinstance(payload, dict) else None
         if logged != seed:
-            raise Mismatch(f"seq {event.get('seq')}: the seed-revealed event names seed "
-                           f"{shown(logged, 100)}, not the record's seed {shown(seed, 100)}")
+            raise Mismatch(
+                f"seq {event.get('seq')}: the seed-revealed event names seed "
+                f"{shown(logged, 100)}, not the record's seed {shown(seed, 100)}"
+            )
 
 
 def _check_result(engine, state, players, resigned, logged, summary) -> None:

@@ -20,8 +20,16 @@ from arbiter import tournaments as pairing
 from arbiter.service.tournament_results import places
 from arbiter.verify import Mismatch, Verdict, verify
 
-COMPARED = ("rank", "entry", "points", "games", "byes", "buchholz", "sonneborn_berger",
-            "head_to_head")
+COMPARED = (
+    "rank",
+    "entry",
+    "points",
+    "games",
+    "byes",
+    "buchholz",
+    "sonneborn_berger",
+    "head_to_head",
+)
 """The standing fields the check recomputes."""
 
 
@@ -49,30 +57,42 @@ def _check(record: dict, verdict: Verdict) -> None:
     names = {e["id"]: e["name"] for e in record["entries"]}
     paired, byes = _pairings(record["events"])
     if set(paired) != set(games):
-        raise Mismatch(f"the log pairs games {sorted(paired)}, the record holds "
-                       f"{sorted(games)}")
+        raise Mismatch(f"the log pairs games {sorted(paired)}, the record holds {sorted(games)}")
     results = {}
     for game_id, (number, players) in paired.items():
-        seated = [p["name"] for p in sorted(games[game_id]["players"],
-                                            key=lambda p: p["seat"])]
+        seated = [p["name"] for p in sorted(games[game_id]["players"], key=lambda p: p["seat"])]
         if seated != [names[p] for p in players]:
-            raise Mismatch(f"game {game_id} seats {seated}, the log paired "
-                           f"{[names[p] for p in players]}")
+            raise Mismatch(
+                f"game {game_id} seats {seated}, the log paired {[names[p] for p in players]}"
+            )
         ranking = (games[game_id]["result"] or {}).get("ranking", [])
-        results[game_id] = pairing.GameResult(number, tuple(players),
-                                              places(ranking, len(players)))
+        results[game_id] = pairing.GameResult(number, tuple(players), places(ranking, len(players)))
     _check_round_ends(record["events"], results, paired)
     scoring = record["tournament"]["scoring"]
-    table = pairing.standings(list(names), list(results.values()), byes, pairing.Scoring(
-        tuple(scoring["place_points"]), scoring["bye_points"]))
-    recomputed = [{"rank": s.rank, "entry": s.entrant, "points": s.points, "games": s.games,
-                   "byes": s.byes, "buchholz": s.buchholz,
-                   "sonneborn_berger": s.sonneborn_berger, "head_to_head": s.head_to_head}
-                  for s in table]
+    table = pairing.standings(
+        list(names),
+        list(results.values()),
+        byes,
+        pairing.Scoring(tuple(scoring["place_points"]), scoring["bye_points"]),
+    )
+    recomputed = [
+        {
+            "rank": s.rank,
+            "entry": s.entrant,
+            "points": s.points,
+            "games": s.games,
+            "byes": s.byes,
+            "buchholz": s.buchholz,
+            "sonneborn_berger": s.sonneborn_berger,
+            "head_to_head": s.head_to_head,
+        }
+        for s in table
+    ]
     given = [{k: row[k] for k in COMPARED} for row in record["standings"]]
     if recomputed != given:
-        raise Mismatch(f"the standings recomputed from the games are {recomputed}, the "
-                       f"record says {given}")
+        raise Mismatch(
+            f"the standings recomputed from the games are {recomputed}, the record says {given}"
+        )
 
 
 def _pairings(events: list[dict]) -> tuple[dict[str, tuple[int, list[str]]], dict[str, int]]:
@@ -95,10 +115,14 @@ def _check_round_ends(events: list[dict], results: dict, paired: dict) -> None:
         for row in event["payload"]["results"]:
             number, players = paired.get(row["game"], (None, None))
             if players != row["players"]:
-                raise Mismatch(f"round {event['payload']['round']}: game {row['game']} "
-                               "ended with other players than it was paired with")
+                raise Mismatch(
+                    f"round {event['payload']['round']}: game {row['game']} "
+                    "ended with other players than it was paired with"
+                )
             logged = tuple(row["places"])
             derived = results[row["game"]].places
             if logged != derived:
-                raise Mismatch(f"round {number}: game {row['game']} logged places "
-                               f"{list(logged)}, its record gives {list(derived)}")
+                raise Mismatch(
+                    f"round {number}: game {row['game']} logged places "
+                    f"{list(logged)}, its record gives {list(derived)}"
+                )

@@ -15,7 +15,8 @@ figures are the service's own cost and not the network's:
 
 Each move is timed alone (``time.perf_counter`` around the POST); rolling the dice
 between rounds is done in process and not timed. The configurations take turns, ten
-moves each, so that a change in the machine's load touches all of them alike. Printed: p50 and p95 per
+moves each, so that a change in the machine's load touches all of them alike. Printed: p50 and p95
+per
 configuration, and the p50 difference to the baseline. Other work on the machine
 moves these figures: compare within one run only.
 
@@ -28,36 +29,45 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import common  # noqa: E402
+from flask import g, request  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
 from arbiter import create_app  # noqa: E402
 from arbiter.extensions import db  # noqa: E402
 from arbiter.resources import guard  # noqa: E402
 from arbiter.service import accounts, identity  # noqa: E402
-from flask import g, request  # noqa: E402
 from arbiter.service.chance import advance_chance  # noqa: E402
 
 MOVES = int(os.environ.get("ARBITER_BENCH_AUTH_MOVES", "300"))
-CASES = [("no guard", "seat", False, False), ("seat token", "seat", True, False),
-         ("seat token + limiter", "seat", True, True),
-         ("account token", "account", True, False),
-         ("account token + limiter", "account", True, True)]
+CASES = [
+    ("no guard", "seat", False, False),
+    ("seat token", "seat", True, False),
+    ("seat token + limiter", "seat", True, True),
+    ("account token", "account", True, False),
+    ("account token + limiter", "account", True, True),
+]
 
 
 def make(folder: Path, limiter: bool, with_guard: bool):
     """Return an app on a fresh SQLite file, with or without the guard and limiter."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite3'}",
-                      "ENQUEUE": False, "OPEN_CREATION": True, "RATELIMIT_ENABLED": limiter,
-                      "RATELIMIT_WRITE": "1000000 per minute",
-                      "RATELIMIT_CREATE": "1000000 per minute",
-                      "RATELIMIT_READ": "1000000 per minute",
-                      "RATELIMIT_STORAGE_URI": "memory://"})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite3'}",
+            "ENQUEUE": False,
+            "OPEN_CREATION": True,
+            "RATELIMIT_ENABLED": limiter,
+            "RATELIMIT_WRITE": "1000000 per minute",
+            "RATELIMIT_CREATE": "1000000 per minute",
+            "RATELIMIT_READ": "1000000 per minute",
+            "RATELIMIT_STORAGE_URI": "memory://",
+        }
+    )
     with app.app_context():
         upgrade()
     if not with_guard:
@@ -70,8 +80,11 @@ def bare_bearer() -> None:
     """The baseline's hook: hand the raw bearer token to the service, as before the
     guard (no lookup, no policy, no limit; the service checks the seat token)."""
     token = identity.bearer(request.headers.get("Authorization"))
-    g.principal = None if token is None else identity.Principal(
-        token=token, token_hash=identity.token_hash(token))
+    g.principal = (
+        None
+        if token is None
+        else identity.Principal(token=token, token_hash=identity.token_hash(token))
+    )
 
 
 def account_token(app) -> str:
@@ -87,9 +100,11 @@ def timed_moves(app, kind: str) -> Iterator[float]:
     """Play moves for ever; yield each POST's duration in seconds."""
     client = app.test_client()
     token = account_token(app)  # every game's seat is the account's, so that each
-    while True:                 # configuration writes the same "your turn" mails
-        made = client.post("/v1/games", json={"engine": "space-worm", "players": [
-            {"name": "Ann", "email": "ann@example.org"}]}).get_json()
+    while True:  # configuration writes the same "your turn" mails
+        made = client.post(
+            "/v1/games",
+            json={"engine": "space-worm", "players": [{"name": "Ann", "email": "ann@example.org"}]},
+        ).get_json()
         game_id = made["id"]
         bearer = token if kind == "account" else made["seats"][0]["token"]
         headers = {"Authorization": f"Bearer {bearer}"}
@@ -135,8 +150,10 @@ def main() -> None:
         report.add(label, "POST /moves p95", common.ms(common.percentile(values, 95)))
         if label != CASES[0][0]:
             report.add(label, "p50 minus no guard", common.ms(p50 - baseline))
-    report.note(f"{MOVES} moves per configuration, interleaved, in process (Flask test "
-                "client, SQLite); noisy when the machine is shared")
+    report.note(
+        f"{MOVES} moves per configuration, interleaved, in process (Flask test "
+        "client, SQLite); noisy when the machine is shared"
+    )
     report.done()
 
 

@@ -70,8 +70,11 @@ def create_flask() -> Flask:
     def append(game_id):
         version = db.session.scalar(sa.select(BareGame.version).where(BareGame.id == game_id))
         db.session.add(BareEvent(game_id=game_id, seq=version + 1, payload=request.get_json()))
-        moved = db.session.execute(sa.update(BareGame).where(
-            BareGame.id == game_id, BareGame.version == version).values(version=version + 1))
+        moved = db.session.execute(
+            sa.update(BareGame)
+            .where(BareGame.id == game_id, BareGame.version == version)
+            .values(version=version + 1)
+        )
         if moved.rowcount != 1:
             db.session.rollback()
             return {"code": "stale-version"}, 409

@@ -69,16 +69,24 @@ def bare_client(url: str, tally: Tally, deadline: float, _seed: int) -> None:
     game = http.post(f"{url}/games", timeout=TIMEOUT).json()["id"]
     while time.monotonic() < deadline:
         version = http.get(f"{url}/games/{game}", timeout=TIMEOUT).json()["version"]
-        tally.add(http.post(f"{url}/games/{game}/moves", timeout=TIMEOUT,
-                            json={"move": {"card": 3}, "expected_version": version}))
+        tally.add(
+            http.post(
+                f"{url}/games/{game}/moves",
+                timeout=TIMEOUT,
+                json={"move": {"card": 3}, "expected_version": version},
+            )
+        )
 
 
 class ProductGame:
     """One Dark Horse game as a client sees it: tokens, version, who is to act."""
 
     def __init__(self, http: requests.Session, url: str) -> None:
-        answer = http.post(f"{url}/v1/games", timeout=TIMEOUT, json={
-            "engine": "dark-horse", "players": [{"name": "Ann"}, {"name": "Bob"}]})
+        answer = http.post(
+            f"{url}/v1/games",
+            timeout=TIMEOUT,
+            json={"engine": "dark-horse", "players": [{"name": "Ann"}, {"name": "Bob"}]},
+        )
         if answer.status_code != 201:
             raise RuntimeError(f"POST /v1/games -> {answer.status_code}: {answer.text[:300]}")
         made = answer.json()
@@ -90,11 +98,17 @@ def ready_game(http: requests.Session, url: str) -> ProductGame:
     """Create a Dark Horse game and wait until its setup rolls are done (a seat to act)."""
     game = ProductGame(http, url)
     while not game.to_act and game.status == "active":
-        http.get(f"{url}/v1/games/{game.id}/events", timeout=TIMEOUT,
-                 params={"after": game.version, "wait": 5})
+        http.get(
+            f"{url}/v1/games/{game.id}/events",
+            timeout=TIMEOUT,
+            params={"after": game.version, "wait": 5},
+        )
         summary = http.get(f"{url}/v1/games/{game.id}", timeout=TIMEOUT).json()
-        game.version, game.to_act, game.status = (summary["version"], summary["to_act"],
-                                                  summary["status"])
+        game.version, game.to_act, game.status = (
+            summary["version"],
+            summary["to_act"],
+            summary["status"],
+        )
     return game
 
 
@@ -110,8 +124,10 @@ class Pool:
 
     def fill(self, url: str, count: int) -> None:
         """Make ``count`` ready games with ``CLIENTS`` threads."""
+
         def make(_):
             self.games.put(ready_game(requests.Session(), url))
+
         with ThreadPoolExecutor(CLIENTS) as pool:
             list(pool.map(make, range(count)))
 
@@ -135,19 +151,27 @@ def product_client(url: str, tally: Tally, deadline: float, seed: int, pool: Poo
             game = pool.take(http, url)
             continue
         if not game.to_act:
-            http.get(f"{url}/v1/games/{game.id}/events", timeout=TIMEOUT,
-                     params={"after": game.version, "wait": 5})
+            http.get(
+                f"{url}/v1/games/{game.id}/events",
+                timeout=TIMEOUT,
+                params={"after": game.version, "wait": 5},
+            )
             summary = http.get(f"{url}/v1/games/{game.id}", timeout=TIMEOUT).json()
-            game.version, game.to_act, game.status = (summary["version"], summary["to_act"],
-                                                      summary["status"])
+            game.version, game.to_act, game.status = (
+                summary["version"],
+                summary["to_act"],
+                summary["status"],
+            )
             continue
-        answer = common.play_random(http, url, game.id, game.tokens[game.to_act[0]], rng,
-                                    TIMEOUT)
+        answer = common.play_random(http, url, game.id, game.tokens[game.to_act[0]], rng, TIMEOUT)
         tally.add(answer)
         if answer.status_code == 201:
             body = answer.json()
-            game.version, game.to_act, game.status = (body["version"], body["to_act"],
-                                                      body["status"])
+            game.version, game.to_act, game.status = (
+                body["version"],
+                body["to_act"],
+                body["status"],
+            )
         else:
             game.to_act = []
 
@@ -159,20 +183,28 @@ def phase(label: str, url: str, pids: list[int], client, *extra) -> dict:
     cpu_before = sum(common.tree_cpu_seconds(pid) for pid in pids)
     started = time.monotonic()
     deadline = started + SECONDS
-    threads = [threading.Thread(target=client, args=(url, tally, deadline, i, *extra))
-               for i in range(CLIENTS)]
+    threads = [
+        threading.Thread(target=client, args=(url, tally, deadline, i, *extra))
+        for i in range(CLIENTS)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
     cpu = sum(common.tree_cpu_seconds(pid) for pid in pids) - cpu_before
-    return {"label": label, "moves": tally.accepted, "seconds": elapsed, "cpu": cpu,
-            "refused": tally.refused}
+    return {
+        "label": label,
+        "moves": tally.accepted,
+        "seconds": elapsed,
+        "cpu": cpu,
+        "refused": tally.refused,
+    }
 
 
 def figures(report: common.Report, case: str, a: list[dict], b: list[dict]) -> None:
     """Report moves/s, CPU ms per move and the ratios of A and B."""
+
     def rate(rows):
         return sum(r["moves"] for r in rows) / sum(r["seconds"] for r in rows)
 
@@ -189,12 +221,17 @@ def figures(report: common.Report, case: str, a: list[dict], b: list[dict]) -> N
 
 def main() -> None:
     report = common.Report("baseline")
-    print(f"baseline: {common.machine()}; {CLIENTS} clients, {ROUNDS} x (A, B) of "
-          f"{SECONDS:.0f} s", flush=True)
+    print(
+        f"baseline: {common.machine()}; {CLIENTS} clients, {ROUNDS} x (A, B) of {SECONDS:.0f} s",
+        flush=True,
+    )
     common.raise_fd_limit()
     try:
-        with common.postgres_schema() as pg, common.redis_database() as broker, \
-                common.instance_dir("baseline") as folder:
+        with (
+            common.postgres_schema() as pg,
+            common.redis_database() as broker,
+            common.instance_dir("baseline") as folder,
+        ):
             run(report, folder, pg, broker)
     except common.Skip as why:
         report.skip("postgres + redis", str(why))
@@ -204,6 +241,7 @@ def main() -> None:
 def run(report: common.Report, folder, pg: str, broker: str) -> None:
     """Start both servers, alternate the phases, report."""
     import bare_app
+
     from arbiter.config import database_url
 
     bare_app.create_tables(database_url(pg, ""))
@@ -211,9 +249,13 @@ def run(report: common.Report, folder, pg: str, broker: str) -> None:
     bare_url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "DATABASE_URL": pg, "WEB_THREADS": "8"}
     (folder / "logs").mkdir(parents=True, exist_ok=True)
-    bare = subprocess.Popen([str(c) for c in common.web_command(
-        port, 2, "bare_app:create_asgi", common.BENCH)], env=env, cwd=common.ROOT,
-        stdout=open(folder / "logs" / "bare.log", "w"), stderr=subprocess.STDOUT)
+    bare = subprocess.Popen(
+        [str(c) for c in common.web_command(port, 2, "bare_app:create_asgi", common.BENCH)],
+        env=env,
+        cwd=common.ROOT,
+        stdout=open(folder / "logs" / "bare.log", "w"),
+        stderr=subprocess.STDOUT,
+    )
     try:
         with common.Stack(folder / "product", pg, broker, web_workers=2, threads=8) as product:
             wait_up(f"{bare_url}/games/none")
@@ -226,18 +268,23 @@ def run(report: common.Report, folder, pg: str, broker: str) -> None:
                 cpu_before, started = sum(map(common.tree_cpu_seconds, pids)), time.monotonic()
                 pool.fill(product.url, need)
                 made_cpu = sum(map(common.tree_cpu_seconds, pids)) - cpu_before
-                print(f"  made {need} ready games in {time.monotonic() - started:.1f} s, "
-                      f"CPU {1000 * made_cpu / need:.1f} ms per game (not in B)", flush=True)
+                print(
+                    f"  made {need} ready games in {time.monotonic() - started:.1f} s, "
+                    f"CPU {1000 * made_cpu / need:.1f} ms per game (not in B)",
+                    flush=True,
+                )
                 b.append(phase("B", product.url, pids, product_client, pool))
                 used = need - pool.games.qsize() + pool.inline
                 b[-1]["inline"] = pool.inline
                 need = max(need, int(used * 1.5))
                 for row in (a[-1], b[-1]):
-                    print(f"  phase {row['label']}: {row['moves']} moves in "
-                          f"{row['seconds']:.1f} s, CPU {row['cpu']:.2f} s, refused "
-                          f"{row['refused'] or 'none'}"
-                          + (f", {row['inline']} games made inline" if "inline" in row else ""),
-                          flush=True)
+                    print(
+                        f"  phase {row['label']}: {row['moves']} moves in "
+                        f"{row['seconds']:.1f} s, CPU {row['cpu']:.2f} s, refused "
+                        f"{row['refused'] or 'none'}"
+                        + (f", {row['inline']} games made inline" if "inline" in row else ""),
+                        flush=True,
+                    )
             figures(report, "postgres + redis", a, b)
     finally:
         bare.terminate()

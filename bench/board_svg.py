@@ -53,11 +53,12 @@ def paint_times(browser, svg: str) -> list[float]:
     times = []
     for _ in range(PAINTS + 1):
         page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.route("http://bench.invalid/board",
-                   lambda route: route.fulfill(body=doc, content_type="text/html"))
+        page.route(
+            "http://bench.invalid/board",
+            lambda route: route.fulfill(body=doc, content_type="text/html"),
+        )
         page.goto("http://bench.invalid/board", wait_until="load")
-        page.wait_for_function(
-            "performance.getEntriesByName('first-contentful-paint').length > 0")
+        page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
         times.append(page.evaluate(PAINTED) / 1000)
         page.close()
     return times[1:]
@@ -85,19 +86,21 @@ def main(argv: list[str] | None = None) -> None:
         from playwright.sync_api import sync_playwright
 
         playwright = sync_playwright().start()
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
         paints = paint_times(browser, "<p>No picture.</p>")  # the fixed cost of a page
-        report.add("(a page without picture)", "browser paint ms p50 / p95 (Chromium)",
-                   f"{common.ms(common.percentile(paints, 50))} / "
-                   f"{common.ms(common.percentile(paints, 95))}")
+        report.add(
+            "(a page without picture)",
+            "browser paint ms p50 / p95 (Chromium)",
+            f"{common.ms(common.percentile(paints, 50))} / "
+            f"{common.ms(common.percentile(paints, 95))}",
+        )
     else:
         report.skip("browser paint", f"no Chromium at {CHROMIUM}")
-    print(f"board_svg: each engine's picture, size and build time ({common.machine()})",
-          flush=True)
+    print(f"board_svg: each engine's picture, size and build time ({common.machine()})", flush=True)
     for engine in engines.all_engines():
-        game = random_game(engine, players_for(engine), rng=random.Random(7),
-                           keep_states=True)
+        game = random_game(engine, players_for(engine), rng=random.Random(7), keep_states=True)
         sizes, times = [], []
         for state in game.states:
             started = time.perf_counter()
@@ -105,21 +108,33 @@ def main(argv: list[str] | None = None) -> None:
             times.append(time.perf_counter() - started)
             sizes.append(len(svg.encode()))
         case = f"{engine.id} x{players_for(engine)}"
-        report.add(case, "SVG KB (median, max)",
-                   f"{sorted(sizes)[len(sizes) // 2] / 1024:.1f}, {max(sizes) / 1024:.1f}")
-        report.add(case, "build ms p50 / p95 (view + SVG)",
-                   f"{common.ms(common.percentile(times, 50))} / "
-                   f"{common.ms(common.percentile(times, 95))}")
+        report.add(
+            case,
+            "SVG KB (median, max)",
+            f"{sorted(sizes)[len(sizes) // 2] / 1024:.1f}, {max(sizes) / 1024:.1f}",
+        )
+        report.add(
+            case,
+            "build ms p50 / p95 (view + SVG)",
+            f"{common.ms(common.percentile(times, 50))} / "
+            f"{common.ms(common.percentile(times, 95))}",
+        )
         mid = engine.board_svg(engine.view(game.states[len(game.states) // 2], 0))
         rasters = raster_times(mid)
         if rasters:
-            report.add(case, "PNG raster ms p50 (cairosvg, 720 px)",
-                       common.ms(common.percentile(rasters, 50)))
+            report.add(
+                case,
+                "PNG raster ms p50 (cairosvg, 720 px)",
+                common.ms(common.percentile(rasters, 50)),
+            )
         if browser:
             paints = paint_times(browser, mid)
-            report.add(case, "browser paint ms p50 / p95 (Chromium)",
-                       f"{common.ms(common.percentile(paints, 50))} / "
-                       f"{common.ms(common.percentile(paints, 95))}")
+            report.add(
+                case,
+                "browser paint ms p50 / p95 (Chromium)",
+                f"{common.ms(common.percentile(paints, 50))} / "
+                f"{common.ms(common.percentile(paints, 95))}",
+            )
     if browser:
         browser.close()
         playwright.stop()

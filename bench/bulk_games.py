@@ -24,14 +24,12 @@ import os
 import statistics
 import time
 
-import requests
-
 import common
+import requests
 
 GAMES = int(os.environ.get("ARBITER_BENCH_BULK_GAMES", "500"))
 REPS = int(os.environ.get("ARBITER_BENCH_BULK_REPS", "3"))
-MIX = [("space-worm", 2), ("dark-horse", 3), ("star-maps", 2), ("worms", 2),
-       ("space-worm", 4)]
+MIX = [("space-worm", 2), ("dark-horse", 3), ("star-maps", 2), ("worms", 2), ("space-worm", 4)]
 
 
 def batch(count: int, rep: int) -> dict:
@@ -39,8 +37,9 @@ def batch(count: int, rep: int) -> dict:
     games = []
     for i in range(count):
         engine, players = MIX[i % len(MIX)]
-        games.append({"engine": engine,
-                      "players": [{"name": f"R{rep}G{i}P{p}"} for p in range(players)]})
+        games.append(
+            {"engine": engine, "players": [{"name": f"R{rep}G{i}P{p}"} for p in range(players)]}
+        )
     return {"games": games}
 
 
@@ -63,16 +62,20 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
         if total != GAMES * REPS:
             raise RuntimeError(f"{total} games listed, {GAMES * REPS} created")
         best, median = min(times), statistics.median(times)
-        report.add(case, f"{GAMES} games, fastest of {REPS}",
-                   f"{best:.2f} s ({GAMES / best:.0f} games/s)")
+        report.add(
+            case, f"{GAMES} games, fastest of {REPS}", f"{best:.2f} s ({GAMES / best:.0f} games/s)"
+        )
         report.add(case, f"{GAMES} games, median", f"{median:.2f} s ({GAMES / median:.0f} games/s)")
         report.add(case, "answer size", f"{size / 1024:.0f} KiB")
 
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("bulk_games", argv)
-    print(f"bulk_games: one POST /v1/bulk-games of {GAMES} games, {REPS} times per backend "
-          f"({common.machine()})", flush=True)
+    print(
+        f"bulk_games: one POST /v1/bulk-games of {GAMES} games, {REPS} times per backend "
+        f"({common.machine()})",
+        flush=True,
+    )
     common.run_on_backends(report, run)
 
 

@@ -1,6 +1,7 @@
 """Delay from a move's commit to the dice outcome the worker appends after it.
 
-What it measures: the web process (uvicorn) and a Celery worker run as subprocesses on loopback (as in
+What it measures: the web process (uvicorn) and a Celery worker run as subprocesses on loopback (as
+in
 ``http_moves.py``), on the embedded default (SQLite + kombu's filesystem broker), then
 on PostgreSQL (fresh schema) + Redis (an empty database) as in production. One
 client plays 4-seat Space Worm games over HTTP, one move at a time, nothing else
@@ -33,7 +34,7 @@ import os
 import random
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import common
 import requests
@@ -46,14 +47,14 @@ TIMEOUT = 30
 
 def stamp(text: str) -> float:
     """Return the POSIX time of an ``at`` value such as ``2026-12-01T12:00:00.123456Z``."""
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
-        tzinfo=timezone.utc).timestamp()
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
 
 
 def ok(answer: requests.Response) -> dict:
     if answer.status_code >= 300:
-        raise RuntimeError(f"{answer.request.method} {answer.url} -> {answer.status_code}: "
-                           f"{answer.text[:500]}")
+        raise RuntimeError(
+            f"{answer.request.method} {answer.url} -> {answer.status_code}: {answer.text[:500]}"
+        )
     return answer.json()
 
 
@@ -65,15 +66,18 @@ class Client:
         self.rng = random.Random(7)
 
     def new_game(self) -> tuple[str, list[str]]:
-        body = {"engine": "space-worm",
-                "players": [{"name": f"P{i}"} for i in range(PLAYERS)]}
+        body = {"engine": "space-worm", "players": [{"name": f"P{i}"} for i in range(PLAYERS)]}
         data = ok(self.http.post(f"{self.url}/v1/games", json=body, timeout=TIMEOUT))
         return data["id"], [s["token"] for s in data["seats"]]
 
     def events_after(self, game_id: str, after: int, wait: float = 0) -> list[dict]:
-        return ok(self.http.get(f"{self.url}/v1/games/{game_id}/events",
-                                params={"after": after, "wait": wait},
-                                timeout=TIMEOUT))["events"]
+        return ok(
+            self.http.get(
+                f"{self.url}/v1/games/{game_id}/events",
+                params={"after": after, "wait": wait},
+                timeout=TIMEOUT,
+            )
+        )["events"]
 
     def sample(self, game_id: str, tokens: list[str]) -> tuple[float, float, float] | None:
         """Play one move; when it leaves the game waiting for dice, return the three
@@ -87,11 +91,17 @@ class Client:
             return None
         seat = summary["to_act"][0]
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        legal = ok(self.http.get(f"{self.url}/v1/games/{game_id}/legal-moves",
-                                 headers=auth, timeout=TIMEOUT))
+        legal = ok(
+            self.http.get(
+                f"{self.url}/v1/games/{game_id}/legal-moves", headers=auth, timeout=TIMEOUT
+            )
+        )
         body = {"move": self.rng.choice(legal["moves"]), "expected_version": legal["version"]}
-        answer = ok(self.http.post(f"{self.url}/v1/games/{game_id}/moves", json=body,
-                                   headers=auth, timeout=TIMEOUT))
+        answer = ok(
+            self.http.post(
+                f"{self.url}/v1/games/{game_id}/moves", json=body, headers=auth, timeout=TIMEOUT
+            )
+        )
         returned = time.time()
         if answer["status"] != "active":
             raise EOFError
@@ -103,19 +113,26 @@ class Client:
         events: list[dict] = []
         while not any(e["seq"] > move_seq for e in events):
             if time.monotonic() > deadline:
-                raise RuntimeError(f"game {game_id}: no roll 20 s after move {move_seq} "
-                                   f"(a lost resolve_chance task?)")
+                raise RuntimeError(
+                    f"game {game_id}: no roll 20 s after move {move_seq} "
+                    f"(a lost resolve_chance task?)"
+                )
             events = self.events_after(game_id, move_seq, wait=10)
         seen = time.time()
         logged = {e["seq"]: e for e in self.events_after(game_id, move_seq - 1)}
         move, roll = logged[move_seq], logged[move_seq + 1]
         if move["kind"] != "move" or roll["kind"] != "chance":
-            raise RuntimeError(f"game {game_id}: expected move then chance at "
-                               f"{move_seq}, {move_seq + 1}; got {move['kind']}, "
-                               f"{roll['kind']}")
+            raise RuntimeError(
+                f"game {game_id}: expected move then chance at "
+                f"{move_seq}, {move_seq + 1}; got {move['kind']}, "
+                f"{roll['kind']}"
+            )
         self.pause()
-        return (stamp(roll["at"]) - stamp(move["at"]), stamp(roll["at"]) - returned,
-                seen - returned)
+        return (
+            stamp(roll["at"]) - stamp(move["at"]),
+            stamp(roll["at"]) - returned,
+            seen - returned,
+        )
 
     def pause(self) -> None:
         """Sleep a random 0-1 s after seeing a roll, so that the next round-ending move
@@ -144,13 +161,21 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
     if not samples:
         report.add(case, "error", "no sample collected")
         return
-    for index, figure in enumerate(("commit -> roll (event at)",
-                                    "POST returned -> roll (event at)",
-                                    "POST returned -> client sees roll")):
+    for index, figure in enumerate(
+        (
+            "commit -> roll (event at)",
+            "POST returned -> roll (event at)",
+            "POST returned -> client sees roll",
+        )
+    ):
         values = [s[index] for s in samples]
-        report.add(case, figure, f"median {common.ms(common.percentile(values, 50))}, "
-                                 f"p95 {common.ms(common.percentile(values, 95))} "
-                                 f"(n={len(values)})")
+        report.add(
+            case,
+            figure,
+            f"median {common.ms(common.percentile(values, 50))}, "
+            f"p95 {common.ms(common.percentile(values, 95))} "
+            f"(n={len(values)})",
+        )
     for text in logged[:5]:
         report.note(f"{case}: {text}")
     if logged:
@@ -159,8 +184,11 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("chance_delay", argv)
-    print(f"chance_delay: move commit -> dice appended by the worker, {SAMPLES} samples "
-          f"per backend ({common.machine()})", flush=True)
+    print(
+        f"chance_delay: move commit -> dice appended by the worker, {SAMPLES} samples "
+        f"per backend ({common.machine()})",
+        flush=True,
+    )
     common.run_on_backends(report, run)
 
 

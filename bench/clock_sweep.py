@@ -60,14 +60,16 @@ def populate(template_id: str, start, spacing: float, count: int, prefix: str) -
         state = copy.deepcopy(game.clock_state)
         state["seats"][owing]["started"] = iso(deadline - timedelta(seconds=budget))
         gid = f"{prefix}{i:07d}"
-        games.append({**cols, "id": gid, "clock_state": state, "deadline": deadline,
-                      "remind_at": None})
+        games.append(
+            {**cols, "id": gid, "clock_state": state, "deadline": deadline, "remind_at": None}
+        )
         seats.extend({**s, "game_id": gid} for s in seat_rows)
         assert clock.seat_deadline(state["seats"][owing]) == deadline
     for chunk in range(0, count, 2000):
-        db.session.execute(sa.insert(Game), games[chunk:chunk + 2000])
-        db.session.execute(sa.insert(Seat), seats[chunk * len(seat_rows):
-                                                  (chunk + 2000) * len(seat_rows)])
+        db.session.execute(sa.insert(Game), games[chunk : chunk + 2000])
+        db.session.execute(
+            sa.insert(Seat), seats[chunk * len(seat_rows) : (chunk + 2000) * len(seat_rows)]
+        )
     db.session.commit()
     db.session.execute(sa.text("ANALYZE games"))
     db.session.commit()
@@ -80,9 +82,12 @@ def query_time(now, runs: int = 30) -> float:
     from arbiter.extensions import db
     from arbiter.models import Game
 
-    query = (sa.select(Game.id, Game.version, Game.deadline)
-             .where(Game.deadline <= now, Game.status == "active")
-             .order_by(Game.deadline).limit(500))
+    query = (
+        sa.select(Game.id, Game.version, Game.deadline)
+        .where(Game.deadline <= now, Game.status == "active")
+        .order_by(Game.deadline)
+        .limit(500)
+    )
     times = []
     for _ in range(runs):
         began = time.perf_counter()
@@ -100,10 +105,14 @@ def delays(prefix: str) -> list[float]:
     from arbiter.models import Event
     from arbiter.service.clock import parse
 
-    rows = db.session.execute(sa.select(Event.at, Event.payload).where(
-        Event.game_id.like(f"{prefix}%"), Event.kind == "move")).all()
-    return [(at - parse(p["timeout"]["deadline"])).total_seconds()
-            for at, p in rows if "timeout" in p]
+    rows = db.session.execute(
+        sa.select(Event.at, Event.payload).where(
+            Event.game_id.like(f"{prefix}%"), Event.kind == "move"
+        )
+    ).all()
+    return [
+        (at - parse(p["timeout"]["deadline"])).total_seconds() for at, p in rows if "timeout" in p
+    ]
 
 
 def postgres_cpu() -> float:
@@ -142,27 +151,45 @@ def run(report, url: str) -> None:
     from arbiter.models.timestamps import utcnow
     from arbiter.service import chance, clock_sweep, games
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "ENQUEUE": False,
-                      "CLOCK_OUTAGE_SECONDS": 3600.0})
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": url, "ENQUEUE": False, "CLOCK_OUTAGE_SECONDS": 3600.0}
+    )
     with app.app_context():
         upgrade()
-        game, _ = games.create_game("space-worm", [games.NewPlayer("A"), games.NewPlayer("B")],
-                                    {}, {"type": "per-move", "seconds": 3 * 86400})
+        game, _ = games.create_game(
+            "space-worm",
+            [games.NewPlayer("A"), games.NewPlayer("B")],
+            {},
+            {"type": "per-move", "seconds": 3 * 86400},
+        )
         chance.advance_chance(game.id, game.version)
         began = time.perf_counter()
         now = utcnow()
         populate(game.id, now + timedelta(seconds=20), DAY / GAMES, GAMES, "d")
         report.add("setup", f"insert {GAMES} games", common.ms(time.perf_counter() - began))
-        plan = db.session.execute(__import__("sqlalchemy").text(
-            "EXPLAIN SELECT id FROM games WHERE deadline <= now() AND status = 'active' "
-            "ORDER BY deadline LIMIT 500")).scalars().all()
+        plan = (
+            db.session.execute(
+                __import__("sqlalchemy").text(
+                    "EXPLAIN SELECT id FROM games WHERE deadline <= now() AND status = 'active' "
+                    "ORDER BY deadline LIMIT 500"
+                )
+            )
+            .scalars()
+            .all()
+        )
         db.session.rollback()
         report.note("plan: " + " / ".join(line.strip() for line in plan[:3]))
         report.add("query", "nothing due (median)", common.ms(query_time(now)))
-        report.add("query", "~2 due, one 15 s sweep (median)",
-                   common.ms(query_time(now + timedelta(seconds=20 + 15))))
-        report.add("query", "500 due, backlog (median)",
-                   common.ms(query_time(now + timedelta(seconds=20 + 500 * DAY / GAMES))))
+        report.add(
+            "query",
+            "~2 due, one 15 s sweep (median)",
+            common.ms(query_time(now + timedelta(seconds=20 + 15))),
+        )
+        report.add(
+            "query",
+            "500 due, backlog (median)",
+            common.ms(query_time(now + timedelta(seconds=20 + 500 * DAY / GAMES))),
+        )
 
         clock_sweep.sweep(utcnow())  # heartbeat
         sweeps, stop = [], time.monotonic() + RUN_SECONDS
@@ -172,15 +199,24 @@ def run(report, url: str) -> None:
             sweeps.append((time.perf_counter() - began, counts["timeouts"]))
             time.sleep(max(0.0, SWEEP_EVERY - (time.perf_counter() - began)))
         found = delays("d")
-        report.add("steady", f"sweeps every {SWEEP_EVERY:g} s for {RUN_SECONDS:g} s",
-                   f"{len(sweeps)} sweeps, {len(found)} timeouts")
-        report.add("steady", "sweep duration median / max",
-                   f"{common.ms(statistics.median(t for t, _ in sweeps))} / "
-                   f"{common.ms(max(t for t, _ in sweeps))}")
+        report.add(
+            "steady",
+            f"sweeps every {SWEEP_EVERY:g} s for {RUN_SECONDS:g} s",
+            f"{len(sweeps)} sweeps, {len(found)} timeouts",
+        )
+        report.add(
+            "steady",
+            "sweep duration median / max",
+            f"{common.ms(statistics.median(t for t, _ in sweeps))} / "
+            f"{common.ms(max(t for t, _ in sweeps))}",
+        )
         if found:
-            report.add("steady", "deadline -> timeout median / p95 / max",
-                       f"{found and statistics.median(found):.2f} s / "
-                       f"{common.percentile(found, 95):.2f} s / {max(found):.2f} s")
+            report.add(
+                "steady",
+                "deadline -> timeout median / p95 / max",
+                f"{found and statistics.median(found):.2f} s / "
+                f"{common.percentile(found, 95):.2f} s / {max(found):.2f} s",
+            )
 
         now = utcnow()
         populate(game.id, now - timedelta(seconds=1), 0.0, BURST, "b")
@@ -192,13 +228,21 @@ def run(report, url: str) -> None:
         report.add("burst", f"{BURST} due at once: one sweep", common.ms(took))
         report.add("burst", "timeouts applied", str(counts["timeouts"]))
         report.add("burst", "per timeout", common.ms(took / max(1, counts["timeouts"])))
-        report.add("burst", "CPU: this process / PostgreSQL backend",
-                   f"{common.ms(cpu)} / {common.ms(postgres_cpu() - backend)}")
-        report.note(f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} "
-                    f"after the burst (2 cores shared)")
+        report.add(
+            "burst",
+            "CPU: this process / PostgreSQL backend",
+            f"{common.ms(cpu)} / {common.ms(postgres_cpu() - backend)}",
+        )
+        report.note(
+            f"load average {' / '.join(f'{x:.1f}' for x in os.getloadavg())} "
+            f"after the burst (2 cores shared)"
+        )
         if burst:
-            report.add("burst", "deadline -> timeout median / max",
-                       f"{statistics.median(burst):.2f} s / {max(burst):.2f} s")
+            report.add(
+                "burst",
+                "deadline -> timeout median / max",
+                f"{statistics.median(burst):.2f} s / {max(burst):.2f} s",
+            )
         db.session.remove()
         db.engine.dispose()
 

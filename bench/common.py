@@ -21,9 +21,9 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import quote, urlsplit, urlunsplit
 
 BENCH = Path(__file__).resolve().parent
@@ -34,12 +34,16 @@ if str(ROOT) not in sys.path:  # run as ``python bench/x.py`` from anywhere
 
 from tests import processes  # noqa: E402 - the Procfile's commands, as the tests run them
 
-POSTGRES_URL = (os.environ.get("ARBITER_BENCH_POSTGRES_URL")
-                or os.environ.get("ARBITER_TEST_POSTGRES_URL")
-                or "postgresql://postgres@127.0.0.1:5432/test")
-REDIS_URL = (os.environ.get("ARBITER_BENCH_REDIS_URL")
-             or os.environ.get("ARBITER_TEST_REDIS_URL")
-             or "redis://127.0.0.1:6379")
+POSTGRES_URL = (
+    os.environ.get("ARBITER_BENCH_POSTGRES_URL")
+    or os.environ.get("ARBITER_TEST_POSTGRES_URL")
+    or "postgresql://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = (
+    os.environ.get("ARBITER_BENCH_REDIS_URL")
+    or os.environ.get("ARBITER_TEST_REDIS_URL")
+    or "redis://127.0.0.1:6379"
+)
 KEEP = os.environ.get("ARBITER_BENCH_KEEP") == "1"
 
 
@@ -64,14 +68,12 @@ class Report:
 
     def add(self, case: str, figure: str, value: str) -> None:
         """Record (and print) one figure."""
-        self.rows.append({"bench": self.bench, "case": case, "figure": figure,
-                          "value": value})
+        self.rows.append({"bench": self.bench, "case": case, "figure": figure, "value": value})
         print(f"  {case:<24} {figure:<34} {value}", flush=True)
 
     def skip(self, case: str, reason: str) -> None:
         """Record (and print) that a case was skipped, and why."""
-        self.rows.append({"bench": self.bench, "case": case, "figure": "skipped",
-                          "value": reason})
+        self.rows.append({"bench": self.bench, "case": case, "figure": "skipped", "value": reason})
         print(f"  {case}: skipped: {reason}", flush=True)
 
     def note(self, text: str) -> None:
@@ -82,8 +84,7 @@ class Report:
     def done(self) -> None:
         """Write the JSON file if asked."""
         if self.args.json:
-            Path(self.args.json).write_text(json.dumps({"rows": self.rows,
-                                                        "notes": self.notes}))
+            Path(self.args.json).write_text(json.dumps({"rows": self.rows, "notes": self.notes}))
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -128,8 +129,9 @@ def postgres_available() -> str | None:
     from arbiter.config import database_url
 
     try:
-        engine = sa.create_engine(database_url(POSTGRES_URL, ""),
-                                  connect_args={"connect_timeout": 3})
+        engine = sa.create_engine(
+            database_url(POSTGRES_URL, ""), connect_args={"connect_timeout": 3}
+        )
         with engine.connect() as conn:
             conn.exec_driver_sql("SELECT 1")
         engine.dispose()
@@ -199,7 +201,7 @@ def redis_database() -> Iterator[str]:
     parts = urlsplit(REDIS_URL)
     chosen = None
     named = parts.path.strip("/")
-    for number in ([int(named)] if named.isdigit() else range(14, 0, -1)):
+    for number in [int(named)] if named.isdigit() else range(14, 0, -1):
         url = urlunsplit((parts.scheme, parts.netloc, f"/{number}", parts.query, ""))
         client = redis.Redis.from_url(url)
         if client.dbsize() == 0:
@@ -239,8 +241,9 @@ def _replace(argv: list, option: str, value: str) -> list:
     return out
 
 
-def web_command(port: int, workers: int, factory: str = "arbiter.streams.asgi:create_app",
-                app_dir: Path = ROOT) -> list:
+def web_command(
+    port: int, workers: int, factory: str = "arbiter.streams.asgi:create_app", app_dir: Path = ROOT
+) -> list:
     """Return the Procfile's ``web`` process (uvicorn with the problem+json HTTP
     protocol, ``tests/processes.py``) on 127.0.0.1:``port`` with ``workers`` processes
     (the Flask requests in ``WEB_THREADS`` threads each), serving ``factory`` from
@@ -254,8 +257,10 @@ def worker_commands(folder: Path, concurrency: int) -> dict[str, list]:
     """Return the Procfile's Celery workers (``worker``: dice and deadlines; ``mailer``:
     mail and web hooks), each with ``concurrency`` pool processes; not beat."""
     commands = processes.celery_commands(folder)
-    return {name: _replace(commands[name], "--concurrency", str(concurrency))
-            for name in ("worker", "mailer")}
+    return {
+        name: _replace(commands[name], "--concurrency", str(concurrency))
+        for name in ("worker", "mailer")
+    }
 
 
 def raise_fd_limit() -> int:
@@ -300,39 +305,61 @@ class Stack:
     Use as a context manager; ``url`` is the base URL once started.
     """
 
-    def __init__(self, instance: Path, database_url: str | None = None,
-                 broker_url: str | None = None, web_workers: int = 2, threads: int = 8,
-                 concurrency: int = 2) -> None:
+    def __init__(
+        self,
+        instance: Path,
+        database_url: str | None = None,
+        broker_url: str | None = None,
+        web_workers: int = 2,
+        threads: int = 8,
+        concurrency: int = 2,
+    ) -> None:
         self.instance = instance
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.logs = instance / "logs"
         self.procs: list[subprocess.Popen] = []
-        env = {**os.environ, "ARBITER_INSTANCE_PATH": str(instance / "instance"),
-               "BASE_URL": self.url, "PATH": f"{BIN}:{os.environ.get('PATH', '')}"}
+        env = {
+            **os.environ,
+            "ARBITER_INSTANCE_PATH": str(instance / "instance"),
+            "BASE_URL": self.url,
+            "PATH": f"{BIN}:{os.environ.get('PATH', '')}",
+        }
         env.setdefault("OPEN_CREATION", "1")  # the benchmarks create games without tokens
         env.setdefault("RATELIMIT_ENABLED", "0")  # and measure throughput, not limits
-        for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url),
-                           ("SMTP_URL", None)):
+        for key, value in (
+            ("DATABASE_URL", database_url),
+            ("CELERY_BROKER_URL", broker_url),
+            ("SMTP_URL", None),
+        ):
             if value:
                 env[key] = value
             else:
                 env.pop(key, None)
         self.env = env
         env["WEB_THREADS"] = str(threads)
-        self.commands = {"web": web_command(self.port, web_workers),
-                         **worker_commands(instance, concurrency)}
+        self.commands = {
+            "web": web_command(self.port, web_workers),
+            **worker_commands(instance, concurrency),
+        }
 
-    def __enter__(self) -> "Stack":
+    def __enter__(self) -> Stack:
         self.logs.mkdir(parents=True, exist_ok=True)
-        subprocess.run([BIN / "arbiter", "db-upgrade"], env=self.env, check=True,
-                       capture_output=True, cwd=ROOT)
+        subprocess.run(
+            [BIN / "arbiter", "db-upgrade"], env=self.env, check=True, capture_output=True, cwd=ROOT
+        )
         try:
             for name, cmd in self.commands.items():
                 out = open(self.logs / f"{name}.log", "w")
-                self.procs.append(subprocess.Popen([str(c) for c in cmd], env=self.env,
-                                                   stdout=out, stderr=subprocess.STDOUT,
-                                                   cwd=ROOT))
+                self.procs.append(
+                    subprocess.Popen(
+                        [str(c) for c in cmd],
+                        env=self.env,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        cwd=ROOT,
+                    )
+                )
             self._wait_up()
         except BaseException:
             self.stop()
@@ -350,8 +377,9 @@ class Stack:
         while time.monotonic() < deadline:
             for proc in self.procs:
                 if proc.poll() is not None:
-                    raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}; "
-                                       f"see {self.logs}")
+                    raise RuntimeError(
+                        f"{proc.args[0]} exited with {proc.returncode}; see {self.logs}"
+                    )
             if not web_up:
                 try:
                     web_up = requests.get(f"{self.url}/v1/engines", timeout=10).ok
@@ -378,7 +406,7 @@ class Stack:
             lines = self.log(name).splitlines()
             for i, line in enumerate(lines):
                 if "Traceback" in line or " ERROR" in line or "[ERROR]" in line:
-                    found.append(f"{name}.log: " + "\n    ".join(lines[i:i + 25]))
+                    found.append(f"{name}.log: " + "\n    ".join(lines[i : i + 25]))
         return found
 
     def stop(self) -> None:
@@ -402,8 +430,11 @@ def backends(report: Report) -> Iterator[tuple[str, Path, str | None, str | None
         yield "sqlite + filesystem", folder, None, None
     case = "postgres + redis"
     try:
-        with postgres_schema() as pg, redis_database() as broker, \
-                instance_dir("postgres") as folder:
+        with (
+            postgres_schema() as pg,
+            redis_database() as broker,
+            instance_dir("postgres") as folder,
+        ):
             yield case, folder, pg, broker
     except Skip as why:
         report.skip(case, str(why))
@@ -432,8 +463,10 @@ def play_random(http, url: str, game_id: str, token: str, rng, timeout: float = 
     """Fetch the seat's ``/legal-moves`` and POST one of them at random with
     ``expected_version``, as a client bot does; return the POST's response."""
     auth = {"Authorization": f"Bearer {token}"}
-    listed = http.get(f"{url}/v1/games/{game_id}/legal-moves", headers=auth,
-                      timeout=timeout).json()
-    return http.post(f"{url}/v1/games/{game_id}/moves", headers=auth, timeout=timeout,
-                     json={"move": rng.choice(listed["moves"]),
-                           "expected_version": listed["version"]})
+    listed = http.get(f"{url}/v1/games/{game_id}/legal-moves", headers=auth, timeout=timeout).json()
+    return http.post(
+        f"{url}/v1/games/{game_id}/moves",
+        headers=auth,
+        timeout=timeout,
+        json={"move": rng.choice(listed["moves"]), "expected_version": listed["version"]},
+    )

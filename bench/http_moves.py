@@ -80,8 +80,7 @@ class Pool:
         self.every: list[Game] = []
 
     def create(self, http: requests.Session) -> Game:
-        body = {"engine": "space-worm",
-                "players": [{"name": f"P{i}"} for i in range(PLAYERS)]}
+        body = {"engine": "space-worm", "players": [{"name": f"P{i}"} for i in range(PLAYERS)]}
         answer = http.post(f"{self.url}/v1/games", json=body, timeout=TIMEOUT)
         if answer.status_code != 201:
             raise RuntimeError(f"POST /v1/games -> {answer.status_code}: {answer.text[:300]}")
@@ -110,8 +109,9 @@ def unexpected(stats: Stats, method: str, url: str, body, answer: requests.Respo
     with stats.lock:
         stats.other_statuses[answer.status_code] += 1
         if len(stats.others) < 5:
-            stats.others.append(f"{method} {url} {body or ''} -> {answer.status_code} "
-                                f"{answer.text[:500]}")
+            stats.others.append(
+                f"{method} {url} {body or ''} -> {answer.status_code} {answer.text[:500]}"
+            )
 
 
 def client(pool: Pool, stats: Stats, deadline: float, seed: int) -> None:
@@ -137,9 +137,11 @@ def client(pool: Pool, stats: Stats, deadline: float, seed: int) -> None:
                 requests_made += 1
             elif not summary["to_act"]:
                 started = time.monotonic()
-                wait = http.get(f"{base}/v1/games/{game.id}/events",
-                                params={"after": summary["version"], "wait": 2},
-                                timeout=TIMEOUT)
+                wait = http.get(
+                    f"{base}/v1/games/{game.id}/events",
+                    params={"after": summary["version"], "wait": 2},
+                    timeout=TIMEOUT,
+                )
                 requests_made += 1
                 with stats.lock:
                     stats.dice_waits += 1
@@ -149,19 +151,22 @@ def client(pool: Pool, stats: Stats, deadline: float, seed: int) -> None:
             else:
                 seat = summary["to_act"][0]
                 auth = {"Authorization": f"Bearer {game.tokens[seat]}"}
-                legal = http.get(f"{base}/v1/games/{game.id}/legal-moves", headers=auth,
-                                 timeout=TIMEOUT)
+                legal = http.get(
+                    f"{base}/v1/games/{game.id}/legal-moves", headers=auth, timeout=TIMEOUT
+                )
                 requests_made += 1
                 if legal.status_code != 200:
                     unexpected(stats, "GET", legal.url, None, legal)
                 elif legal.json()["moves"]:
                     data = legal.json()
-                    body = {"move": rng.choice(data["moves"]),
-                            "expected_version": data["version"]}
+                    body = {"move": rng.choice(data["moves"]), "expected_version": data["version"]}
                     started = time.perf_counter()
-                    posted = http.post(f"{base}/v1/games/{game.id}/moves", json=body,
-                                       headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
-                                       timeout=TIMEOUT)
+                    posted = http.post(
+                        f"{base}/v1/games/{game.id}/moves",
+                        json=body,
+                        headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
+                        timeout=TIMEOUT,
+                    )
                     latency = time.perf_counter() - started
                     requests_made += 1
                     with stats.lock:
@@ -202,8 +207,9 @@ def check(pool: Pool, http: requests.Session) -> list[str]:
     for game in pool.every:
         events, after = [], 0
         while True:
-            page = http.get(f"{pool.url}/v1/games/{game.id}/events", params={"after": after},
-                            timeout=TIMEOUT).json()
+            page = http.get(
+                f"{pool.url}/v1/games/{game.id}/events", params={"after": after}, timeout=TIMEOUT
+            ).json()
             if not page["events"]:
                 break
             events += page["events"]
@@ -213,8 +219,10 @@ def check(pool: Pool, http: requests.Session) -> list[str]:
             problems.append(f"game {game.id}: seq is not 1..n without gaps: {seqs}")
         moves = sum(1 for e in events if e["kind"] == "move")
         if moves != game.accepted:
-            problems.append(f"game {game.id}: {moves} move events in the log but "
-                            f"{game.accepted} moves answered 201")
+            problems.append(
+                f"game {game.id}: {moves} move events in the log but "
+                f"{game.accepted} moves answered 201"
+            )
         summary = http.get(f"{pool.url}/v1/games/{game.id}", timeout=TIMEOUT).json()
         if summary["status"] == "over":
             record = http.get(f"{pool.url}/v1/games/{game.id}/record", timeout=TIMEOUT)
@@ -233,8 +241,10 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
         stats = Stats()
         started = time.monotonic()
         deadline = started + SECONDS
-        threads = [threading.Thread(target=client, args=(pool, stats, deadline, i),
-                                    daemon=True) for i in range(CLIENTS)]
+        threads = [
+            threading.Thread(target=client, args=(pool, stats, deadline, i), daemon=True)
+            for i in range(CLIENTS)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -243,22 +253,33 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
         problems = check(pool, http)
         logged = stack.problems()
     posts = stats.post_latency
-    report.add(case, "accepted moves/s", f"{stats.accepted / elapsed:.1f} "
-                                         f"({stats.accepted} in {elapsed:.1f} s)")
+    report.add(
+        case,
+        "accepted moves/s",
+        f"{stats.accepted / elapsed:.1f} ({stats.accepted} in {elapsed:.1f} s)",
+    )
     report.add(case, "requests/s (all routes)", f"{stats.requests / elapsed:.1f}")
-    report.add(case, "POST /moves p50 / p95",
-               f"{common.ms(common.percentile(posts, 50))} / "
-               f"{common.ms(common.percentile(posts, 95))} ({len(posts)} posts)")
+    report.add(
+        case,
+        "POST /moves p50 / p95",
+        f"{common.ms(common.percentile(posts, 50))} / "
+        f"{common.ms(common.percentile(posts, 95))} ({len(posts)} posts)",
+    )
     conflicts = ", ".join(f"{n} {code}" for code, n in stats.conflicts.most_common()) or "0"
     report.add(case, "409 answers", conflicts)
     games_done = len(pool.every) - GAMES
     report.add(case, "games finished", str(games_done))
-    report.add(case, "client time spent waiting for dice",
-               f"{stats.dice_wait_seconds / (CLIENTS * elapsed):.0%} "
-               f"({stats.dice_waits} long-polls)")
+    report.add(
+        case,
+        "client time spent waiting for dice",
+        f"{stats.dice_wait_seconds / (CLIENTS * elapsed):.0%} ({stats.dice_waits} long-polls)",
+    )
     if stats.other_statuses:
-        report.add(case, "other answers", ", ".join(
-            f"{n} x {s}" for s, n in stats.other_statuses.most_common()))
+        report.add(
+            case,
+            "other answers",
+            ", ".join(f"{n} x {s}" for s, n in stats.other_statuses.most_common()),
+        )
     anomalies = stats.others + problems + logged
     for text in anomalies[:8]:
         report.note(f"{case}: {text}")
@@ -271,8 +292,11 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("http_moves", argv)
-    print(f"http_moves: {CLIENTS} clients, {GAMES} games of {PLAYERS}, {SECONDS:g} s per "
-          f"backend ({common.machine()})", flush=True)
+    print(
+        f"http_moves: {CLIENTS} clients, {GAMES} games of {PLAYERS}, {SECONDS:g} s per "
+        f"backend ({common.machine()})",
+        flush=True,
+    )
     common.run_on_backends(report, run)
 
 

@@ -104,12 +104,20 @@ class Planner:
         return n
 
     def _score(self, player: dict, weights: tuple[int, int, int]) -> int:
-        key = (tuple(player["path"]), player["hearts"],
-               tuple(f["eaten"] for f in player["fruit"].values()), weights)
+        key = (
+            tuple(player["path"]),
+            player["hearts"],
+            tuple(f["eaten"] for f in player["fruit"].values()),
+            weights,
+        )
         if key not in self._scores:
             mobility, heart, _ = weights
-            value = (self._reach(player["path"]) + mobility * self._mobility(player["path"])
-                     - heart * player["hearts"] - (100 if player["hearts"] >= 3 else 0))
+            value = (
+                self._reach(player["path"])
+                + mobility * self._mobility(player["path"])
+                - heart * player["hearts"]
+                - (100 if player["hearts"] >= 3 else 0)
+            )
             left = sum(self.fruit_spaces[k] - f["eaten"] for k, f in player["fruit"].items())
             if left <= 2:
                 value -= 100
@@ -137,13 +145,15 @@ class Planner:
                         if len(path) > len(best):
                             best = path
                         continue
-                    sig = (tuple(tuple(p["path"]) for p in after["sheets"]),
-                           tuple(p["hearts"] for p in after["sheets"]), tuple(after["taken"]))
+                    sig = (
+                        tuple(tuple(p["path"]) for p in after["sheets"]),
+                        tuple(p["hearts"] for p in after["sheets"]),
+                        tuple(after["taken"]),
+                    )
                     if sig in children:
                         continue
                     values = [self._score(p, weights) for p in after["sheets"]]
-                    children[sig] = (sum(values) + weights[2] * min(values), after,
-                                     next_seq, path)
+                    children[sig] = (sum(values) + weights[2] * min(values), after, next_seq, path)
             ranked = sorted(children.values(), key=lambda c: c[0], reverse=True)[:width]
             beam = [(c[1], c[2], c[3]) for c in ranked]
         return best
@@ -199,8 +209,9 @@ def new_game() -> tuple[str, str, list[str], str]:
     from arbiter.extensions import db
     from arbiter.service.games import NewPlayer, create_game
 
-    game, tokens = create_game("space-worm", [NewPlayer(f"P{i}") for i in range(PLAYERS)],
-                               {}, CLOCK)
+    game, tokens = create_game(
+        "space-worm", [NewPlayer(f"P{i}") for i in range(PLAYERS)], {}, CLOCK
+    )
     game_id, seed, creator = game.id, game.seed, game.creator_token
     db.session.remove()
     return game_id, seed, tokens, creator
@@ -228,8 +239,10 @@ def play(game_id: str, tokens: list[str], seat: int, move) -> int:
 
     game = db.session.get(Game, game_id)
     if game.to_act != [seat]:
-        raise RuntimeError(f"plan out of step: seat {seat} planned, game waits for "
-                           f"{game.to_act} at version {game.version}")
+        raise RuntimeError(
+            f"plan out of step: seat {seat} planned, game waits for "
+            f"{game.to_act} at version {game.version}"
+        )
     _, answer = submit_move(game_id, tokens[seat], move, game.version)
     db.session.remove()
     return answer["version"]
@@ -327,16 +340,19 @@ def measure(report: common.Report, case: str, db_url: str, instance) -> None:
                 if game.status != "active":
                     raise RuntimeError(f"game {game_id} is {game.status}, not active")
             db.session.remove()
-            print(f"  {case}: built games of {lengths['short']} and {lengths['long']} "
-                  f"events in {built:.1f} s (snapshots {sizes['short']:,} and "
-                  f"{sizes['long']:,} bytes of JSON)", flush=True)
+            print(
+                f"  {case}: built games of {lengths['short']} and {lengths['long']} "
+                f"events in {built:.1f} s (snapshots {sizes['short']:,} and "
+                f"{sizes['long']:,} bytes of JSON)",
+                flush=True,
+            )
             for game_id, move in ((short_id, short_move), (long_id, long_move)):
                 for _ in range(20):  # warm caches, pool and statement cache
                     load_and_validate(game_id, move)
             times = {"short": [], "long": []}
             for i in range(REPS):  # interleaved, so drift hits both alike
                 order = (("short", short_id, short_move), ("long", long_id, long_move))
-                for name, game_id, move in (order if i % 2 else order[::-1]):
+                for name, game_id, move in order if i % 2 else order[::-1]:
                     times[name].append(load_and_validate(game_id, move))
             folds = [replay_time(long_id) for _ in range(max(5, REPS // 20))]
         finally:
@@ -347,30 +363,45 @@ def measure(report: common.Report, case: str, db_url: str, instance) -> None:
     ratio = long_median / short_median
     for name in ("short", "long"):
         values = times[name]
-        report.add(case, f"load+validate, {lengths[name]} events",
-                   f"median {common.ms(statistics.median(values))}, "
-                   f"p90 {common.ms(common.percentile(values, 90))}")
+        report.add(
+            case,
+            f"load+validate, {lengths[name]} events",
+            f"median {common.ms(statistics.median(values))}, "
+            f"p90 {common.ms(common.percentile(values, 90))}",
+        )
     verdict = "under" if ratio < 1.3 else "OVER"
-    short_of = ("" if lengths["long"] >= TARGET else
-                f" (log of {lengths['long']} events, not {TARGET:,}: Space Worm games "
-                f"end sooner)")
+    short_of = (
+        ""
+        if lengths["long"] >= TARGET
+        else f" (log of {lengths['long']} events, not {TARGET:,}: Space Worm games end sooner)"
+    )
     report.add(case, "ratio long/short (target < 1.3)", f"{ratio:.2f} {verdict}{short_of}")
     fold_median = statistics.median(t for t, _ in folds)
-    report.add(case, f"fold of the {lengths['long']}-event log",
-               f"median {common.ms(fold_median)} (what a load without snapshot costs)")
+    report.add(
+        case,
+        f"fold of the {lengths['long']}-event log",
+        f"median {common.ms(fold_median)} (what a load without snapshot costs)",
+    )
     if not all(same for _, same in folds):
-        report.note(f"{case}: the snapshot of game {long_id} differs from the fold of its "
-                    f"log (a wrong answer)")
+        report.note(
+            f"{case}: the snapshot of game {long_id} differs from the fold of its "
+            f"log (a wrong answer)"
+        )
     if lengths["long"] < TARGET:
-        report.note(f"{case}: the longest real Space Worm log built has "
-                    f"{lengths['long']} events, not {TARGET:,}; the ratio is for that "
-                    f"length (a game ends after at most ~570 events, see the docstring)")
+        report.note(
+            f"{case}: the longest real Space Worm log built has "
+            f"{lengths['long']} events, not {TARGET:,}; the ratio is for that "
+            f"length (a game ends after at most ~570 events, see the docstring)"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("load_vs_log", argv)
-    print(f"load_vs_log: load + validate a move, 10 events vs the longest real log, "
-          f"{REPS} repetitions each ({common.machine()})", flush=True)
+    print(
+        f"load_vs_log: load + validate a move, 10 events vs the longest real log, "
+        f"{REPS} repetitions each ({common.machine()})",
+        flush=True,
+    )
     with common.instance_dir("load-sqlite") as folder:
         try:
             measure(report, "sqlite file", f"sqlite:///{folder / 'arbiter.sqlite3'}", folder)

@@ -29,8 +29,7 @@ import time
 import common
 import requests
 
-from arbiter.play_mail import (MailPlayer, Sink, body_of, is_invitation, is_turn_mail,
-                               listed_moves)
+from arbiter.play_mail import MailPlayer, Sink, body_of, is_invitation, is_turn_mail, listed_moves
 
 SAMPLES = int(os.environ.get("ARBITER_BENCH_MAIL_SAMPLES", "25"))
 BURST = int(os.environ.get("ARBITER_BENCH_MAIL_BURST", "100"))
@@ -40,8 +39,12 @@ TIMEOUT = 60.0
 def stack_for(folder, database_url, broker_url, sink_url, mailin_url) -> common.Stack:
     """Return a web + worker + mailin stack whose mail goes to ``sink_url``."""
     stack = common.Stack(folder, database_url, broker_url)
-    stack.env.update(SMTP_URL=sink_url, MAILIN_URL=mailin_url, MAIL_DOMAIN="bench.test",
-                     MAIL_REPLIES_PER_HOUR="1000000")
+    stack.env.update(
+        SMTP_URL=sink_url,
+        MAILIN_URL=mailin_url,
+        MAIL_DOMAIN="bench.test",
+        MAIL_REPLIES_PER_HOUR="1000000",
+    )
     stack.commands["mailin"] = [common.BIN / "arbiter", "mailin"]
     return stack
 
@@ -52,8 +55,11 @@ def wait_for(sink: Sink, seen: int, predicate, timeout: float = TIMEOUT) -> tupl
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with sink.lock:
-            found = [(i, sink.arrived[i]) for i in range(seen, len(sink.messages))
-                     if predicate(sink.messages[i])]
+            found = [
+                (i, sink.arrived[i])
+                for i in range(seen, len(sink.messages))
+                if predicate(sink.messages[i])
+            ]
         if found:
             return found[0]
         time.sleep(0.005)
@@ -80,8 +86,9 @@ def delays(sink: Sink, player: MailPlayer) -> list[float]:
         after = len(sink.messages)
         player.send(str(msg["To"]), msg, player.rng.choice(moves))
         accepted = time.monotonic()  # mailin's 250 to DATA came before send() returned
-        index, arrived = wait_for(sink, after, lambda m: is_turn_mail(m) or
-                                  "is over" in str(m["Subject"]))
+        index, arrived = wait_for(
+            sink, after, lambda m: is_turn_mail(m) or "is over" in str(m["Subject"])
+        )
         if is_turn_mail(sink.messages[index]):
             out.append(arrived - accepted)
     return out
@@ -101,8 +108,7 @@ def burst(sink: Sink, player: MailPlayer, turn) -> float:
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         with sink.lock:
-            got = [sink.arrived[i] for i, m in enumerate(sink.messages)
-                   if m["In-Reply-To"] in ids]
+            got = [sink.arrived[i] for i, m in enumerate(sink.messages) if m["In-Reply-To"] in ids]
         if len(got) >= BURST:
             return BURST / (max(got) - started)
         time.sleep(0.05)
@@ -112,22 +118,38 @@ def burst(sink: Sink, player: MailPlayer, turn) -> float:
 def run(report: common.Report, case: str, folder, database_url, broker_url) -> None:
     sink_url = f"smtp://127.0.0.1:{common.free_port()}"
     mailin_url = f"smtp://127.0.0.1:{common.free_port()}"
-    with Sink(sink_url) as sink, stack_for(folder, database_url, broker_url, sink_url,
-                                           mailin_url) as stack:
+    with (
+        Sink(sink_url) as sink,
+        stack_for(folder, database_url, broker_url, sink_url, mailin_url) as stack,
+    ):
         addresses = ["a@players.test", "b@players.test"]
-        answer = requests.post(f"{stack.url}/v1/games", timeout=30, json={
-            "engine": "space-worm", "players": [{"name": "A", "email": addresses[0]},
-                                                {"name": "B", "email": addresses[1]}]})
+        answer = requests.post(
+            f"{stack.url}/v1/games",
+            timeout=30,
+            json={
+                "engine": "space-worm",
+                "players": [
+                    {"name": "A", "email": addresses[0]},
+                    {"name": "B", "email": addresses[1]},
+                ],
+            },
+        )
         answer.raise_for_status()
         player = MailPlayer(sink, mailin_url, addresses, random.Random(1), lambda _: None)
         accept_invitations(sink, player)
         samples = delays(sink, player)
-        report.add(case, f"accepted -> next turn mail p50 (n={len(samples)})",
-                   common.ms(common.percentile(samples, 50)))
-        report.add(case, "accepted -> next turn mail p95",
-                   common.ms(common.percentile(samples, 95)))
+        report.add(
+            case,
+            f"accepted -> next turn mail p50 (n={len(samples)})",
+            common.ms(common.percentile(samples, 50)),
+        )
+        report.add(
+            case, "accepted -> next turn mail p95", common.ms(common.percentile(samples, 95))
+        )
         turn = next(m for m in reversed(sink.snapshot()) if is_turn_mail(m))
-        report.add(case, f"inbound processed/s ({BURST} status)", f"{burst(sink, player, turn):.1f}")
+        report.add(
+            case, f"inbound processed/s ({BURST} status)", f"{burst(sink, player, turn):.1f}"
+        )
         for problem in stack.problems():
             report.note(f"{case}: {problem[:300]}")
 

@@ -61,21 +61,26 @@ time.sleep(3600)
 
 def ids_unsent() -> list[int]:
     """Return the ids of the unsent mails, oldest first."""
-    return list(db.session.scalars(sa.select(OutboxMail.id).where(
-        OutboxMail.sent_at.is_(None)).order_by(OutboxMail.id)))
+    return list(
+        db.session.scalars(
+            sa.select(OutboxMail.id).where(OutboxMail.sent_at.is_(None)).order_by(OutboxMail.id)
+        )
+    )
 
 
 def hold(ids: list[int]) -> None:
     """Keep mails ``ids`` out of a drain's reach (a far ``retry_at``)."""
-    db.session.execute(sa.update(OutboxMail).where(OutboxMail.id.in_(ids))
-                       .values(retry_at=utcnow() + timedelta(days=1)))
+    db.session.execute(
+        sa.update(OutboxMail)
+        .where(OutboxMail.id.in_(ids))
+        .values(retry_at=utcnow() + timedelta(days=1))
+    )
     db.session.commit()
 
 
 def release(ids: list[int]) -> None:
     """Make mails ``ids`` due now."""
-    db.session.execute(sa.update(OutboxMail).where(OutboxMail.id.in_(ids))
-                       .values(retry_at=None))
+    db.session.execute(sa.update(OutboxMail).where(OutboxMail.id.in_(ids)).values(retry_at=None))
     db.session.commit()
 
 
@@ -93,15 +98,24 @@ def timed(report: common.Report, case: str, count: int, work) -> None:
 def run(report: common.Report, backend: str, database_url: str, folder) -> None:
     """Play the games on ``database_url`` and time the three cases."""
     port = free_port()
-    sink = subprocess.Popen([sys.executable, "-c", SINK.format(root=str(common.ROOT),
-                                                                port=port)],
-                            stdout=subprocess.PIPE, text=True)
+    sink = subprocess.Popen(
+        [sys.executable, "-c", SINK.format(root=str(common.ROOT), port=port)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         sink.stdout.readline()
-        app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "ENQUEUE": False,
-                          "OPEN_CREATION": True, "RATELIMIT_ENABLED": False,
-                          "BASE_URL": "http://bench.test", "TESTING": True,
-                          "SMTP_URL": f"smtp://127.0.0.1:{port}"})
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": database_url,
+                "ENQUEUE": False,
+                "OPEN_CREATION": True,
+                "RATELIMIT_ENABLED": False,
+                "BASE_URL": "http://bench.test",
+                "TESTING": True,
+                "SMTP_URL": f"smtp://127.0.0.1:{port}",
+            }
+        )
         with app.app_context():
             upgrade()
         client = app.test_client()
@@ -111,11 +125,15 @@ def run(report: common.Report, backend: str, database_url: str, folder) -> None:
         with app.app_context():
             ids = ids_unsent()
             third = len(ids) // 3
-            each, rendered, kept = ids[:third], ids[third:2 * third], ids[2 * third:]
+            each, rendered, kept = ids[:third], ids[third : 2 * third], ids[2 * third :]
             report.add(backend, "mails in the outbox", str(len(ids)))
             hold(rendered + kept)
-            timed(report, f"{backend}: send, a session each", len(each),
-                  lambda: sum(mail.send(i) for i in each))
+            timed(
+                report,
+                f"{backend}: send, a session each",
+                len(each),
+                lambda: sum(mail.send(i) for i in each),
+            )
             release(rendered)
             timed(report, f"{backend}: drain, PNG rendered", len(rendered), mail.drain)
             live = app.config["SMTP_URL"]

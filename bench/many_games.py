@@ -68,21 +68,39 @@ def copy_over(template: str, prefix: str, count: int) -> None:
         return ", ".join(names), ", ".join(replace.get(n, f"t.{n}") for n in names)
 
     gid = f"'{prefix}' || lpad(i::text, 7, '0')"
-    into, select = columns(Game.__table__, {
-        "id": gid, "created_at": "t.created_at - i * interval '1 minute'",
-        "updated_at": "t.updated_at - i * interval '1 minute'"})
-    db.session.execute(sa.text(f"INSERT INTO games ({into}) SELECT {select} FROM games t, "
-                               f"generate_series(1, :n) i WHERE t.id = :t"),
-                       {"n": count, "t": template})
-    into, select = columns(Seat.__table__, {"game_id": gid,
-                                            "name": "'P' || ((i * 2 + t.seat) % 40000)"})
-    db.session.execute(sa.text(f"INSERT INTO seats ({into}) SELECT {select} FROM seats t, "
-                               f"generate_series(1, :n) i WHERE t.game_id = :t"),
-                       {"n": count, "t": template})
+    into, select = columns(
+        Game.__table__,
+        {
+            "id": gid,
+            "created_at": "t.created_at - i * interval '1 minute'",
+            "updated_at": "t.updated_at - i * interval '1 minute'",
+        },
+    )
+    db.session.execute(
+        sa.text(
+            f"INSERT INTO games ({into}) SELECT {select} FROM games t, "
+            f"generate_series(1, :n) i WHERE t.id = :t"
+        ),
+        {"n": count, "t": template},
+    )
+    into, select = columns(
+        Seat.__table__, {"game_id": gid, "name": "'P' || ((i * 2 + t.seat) % 40000)"}
+    )
+    db.session.execute(
+        sa.text(
+            f"INSERT INTO seats ({into}) SELECT {select} FROM seats t, "
+            f"generate_series(1, :n) i WHERE t.game_id = :t"
+        ),
+        {"n": count, "t": template},
+    )
     into, select = columns(Event.__table__, {"game_id": gid})
-    db.session.execute(sa.text(f"INSERT INTO events ({into}) SELECT {select} FROM events t, "
-                               f"generate_series(1, :n) i WHERE t.game_id = :t"),
-                       {"n": count, "t": template})
+    db.session.execute(
+        sa.text(
+            f"INSERT INTO events ({into}) SELECT {select} FROM events t, "
+            f"generate_series(1, :n) i WHERE t.game_id = :t"
+        ),
+        {"n": count, "t": template},
+    )
     db.session.commit()
 
 
@@ -118,9 +136,11 @@ def p50(client, path: str, runs: int = 30, headers: dict | None = None) -> str:
         cpu.append(time.process_time() - used)
         times.append(time.perf_counter() - began)
         assert answer.status_code == 200, (path, answer.status_code, answer.get_data()[:300])
-    return (f"{common.ms(statistics.median(times))} (CPU {common.ms(statistics.median(cpu))}, "
-            f"{(SERVER['statements'] - statements) / runs:.0f} statements "
-            f"{common.ms((SERVER['db'] - db_time) / runs)}, load {os.getloadavg()[0]:.1f})")
+    return (
+        f"{common.ms(statistics.median(times))} (CPU {common.ms(statistics.median(cpu))}, "
+        f"{(SERVER['statements'] - statements) / runs:.0f} statements "
+        f"{common.ms((SERVER['db'] - db_time) / runs)}, load {os.getloadavg()[0]:.1f})"
+    )
 
 
 def account_with_games(count: int) -> str:
@@ -134,13 +154,13 @@ def account_with_games(count: int) -> str:
     from arbiter.models import Account, Seat
     from arbiter.service import accounts
 
-    account = Account(id=secrets.token_hex(8), email="many@example.org",
-                      display_name="Many")
+    account = Account(id=secrets.token_hex(8), email="many@example.org", display_name="Many")
     db.session.add(account)
     db.session.commit()
     ids = [f"a{i:07d}" for i in range(count)]
-    db.session.execute(sa.update(Seat).where(Seat.game_id.in_(ids), Seat.seat == 0)
-                       .values(account_id=account.id))
+    db.session.execute(
+        sa.update(Seat).where(Seat.game_id.in_(ids), Seat.seat == 0).values(account_id=account.id)
+    )
     db.session.commit()
     return accounts.create_token(account, "bench", ["games:read"])[1]
 
@@ -163,8 +183,9 @@ def seq_scans(plan: dict) -> list[str]:
 
 def main() -> None:
     report = common.Report("many_games")
-    print(f"many games: {ACTIVE} active + {OVER} over on PostgreSQL; {common.machine()}",
-          flush=True)
+    print(
+        f"many games: {ACTIVE} active + {OVER} over on PostgreSQL; {common.machine()}", flush=True
+    )
     try:
         with common.postgres_schema() as url:
             run(report, url)
@@ -174,24 +195,33 @@ def main() -> None:
 
 
 def run(report: common.Report, url: str) -> None:
+    import clock_sweep as sweep_bench
     import sqlalchemy as sa
     from flask_migrate import upgrade
 
-    import clock_sweep as sweep_bench
     from arbiter import config, create_app
     from arbiter.extensions import db
     from arbiter.models.timestamps import utcnow
     from arbiter.service import chance, clock_sweep, games
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "ENQUEUE": False,
-                      "CLOCK_OUTAGE_SECONDS": 3600.0,  # the web process's pool (no pre-ping)
-                      **config.web_settings({"DATABASE_URL": url})})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "ENQUEUE": False,
+            "CLOCK_OUTAGE_SECONDS": 3600.0,  # the web process's pool (no pre-ping)
+            **config.web_settings({"DATABASE_URL": url}),
+        }
+    )
     case = f"{ACTIVE + OVER} games"
     with app.app_context():
         upgrade()
         began = time.perf_counter()
-        live, _ = games.create_game("space-worm", [games.NewPlayer("A"), games.NewPlayer("B")],
-                                    {}, {"type": "per-move", "seconds": 3 * 86400})
+        live, _ = games.create_game(
+            "space-worm",
+            [games.NewPlayer("A"), games.NewPlayer("B")],
+            {},
+            {"type": "per-move", "seconds": 3 * 86400},
+        )
         chance.advance_chance(live.id, live.version)
         live_id, now = live.id, utcnow()
         sweep_bench.populate(live_id, now - timedelta(seconds=DUE), 1.0, DUE, "d")
@@ -203,8 +233,9 @@ def run(report: common.Report, url: str) -> None:
             conn.exec_driver_sql("VACUUM ANALYZE games, seats, events")  # as autovacuum would
         report.add("setup", "build the database", f"{time.perf_counter() - began:.0f} s")
         seen: list[tuple[str, dict]] = []
-        sa.event.listen(db.engine, "before_cursor_execute",
-                        lambda c, cur, s, p, ctx, many: seen.append((s, p)))
+        sa.event.listen(
+            db.engine, "before_cursor_execute", lambda c, cur, s, p, ctx, many: seen.append((s, p))
+        )
         count_statements(db.engine)
         client = app.test_client()
         paths = {
@@ -227,15 +258,19 @@ def run(report: common.Report, url: str) -> None:
         began, used = time.perf_counter(), time.process_time()
         counts = clock_sweep.sweep()
         took, used = time.perf_counter() - began, time.process_time() - used
-        report.add(case, f"clock sweep, {DUE} due (<= 1 s)",
-                   f"{took:.2f} s ({counts['timeouts']} timeouts; CPU {common.ms(used)}, "
-                   f"its PostgreSQL backend {common.ms(sweep_bench.postgres_cpu() - backend)}"
-                   f", load {os.getloadavg()[0]:.1f})")
+        report.add(
+            case,
+            f"clock sweep, {DUE} due (<= 1 s)",
+            f"{took:.2f} s ({counts['timeouts']} timeouts; CPU {common.ms(used)}, "
+            f"its PostgreSQL backend {common.ms(sweep_bench.postgres_cpu() - backend)}"
+            f", load {os.getloadavg()[0]:.1f})",
+        )
         before = rss_mb()
         for i in range(REQUESTS):
             client.get(list(paths.values())[i % len(paths)])
-        report.add(case, f"RSS before / after {REQUESTS} requests",
-                   f"{before:.0f} MB / {rss_mb():.0f} MB")
+        report.add(
+            case, f"RSS before / after {REQUESTS} requests", f"{before:.0f} MB / {rss_mb():.0f} MB"
+        )
         explain(report, case, seen)
         db.session.remove()
         db.engine.dispose()

@@ -52,8 +52,11 @@ def measure(engine, players: int, seconds: float) -> tuple[int, int, float]:
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("playouts", argv)
-    print(f"playouts: random games of each bare engine, one core, {SECONDS:g} s per "
-          f"configuration ({common.machine()})", flush=True)
+    print(
+        f"playouts: random games of each bare engine, one core, {SECONDS:g} s per "
+        f"configuration ({common.machine()})",
+        flush=True,
+    )
     for engine_id in engines.ENGINE_MODULES:
         try:
             engine = engines.get(engine_id)
@@ -61,8 +64,11 @@ def main(argv: list[str] | None = None) -> None:
                 case = f"{engine.id} x{players}"
                 games, inputs, elapsed = measure(engine, players, SECONDS)
                 report.add(case, "games/s", f"{games / elapsed:,.0f}")
-                report.add(case, "inputs/s (mean inputs/game)",
-                           f"{inputs / elapsed:,.0f} ({inputs / games:.1f})")
+                report.add(
+                    case,
+                    "inputs/s (mean inputs/game)",
+                    f"{inputs / elapsed:,.0f} ({inputs / games:.1f})",
+                )
         except Exception as err:  # noqa: BLE001 - report and go on with the others
             report.add(engine_id, "error", f"{type(err).__name__}: {err}"[:200])
     report.done()

@@ -25,9 +25,22 @@ from pathlib import Path
 
 import common
 
-BENCHMARKS = ["playouts", "load_vs_log", "http_moves", "chance_delay", "clock_sweep",
-              "bulk_games", "board_svg", "swiss_pairing", "web_page", "baseline",
-              "mail_delay", "mail_drain", "webhook_delay", "auth_cost"]
+BENCHMARKS = [
+    "playouts",
+    "load_vs_log",
+    "http_moves",
+    "chance_delay",
+    "clock_sweep",
+    "bulk_games",
+    "board_svg",
+    "swiss_pairing",
+    "web_page",
+    "baseline",
+    "mail_delay",
+    "mail_drain",
+    "webhook_delay",
+    "auth_cost",
+]
 LIMIT_SECONDS = float(os.environ.get("ARBITER_BENCH_LIMIT", "200"))
 
 
@@ -36,9 +49,11 @@ def run(name: str) -> tuple[list[dict], list[str], float]:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-run-") as tmp:
         out = Path(tmp) / f"{name}.json"
-        proc = subprocess.Popen([sys.executable, str(common.BENCH / f"{name}.py"),
-                                 "--json", str(out)], cwd=common.ROOT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, str(common.BENCH / f"{name}.py"), "--json", str(out)],
+            cwd=common.ROOT,
+            start_new_session=True,
+        )
         try:
             proc.wait(timeout=LIMIT_SECONDS)
         except KeyboardInterrupt:  # Ctrl-C does not reach its own session: pass it on
@@ -46,13 +61,31 @@ def run(name: str) -> tuple[list[dict], list[str], float]:
             raise
         except subprocess.TimeoutExpired:
             interrupt(proc)
-            return ([{"bench": name, "case": "-", "figure": "error",
-                      "value": f"interrupted after {LIMIT_SECONDS} s"}], [],
-                    time.monotonic() - started)
+            return (
+                [
+                    {
+                        "bench": name,
+                        "case": "-",
+                        "figure": "error",
+                        "value": f"interrupted after {LIMIT_SECONDS} s",
+                    }
+                ],
+                [],
+                time.monotonic() - started,
+            )
         if not out.exists():
-            return ([{"bench": name, "case": "-", "figure": "error",
-                      "value": f"exited with status {proc.returncode}, no figures"}], [],
-                    time.monotonic() - started)
+            return (
+                [
+                    {
+                        "bench": name,
+                        "case": "-",
+                        "figure": "error",
+                        "value": f"exited with status {proc.returncode}, no figures",
+                    }
+                ],
+                [],
+                time.monotonic() - started,
+            )
         data = json.loads(out.read_text())
     return data["rows"], data["notes"], time.monotonic() - started
 
@@ -75,10 +108,13 @@ def table(rows: list[dict]) -> str:
     widths = {k: max(len(str(r[k])) for r in [head, *rows]) for k in keys[:-1]}
     lines = []
     for i, row in enumerate([head, *rows]):
-        bench = row["bench"] if i == 0 or row["bench"] != rows[i - 2]["bench"] or i == 1 \
-            else ""
-        cells = [bench.ljust(widths["bench"]), str(row["case"]).ljust(widths["case"]),
-                 str(row["figure"]).ljust(widths["figure"]), str(row["value"])]
+        bench = row["bench"] if i == 0 or row["bench"] != rows[i - 2]["bench"] or i == 1 else ""
+        cells = [
+            bench.ljust(widths["bench"]),
+            str(row["case"]).ljust(widths["case"]),
+            str(row["figure"]).ljust(widths["figure"]),
+            str(row["value"]),
+        ]
         lines.append("  ".join(cells).rstrip())
         if i == 0:
             lines.append("-" * min(120, len(lines[0]) + 20))
@@ -92,8 +128,11 @@ def main(argv: list[str]) -> int:
         print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
         return 2
     before = common.machine()
-    print(f"Arbiter benchmarks, {time.strftime('%Y-%m-%d %H:%M:%S')}, Python "
-          f"{platform.python_version()}, {before}\n", flush=True)
+    print(
+        f"Arbiter benchmarks, {time.strftime('%Y-%m-%d %H:%M:%S')}, Python "
+        f"{platform.python_version()}, {before}\n",
+        flush=True,
+    )
     rows, notes = [], []
     for name in names:
         print(f"== {name}", flush=True)
@@ -108,8 +147,7 @@ def main(argv: list[str]) -> int:
         for note in notes:
             print(f"- {note}")
     print(f"\nmachine before: {before}\nmachine after:  {common.machine()}")
-    print("(other processes on the machine change these figures: compare runs on a quiet "
-          "machine)")
+    print("(other processes on the machine change these figures: compare runs on a quiet machine)")
     return 0
 
 

@@ -27,27 +27,45 @@ baseline.CLIENTS = int(os.environ.get("ARBITER_BENCH_CLIENTS", "6"))
 def main() -> None:
     report = common.Report("scale_out")
     common.raise_fd_limit()
-    print(f"scale out: {common.machine()}; {baseline.CLIENTS} clients, 2 x (1, 3 web "
-          f"processes) of {baseline.SECONDS:.0f} s", flush=True)
+    print(
+        f"scale out: {common.machine()}; {baseline.CLIENTS} clients, 2 x (1, 3 web "
+        f"processes) of {baseline.SECONDS:.0f} s",
+        flush=True,
+    )
     try:
-        with common.postgres_schema() as pg, common.redis_database() as broker, \
-                common.instance_dir("scale") as folder, \
-                common.Stack(folder / "one", pg, broker, web_workers=1, threads=8) as one, \
-                common.Stack(folder / "three", pg, broker, web_workers=3, threads=8) as three:
+        with (
+            common.postgres_schema() as pg,
+            common.redis_database() as broker,
+            common.instance_dir("scale") as folder,
+            common.Stack(folder / "one", pg, broker, web_workers=1, threads=8) as one,
+            common.Stack(folder / "three", pg, broker, web_workers=3, threads=8) as three,
+        ):
             rows = {1: [], 3: []}
             for _ in range(baseline.ROUNDS):
                 for count, stack in ((1, one), (3, three)):
-                    rows[count].append(baseline.phase(
-                        str(count), stack.url, [p.pid for p in stack.procs],
-                        baseline.product_client))
+                    rows[count].append(
+                        baseline.phase(
+                            str(count),
+                            stack.url,
+                            [p.pid for p in stack.procs],
+                            baseline.product_client,
+                        )
+                    )
                     row = rows[count][-1]
-                    print(f"  {count} web: {row['moves']} moves in {row['seconds']:.1f} s, "
-                          f"CPU {row['cpu']:.2f} s", flush=True)
+                    print(
+                        f"  {count} web: {row['moves']} moves in {row['seconds']:.1f} s, "
+                        f"CPU {row['cpu']:.2f} s",
+                        flush=True,
+                    )
             case = "postgres + redis"
-            rate = {n: sum(r["moves"] for r in v) / sum(r["seconds"] for r in v)
-                    for n, v in rows.items()}
-            cpu = {n: 1000 * sum(r["cpu"] for r in v) / max(1, sum(r["moves"] for r in v))
-                   for n, v in rows.items()}
+            rate = {
+                n: sum(r["moves"] for r in v) / sum(r["seconds"] for r in v)
+                for n, v in rows.items()
+            }
+            cpu = {
+                n: 1000 * sum(r["cpu"] for r in v) / max(1, sum(r["moves"] for r in v))
+                for n, v in rows.items()
+            }
             for n in (1, 3):
                 report.add(case, f"{n} web: moves/s", f"{rate[n]:.1f}")
                 report.add(case, f"{n} web: CPU ms/move", f"{cpu[n]:.2f}")

@@ -86,9 +86,11 @@ class Stream(asyncio.Protocol):
             self.started = loop.create_future()
             await loop.create_connection(lambda: self, host, port)
             self.transport.write(
-                (f"GET /v1/games/{self.game_id}/stream HTTP/1.1\r\nHost: {host}\r\n"
-                 f"Last-Event-ID: {self.after}\r\nAccept: text/event-stream\r\n\r\n")
-                .encode())
+                (
+                    f"GET /v1/games/{self.game_id}/stream HTTP/1.1\r\nHost: {host}\r\n"
+                    f"Last-Event-ID: {self.after}\r\nAccept: text/event-stream\r\n\r\n"
+                ).encode()
+            )
             status = await self.started
             if b" 200 " not in status.split(b"\r\n", 1)[0]:
                 raise RuntimeError(status[:200].decode(errors="replace"))
@@ -140,9 +142,13 @@ def p50_unrelated(url: str, count: int = 200) -> float:
 
 def create_games(url: str, count: int) -> list[dict]:
     """Create ``count`` two-seat Dark Horse games with 8 client threads."""
+
     def one(_):
-        answer = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
-            "engine": "dark-horse", "players": [{"name": "Ann"}, {"name": "Bob"}]})
+        answer = requests.post(
+            f"{url}/v1/games",
+            timeout=TIMEOUT,
+            json={"engine": "dark-horse", "players": [{"name": "Ann"}, {"name": "Bob"}]},
+        )
         answer.raise_for_status()
         return answer.json()
 
@@ -174,12 +180,18 @@ def play_one(url: str, game: dict, rng: random.Random) -> int:
 def main() -> None:
     report = common.Report("streams")
     limit = common.raise_fd_limit()
-    print(f"streams: {common.machine()}; {STREAMS} streams over {GAMES} games; open-file "
-          f"limit {limit}", flush=True)
+    print(
+        f"streams: {common.machine()}; {STREAMS} streams over {GAMES} games; open-file "
+        f"limit {limit}",
+        flush=True,
+    )
     try:
-        with common.postgres_schema() as pg, common.redis_database() as broker, \
-                common.instance_dir("streams") as folder, \
-                common.Stack(folder, pg, broker, web_workers=2, threads=8) as stack:
+        with (
+            common.postgres_schema() as pg,
+            common.redis_database() as broker,
+            common.instance_dir("streams") as folder,
+            common.Stack(folder, pg, broker, web_workers=2, threads=8) as stack,
+        ):
             run(report, stack)
     except common.Skip as why:
         report.skip("postgres + redis", str(why))
@@ -200,14 +212,16 @@ def run(report: common.Report, stack: common.Stack) -> None:
     print(f"  {len(games)} games in {time.monotonic() - started:.0f} s", flush=True)
     quiet = p50_unrelated(url)
     cpu_before = common.tree_cpu_seconds(web)  # as many moves, other games, no stream
-    play_round(url, games[-1], games[-1 - COLD_MOVES:-1], rng, lambda game: 0)
+    play_round(url, games[-1], games[-1 - COLD_MOVES : -1], rng, lambda game: 0)
     time.sleep(1)
     bare_cpu = common.tree_cpu_seconds(web) - cpu_before
     with ThreadPoolExecutor(8) as pool:
         versions = dict(pool.map(lambda g: (g["id"], settled(url, g)["version"]), games))
     streams = [Stream(hot["id"], versions[hot["id"]]) for _ in range(STREAMS // 2)]
-    streams += [Stream(g["id"], versions[g["id"]])
-                for g, _ in zip(_cycle(cold), range(STREAMS - len(streams)))]
+    streams += [
+        Stream(g["id"], versions[g["id"]])
+        for g, _ in zip(_cycle(cold), range(STREAMS - len(streams)))
+    ]
     loop = uvloop.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()
     host, port = url.removeprefix("http://").split(":")
@@ -223,8 +237,12 @@ def run(report: common.Report, stack: common.Stack) -> None:
         if sum(s.open for s in streams) + len(failed) >= len(streams):
             break
         time.sleep(0.5)
-    report.add(case, "streams open", f"{sum(s.open for s in streams)} of {len(streams)} "
-               f"({len(failed)} failed) in {time.monotonic() - opening:.0f} s")
+    report.add(
+        case,
+        "streams open",
+        f"{sum(s.open for s in streams)} of {len(streams)} "
+        f"({len(failed)} failed) in {time.monotonic() - opening:.0f} s",
+    )
     if failed:
         report.note(f"a stream failed to open: {failed[0].exception()!r}"[:300])
     time.sleep(2)
@@ -239,20 +257,26 @@ def run(report: common.Report, stack: common.Stack) -> None:
     report.add(case, f"unrelated p50, {len(streams)} open", common.ms(busy))
     report.add(case, "unrelated ratio (<= 1.25)", f"{busy / quiet:.2f}")
     report.add(case, f"web CPU, {len(streams)} idle streams", f"{1000 * idle:.0f} ms/s")
-    cpu_before = (common.tree_cpu_seconds(web), common.tree_cpu_seconds(worker),
-                  time.process_time())
+    cpu_before = (
+        common.tree_cpu_seconds(web),
+        common.tree_cpu_seconds(worker),
+        time.process_time(),
+    )
     readers = {}
     for s in streams:
         readers[s.game_id] = readers.get(s.game_id, 0) + s.open
     expected = play_round(url, hot, cold, rng, lambda game: readers.get(game["id"], 0))
     waited = time.monotonic()  # until every expected delivery is in (at most DRAIN s)
-    while (sum(s.received for s in streams) < expected
-           and time.monotonic() - waited < DRAIN):
+    while sum(s.received for s in streams) < expected and time.monotonic() - waited < DRAIN:
         time.sleep(0.5)
     time.sleep(1)
-    cpu = [after - before for after, before in zip(
-        (common.tree_cpu_seconds(web), common.tree_cpu_seconds(worker), time.process_time()),
-        cpu_before)]
+    cpu = [
+        after - before
+        for after, before in zip(
+            (common.tree_cpu_seconds(web), common.tree_cpu_seconds(worker), time.process_time()),
+            cpu_before,
+        )
+    ]
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     received = {id(s): s.events() for s in streams}
     delays = [d for events in received.values() for _, d in events]
@@ -267,12 +291,11 @@ def run(report: common.Report, stack: common.Stack) -> None:
         report.add(case, f"{name} CPU s (moves + drain)", f"{seconds:.1f}")
     report.add(case, "web CPU s, same moves, no streams", f"{bare_cpu:.1f}")
     streaming = cpu[0] - bare_cpu
-    report.add(case, "web CPU ms per event, streams",
-               f"{1000 * streaming / max(committed, 1):.1f}")
-    report.add(case, "web CPU us per delivery, streams",
-               f"{1e6 * streaming / max(len(delays), 1):.0f}")
-    report.add(case, "client CPU us per delivery",
-               f"{1e6 * cpu[2] / max(len(delays), 1):.0f}")
+    report.add(case, "web CPU ms per event, streams", f"{1000 * streaming / max(committed, 1):.1f}")
+    report.add(
+        case, "web CPU us per delivery, streams", f"{1e6 * streaming / max(len(delays), 1):.0f}"
+    )
+    report.add(case, "client CPU us per delivery", f"{1e6 * cpu[2] / max(len(delays), 1):.0f}")
     report.note(f"load average {load} after the moves (2 cores shared with other work)")
     for task in tasks:
         loop.call_soon_threadsafe(task.cancel)

@@ -28,8 +28,20 @@ from arbiter.tournaments import GameResult, default_scoring, round_robin_schedul
 ENTRANTS = 200
 ROUNDS_BEFORE = 5
 REPEATS = int(os.environ.get("ARBITER_BENCH_REPEATS", "5"))
-ROUND_ROBINS = [(5, 2), (9, 3), (5, 3), (6, 3), (10, 3), (12, 3), (15, 3), (8, 4), (12, 4),
-                (16, 4), (10, 5), (25, 5)]
+ROUND_ROBINS = [
+    (5, 2),
+    (9, 3),
+    (5, 3),
+    (6, 3),
+    (10, 3),
+    (12, 3),
+    (15, 3),
+    (8, 4),
+    (12, 4),
+    (16, 4),
+    (10, 5),
+    (25, 5),
+]
 
 
 def play(rnd, k: int, rng: random.Random) -> list[GameResult]:
@@ -63,15 +75,25 @@ def swiss(report: common.Report, k: int) -> None:
         rnd = swiss_round(entrants, results, byes, k, ROUNDS_BEFORE + 1, scoring, rounds=9)
         times.append(time.perf_counter() - started)
     rounds.append(rnd)
-    met = Counter(frozenset(pair) for r in rounds for t in r.tables
-                  for pair in itertools.combinations(t.players, 2))
+    met = Counter(
+        frozenset(pair)
+        for r in rounds
+        for t in r.tables
+        for pair in itertools.combinations(t.players, 2)
+    )
     seat0 = Counter(t.players[0] for r in rounds for t in r.tables)
     case = f"200 entrants, {k}-player"
-    report.add(case, "round 6 pairing ms p50 / max",
-               f"{common.ms(common.percentile(times, 50))} / {common.ms(max(times))}")
+    report.add(
+        case,
+        "round 6 pairing ms p50 / max",
+        f"{common.ms(common.percentile(times, 50))} / {common.ms(max(times))}",
+    )
     report.add(case, "repeat pairings in 6 rounds", str(sum(v - 1 for v in met.values())))
-    report.add(case, "seat-0 count min / max",
-               f"{min(seat0[e] for e in entrants)} / {max(seat0[e] for e in entrants)}")
+    report.add(
+        case,
+        "seat-0 count min / max",
+        f"{min(seat0[e] for e in entrants)} / {max(seat0[e] for e in entrants)}",
+    )
 
 
 def evenness(report: common.Report) -> None:
@@ -81,21 +103,30 @@ def evenness(report: common.Report) -> None:
         started = time.perf_counter()
         rounds = round_robin_schedule(entrants, k)
         elapsed = time.perf_counter() - started
-        met = Counter(frozenset(pair) for r in rounds for t in r.tables
-                      for pair in itertools.combinations(t.players, 2))
+        met = Counter(
+            frozenset(pair)
+            for r in rounds
+            for t in r.tables
+            for pair in itertools.combinations(t.players, 2)
+        )
         counts = [met[frozenset(p)] for p in itertools.combinations(entrants, 2)]
-        report.add(f"round robin {n} at {k}", "rounds, meetings min / max, ms",
-                   f"{len(rounds)}, {min(counts)} / {max(counts)}, {common.ms(elapsed)}")
+        report.add(
+            f"round robin {n} at {k}",
+            "rounds, meetings min / max, ms",
+            f"{len(rounds)}, {min(counts)} / {max(counts)}, {common.ms(elapsed)}",
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("swiss_pairing", argv)
-    print(f"swiss_pairing: 200-entrant Swiss rounds, round-robin evenness "
-          f"({common.machine()})", flush=True)
+    print(
+        f"swiss_pairing: 200-entrant Swiss rounds, round-robin evenness ({common.machine()})",
+        flush=True,
+    )
     started = time.perf_counter()
     import networkx  # noqa: F401 - paid once per process; not part of a pairing
-    report.add("networkx", "import ms (once per process)",
-               common.ms(time.perf_counter() - started))
+
+    report.add("networkx", "import ms (once per process)", common.ms(time.perf_counter() - started))
     swiss(report, 2)
     swiss(report, 3)
     evenness(report)

@@ -23,9 +23,8 @@ import os
 import random
 import sys
 
-import requests
-
 import common
+import requests
 
 from engines import ENGINE_MODULES
 
@@ -46,8 +45,11 @@ def mid_game(url: str, engine: str, rng: random.Random) -> tuple[str, str]:
     import time
 
     players = 2 if engine == "worms" else 3
-    game = requests.post(f"{url}/v1/games", timeout=30, json={
-        "engine": engine, "players": [{"name": f"P{i}"} for i in range(players)]}).json()
+    game = requests.post(
+        f"{url}/v1/games",
+        timeout=30,
+        json={"engine": engine, "players": [{"name": f"P{i}"} for i in range(players)]},
+    ).json()
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
     moves = 0
     while moves < 6:
@@ -57,10 +59,15 @@ def mid_game(url: str, engine: str, rng: random.Random) -> tuple[str, str]:
             continue
         seat = s["to_act"][0]
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        legal = requests.get(f"{url}/v1/games/{game['id']}/legal-moves", headers=auth,
-                             timeout=30).json()
-        requests.post(f"{url}/v1/games/{game['id']}/moves", headers=auth, timeout=30,
-                      json={"move": rng.choice(legal["moves"])})
+        legal = requests.get(
+            f"{url}/v1/games/{game['id']}/legal-moves", headers=auth, timeout=30
+        ).json()
+        requests.post(
+            f"{url}/v1/games/{game['id']}/moves",
+            headers=auth,
+            timeout=30,
+            json={"move": rng.choice(legal["moves"])},
+        )
         moves += 1
     while True:
         s = requests.get(f"{url}/v1/games/{game['id']}", timeout=30).json()
@@ -79,12 +86,18 @@ def main(argv: list[str] | None = None) -> None:
         return
     from playwright.sync_api import sync_playwright
 
-    print(f"web_page: a game page in Chromium, {LOADS} loads per engine "
-          f"({common.machine()})", flush=True)
-    with common.instance_dir("web") as folder, common.Stack(folder) as stack, \
-            sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu"])
+    print(
+        f"web_page: a game page in Chromium, {LOADS} loads per engine ({common.machine()})",
+        flush=True,
+    )
+    with (
+        common.instance_dir("web") as folder,
+        common.Stack(folder) as stack,
+        sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
         rng = random.Random(1)
         for engine in ENGINE_MODULES:
             game_id, link = mid_game(stack.url, engine, rng)
@@ -100,15 +113,24 @@ def main(argv: list[str] | None = None) -> None:
             rows = rows[1:]  # the first load warms the server
             ttfb = [r["ttfb"] / 1000 for r in rows]
             load = [r["load"] / 1000 for r in rows]
-            report.add(engine, "TTFB p50 / p95",
-                       f"{common.ms(common.percentile(ttfb, 50))} / "
-                       f"{common.ms(common.percentile(ttfb, 95))}")
-            report.add(engine, "full load p50 / p95",
-                       f"{common.ms(common.percentile(load, 50))} / "
-                       f"{common.ms(common.percentile(load, 95))}")
+            report.add(
+                engine,
+                "TTFB p50 / p95",
+                f"{common.ms(common.percentile(ttfb, 50))} / "
+                f"{common.ms(common.percentile(ttfb, 95))}",
+            )
+            report.add(
+                engine,
+                "full load p50 / p95",
+                f"{common.ms(common.percentile(load, 50))} / "
+                f"{common.ms(common.percentile(load, 95))}",
+            )
             first = rows[-1]["first"]
-            report.add(engine, "page weight: HTML; first visit with CSS + JS",
-                       f"{first['html'] / 1024:.1f} KB; {first['bytes'] / 1024:.1f} KB")
+            report.add(
+                engine,
+                "page weight: HTML; first visit with CSS + JS",
+                f"{first['html'] / 1024:.1f} KB; {first['bytes'] / 1024:.1f} KB",
+            )
         browser.close()
     report.done()
 

@@ -39,13 +39,23 @@ TIMEOUT = 60.0
 def stack_for(folder, database_url, broker_url, sink_url) -> common.Stack:
     """Return web + worker + mailer, mail to ``sink_url``, loopback hooks allowed."""
     stack = common.Stack(folder, database_url, broker_url)
-    stack.env.update(SMTP_URL=sink_url, WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8",
-                     WEBHOOK_ALLOW_HTTP="1")
+    stack.env.update(
+        SMTP_URL=sink_url, WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8", WEBHOOK_ALLOW_HTTP="1"
+    )
     stack.commands["worker"] += ["--queues=chance,clock,celery", "--hostname=game@%h"]
-    stack.commands["mailer"] = [common.BIN / "celery", "-A", "workers.worker", "worker",
-                                "--loglevel=INFO", "--concurrency=2", "--without-gossip",
-                                "--without-mingle", "--without-heartbeat",
-                                "--queues=mail,webhooks", "--hostname=mail@%h"]
+    stack.commands["mailer"] = [
+        common.BIN / "celery",
+        "-A",
+        "workers.worker",
+        "worker",
+        "--loglevel=INFO",
+        "--concurrency=2",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "--queues=mail,webhooks",
+        "--hostname=mail@%h",
+    ]
     return stack
 
 
@@ -74,8 +84,11 @@ def sign_in(http, url: str, sink: Sink, email: str) -> str:
         return None
 
     query = parse_qs(urlparse(wait(link, f"the sign-in mail to {email}")).query)
-    answer = http.post(f"{url}/v1/auth/sessions", timeout=30,
-                       json={"email": query["email"][0], "token": query["token"][0]})
+    answer = http.post(
+        f"{url}/v1/auth/sessions",
+        timeout=30,
+        json={"email": query["email"][0], "token": query["token"][0]},
+    )
     answer.raise_for_status()
     return answer.json()["token"]["token"]
 
@@ -91,26 +104,42 @@ def delays(receiver) -> list[float]:
     return out
 
 
-def play(http, url: str, receiver, tokens: dict[int, str], emails: list[str],
-         rng: random.Random) -> None:
+def play(
+    http, url: str, receiver, tokens: dict[int, str], emails: list[str], rng: random.Random
+) -> None:
     """Play games until ``SAMPLES`` deliveries arrived, one move at a time, each
     waiting for the web hook of the turn it caused."""
     import json
 
     def versions() -> set[tuple[str, int]]:
-        return {(b["data"]["game"], b["data"]["version"])
-                for b in (json.loads(r.body) for r in receiver.ok()) if b["type"] == "turn"}
+        return {
+            (b["data"]["game"], b["data"]["version"])
+            for b in (json.loads(r.body) for r in receiver.ok())
+            if b["type"] == "turn"
+        }
 
     while len(receiver.ok()) < SAMPLES:
-        created = http.post(f"{url}/v1/games", headers={"Authorization": f"Bearer {tokens[0]}"},
-                            timeout=30, json={"engine": "space-worm", "players": [
-                                {"name": "Ann", "email": emails[0]},
-                                {"name": "Bob", "email": emails[1]}]})
+        created = http.post(
+            f"{url}/v1/games",
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+            timeout=30,
+            json={
+                "engine": "space-worm",
+                "players": [
+                    {"name": "Ann", "email": emails[0]},
+                    {"name": "Bob", "email": emails[1]},
+                ],
+            },
+        )
         created.raise_for_status()
         game_id = created.json()["id"]
         while len(receiver.ok()) < SAMPLES:
-            s = wait(lambda: (lambda s: s if s["status"] == "over" or s["to_act"] else None)(
-                http.get(f"{url}/v1/games/{game_id}", timeout=30).json()), "a decision")
+            s = wait(
+                lambda: (lambda s: s if s["status"] == "over" or s["to_act"] else None)(
+                    http.get(f"{url}/v1/games/{game_id}", timeout=30).json()
+                ),
+                "a decision",
+            )
             if s["status"] == "over":
                 break
             wait(lambda: (game_id, s["version"]) in versions(), "the turn's web hook")
@@ -121,21 +150,29 @@ def play(http, url: str, receiver, tokens: dict[int, str], emails: list[str],
 
 def run(report: common.Report, case: str, folder, database_url, broker_url) -> None:
     sink_url = f"smtp://127.0.0.1:{common.free_port()}"
-    with Sink(sink_url) as sink, ReceiverServer() as receiver, \
-            stack_for(folder, database_url, broker_url, sink_url) as stack:
+    with (
+        Sink(sink_url) as sink,
+        ReceiverServer() as receiver,
+        stack_for(folder, database_url, broker_url, sink_url) as stack,
+    ):
         wait(lambda: " ready." in stack.log("mailer"), "the mailer")
         http = requests.Session()
         emails = ["ann@players.test", "bob@players.test"]
-        tokens = {seat: sign_in(http, stack.url, sink, email)
-                  for seat, email in enumerate(emails)}
+        tokens = {seat: sign_in(http, stack.url, sink, email) for seat, email in enumerate(emails)}
         for seat, token in tokens.items():
-            http.post(f"{stack.url}/v1/me/webhooks", headers={"Authorization": f"Bearer {token}"},
-                      json={"url": f"{receiver.url}seat{seat}", "events": ["turn", "game_over"]},
-                      timeout=30).raise_for_status()
+            http.post(
+                f"{stack.url}/v1/me/webhooks",
+                headers={"Authorization": f"Bearer {token}"},
+                json={"url": f"{receiver.url}seat{seat}", "events": ["turn", "game_over"]},
+                timeout=30,
+            ).raise_for_status()
         play(http, stack.url, receiver, tokens, emails, random.Random(1))
         samples = delays(receiver)
-        report.add(case, f"event -> receiver p50 (n={len(samples)})",
-                   common.ms(common.percentile(samples, 50)))
+        report.add(
+            case,
+            f"event -> receiver p50 (n={len(samples)})",
+            common.ms(common.percentile(samples, 50)),
+        )
         report.add(case, "event -> receiver p95", common.ms(common.percentile(samples, 95)))
         ids = [r.headers["webhook-id"] + r.path for r in receiver.ok()]
         if len(ids) != len(set(ids)):

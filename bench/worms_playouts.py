@@ -7,7 +7,8 @@ What it measures: for each option set of ``tests/engines/worms/test_playouts.py`
 turn, games seeded 0, 1, 2, ...) with the mean number of inputs (moves and chance
 outcomes) per game; then, over ``ARBITER_BENCH_WORMS_WIDEST`` more games of the set
 (default 6: two each of 2, 3 and 4 players), among the turns' decisions and among
-the standard setup's (Map Tiles, Things), the longest list of legal moves a decision had (``len(legal_moves)``: what playouts, timeouts and move checks use) and
+the standard setup's (Map Tiles, Things), the longest list of legal moves a decision had
+(``len(legal_moves)``: what playouts, timeouts and move checks use) and
 what ``/legal-moves`` shows for it: its entries (listed moves plus parts,
 :mod:`engines.move_parts`) and its size as JSON, against the full list's size.
 
@@ -52,18 +53,25 @@ def widest(game, setup: bool) -> tuple[int, int, int, int, str]:
             if len(moves) > best[0]:
                 parts = ENGINE.legal_parts(state, seat)
                 shown = moves if parts is None else parts
-                entries = len(moves) if parts is None else len(parts["moves"]) + len(
-                    parts["parts"])
-                best = (len(moves), entries, len(json.dumps(moves)), len(json.dumps(shown)),
-                        prompt.kind)
+                entries = len(moves) if parts is None else len(parts["moves"]) + len(parts["parts"])
+                best = (
+                    len(moves),
+                    entries,
+                    len(json.dumps(moves)),
+                    len(json.dumps(shown)),
+                    prompt.kind,
+                )
     return best
 
 
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("worms_playouts", argv)
-    print(f"worms_playouts: random Worms games (engine version {ENGINE.version}) per "
-          f"option set, one core, {SECONDS:g} s each, widest decision over "
-          f"{WIDEST_GAMES} games ({common.machine()})", flush=True)
+    print(
+        f"worms_playouts: random Worms games (engine version {ENGINE.version}) per "
+        f"option set, one core, {SECONDS:g} s each, widest decision over "
+        f"{WIDEST_GAMES} games ({common.machine()})",
+        flush=True,
+    )
     overall = {True: ((0,), ""), False: ((0,), "")}
     for name, options in OPTION_SETS.items():
         games, inputs, started = 0, 0, time.perf_counter()
@@ -72,20 +80,28 @@ def main(argv: list[str] | None = None) -> None:
             games += 1
             inputs += len(game.inputs)
         elapsed = time.perf_counter() - started
-        sample = [random_game(ENGINE, 2 + n % 3, options, random.Random(-1 - n),
-                              keep_states=True) for n in range(WIDEST_GAMES)]
+        sample = [
+            random_game(ENGINE, 2 + n % 3, options, random.Random(-1 - n), keep_states=True)
+            for n in range(WIDEST_GAMES)
+        ]
         longest = {setup: max(widest(g, setup) for g in sample) for setup in (True, False)}
-        report.add(name, "games/s (inputs/game); widest->shown",
-                   f"{games / elapsed:,.1f} ({inputs / games:.0f}); turn "
-                   f"{longest[False][0]} -> {longest[False][1]}, setup "
-                   f"{longest[True][0]} -> {longest[True][1]}")
+        report.add(
+            name,
+            "games/s (inputs/game); widest->shown",
+            f"{games / elapsed:,.1f} ({inputs / games:.0f}); turn "
+            f"{longest[False][0]} -> {longest[False][1]}, setup "
+            f"{longest[True][0]} -> {longest[True][1]}",
+        )
         for setup in (True, False):
             if longest[setup][0] > overall[setup][0][0]:
                 overall[setup] = (longest[setup], name)
     for setup, label in ((False, "largest turn decision"), (True, "largest setup decision")):
         (moves, entries, full, shown, kind), where = overall[setup]
-        report.add(label, "moves -> /legal-moves entries",
-                   f"{moves} -> {entries} ({full:,} -> {shown:,} bytes; {kind}, {where})")
+        report.add(
+            label,
+            "moves -> /legal-moves entries",
+            f"{moves} -> {entries} ({full:,} -> {shown:,} bytes; {kind}, {where})",
+        )
     report.done()
 
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from marshmallow import Schema, ValidationError
 
@@ -49,8 +50,9 @@ class EngineError(ValueError):
     status = 422
     code = "engine-error"
 
-    def __init__(self, code: str | None = None, detail: str = "",
-                 extra: dict | None = None) -> None:
+    def __init__(
+        self, code: str | None = None, detail: str = "", extra: dict | None = None
+    ) -> None:
         if code:
             self.code = code
         self.detail = detail or self.code
@@ -112,8 +114,12 @@ class Decision:
     def to_json(self) -> dict:
         """Return ``{"type": "decision", "seats": [...], "kind": str, "private": bool}``
         plus ``"turn_clock"`` when the decision carries one."""
-        out = {"type": "decision", "seats": list(self.seats), "kind": self.kind,
-               "private": self.private}
+        out = {
+            "type": "decision",
+            "seats": list(self.seats),
+            "kind": self.kind,
+            "private": self.private,
+        }
         if self.turn_clock is not None:
             out["turn_clock"] = dict(self.turn_clock)
         return out
@@ -186,7 +192,7 @@ class Engine:
     notation: str = ""
 
     # -- rule versions -------------------------------------------------------
-    def at_version(self, version: str | None) -> "Engine | None":
+    def at_version(self, version: str | None) -> Engine | None:
         """Return this game playing the rules of ``version``, or None when this code
         no longer plays them.
 
@@ -208,12 +214,14 @@ class Engine:
             raise InvalidOptions(
                 "bad-player-count",
                 f"{self.title} takes {self.min_players} to {self.max_players} players, "
-                f"not {shown(players)}.")
+                f"not {shown(players)}.",
+            )
         try:
             return self.options_schema().load(dict(options or {}))
         except ValidationError as err:
-            raise InvalidOptions("bad-options",
-                                 f"Invalid options: {_option_errors(err.messages)}.") from err
+            raise InvalidOptions(
+                "bad-options", f"Invalid options: {_option_errors(err.messages)}."
+            ) from err
 
     # -- the rules -----------------------------------------------------------
     def setup(self, players: int, options: Mapping[str, Any]) -> dict:
@@ -331,8 +339,9 @@ class Engine:
         if isinstance(p, Over):
             raise IllegalMove("game-over", "The game is over; no more moves are taken.")
         if isinstance(p, Chance):
-            raise IllegalMove("awaiting-chance",
-                              "The game is waiting for a roll or a draw, not for a move.")
+            raise IllegalMove(
+                "awaiting-chance", "The game is waiting for a roll or a draw, not for a move."
+            )
         if seat not in p.seats:
             raise IllegalMove("not-your-turn", f"It is not seat {seat}'s turn to move.")
         return p
@@ -367,8 +376,13 @@ def apply(engine: Engine, state: dict, item: Input) -> dict:
     raise ValueError(f"unknown input kind {item.kind!r}")
 
 
-def fold(engine: Engine, players: int, options: Mapping[str, Any],
-         inputs: Iterable[Input], state: dict | None = None) -> dict:
+def fold(
+    engine: Engine,
+    players: int,
+    options: Mapping[str, Any],
+    inputs: Iterable[Input],
+    state: dict | None = None,
+) -> dict:
     """Replay ``inputs`` from ``state`` (default: a fresh ``setup``); return the state.
 
     :raises EngineError: an input does not fit (a broken or tampered log).
@@ -402,14 +416,16 @@ def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = str(value)
-    return text if len(text) <= limit else text[:max(limit - 1, 0)] + "…"
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
 def _option_errors(messages: Any) -> str:
     """Return marshmallow's error messages as one line (``sheet: Unknown field``)."""
     if isinstance(messages, dict):
-        return "; ".join(f"{key}: {_option_errors(value)}" if key != "_schema"
-                         else _option_errors(value) for key, value in messages.items())
+        return "; ".join(
+            f"{key}: {_option_errors(value)}" if key != "_schema" else _option_errors(value)
+            for key, value in messages.items()
+        )
     if isinstance(messages, list):
         return " ".join(_option_errors(m).rstrip(".") + "." for m in messages).rstrip(".")
     return str(messages)
@@ -421,8 +437,9 @@ def require(condition: bool, code: str, detail: str, exc: type[EngineError] = Il
         raise exc(code, detail)
 
 
-def ranking_from_scores(scores: Sequence[float], tiebreak: Sequence[float] | None = None
-                        ) -> list[list[int]]:
+def ranking_from_scores(
+    scores: Sequence[float], tiebreak: Sequence[float] | None = None
+) -> list[list[int]]:
     """Group seats best first by ``scores`` (then ``tiebreak``, higher is better).
 
     Returns ``[[seat, ...], ...]``: seats with equal keys share a group.

@@ -32,8 +32,8 @@ Text keys: engines store hexes in JSON as ``"q,r"`` strings (:meth:`Hex.key`,
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 DIRECTIONS: dict[int, tuple[int, int]] = {
     1: (0, -1),
@@ -70,13 +70,13 @@ class Hex:
         """Return the third cube coordinate, ``-q - r``."""
         return -self.q - self.r
 
-    def __add__(self, other: "Hex") -> "Hex":
+    def __add__(self, other: Hex) -> Hex:
         return Hex(self.q + other.q, self.r + other.r)
 
-    def __sub__(self, other: "Hex") -> "Hex":
+    def __sub__(self, other: Hex) -> Hex:
         return Hex(self.q - other.q, self.r - other.r)
 
-    def scale(self, k: int) -> "Hex":
+    def scale(self, k: int) -> Hex:
         """Return this hex vector multiplied by ``k``."""
         return Hex(self.q * k, self.r * k)
 
@@ -85,7 +85,7 @@ class Hex:
         return (abs(self.q) + abs(self.r) + abs(self.s)) // 2
 
     # -- neighbours and distance --------------------------------------------------
-    def neighbor(self, direction: int, steps: int = 1) -> "Hex":
+    def neighbor(self, direction: int, steps: int = 1) -> Hex:
         """Return the hex ``steps`` hexes away in ``direction`` (1..6).
 
         :raises ValueError: an unknown direction.
@@ -96,15 +96,15 @@ class Hex:
             raise ValueError(f"direction must be 1..6, not {direction!r}") from None
         return Hex(self.q + dq * steps, self.r + dr * steps)
 
-    def neighbors(self) -> list["Hex"]:
+    def neighbors(self) -> list[Hex]:
         """Return the six adjacent hexes in direction order 1..6."""
         return [self.neighbor(d) for d in DIRECTIONS]
 
-    def distance(self, other: "Hex") -> int:
+    def distance(self, other: Hex) -> int:
         """Return the number of hex steps between the two hexes."""
         return (self - other).length()
 
-    def direction_to(self, other: "Hex") -> int | None:
+    def direction_to(self, other: Hex) -> int | None:
         """Return the direction (1..6) in which ``other`` lies on a straight line from
         this hex, or ``None`` when it is not on one of the six lines (or is this hex)."""
         d = other - self
@@ -116,11 +116,11 @@ class Hex:
                 return number
         return None
 
-    def is_direct(self, other: "Hex") -> bool:
+    def is_direct(self, other: Hex) -> bool:
         """Return True when ``other`` is this hex or lies on one of its six lines."""
         return other == self or self.direction_to(other) is not None
 
-    def line(self, other: "Hex") -> list["Hex"]:
+    def line(self, other: Hex) -> list[Hex]:
         """Return the hexes on the straight line from this hex to ``other``, both ends
         included (cube linear interpolation with a nudge, as Red Blob Games)."""
         n = self.distance(other)
@@ -135,7 +135,7 @@ class Hex:
             out.append(_cube_round(aq + (bq - aq) * t, ar + (br - ar) * t, as_ + (bs - as_) * t))
         return out
 
-    def within(self, radius: int) -> list["Hex"]:
+    def within(self, radius: int) -> list[Hex]:
         """Return every hex at distance ``radius`` or less, this hex included, sorted."""
         out = []
         for dq in range(-radius, radius + 1):
@@ -143,7 +143,7 @@ class Hex:
                 out.append(Hex(self.q + dq, self.r + dr))
         return sorted(out)
 
-    def ring(self, radius: int) -> list["Hex"]:
+    def ring(self, radius: int) -> list[Hex]:
         """Return the hexes at exactly ``radius`` (sorted)."""
         return [h for h in self.within(radius) if self.distance(h) == radius]
 
@@ -153,7 +153,7 @@ class Hex:
         return f"{self.q},{self.r}"
 
     @classmethod
-    def parse(cls, text: str) -> "Hex":
+    def parse(cls, text: str) -> Hex:
         """Read ``"q,r"`` (spaces allowed).
 
         :raises ValueError: not two integers separated by a comma.
@@ -171,8 +171,10 @@ class Hex:
     def corners(self, size: float) -> list[tuple[float, float]]:
         """Return the six corners of this hex on a flat-topped drawing."""
         cx, cy = self.to_pixel(size)
-        return [(cx + size * math.cos(math.radians(60 * i)),
-                 cy + size * math.sin(math.radians(60 * i))) for i in range(6)]
+        return [
+            (cx + size * math.cos(math.radians(60 * i)), cy + size * math.sin(math.radians(60 * i)))
+            for i in range(6)
+        ]
 
 
 def _cube_round(fq: float, fr: float, fs: float) -> Hex:

@@ -73,8 +73,10 @@ def _merge(parts: list[dict]) -> list[dict]:
 def expand(part: dict) -> list[dict]:
     """Return every move a part describes, in order."""
     keys = list(part["fill"])
-    return [dict(part["move"], **dict(zip(keys, combo)))
-            for combo in itertools.product(*(part["fill"][k] for k in keys))]
+    return [
+        dict(part["move"], **dict(zip(keys, combo)))
+        for combo in itertools.product(*(part["fill"][k] for k in keys))
+    ]
 
 
 def count(part: dict) -> int:

@@ -21,8 +21,14 @@ orange, sky blue)."""
 SHAPES = ("circle", "square", "triangle", "diamond", "pentagon", "hexagon")
 """The marker shapes, in seat order (and Star Maps' star types 1-6 in this order)."""
 
-NAMED_COLOURS = {"red": "#D55E00", "yellow": "#F0E442", "purple": "#CC79A7",
-                 "green": "#009E73", "blue": "#0072B2", "orange": "#E69F00"}
+NAMED_COLOURS = {
+    "red": "#D55E00",
+    "yellow": "#F0E442",
+    "purple": "#CC79A7",
+    "green": "#009E73",
+    "blue": "#0072B2",
+    "orange": "#E69F00",
+}
 """A data file's colour names, drawn in the palette's nearest colour."""
 
 
@@ -31,8 +37,7 @@ def colour(name: str) -> str:
     return NAMED_COLOURS.get(name, "#999999")
 
 
-def document(width: float, height: float, title: str, words: list[str], body: list[str]
-             ) -> str:
+def document(width: float, height: float, title: str, words: list[str], body: list[str]) -> str:
     """Return a whole SVG document of ``width`` x ``height`` user units.
 
     :param title: the picture's short name (``<title>``, read by screen readers);
@@ -40,51 +45,76 @@ def document(width: float, height: float, title: str, words: list[str], body: li
     :param body: the drawn elements, in painting order.
     """
     desc = escape(" ".join(words))
-    return "\n".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="{width:.0f}" height="{height:.0f}" role="img" '
-        f'aria-labelledby="board-title board-desc" font-family="{FONT}">',
-        f'<title id="board-title">{escape(title)}</title>',
-        f'<desc id="board-desc">{desc}</desc>',
-        f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf5"/>',
-        *body, "</svg>"])
+    return "\n".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+            f'width="{width:.0f}" height="{height:.0f}" role="img" '
+            f'aria-labelledby="board-title board-desc" font-family="{FONT}">',
+            f'<title id="board-title">{escape(title)}</title>',
+            f'<desc id="board-desc">{desc}</desc>',
+            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbfaf5"/>',
+            *body,
+            "</svg>",
+        ]
+    )
 
 
-def text(x: float, y: float, content: object, size: float = 12, anchor: str = "start",
-         fill: str = "#1a1a1a", weight: str | None = None, extra: str = "") -> str:
+def text(
+    x: float,
+    y: float,
+    content: object,
+    size: float = 12,
+    anchor: str = "start",
+    fill: str = "#1a1a1a",
+    weight: str | None = None,
+    extra: str = "",
+) -> str:
     """Return a ``<text>`` element at (x, y) (``y`` is the baseline), escaped."""
     bold = f' font-weight="{weight}"' if weight else ""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
-            f'fill="{fill}"{bold}{extra}>{escape(str(content))}</text>')
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
+        f'fill="{fill}"{bold}{extra}>{escape(str(content))}</text>'
+    )
 
 
-def polygon_points(cx: float, cy: float, r: float, sides: int, turn: float = 0.0
-                   ) -> list[tuple[float, float]]:
+def polygon_points(
+    cx: float, cy: float, r: float, sides: int, turn: float = 0.0
+) -> list[tuple[float, float]]:
     """Return the corners of a regular polygon around (cx, cy), the first one up."""
-    return [(cx + r * math.sin(turn + 2 * math.pi * i / sides),
-             cy - r * math.cos(turn + 2 * math.pi * i / sides)) for i in range(sides)]
+    return [
+        (
+            cx + r * math.sin(turn + 2 * math.pi * i / sides),
+            cy - r * math.cos(turn + 2 * math.pi * i / sides),
+        )
+        for i in range(sides)
+    ]
 
 
-def shape(kind: str, cx: float, cy: float, r: float, fill: str, stroke: str = "#1a1a1a",
-          extra: str = "") -> str:
+def shape(
+    kind: str, cx: float, cy: float, r: float, fill: str, stroke: str = "#1a1a1a", extra: str = ""
+) -> str:
     """Return a marker of ``kind`` (one of :data:`SHAPES`) of radius ``r`` at (cx, cy)."""
     if kind == "circle":
-        return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" '
-                f'stroke="{stroke}" stroke-width="1.5"{extra}/>')
-    sides, turn, scale = {"square": (4, math.pi / 4, 1.25), "triangle": (3, 0, 1.3),
-                          "diamond": (4, 0, 1.25), "pentagon": (5, 0, 1.1),
-                          "hexagon": (6, 0, 1.1)}[kind]
-    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in
-                      polygon_points(cx, cy, r * scale, sides, turn))
-    return (f'<polygon points="{points}" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="1.5"{extra}/>')
+        return (
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="1.5"{extra}/>'
+        )
+    sides, turn, scale = {
+        "square": (4, math.pi / 4, 1.25),
+        "triangle": (3, 0, 1.3),
+        "diamond": (4, 0, 1.25),
+        "pentagon": (5, 0, 1.1),
+        "hexagon": (6, 0, 1.1),
+    }[kind]
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in polygon_points(cx, cy, r * scale, sides, turn))
+    return f'<polygon points="{points}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"{extra}/>'
 
 
 def seat_marker(seat: int, cx: float, cy: float, r: float = 7) -> str:
     """Return a seat's marker: its shape in its colour, with its number inside."""
-    return (shape(SHAPES[seat % len(SHAPES)], cx, cy, r, SEAT_COLOURS[seat % 6])
-            + text(cx, cy + r * 0.45, seat, size=r * 1.2, anchor="middle", fill="#ffffff",
-                   weight="bold"))
+    return shape(SHAPES[seat % len(SHAPES)], cx, cy, r, SEAT_COLOURS[seat % 6]) + text(
+        cx, cy + r * 0.45, seat, size=r * 1.2, anchor="middle", fill="#ffffff", weight="bold"
+    )
 
 
 def seat_name(seat: int | None, you: int | None) -> str:

@@ -33,7 +33,6 @@ otherwise (the servers they start inherit this); ``tests/arbiter/test_accounts.p
 checks closed creation, ``tests/arbiter/test_limits.py`` the limits."""
 
 
-
 def _per_worker_redis() -> None:
     """Give each pytest-xdist worker a Redis database of its own (``make test`` runs two
     workers): gw0 keeps the configured database, gw1 the one below it, and so on, so
@@ -52,6 +51,22 @@ def _per_worker_redis() -> None:
 
 
 _per_worker_redis()
+
+STACK_FOLDERS = ("e2e", "contract", "workers")
+"""Test folders whose tests start whole stacks, real Celery workers or fuzzers: the
+``stack`` tier, which ``make check`` leaves to ``make test``."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test under :data:`STACK_FOLDERS` ``stack``, so that ``make check``
+    (``-m "not stack and not slow"``) keeps to engines, service and API tests."""
+    root = Path(__file__).parent
+    for item in items:
+        parts = Path(item.fspath).relative_to(root).parts
+        if parts and parts[0] in STACK_FOLDERS:
+            item.add_marker(pytest.mark.stack)
+
+
 POSTGRES_URL = os.environ.get("ARBITER_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("ARBITER_TEST_REDIS_URL")
 REQUIRE_SERVICES = os.environ.get("ARBITER_REQUIRE_SERVICES") == "1"
@@ -97,9 +112,15 @@ def make_app(db_url: str, **config):
     unless the config says so. A SQLite file that does not exist yet starts as a copy
     of one migrated once per test process (:func:`_migrated_sqlite`; the migrations
     take ~0.5 s, a copy ~1 ms), then ``upgrade`` finds nothing to do."""
-    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": db_url, "ENQUEUE": False,
-                "BASE_URL": "http://arbiter.test", "OPEN_CREATION": True,
-                "RATELIMIT_ENABLED": False, **config}
+    settings = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": db_url,
+        "ENQUEUE": False,
+        "BASE_URL": "http://arbiter.test",
+        "OPEN_CREATION": True,
+        "RATELIMIT_ENABLED": False,
+        **config,
+    }
     target = _sqlite_file(db_url)
     if target is not None and not target.exists():
         shutil.copyfile(_migrated_sqlite(), target)
@@ -114,7 +135,7 @@ def _sqlite_file(db_url: str) -> Path | None:
     prefix = "sqlite:///"
     if not db_url.startswith(prefix) or "?" in db_url or db_url == prefix:
         return None
-    return Path(db_url[len(prefix):])
+    return Path(db_url[len(prefix) :])
 
 
 @functools.cache

@@ -17,16 +17,26 @@ def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def new_game(client, engine: str = "space-worm", players: int = 2, emails: bool = False,
-             options: dict | None = None) -> tuple[str, list[str]]:
+def new_game(
+    client,
+    engine: str = "space-worm",
+    players: int = 2,
+    emails: bool = False,
+    options: dict | None = None,
+) -> tuple[str, list[str]]:
     """Create a game over the API; return its id and the seat tokens. With ``emails``
     the seats' addresses (``p<i>@example.org``) are accounts first, so that they have
     agreed to mail and the game starts at once."""
     if emails:
         agreed(client.application, *(f"p{i}@example.org" for i in range(players)))
-    body = {"engine": engine, "options": options or {}, "players": [
-        {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None}
-        for i in range(players)]}
+    body = {
+        "engine": engine,
+        "options": options or {},
+        "players": [
+            {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None}
+            for i in range(players)
+        ],
+    }
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
     return answer.json["id"], [s["token"] for s in answer.json["seats"]]
@@ -70,8 +80,11 @@ def random_move(client, app, game_id: str, tokens: list[str], rng: random.Random
     seat = rng.choice(s["to_act"])
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
     move = move_parts.pick(legal, rng)
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                         json={"move": move, "expected_version": legal["version"]})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[seat]),
+        json={"move": move, "expected_version": legal["version"]},
+    )
     return seat, move, answer
 
 
@@ -89,8 +102,9 @@ def play_out(client, app, game_id: str, tokens: list[str], seed: int = 0) -> dic
 def event_count(app, game_id: str) -> int:
     """Return the number of events of a game, read from the database."""
     with app.app_context():
-        return db.session.scalar(sa.select(sa.func.count()).select_from(Event)
-                                 .where(Event.game_id == game_id))
+        return db.session.scalar(
+            sa.select(sa.func.count()).select_from(Event).where(Event.game_id == game_id)
+        )
 
 
 def mailed_link(app, email: str) -> dict:
@@ -102,9 +116,11 @@ def mailed_link(app, email: str) -> dict:
     from arbiter.models import OutboxMail
 
     with app.app_context():
-        mail = db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.to_addr == email.strip().lower())
-                                  .order_by(OutboxMail.id.desc())).first()
+        mail = db.session.scalars(
+            sa.select(OutboxMail)
+            .where(OutboxMail.to_addr == email.strip().lower())
+            .order_by(OutboxMail.id.desc())
+        ).first()
         assert mail is not None, f"no mail to {email}"
         url = re.search(r"https?://\S+/v1/auth/confirm\?\S+", mail.body).group(0)
     query = parse_qs(urlparse(url).query)
@@ -122,7 +138,8 @@ def sign_in(client, app, email: str, name: str | None = None) -> str:
 
 def scoped_token(client, token: str, *scopes: str) -> str:
     """Make a personal token with only ``scopes``, using a token with account:write."""
-    answer = client.post("/v1/me/tokens", headers=auth(token),
-                         json={"name": "test", "scopes": list(scopes)})
+    answer = client.post(
+        "/v1/me/tokens", headers=auth(token), json={"name": "test", "scopes": list(scopes)}
+    )
     assert answer.status_code == 201, answer.json
     return answer.json["token"]

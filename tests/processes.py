@@ -22,8 +22,9 @@ def start(commands: dict[str, list], env: dict, logs: Path) -> list[subprocess.P
     procs = []
     for name, cmd in commands.items():
         out = open(logs / f"{name}.log", "w")
-        procs.append(subprocess.Popen([str(c) for c in cmd], env=env, stdout=out,
-                                      stderr=subprocess.STDOUT))
+        procs.append(
+            subprocess.Popen([str(c) for c in cmd], env=env, stdout=out, stderr=subprocess.STDOUT)
+        )
     return procs
 
 
@@ -95,13 +96,23 @@ def wait_until_up(url: str, procs: list[subprocess.Popen], seconds: float = 180)
     raise RuntimeError(f"{url} did not come up")
 
 
-def service_env(folder: Path, port: int, database_url: str | None = None,
-                broker_url: str | None = None, **extra: str) -> dict:
+def service_env(
+    folder: Path,
+    port: int,
+    database_url: str | None = None,
+    broker_url: str | None = None,
+    **extra: str,
+) -> dict:
     """Return the environment of a service whose instance folder is ``folder``
     (SQLite and the filesystem broker unless URLs are given)."""
-    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
-           "BASE_URL": f"http://127.0.0.1:{port}", "PATH": f"{BIN}:{os.environ['PATH']}",
-           "SECRET_KEY": "test-only-secret-key", **extra}
+    env = {
+        **os.environ,
+        "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+        "BASE_URL": f"http://127.0.0.1:{port}",
+        "PATH": f"{BIN}:{os.environ['PATH']}",
+        "SECRET_KEY": "test-only-secret-key",
+        **extra,
+    }
     for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url)):
         if value:
             env[key] = value

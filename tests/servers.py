@@ -56,8 +56,17 @@ class PrivatePostgres:
         self.user = "postgres" if os.geteuid() == 0 else None
         if self.user:
             shutil.chown(self.folder, self.user)
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "--no-sync", "-E", "UTF8")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        )
 
     def _run(self, tool: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         argv = [str(self.bin / tool), *args]
@@ -66,15 +75,29 @@ class PrivatePostgres:
         return subprocess.run(argv, capture_output=True, text=True, check=check, timeout=120)
 
     def start(self) -> None:
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
-                   f"-c unix_socket_directories={self.folder} -c fsync=off "
-                   f"-c synchronous_commit=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l",
-                  str(self.folder / "server.log"), "-w", "-t", "60", "start")
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 "
+            f"-c unix_socket_directories={self.folder} -c fsync=off "
+            f"-c synchronous_commit=off -c max_connections=200"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop",
-                  check=False)
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop", check=False
+        )
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
@@ -106,9 +129,22 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder)],
-            stdout=open(self.folder / "server.log", "a"), stderr=subprocess.STDOUT)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=open(self.folder / "server.log", "a"),
+            stderr=subprocess.STDOUT,
+        )
         import redis
 
         deadline = time.monotonic() + 30

@@ -40,7 +40,7 @@ class Handler:
     """Accept every mail after ``server.data_delay`` seconds, unless the hook or a
     closed connection says no (a server that has not answered 250 has not taken it)."""
 
-    def __init__(self, server: "BreakableSmtp") -> None:
+    def __init__(self, server: BreakableSmtp) -> None:
         self.server = server
 
     async def handle_DATA(self, smtp, session, envelope):  # noqa: N802 - aiosmtpd API

@@ -60,8 +60,9 @@ def _handler(state: Receiver):
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             status = state.answer()
             with state.lock:
-                state.received.append(Received(self.path, dict(self.headers.items()), body,
-                                               time.time(), status))
+                state.received.append(
+                    Received(self.path, dict(self.headers.items()), body, time.time(), status)
+                )
             self.send_response(status)
             if 300 <= status < 400:
                 self.send_header("Location", state.url + "elsewhere")

@@ -7,8 +7,16 @@ from flask import current_app
 
 from arbiter import queue
 from arbiter.mailin import imap, process
-from arbiter.service import (chance, clock_sweep, digest, game_start, mail,
-                              tournament_rounds, webhook_delivery, webhooks)
+from arbiter.service import (
+    chance,
+    clock_sweep,
+    digest,
+    game_start,
+    mail,
+    tournament_rounds,
+    webhook_delivery,
+    webhooks,
+)
 
 
 @shared_task(name="workers.tasks.resolve_chance", acks_late=True)
@@ -38,8 +46,7 @@ def sweep_outbox() -> int:
     return mail.drain()
 
 
-@shared_task(name="workers.tasks.deliver_webhook", bind=True, acks_late=True,
-             max_retries=None)
+@shared_task(name="workers.tasks.deliver_webhook", bind=True, acks_late=True, max_retries=None)
 def deliver_webhook(self, delivery_id: int) -> bool:
     """Try web hook delivery ``delivery_id`` once; return True unless it failed.
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from arbiter.mailin import capability, commands, identity
 from arbiter.mailin.message import Incoming
 from arbiter.models import InboundMail, OutboxMail
-from arbiter.service.identity import SeatGrant
 from arbiter.service.games import load
+from arbiter.service.identity import SeatGrant
 from arbiter.service.notify import board_picture
 
 
-def build(row: InboundMail, incoming: Incoming, seat: SeatGrant,
-          done: list[commands.Done]) -> OutboxMail:
+def build(
+    row: InboundMail, incoming: Incoming, seat: SeatGrant, done: list[commands.Done]
+) -> OutboxMail:
     """Return the answer to inbound ``row`` (not yet added to the session)."""
     game, engine, state = load(seat.game_id)
     player = game.seats[seat.seat]
@@ -35,10 +36,12 @@ def build(row: InboundMail, incoming: Incoming, seat: SeatGrant,
         lines += [commands.HELP, ""]
     lines += ["Now:", commands.status_text(seat), ""]
     if game.status == "active":
-        lines.append("Reply to this mail with your next command (\"help\" lists them).")
+        lines.append('Reply to this mail with your next command ("help" lists them).')
     refs = [*incoming.references, *([incoming.message_id] if incoming.message_id else [])]
-    headers = {"Auto-Submitted": "auto-replied",
-               "Reply-To": capability.reply_address(game.id, seat.seat, game.prompt_since)}
+    headers = {
+        "Auto-Submitted": "auto-replied",
+        "Reply-To": capability.reply_address(game.id, seat.seat, game.prompt_since),
+    }
     if incoming.message_id:
         headers["In-Reply-To"] = incoming.message_id
         headers["References"] = " ".join(refs[-10:])
@@ -47,7 +50,12 @@ def build(row: InboundMail, incoming: Incoming, seat: SeatGrant,
         subject = f"Re: {subject}"
     board = any(item.board for item in done)
     return OutboxMail(
-        dedupe_key=f"answer:{row.id}", game_id=game.id, seat=seat.seat,
-        to_addr=identity.seat_address(player), subject=subject[:300],
-        body="\n".join(lines), headers=headers,
-        board_svg=board_picture(engine, state, seat.seat) if board else None)
+        dedupe_key=f"answer:{row.id}",
+        game_id=game.id,
+        seat=seat.seat,
+        to_addr=identity.seat_address(player),
+        subject=subject[:300],
+        body="\n".join(lines),
+        headers=headers,
+        board_svg=board_picture(engine, state, seat.seat) if board else None,
+    )

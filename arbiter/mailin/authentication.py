@@ -25,8 +25,11 @@ def failure(msg: EmailMessage, sender: str) -> str | None:
     verdicts = {"dmarc": set(), "dkim": set()}
     for result in _results(msg):
         method = str(result.method).lower()
-        domains = {str(p.value).lower() for p in result.properties
-                   if (p.type, p.name) in (("header", "from"), ("header", "d"))}
+        domains = {
+            str(p.value).lower()
+            for p in result.properties
+            if (p.type, p.name) in (("header", "from"), ("header", "d"))
+        }
         if method in verdicts and (not domains or domain in domains):
             verdicts[method].add(str(result.result).lower())
     if verdicts["dmarc"] & FAILING:
@@ -42,8 +45,7 @@ def _results(msg: EmailMessage) -> list:
     results = []
     for value in msg.get_all("Authentication-Results") or []:
         try:
-            parsed = authres.AuthenticationResultsHeader.parse(
-                f"Authentication-Results: {value}")
+            parsed = authres.AuthenticationResultsHeader.parse(f"Authentication-Results: {value}")
         except Exception:  # noqa: BLE001 - authres raises several classes; unreadable: skip
             continue
         if not trusted or str(parsed.authserv_id).lower() == trusted:

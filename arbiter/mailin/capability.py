@@ -24,7 +24,7 @@ from flask import current_app
 MAC_CHARS = 12
 """Characters of the base32 HMAC kept in the address (60 bits)."""
 
-_LOCAL = re.compile(r"^([0-9a-f]{1,32})-(\d{1,3})-(\d{1,9})-([a-z2-7]{%d})$" % MAC_CHARS)
+_LOCAL = re.compile(rf"^([0-9a-f]{{1,32}})-(\d{{1,3}})-(\d{{1,9}})-([a-z2-7]{{{MAC_CHARS}}})$")
 
 
 @dataclass(frozen=True)
@@ -39,15 +39,19 @@ class Capability:
 def _mac(game_id: str, seat: int, version: int) -> str:
     """Return the address's MAC for one (game, seat, version)."""
     secret = current_app.config["SECRET_KEY"].encode()
-    digest = hmac.new(secret, f"arbiter/reply|{game_id}|{seat}|{version}".encode(),
-                      hashlib.sha256).digest()
+    digest = hmac.new(
+        secret, f"arbiter/reply|{game_id}|{seat}|{version}".encode(), hashlib.sha256
+    ).digest()
     return base64.b32encode(digest).decode().lower()[:MAC_CHARS]
 
 
 def mail_domain() -> str:
     """Return ``MAIL_DOMAIN``, by default the host of ``BASE_URL``."""
-    return (current_app.config.get("MAIL_DOMAIN")
-            or urlparse(current_app.config["BASE_URL"]).hostname or "localhost").lower()
+    return (
+        current_app.config.get("MAIL_DOMAIN")
+        or urlparse(current_app.config["BASE_URL"]).hostname
+        or "localhost"
+    ).lower()
 
 
 def reply_address(game_id: str, seat: int, version: int) -> str:
@@ -70,8 +74,12 @@ def read(address: str) -> Capability | None:
     match = _LOCAL.match(local)
     if not match:
         return None
-    game_id, seat, version, mac = match.group(1), int(match.group(2)), \
-        int(match.group(3)), match.group(4)
+    game_id, seat, version, mac = (
+        match.group(1),
+        int(match.group(2)),
+        int(match.group(3)),
+        match.group(4),
+    )
     if not hmac.compare_digest(mac, _mac(game_id, seat, version)):
         return None
     return Capability(game_id, seat, version)

@@ -15,13 +15,12 @@ import re
 from dataclasses import dataclass, field
 
 from arbiter.errors import ArbiterError
-from arbiter.service import chance, clock, clock_actions, moves, outcome, reading
 from arbiter.extensions import db
 from arbiter.mailin import identity
 from arbiter.models import Account
-from arbiter.service.games import get_game
+from arbiter.service import chance, clock, clock_actions, moves, outcome, reading
+from arbiter.service.games import get_game, load
 from arbiter.service.identity import Principal, SeatGrant
-from arbiter.service.games import load
 from arbiter.store import StaleVersion
 from engines.base import EngineError, InvalidMove
 
@@ -86,9 +85,15 @@ def run(seat: SeatGrant, version: int, lines: list[str], message_id: str) -> Run
     address's), in order, stopping at the first refusal."""
     result = Run()
     if len(lines) > MAX_COMMANDS:
-        result.done.append(Done(lines[0], False, f"A mail may carry at most {MAX_COMMANDS} "
-                                f"commands; this one has {len(lines)}. Nothing was done.",
-                                "too-many-commands"))
+        result.done.append(
+            Done(
+                lines[0],
+                False,
+                f"A mail may carry at most {MAX_COMMANDS} "
+                f"commands; this one has {len(lines)}. Nothing was done.",
+                "too-many-commands",
+            )
+        )
         return result
     expected = version
     for index, line in enumerate(lines):
@@ -99,8 +104,7 @@ def run(seat: SeatGrant, version: int, lines: list[str], message_id: str) -> Run
     return result
 
 
-def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
-         ) -> tuple[Done, int]:
+def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -> tuple[Done, int]:
     """Run one command; return its :class:`Done` and the version the next runs against."""
     word = line.lower().rstrip(".!")
     try:
@@ -109,20 +113,35 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
         vacation = _VACATION.match(word)
         if vacation:
             _, answer = clock_actions.vacation(seat.game_id, seat, int(vacation.group(1)), key)
-            return Done(line, True, f"Vacation recorded: your clock stops for "
-                        f"{vacation.group(1)} day(s) (version {answer['version']})."), expected
+            return Done(
+                line,
+                True,
+                f"Vacation recorded: your clock stops for "
+                f"{vacation.group(1)} day(s) (version {answer['version']}).",
+            ), expected
         return _move(seat, expected, line, key, message_id)
     except StaleVersion:
         game, _, _ = load(seat.game_id)
-        return Done(line, False, f"The game has moved on since the mail you answered "
-                    f"(version {expected}; it is now at version {game.version}): nothing was "
-                    "recorded. Here is where it stands now.", "stale-version",
-                    legal=True), expected
+        return Done(
+            line,
+            False,
+            f"The game has moved on since the mail you answered "
+            f"(version {expected}; it is now at version {game.version}): nothing was "
+            "recorded. Here is where it stands now.",
+            "stale-version",
+            legal=True,
+        ), expected
     except ArbiterError as err:
         return Done(line, False, err.detail, err.code, legal=True), expected
     except InvalidMove as err:  # neither a command nor a move: say what is understood
-        return Done(line, False, f"{named(seat, err.detail)} It is not a command either.",
-                    err.code, legal=True, help=True), expected
+        return Done(
+            line,
+            False,
+            f"{named(seat, err.detail)} It is not a command either.",
+            err.code,
+            legal=True,
+            help=True,
+        ), expected
     except EngineError as err:
         return Done(line, False, named(seat, err.detail), err.code, legal=True), expected
 
@@ -163,9 +182,14 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
         return Done(line, True, f"Your resignation is recorded (version {answer['version']}).")
     creator = creator_principal(seat)
     if creator is None:
-        return Done(line, False, "Only the game's creator may pause or resume it: by mail "
-                    "from the address of the account that created it, or with the creator "
-                    "token over HTTP.", "not-creator")
+        return Done(
+            line,
+            False,
+            "Only the game's creator may pause or resume it: by mail "
+            "from the address of the account that created it, or with the creator "
+            "token over HTTP.",
+            "not-creator",
+        )
     action = clock_actions.pause if word == "pause" else clock_actions.resume
     _, answer = action(seat.game_id, creator, key)
     return Done(line, True, f"The game is {word}d (version {answer['version']}).")
@@ -175,24 +199,33 @@ def creator_principal(seat: SeatGrant) -> Principal | None:
     """Return the creator's principal when the seat's address (the verified sender of
     this mail) is the address of the account that created the game, else None."""
     game = get_game(seat.game_id)
-    account = db.session.get(Account, game.creator_account_id) \
-        if game.creator_account_id else None
+    account = db.session.get(Account, game.creator_account_id) if game.creator_account_id else None
     if account is None or account.deleted_at is not None or not account.email:
         return None
     if account.email.lower() != identity.seat_address(game.seats[seat.seat]):
         return None
-    return Principal(token="", token_hash=f"mail-creator:{account.id}", account=account,
-                     scopes=frozenset({"games:create"}))
+    return Principal(
+        token="",
+        token_hash=f"mail-creator:{account.id}",
+        account=account,
+        scopes=frozenset({"games:create"}),
+    )
 
 
-def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str
-          ) -> tuple[Done, int]:
+def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -> tuple[Done, int]:
     """Submit ``line`` as a move; roll what it made the game wait for, so that the
     next line of the mail is checked against the game as it then stands."""
     via = {"channel": "mail", "message_id": message_id}
-    _, answer = moves.submit_move(seat.game_id, seat, moves.MISSING, expected, key,
-                                  text=line, via=via,
-                                  body={"text": line, "expected_version": expected, **via})
+    _, answer = moves.submit_move(
+        seat.game_id,
+        seat,
+        moves.MISSING,
+        expected,
+        key,
+        text=line,
+        via=via,
+        body={"text": line, "expected_version": expected, **via},
+    )
     version = answer["version"]
     game, _, _ = load(seat.game_id)
     if game.prompt.get("type") == "chance":
@@ -244,8 +277,15 @@ def status_text(seat: SeatGrant) -> str:
         return "\n".join([*lines, not_active(game)])
     waiting = [names[s] for s in game.to_act]
     if seat.seat in game.to_act:
-        lines.append("It is your turn" + (f" (with {', '.join(w for w in waiting if w != names[seat.seat])})"
-                                          if len(waiting) > 1 else "") + ".")
+        lines.append(
+            "It is your turn"
+            + (
+                f" (with {', '.join(w for w in waiting if w != names[seat.seat])})"
+                if len(waiting) > 1
+                else ""
+            )
+            + "."
+        )
         lines.append(engine.brief(state, seat.seat))
     elif waiting:
         lines.append(f"Waiting for: {', '.join(waiting)}.")
@@ -261,5 +301,6 @@ def view_text(view: dict) -> str:
     """Return an engine view as indented text (YAML)."""
     import yaml
 
-    return yaml.safe_dump(view, sort_keys=False, default_flow_style=None, width=100,
-                          allow_unicode=True).rstrip()
+    return yaml.safe_dump(
+        view, sort_keys=False, default_flow_style=None, width=100, allow_unicode=True
+    ).rstrip()

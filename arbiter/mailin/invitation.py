@@ -36,8 +36,9 @@ WORDS = {"accept": "accepted", "decline": "declined", "block": "blocked"}
 """The commands a reply to an invitation may carry, and what each makes of it."""
 
 
-def reply(row: InboundMail, incoming: Incoming, envelope: str | None, cap: Capability,
-          game: Game) -> tuple[str, str, OutboxMail | None]:
+def reply(
+    row: InboundMail, incoming: Incoming, envelope: str | None, cap: Capability, game: Game
+) -> tuple[str, str, OutboxMail | None]:
     """Act on a reply to the invitation of ``cap``'s seat; return ``(outcome, detail,
     answer or None)``.
 
@@ -57,19 +58,26 @@ def reply(row: InboundMail, incoming: Incoming, envelope: str | None, cap: Capab
     word = lines[0].lower().rstrip(".!") if lines else ""
     if word not in WORDS:
         if identity.seat_address(game.seats[cap.seat]) is None:
-            raise Refused("refused-not-accepted", "Mail from an invited address that has "
-                          "not accepted is read only for accept, decline or block.")
-        done = commands.Done(lines[0] if lines else "", False, "This address answers an "
-                             "invitation: reply accept, decline or block; reply to your "
-                             "turn mails to play.", "not-an-invitation-command")
+            raise Refused(
+                "refused-not-accepted",
+                "Mail from an invited address that has "
+                "not accepted is read only for accept, decline or block.",
+            )
+        done = commands.Done(
+            lines[0] if lines else "",
+            False,
+            "This address answers an "
+            "invitation: reply accept, decline or block; reply to your "
+            "turn mails to play.",
+            "not-an-invitation-command",
+        )
         return "answered", done.code, _answer(row, incoming, cap, done)
     try:
         if word == "accept":
             invitations.accept(invitation.id, mailed_from=incoming.sender)
             done = commands.Done(lines[0], True, _accepted_text(cap.game_id, cap.seat))
         else:
-            invitations.decline(invitation.id, mailed_from=incoming.sender,
-                                block=word == "block")
+            invitations.decline(invitation.id, mailed_from=incoming.sender, block=word == "block")
             done = commands.Done(lines[0], True, f"Invitation {WORDS[word]}.")
     except ArbiterError as err:
         db.session.rollback()
@@ -85,14 +93,17 @@ def reply(row: InboundMail, incoming: Incoming, envelope: str | None, cap: Capab
 def _accepted_text(game_id: str, seat: int) -> str:
     """Return the sentences that confirm an accepted invitation."""
     game = db.session.get(Game, game_id)
-    then = ("The game has started: your turn mails will come to this address."
-            if game.status == "active" else
-            "The game starts when every invited player has accepted"
-            + (f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."))
+    then = (
+        "The game has started: your turn mails will come to this address."
+        if game.status == "active"
+        else "The game starts when every invited player has accepted"
+        + (f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else ".")
+    )
     return f"Invitation accepted: you hold seat {seat} of game {game.id}. {then}"
 
 
-def _answer(row: InboundMail, incoming: Incoming, cap: Capability,
-            done: commands.Done) -> OutboxMail:
+def _answer(
+    row: InboundMail, incoming: Incoming, cap: Capability, done: commands.Done
+) -> OutboxMail:
     """Return the answer mail, threaded, as to any command mail."""
     return answer.build(row, incoming, seat_grant(cap.game_id, cap.seat), [done])

@@ -35,8 +35,8 @@ def automatic(msg: EmailMessage, envelope_sender: str | None) -> str | None:
     if any(s.startswith(DAEMONS) for s in senders):
         return "sent by a mailer daemon (a bounce)"
     if msg.get_content_type() == "multipart/report" or any(
-            part.get_content_type() in ("message/delivery-status",
-                                        "message/disposition-notification")
-            for part in msg.walk()):
+        part.get_content_type() in ("message/delivery-status", "message/disposition-notification")
+        for part in msg.walk()
+    ):
         return "a delivery status notification"
     return None

@@ -82,9 +82,14 @@ def read(raw: bytes) -> Incoming:
     for ref in refs:
         if ref not in seen:
             seen.append(ref)
-    return Incoming(msg=msg, sender=first_address(_header(msg, "From")),
-                    message_id=_header(msg, "Message-ID").strip() or None, references=seen,
-                    subject=_header(msg, "Subject").strip(), text=reply_text(msg))
+    return Incoming(
+        msg=msg,
+        sender=first_address(_header(msg, "From")),
+        message_id=_header(msg, "Message-ID").strip() or None,
+        references=seen,
+        subject=_header(msg, "Subject").strip(),
+        text=reply_text(msg),
+    )
 
 
 def body_text(msg: EmailMessage) -> str:

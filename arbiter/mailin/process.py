@@ -19,8 +19,7 @@ import sqlalchemy as sa
 
 from arbiter import queue
 from arbiter.extensions import db
-from arbiter.mailin import (answer, authentication, capability, commands, identity,
-                            invitation, loops)
+from arbiter.mailin import answer, authentication, capability, commands, identity, invitation, loops
 from arbiter.mailin.message import Incoming, header, read
 from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
@@ -41,10 +40,14 @@ def claim(inbound_id: int) -> InboundMail | None:
     stale = now - timedelta(seconds=CLAIM_SECONDS)
     claimed = db.session.execute(
         sa.update(InboundMail)
-        .where(InboundMail.id == inbound_id, InboundMail.status == "pending",
-               sa.or_(InboundMail.claimed_at.is_(None), InboundMail.claimed_at < stale))
+        .where(
+            InboundMail.id == inbound_id,
+            InboundMail.status == "pending",
+            sa.or_(InboundMail.claimed_at.is_(None), InboundMail.claimed_at < stale),
+        )
         .values(claimed_at=now, attempts=InboundMail.attempts + 1)
-        .execution_options(synchronize_session=False)).rowcount
+        .execution_options(synchronize_session=False)
+    ).rowcount
     db.session.commit()
     return db.session.get(InboundMail, inbound_id) if claimed == 1 else None
 
@@ -70,8 +73,9 @@ def process(inbound_id: int) -> str | None:
     return outcome
 
 
-def _finish(inbound_id: int, outcome: str, detail: str, mail: OutboxMail | None,
-            where: dict | None = None) -> None:
+def _finish(
+    inbound_id: int, outcome: str, detail: str, mail: OutboxMail | None, where: dict | None = None
+) -> None:
     """Record the outcome (and the game and seat in ``where``) and write the answer,
     in one transaction; enqueue its sending."""
     row = db.session.get(InboundMail, inbound_id)
@@ -79,8 +83,9 @@ def _finish(inbound_id: int, outcome: str, detail: str, mail: OutboxMail | None,
     row.game_id, row.seat = (where or {}).get("game_id"), (where or {}).get("seat")
     row.processed_at = utcnow()
     if mail is not None:
-        existing = db.session.scalar(sa.select(OutboxMail.id).where(
-            OutboxMail.dedupe_key == mail.dedupe_key))
+        existing = db.session.scalar(
+            sa.select(OutboxMail.id).where(OutboxMail.dedupe_key == mail.dedupe_key)
+        )
         mail = None if existing else mail
         if mail is not None:
             db.session.add(mail)
@@ -115,14 +120,26 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
     check_rate(address)
     seat = seat_grant(game.id, cap.seat)
     if game.seats[cap.seat].resigned:
-        done = [commands.Done("", False, "You have resigned from this game; mail from "
-                              "you is no longer acted on.", "already-resigned")]
+        done = [
+            commands.Done(
+                "",
+                False,
+                "You have resigned from this game; mail from you is no longer acted on.",
+                "already-resigned",
+            )
+        ]
         return "answered", "resigned seat", answer.build(row, incoming, seat, done)
     lines = commands.lines_of(incoming.text, incoming.subject)
     if not lines:
-        done = [commands.Done("", False, "No command found in your mail (a quoted message "
-                              "and a signature are not read).\n" + commands.HELP,
-                              "no-command")]
+        done = [
+            commands.Done(
+                "",
+                False,
+                "No command found in your mail (a quoted message "
+                "and a signature are not read).\n" + commands.HELP,
+                "no-command",
+            )
+        ]
     else:
         done = commands.run(seat, cap.version, lines, row.message_id).done
     summary = "; ".join(f"{d.line!r}: {'ok' if d.ok else d.code}" for d in done)
@@ -134,9 +151,11 @@ def _capability(row: InboundMail, incoming: Incoming) -> capability.Capability:
 
     :raises Refused: ``refused-capability`` (none, tampered, truncated, unknown).
     """
-    addresses = row.rcpt.split("\n") if row.rcpt else [
-        header(incoming.msg, name) for name in
-        ("Delivered-To", "X-Original-To", "To", "Cc")]
+    addresses = (
+        row.rcpt.split("\n")
+        if row.rcpt
+        else [header(incoming.msg, name) for name in ("Delivered-To", "X-Original-To", "To", "Cc")]
+    )
     cap = capability.find([a for a in addresses if a])
     if cap is None:
         raise Refused("refused-capability", "Not sent to a valid reply address.")
@@ -158,8 +177,15 @@ def pending(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:
     now = utcnow()
     cutoff = now - timedelta(seconds=older_than_seconds)
     stale = now - timedelta(seconds=CLAIM_SECONDS)
-    return list(db.session.scalars(
-        sa.select(InboundMail.id).where(
-            InboundMail.status == "pending", InboundMail.received_at < cutoff,
-            sa.or_(InboundMail.claimed_at.is_(None), InboundMail.claimed_at < stale))
-        .order_by(InboundMail.id).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(InboundMail.id)
+            .where(
+                InboundMail.status == "pending",
+                InboundMail.received_at < cutoff,
+                sa.or_(InboundMail.claimed_at.is_(None), InboundMail.claimed_at < stale),
+            )
+            .order_by(InboundMail.id)
+            .limit(limit)
+        )
+    )

@@ -23,6 +23,7 @@ from arbiter.models import InboundMail
 
 log = logging.getLogger(__name__)
 
+
 @dataclass(frozen=True)
 class Outcome:
     """What :func:`receive` did with a message.
@@ -43,8 +44,9 @@ class Outcome:
         return self.status in ("accepted", "duplicate")
 
 
-def receive(raw: bytes, rcpts: list[str] | None = None, sender: str | None = None,
-            source: str = "pipe") -> Outcome:
+def receive(
+    raw: bytes, rcpts: list[str] | None = None, sender: str | None = None, source: str = "pipe"
+) -> Outcome:
     """Store inbound message ``raw`` and enqueue its processing.
 
     :param rcpts: the envelope recipients (SMTP ``RCPT TO``) when known; otherwise the
@@ -60,16 +62,23 @@ def receive(raw: bytes, rcpts: list[str] | None = None, sender: str | None = Non
     if not raw.strip() or not parse(raw).keys():
         return Outcome("unreadable", reason="This is not a mail message (no headers).")
     message_id = message_id_of(raw)
-    row = InboundMail(message_id=message_id, raw=raw, source=source, status="pending",
-                      attempts=0, rcpt="\n".join(rcpts)[:1000] if rcpts else None,
-                      mail_from=None if sender is None else sender[:320])
+    row = InboundMail(
+        message_id=message_id,
+        raw=raw,
+        source=source,
+        status="pending",
+        attempts=0,
+        rcpt="\n".join(rcpts)[:1000] if rcpts else None,
+        mail_from=None if sender is None else sender[:320],
+    )
     db.session.add(row)
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        first = db.session.scalar(sa.select(InboundMail.id).where(
-            InboundMail.message_id == message_id))
+        first = db.session.scalar(
+            sa.select(InboundMail.id).where(InboundMail.message_id == message_id)
+        )
         log.info("inbound %s is a duplicate of #%s", message_id, first)
         return Outcome("duplicate", first, "This message was received before.")
     queue.enqueue(queue.PROCESS_INBOUND, row.id)

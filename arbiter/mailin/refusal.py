@@ -36,9 +36,16 @@ def check_rate(address: str) -> None:
     ``address`` in the last hour (the mail is recorded, not acted on)."""
     limit = current_app.config["MAIL_REPLIES_PER_HOUR"]
     since = utcnow() - timedelta(hours=1)
-    sent = db.session.scalar(sa.select(sa.func.count(OutboxMail.id)).where(
-        OutboxMail.to_addr == address, OutboxMail.dedupe_key.like("answer:%"),
-        OutboxMail.created_at >= since))
+    sent = db.session.scalar(
+        sa.select(sa.func.count(OutboxMail.id)).where(
+            OutboxMail.to_addr == address,
+            OutboxMail.dedupe_key.like("answer:%"),
+            OutboxMail.created_at >= since,
+        )
+    )
     if sent >= limit:
-        raise Refused("rate-limited", f"{address} already got {sent} answers this hour "
-                      f"(limit {limit}); the mail was not acted on.")
+        raise Refused(
+            "rate-limited",
+            f"{address} already got {sent} answers this hour "
+            f"(limit {limit}); the mail was not acted on.",
+        )

@@ -56,8 +56,12 @@ class Handler:
 
     def _receive(self, envelope):
         with self.app.app_context():
-            return receive(envelope.original_content or envelope.content,
-                           list(envelope.rcpt_tos), envelope.mail_from or "", "smtp")
+            return receive(
+                envelope.original_content or envelope.content,
+                list(envelope.rcpt_tos),
+                envelope.mail_from or "",
+                "smtp",
+            )
 
 
 def controller(app: Flask, url: str | None = None):
@@ -66,9 +70,14 @@ def controller(app: Flask, url: str | None = None):
     from aiosmtpd.controller import Controller
 
     parts = urlparse(url or app.config["MAILIN_URL"])
-    return Controller(Handler(app), hostname=parts.hostname or "127.0.0.1",
-                      port=parts.port or 25, data_size_limit=app.config["MAIL_MAX_BYTES"],
-                      decode_data=False, server_hostname=mail_domain_of(app))
+    return Controller(
+        Handler(app),
+        hostname=parts.hostname or "127.0.0.1",
+        port=parts.port or 25,
+        data_size_limit=app.config["MAIL_MAX_BYTES"],
+        decode_data=False,
+        server_hostname=mail_domain_of(app),
+    )
 
 
 def mail_domain_of(app: Flask) -> str:

@@ -59,9 +59,9 @@ class Game(db.Model):
     start_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     unfilled: Mapped[str] = mapped_column(sa.String(16), default="cancel")
     creator_account_id: Mapped[str | None] = mapped_column(
-        sa.ForeignKey("accounts.id"), nullable=True, index=True)
-    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False,
-                                        server_default=sa.false())
+        sa.ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    rated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
@@ -69,8 +69,9 @@ class Game(db.Model):
     """The creator token in plain text, set only on the instance that created the game
     (shown once in the creation answer, stored hashed in ``creator_token_hash``)."""
 
-    seats: Mapped[list["Seat"]] = relationship(
-        back_populates="game", order_by="Seat.seat", lazy="selectin")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.seat", lazy="selectin"
+    )
 
     @property
     def to_act(self) -> list[int]:
@@ -104,7 +105,8 @@ class Seat(db.Model):
     resigned: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     tz: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     account_id: Mapped[str | None] = mapped_column(
-        sa.ForeignKey("accounts.id"), nullable=True, index=True)
+        sa.ForeignKey("accounts.id"), nullable=True, index=True
+    )
     mail_off: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     digest: Mapped[bool] = mapped_column(sa.Boolean, default=False)
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
 
 def utcnow() -> datetime:
     """Return the current time as an aware UTC datetime."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class UTCDateTime(sa.types.TypeDecorator):
@@ -24,19 +24,19 @@ class UTCDateTime(sa.types.TypeDecorator):
             return None
         if value.tzinfo is None:
             raise ValueError("naive datetimes are not stored; use UTC-aware ones")
-        return value.astimezone(timezone.utc)
+        return value.astimezone(UTC)
 
     def process_result_value(self, value, dialect):
         """Return the stored value as an aware UTC datetime."""
         if value is None:
             return None
         if value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
 
 
 def iso(value: datetime | None) -> str | None:
     """Return ``value`` as ``2026-12-01T12:00:00Z`` (None stays None)."""
     if value is None:
         return None
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

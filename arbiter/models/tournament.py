@@ -52,8 +52,7 @@ class Tournament(db.Model):
     round_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     reliability_threshold: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
     late_entries: Mapped[bool] = mapped_column(sa.Boolean, default=True)
-    organiser_account_id: Mapped[str] = mapped_column(sa.ForeignKey("accounts.id"),
-                                                      index=True)
+    organiser_account_id: Mapped[str] = mapped_column(sa.ForeignKey("accounts.id"), index=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="open", index=True)
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     round: Mapped[int] = mapped_column(sa.Integer, default=0)
@@ -70,8 +69,9 @@ class TournamentEntry(db.Model):
     (``withdrawn_round``, None while it plays on). One entry per account."""
 
     __tablename__ = "tournament_entries"
-    __table_args__ = (sa.UniqueConstraint("tournament_id", "account_id",
-                                          name="uq_tournament_entries_account"),)
+    __table_args__ = (
+        sa.UniqueConstraint("tournament_id", "account_id", name="uq_tournament_entries_account"),
+    )
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"), index=True)
@@ -88,8 +88,7 @@ class TournamentRound(db.Model):
 
     __tablename__ = "tournament_rounds"
 
-    tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"),
-                                               primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"), primary_key=True)
     number: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -103,8 +102,7 @@ class TournamentGame(db.Model):
 
     __tablename__ = "tournament_games"
 
-    tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"),
-                                               primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"), primary_key=True)
     round: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
     table: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
     game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id"), unique=True)
@@ -121,8 +119,7 @@ class TournamentEvent(db.Model):
 
     __tablename__ = "tournament_events"
 
-    tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"),
-                                               primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
     kind: Mapped[str] = mapped_column(sa.String(32))
     payload: Mapped[dict] = mapped_column(sa.JSON)

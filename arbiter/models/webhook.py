@@ -58,8 +58,9 @@ class WebhookDelivery(db.Model):
     """
 
     __tablename__ = "webhook_deliveries"
-    __table_args__ = (sa.UniqueConstraint("message_id", "url_hash",
-                                          name="uq_webhook_deliveries_message_url"),)
+    __table_args__ = (
+        sa.UniqueConstraint("message_id", "url_hash", name="uq_webhook_deliveries_message_url"),
+    )
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
     message_id: Mapped[str] = mapped_column(sa.String(64))
@@ -71,8 +72,7 @@ class WebhookDelivery(db.Model):
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0)
-    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True,
-                                                          index=True)
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     given_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     last_status: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     last_error: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
@@ -84,7 +84,8 @@ class WebhookRecipient(db.Model):
     __tablename__ = "webhook_recipients"
 
     webhook_id: Mapped[str] = mapped_column(
-        sa.ForeignKey("webhooks.id", ondelete="CASCADE"), primary_key=True)
+        sa.ForeignKey("webhooks.id", ondelete="CASCADE"), primary_key=True
+    )
     delivery_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("webhook_deliveries.id", ondelete="CASCADE"), primary_key=True,
-        index=True)
+        sa.ForeignKey("webhook_deliveries.id", ondelete="CASCADE"), primary_key=True, index=True
+    )

@@ -8,8 +8,8 @@ from arbiter.resources.auth.routes import blp as auth_blp
 from arbiter.resources.bulk.routes import blp as bulk_blp
 from arbiter.resources.campaigns.routes import blp as campaigns_blp
 from arbiter.resources.engines.routes import blp as engines_blp
-from arbiter.resources.games.routes import blp as games_blp
 from arbiter.resources.games.clock_routes import blp as clock_blp
+from arbiter.resources.games.routes import blp as games_blp
 from arbiter.resources.health.routes import blp as health_blp
 from arbiter.resources.invitations.routes import blp as invitations_blp
 from arbiter.resources.me.routes import blp as me_blp
@@ -18,9 +18,21 @@ from arbiter.resources.ratings.routes import blp as ratings_blp
 from arbiter.resources.tournaments.routes import blp as tournaments_blp
 from arbiter.resources.webhooks.routes import blp as webhooks_blp
 
-BLUEPRINTS = [engines_blp, games_blp, bulk_blp, clock_blp, campaigns_blp, auth_blp, me_blp,
-              webhooks_blp, metrics_blp, ratings_blp, tournaments_blp, health_blp,
-              invitations_blp]
+BLUEPRINTS = [
+    engines_blp,
+    games_blp,
+    bulk_blp,
+    clock_blp,
+    campaigns_blp,
+    auth_blp,
+    me_blp,
+    webhooks_blp,
+    metrics_blp,
+    ratings_blp,
+    tournaments_blp,
+    health_blp,
+    invitations_blp,
+]
 
 
 def register_blueprints(api: Api) -> None:

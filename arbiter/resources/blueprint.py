@@ -26,8 +26,10 @@ class Parser(FlaskParser):
         except ValueError as err:
             if type(err).__name__ == "JSONDecodeError":
                 raise
-            raise ArbiterError("A number in the request body has more digits than the "
-                               "service reads (4,300).", code="malformed-json") from None
+            raise ArbiterError(
+                "A number in the request body has more digits than the service reads (4,300).",
+                code="malformed-json",
+            ) from None
 
 
 class Blueprint(flask_smorest.Blueprint):

@@ -19,7 +19,7 @@ from arbiter import limits
 from arbiter.errors import Unauthorized
 from arbiter.extensions import db
 from arbiter.resources import headers
-from arbiter.service import campaigns, games, identity, idempotency
+from arbiter.service import campaigns, games, idempotency, identity
 
 
 @dataclass(frozen=True)
@@ -51,23 +51,34 @@ class Policy:
     state: bool = False
 
 
-def needs(kind: str, scope: str | None = None, optional: bool = False,
-          idempotent: str | None = None, state: bool = False):
+def needs(
+    kind: str,
+    scope: str | None = None,
+    optional: bool = False,
+    idempotent: str | None = None,
+    state: bool = False,
+):
     """Decorate a view method (named after its HTTP method: ``get``, ``post`` ...)
     with the :class:`Policy` its caller must meet, and declare in its contract the
     429 ``rate-limited`` answer of the limit the guard counts it against
     (:func:`limit_name`), so the contract follows the guard.
 
     Put it above flask-smorest's decorators (it adds to their ``_apidoc``)."""
+
     def mark(view):
         view.guard_policy = Policy(kind, scope, optional, idempotent, state)
         name = limit_name(kind, view.__name__)
         view._apidoc = copy.deepcopy(getattr(view, "_apidoc", {}))
         manual = view._apidoc.setdefault("manual_doc", {})
-        manual.setdefault("responses", {}).setdefault(429, {
-            "description": f"too many {limits.WHAT[name]} (rate-limited, limit "
-                           f"RATELIMIT_{name.upper()}); retry after Retry-After seconds"})
+        manual.setdefault("responses", {}).setdefault(
+            429,
+            {
+                "description": f"too many {limits.WHAT[name]} (rate-limited, limit "
+                f"RATELIMIT_{name.upper()}); retry after Retry-After seconds"
+            },
+        )
         return view
+
     return mark
 
 
@@ -113,7 +124,8 @@ def check_request() -> None:
 def has_body() -> bool:
     """Whether this request sends a body (a length, or ``Transfer-Encoding``)."""
     return request.method in ("POST", "PUT", "PATCH") and bool(
-        request.content_length or request.headers.get("Transfer-Encoding"))
+        request.content_length or request.headers.get("Transfer-Encoding")
+    )
 
 
 def release_before_body() -> None:
@@ -151,8 +163,11 @@ def _game(policy: Policy, who, game_id: str):
     else:
         if policy.state and request.method in ("GET", "HEAD"):
             read_without_transaction()
-        game = games.get_game(game_id, with_state=policy.scope != "games:read" or (
-            policy.state and "If-None-Match" not in request.headers))
+        game = games.get_game(
+            game_id,
+            with_state=policy.scope != "games:read"
+            or (policy.state and "If-None-Match" not in request.headers),
+        )
     g.arbiter_game = game
     return game
 
@@ -179,18 +194,25 @@ def _seat(policy: Policy, who, args: dict) -> None:
 def _creator(policy: Policy, who, args: dict) -> None:
     game = _game(policy, who, args["game_id"])
     if who is None:
-        raise Unauthorized("This needs the creator token given when the game was created "
-                           "(or a personal token of the creating account): send "
-                           "'Authorization: Bearer <token>'.", code="missing-token")
+        raise Unauthorized(
+            "This needs the creator token given when the game was created "
+            "(or a personal token of the creating account): send "
+            "'Authorization: Bearer <token>'.",
+            code="missing-token",
+        )
     if not identity.is_creator(game, who):
-        raise Unauthorized("Only the game's creator may do this, with the creator token.",
-                           code="not-creator")
+        raise Unauthorized(
+            "Only the game's creator may do this, with the creator token.", code="not-creator"
+        )
 
 
 def _account(policy: Policy, who, args: dict) -> None:
     if who is None:
-        raise Unauthorized("This needs your personal API token: send 'Authorization: "
-                           "Bearer arb_...' (sign in to get one).", code="missing-token")
+        raise Unauthorized(
+            "This needs your personal API token: send 'Authorization: "
+            "Bearer arb_...' (sign in to get one).",
+            code="missing-token",
+        )
     if policy.scope:
         who.require(policy.scope)
     else:
@@ -201,9 +223,11 @@ def _create(policy: Policy, who, args: dict) -> None:
     if who is None:
         if current_app.config["OPEN_CREATION"]:
             return
-        raise Unauthorized("Creating games on this server needs a personal API token with "
-                           "the scope games:create (OPEN_CREATION is off).",
-                           code="missing-token")
+        raise Unauthorized(
+            "Creating games on this server needs a personal API token with "
+            "the scope games:create (OPEN_CREATION is off).",
+            code="missing-token",
+        )
     who.require("games:create")
 
 
@@ -215,5 +239,11 @@ def _anyone(policy: Policy, who, args: dict) -> None:
     """Any caller (a token, if given, has been authenticated)."""
 
 
-CHECKS = {"anyone": _anyone, "seat": _seat, "creator": _creator, "account": _account, "create": _create,
-          "organiser": _organiser}
+CHECKS = {
+    "anyone": _anyone,
+    "seat": _seat,
+    "creator": _creator,
+    "account": _account,
+    "create": _create,
+    "organiser": _organiser,
+}

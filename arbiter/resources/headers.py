@@ -15,15 +15,25 @@ IF_MATCH_PATTERN = r'^(\*|(W/)?"[0-9]{1,10}"|[0-9]{1,10})$'
 """``*`` or a game ETag, strong or weak: ``"7"``, ``W/"7"``; a bare version ``7`` is
 read as ``"7"``."""
 
-IDEMPOTENCY = {"in": "header", "name": "Idempotency-Key", "required": False,
-               "schema": {"type": "string", "pattern": KEY_PATTERN,
-                          "example": "5b1e0c3a-8f0c-4d2e-9a61-7c3b2f1e4d5a"},
-               "description": "16 to 200 visible ASCII characters (a random UUID is a good "
-                              "one); a retry with the same key gets the first answer again"}
-IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
-            "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "example": '"7"'},
-            "description": "the game's ETag, e.g. \"7\" (a bare 7 is read as \"7\"; * for "
-                           "any version)"}
+IDEMPOTENCY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {
+        "type": "string",
+        "pattern": KEY_PATTERN,
+        "example": "5b1e0c3a-8f0c-4d2e-9a61-7c3b2f1e4d5a",
+    },
+    "description": "16 to 200 visible ASCII characters (a random UUID is a good "
+    "one); a retry with the same key gets the first answer again",
+}
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "schema": {"type": "string", "pattern": IF_MATCH_PATTERN, "example": '"7"'},
+    "description": 'the game\'s ETag, e.g. "7" (a bare 7 is read as "7"; * for any version)',
+}
 
 
 def security(*schemes: str, optional: bool = False) -> dict:
@@ -55,8 +65,11 @@ def expected_version(from_body: int | None) -> int | None:
     """
     header = if_match_version()
     if from_body is not None and header is not None and from_body != header:
-        raise ArbiterError(f"expected_version {from_body} and If-Match {header} disagree; "
-                           "send one of them.", code="conflicting-versions", status=422)
+        raise ArbiterError(
+            f"expected_version {from_body} and If-Match {header} disagree; send one of them.",
+            code="conflicting-versions",
+            status=422,
+        )
     return from_body if from_body is not None else header
 
 
@@ -69,8 +82,10 @@ def if_match_version() -> int | None:
     if raw is None:
         return None
     if not re.fullmatch(IF_MATCH_PATTERN, raw.strip()):
-        raise ArbiterError(f"If-Match must be a game ETag such as '\"7\"' (or *), not "
-                           f"{raw!r}.", code="bad-if-match")
+        raise ArbiterError(
+            f"If-Match must be a game ETag such as '\"7\"' (or *), not {raw!r}.",
+            code="bad-if-match",
+        )
     value = raw.strip().removeprefix("W/").strip('"')
     return None if value == "*" else int(value)
 

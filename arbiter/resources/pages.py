@@ -32,7 +32,13 @@ def button_page(title: str, text: str, actions: list[tuple[str, str, dict]]) -> 
 
     buttons = "\n".join(
         f'<button data-url="{escape(url)}" data-body="{escape(json.dumps(body))}">'
-        f"{escape(label)}</button>" for label, url, body in actions)
-    page = PAGE.format(title=escape(title), text=escape(text), buttons=buttons,
-                       script=url_for("web.static", filename="link-buttons.js"))
+        f"{escape(label)}</button>"
+        for label, url, body in actions
+    )
+    page = PAGE.format(
+        title=escape(title),
+        text=escape(text),
+        buttons=buttons,
+        script=url_for("web.static", filename="link-buttons.js"),
+    )
     return Response(page, mimetype="text/html", headers={"Content-Security-Policy": CSP})

@@ -64,12 +64,21 @@ class SelectPage(Page):
         if p.first_item > MAX_OFFSET:
             return [], self._count()
         [key] = sa.inspect(self.model).primary_key
-        page = (self.collection.with_only_columns(key)
-                .offset(p.first_item).limit(p.page_size).cte("page"))
-        rows = db.session.execute(
-            self.collection.join(page, page.c[key.name] == key)
-            .add_columns(self._counted().scalar_subquery().label("total"))
-            .options(*self.options)).unique().all()
+        page = (
+            self.collection.with_only_columns(key)
+            .offset(p.first_item)
+            .limit(p.page_size)
+            .cte("page")
+        )
+        rows = (
+            db.session.execute(
+                self.collection.join(page, page.c[key.name] == key)
+                .add_columns(self._counted().scalar_subquery().label("total"))
+                .options(*self.options)
+            )
+            .unique()
+            .all()
+        )
         if not rows:
             return [], self._count()
         return [row[0] for row in rows], rows[0].total

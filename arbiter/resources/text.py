@@ -38,8 +38,9 @@ def hidden_class() -> str:
     def char(code: int) -> str:
         return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
 
-    return "".join(char(a) if a == b else f"{char(a)}-{char(b)}"
-                   for a, b in ranges + PRIVATE_PLANES)
+    return "".join(
+        char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges + PRIVATE_PLANES
+    )
 
 
 def printable(value: str) -> None:

@@ -21,8 +21,15 @@ from flask import current_app
 from arbiter import limits, queue
 from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import (Account, ApiToken, Invitation, OutboxMail, Seat, SignInLink,
-                            TournamentEntry)
+from arbiter.models import (
+    Account,
+    ApiToken,
+    Invitation,
+    OutboxMail,
+    Seat,
+    SignInLink,
+    TournamentEntry,
+)
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import identity
 from arbiter.streams import publish
@@ -40,15 +47,19 @@ def account_by_address(email: str | None) -> Account | None:
     """Return the (not deleted) account of an email address, if there is one."""
     if not email:
         return None
-    return db.session.scalar(sa.select(Account).where(
-        Account.email == normal_address(email), Account.deleted_at.is_(None)))
+    return db.session.scalar(
+        sa.select(Account).where(
+            Account.email == normal_address(email), Account.deleted_at.is_(None)
+        )
+    )
 
 
 # --------------------------------------------------------------------------- sign-in
 
 
-def request_link(email: str, display_name: str | None = None,
-                 confirm_path: str = "/v1/auth/confirm") -> None:
+def request_link(
+    email: str, display_name: str | None = None, confirm_path: str = "/v1/auth/confirm"
+) -> None:
     """Mail a one-time sign-in link to ``email`` (sign-up when it has no account yet).
 
     The answer never says whether the address has an account. The link expires after
@@ -62,26 +73,39 @@ def request_link(email: str, display_name: str | None = None,
     limits.check("sign_in", address)
     nonce = secrets.token_urlsafe(32)
     now = utcnow()
-    link = SignInLink(nonce_hash=identity.token_hash(nonce), email=address,
-                      display_name=display_name, created_at=now,
-                      expires_at=now + timedelta(
-                          seconds=current_app.config["SIGN_IN_LINK_SECONDS"]))
-    url = (f"{current_app.config['BASE_URL']}{confirm_path}?"
-           + urlencode({"email": address, "token": nonce}))
+    link = SignInLink(
+        nonce_hash=identity.token_hash(nonce),
+        email=address,
+        display_name=display_name,
+        created_at=now,
+        expires_at=now + timedelta(seconds=current_app.config["SIGN_IN_LINK_SECONDS"]),
+    )
+    url = f"{current_app.config['BASE_URL']}{confirm_path}?" + urlencode(
+        {"email": address, "token": nonce}
+    )
     minutes = current_app.config["SIGN_IN_LINK_SECONDS"] // 60
     mail = OutboxMail(
-        dedupe_key=f"sign-in:{link.nonce_hash}", game_id=None, seat=None, to_addr=address,
+        dedupe_key=f"sign-in:{link.nonce_hash}",
+        game_id=None,
+        seat=None,
+        to_addr=address,
         subject="[Arbiter] Your sign-in link",
-        body="\n".join([
-            "Hello,", "",
-            "Somebody (we hope you) asked to sign in to Arbiter with this address.",
-            f"Open this link within {minutes} minutes to sign in; it works once:", "",
-            url, "",
-            "A script can use the link's token instead: POST /v1/auth/sessions with",
-            f'{{"email": "{address}", "token": "{nonce}"}}.', "",
-            "If you did not ask for this, ignore this mail: nothing happens without the "
-            "link.",
-        ]))
+        body="\n".join(
+            [
+                "Hello,",
+                "",
+                "Somebody (we hope you) asked to sign in to Arbiter with this address.",
+                f"Open this link within {minutes} minutes to sign in; it works once:",
+                "",
+                url,
+                "",
+                "A script can use the link's token instead: POST /v1/auth/sessions with",
+                f'{{"email": "{address}", "token": "{nonce}"}}.',
+                "",
+                "If you did not ask for this, ignore this mail: nothing happens without the link.",
+            ]
+        ),
+    )
     db.session.add_all([link, mail])
     db.session.commit()
     queue.enqueue(queue.SEND_MAIL, mail.id)
@@ -101,24 +125,31 @@ def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
     digest = identity.token_hash(nonce)
     link = db.session.get(SignInLink, digest)
     if link is None:
-        raise ArbiterError("This sign-in link is not valid; ask for a new one.",
-                           code="bad-link")
+        raise ArbiterError("This sign-in link is not valid; ask for a new one.", code="bad-link")
     if not secrets.compare_digest(link.email, address):
-        raise ArbiterError("This sign-in link was made for another address.",
-                           code="link-wrong-address")
+        raise ArbiterError(
+            "This sign-in link was made for another address.", code="link-wrong-address"
+        )
     now = utcnow()
     if link.used_at is None and link.expires_at <= now:
-        raise ArbiterError("This sign-in link has expired; ask for a new one.",
-                           code="link-expired", status=410)
+        raise ArbiterError(
+            "This sign-in link has expired; ask for a new one.", code="link-expired", status=410
+        )
     used = db.session.execute(
-        sa.update(SignInLink).where(SignInLink.nonce_hash == digest,
-                                    SignInLink.used_at.is_(None),
-                                    SignInLink.expires_at > now)
-        .values(used_at=now).execution_options(synchronize_session=False)).rowcount
+        sa.update(SignInLink)
+        .where(
+            SignInLink.nonce_hash == digest,
+            SignInLink.used_at.is_(None),
+            SignInLink.expires_at > now,
+        )
+        .values(used_at=now)
+        .execution_options(synchronize_session=False)
+    ).rowcount
     if used != 1:
         db.session.rollback()
-        raise Conflict("This sign-in link has already been used; ask for a new one.",
-                       code="link-used")
+        raise Conflict(
+            "This sign-in link has already been used; ask for a new one.", code="link-used"
+        )
     account = account_by_address(address) or new_account(address, link.display_name)
     link_seats(account)
     row, plain = sign_in_token(account)
@@ -129,9 +160,15 @@ def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
 def new_account(email: str, display_name: str | None) -> Account:
     """Add the account of a just-verified address (flushed, not committed)."""
     address = normal_address(email)
-    account = Account(id=secrets.token_hex(8), email=address,
-                      display_name=(display_name or address.split("@")[0])[:80],
-                      tz="UTC", digest=False, mail_off=False, created_at=utcnow())
+    account = Account(
+        id=secrets.token_hex(8),
+        email=address,
+        display_name=(display_name or address.split("@")[0])[:80],
+        tz="UTC",
+        digest=False,
+        mail_off=False,
+        created_at=utcnow(),
+    )
     db.session.add(account)
     db.session.flush()
     return account
@@ -147,11 +184,14 @@ def sign_in_token(account: Account) -> tuple[ApiToken, str]:
 def link_seats(account: Account) -> int:
     """Link the unclaimed seats that name the account's address to it, except seats
     offered by an invitation (those wait for its answer); return how many."""
-    invited = sa.select(Invitation.id).where(Invitation.game_id == Seat.game_id,
-                                             Invitation.seat == Seat.seat)
+    invited = sa.select(Invitation.id).where(
+        Invitation.game_id == Seat.game_id, Invitation.seat == Seat.seat
+    )
     return db.session.execute(
-        sa.update(Seat).where(sa.func.lower(Seat.email) == account.email,
-                              Seat.account_id.is_(None), ~invited.exists())
+        sa.update(Seat)
+        .where(
+            sa.func.lower(Seat.email) == account.email, Seat.account_id.is_(None), ~invited.exists()
+        )
         .values(account_id=account.id, digest=account.digest, mail_off=account.mail_off)
         .execution_options(synchronize_session=False)
     ).rowcount
@@ -162,8 +202,14 @@ def link_seats(account: Account) -> int:
 
 def me(account: Account) -> dict:
     """Return ``{"id", "email", "display_name", "tz", "digest", "created_at"}``."""
-    return {"id": account.id, "email": account.email, "display_name": account.display_name,
-            "tz": account.tz, "digest": account.digest, "created_at": iso(account.created_at)}
+    return {
+        "id": account.id,
+        "email": account.email,
+        "display_name": account.display_name,
+        "tz": account.tz,
+        "digest": account.digest,
+        "created_at": iso(account.created_at),
+    }
 
 
 def update(account: Account, changes: dict) -> dict:
@@ -172,13 +218,14 @@ def update(account: Account, changes: dict) -> dict:
     for key in ("display_name", "tz", "digest"):
         if key in changes and changes[key] is not None:
             setattr(account, key, changes[key])
-    copied = {key: getattr(account, key) for key in ("display_name", "digest")
-              if key in changes}
+    copied = {key: getattr(account, key) for key in ("display_name", "digest") if key in changes}
     if copied:
-        db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
-                           .values(**{"name" if k == "display_name" else k: v
-                                      for k, v in copied.items()})
-                           .execution_options(synchronize_session=False))
+        db.session.execute(
+            sa.update(Seat)
+            .where(Seat.account_id == account.id)
+            .values(**{"name" if k == "display_name" else k: v for k, v in copied.items()})
+            .execution_options(synchronize_session=False)
+        )
     db.session.commit()
     return me(account)
 
@@ -194,15 +241,24 @@ def delete(account: Account) -> None:
 
     now = utcnow()
     webhooks.delete_all(db.session, account)
-    db.session.execute(sa.update(Seat).where(Seat.account_id == account.id)
-                       .values(name=DELETED_NAME, email=None)
-                       .execution_options(synchronize_session=False))
-    db.session.execute(sa.update(TournamentEntry)
-                       .where(TournamentEntry.account_id == account.id)
-                       .values(name=DELETED_NAME).execution_options(synchronize_session=False))
-    db.session.execute(sa.update(ApiToken).where(ApiToken.account_id == account.id,
-                                                 ApiToken.revoked_at.is_(None))
-                       .values(revoked_at=now).execution_options(synchronize_session=False))
+    db.session.execute(
+        sa.update(Seat)
+        .where(Seat.account_id == account.id)
+        .values(name=DELETED_NAME, email=None)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.execute(
+        sa.update(TournamentEntry)
+        .where(TournamentEntry.account_id == account.id)
+        .values(name=DELETED_NAME)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.execute(
+        sa.update(ApiToken)
+        .where(ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=now)
+        .execution_options(synchronize_session=False)
+    )
     account.email = None
     account.display_name = DELETED_NAME
     account.deleted_at = now
@@ -213,19 +269,25 @@ def delete(account: Account) -> None:
 # --------------------------------------------------------------------------- tokens
 
 
-def _new_token(account: Account, name: str, scopes: list[str], expires_at
-               ) -> tuple[ApiToken, str]:
+def _new_token(account: Account, name: str, scopes: list[str], expires_at) -> tuple[ApiToken, str]:
     """Add a personal token row (not committed); return it and its plain text."""
     plain = identity.TOKEN_PREFIX + secrets.token_urlsafe(32)
-    row = ApiToken(id=secrets.token_hex(8), account_id=account.id, name=name,
-                   token_hash=identity.token_hash(plain),
-                   scopes=sorted(set(scopes)), created_at=utcnow(), expires_at=expires_at)
+    row = ApiToken(
+        id=secrets.token_hex(8),
+        account_id=account.id,
+        name=name,
+        token_hash=identity.token_hash(plain),
+        scopes=sorted(set(scopes)),
+        created_at=utcnow(),
+        expires_at=expires_at,
+    )
     db.session.add(row)
     return row, plain
 
 
-def create_token(account: Account, name: str, scopes: list[str],
-                 expires_in: int | None = None) -> tuple[ApiToken, str]:
+def create_token(
+    account: Account, name: str, scopes: list[str], expires_in: int | None = None
+) -> tuple[ApiToken, str]:
     """Make a personal API token; return the row and the token (shown once).
 
     :param scopes: a subset of :data:`arbiter.service.identity.SCOPES` (the caller's
@@ -239,9 +301,14 @@ def create_token(account: Account, name: str, scopes: list[str],
 
 def token_json(row: ApiToken, plain: str | None = None) -> dict:
     """Return a token as the API shows it (``token`` only right after creation)."""
-    body = {"id": row.id, "name": row.name, "scopes": list(row.scopes),
-            "created_at": iso(row.created_at), "last_used_at": iso(row.last_used_at),
-            "expires_at": iso(row.expires_at)}
+    body = {
+        "id": row.id,
+        "name": row.name,
+        "scopes": list(row.scopes),
+        "created_at": iso(row.created_at),
+        "last_used_at": iso(row.last_used_at),
+        "expires_at": iso(row.expires_at),
+    }
     if plain is not None:
         body["token"] = plain
     return body
@@ -249,10 +316,13 @@ def token_json(row: ApiToken, plain: str | None = None) -> dict:
 
 def list_tokens(account: Account) -> list[ApiToken]:
     """Return the account's tokens that are not revoked, oldest first."""
-    return list(db.session.scalars(
-        sa.select(ApiToken).where(ApiToken.account_id == account.id,
-                                  ApiToken.revoked_at.is_(None))
-        .order_by(ApiToken.created_at, ApiToken.id)))
+    return list(
+        db.session.scalars(
+            sa.select(ApiToken)
+            .where(ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None))
+            .order_by(ApiToken.created_at, ApiToken.id)
+        )
+    )
 
 
 def revoke_token(account: Account, token_id: str) -> None:
@@ -262,9 +332,15 @@ def revoke_token(account: Account, token_id: str) -> None:
     :raises NotFound: ``token-not-found`` (not the account's, or already revoked).
     """
     done = db.session.execute(
-        sa.update(ApiToken).where(ApiToken.id == token_id, ApiToken.account_id == account.id,
-                                  ApiToken.revoked_at.is_(None))
-        .values(revoked_at=utcnow()).execution_options(synchronize_session=False)).rowcount
+        sa.update(ApiToken)
+        .where(
+            ApiToken.id == token_id,
+            ApiToken.account_id == account.id,
+            ApiToken.revoked_at.is_(None),
+        )
+        .values(revoked_at=utcnow())
+        .execution_options(synchronize_session=False)
+    ).rowcount
     if done != 1:
         db.session.rollback()
         raise NotFound(f"You have no token {token_id!r}.", code="token-not-found")

@@ -61,14 +61,26 @@ def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> boo
             assert isinstance(prompt, Decision)
             seat = sorted(prompt.seats)[0]
             if policy == "forfeit":
-                tr.events.append(NewEvent("resigned", seat, {
-                    "name": game.seats[seat].name, "forfeit": True,
-                    "round_deadline": iso(deadline), "tournament": tournament_id}))
+                tr.events.append(
+                    NewEvent(
+                        "resigned",
+                        seat,
+                        {
+                            "name": game.seats[seat].name,
+                            "forfeit": True,
+                            "round_deadline": iso(deadline),
+                            "tournament": tournament_id,
+                        },
+                    )
+                )
                 game.seats[seat].resigned = True
                 resigned.add(seat)
             else:
-                tr.move(seat, engine.timeout_move(tr.state, seat),
-                        timeout={"deadline": iso(deadline), "round": True})
+                tr.move(
+                    seat,
+                    engine.timeout_move(tr.state, seat),
+                    timeout={"deadline": iso(deadline), "round": True},
+                )
         else:
             raise RuntimeError(f"game {game_id} did not end within {MAX_STEPS} inputs")
         try:
@@ -91,9 +103,18 @@ def replace_seat(game_id: str, seat: int, tournament_id: str, by: str = "entrant
         if game.status != "active" or game.seats[seat].resigned:
             return False
         tr = Transition(game, engine, state)
-        tr.events.append(NewEvent("resigned", seat, {
-            "name": game.seats[seat].name, "withdrawn": True, "tournament": tournament_id,
-            "by": by}))
+        tr.events.append(
+            NewEvent(
+                "resigned",
+                seat,
+                {
+                    "name": game.seats[seat].name,
+                    "withdrawn": True,
+                    "tournament": tournament_id,
+                    "by": by,
+                },
+            )
+        )
         game.seats[seat].resigned = True
         settle(tr, game.resigned, roll=False)
         try:

@@ -19,25 +19,35 @@ Figure = tuple[str, str, float]
 def figures() -> list[Figure]:
     """Return the backlog gauges (seconds, counts) as of now."""
     now = utcnow()
-    unsent = db.session.scalar(sa.select(sa.func.count()).select_from(OutboxMail)
-                               .where(OutboxMail.sent_at.is_(None)))
-    oldest_due = db.session.scalar(sa.select(sa.func.min(Game.deadline))
-                                   .where(Game.status == "active", Game.deadline <= now))
+    unsent = db.session.scalar(
+        sa.select(sa.func.count()).select_from(OutboxMail).where(OutboxMail.sent_at.is_(None))
+    )
+    oldest_due = db.session.scalar(
+        sa.select(sa.func.min(Game.deadline)).where(Game.status == "active", Game.deadline <= now)
+    )
     last_sweep = db.session.scalar(sa.select(sa.func.max(ClockSweep.last_run)))
     out = [
         ("arbiter_outbox_unsent", "Outbox mails not sent yet", float(unsent or 0)),
-        ("arbiter_clock_overdue_seconds", "How long the oldest due deadline has waited "
-         "for its timeout", (now - oldest_due).total_seconds() if oldest_due else 0.0),
-        ("arbiter_clock_sweep_age_seconds", "Seconds since the clock sweep last ran "
-         "(-1: never)", (now - last_sweep).total_seconds() if last_sweep else -1.0),
+        (
+            "arbiter_clock_overdue_seconds",
+            "How long the oldest due deadline has waited for its timeout",
+            (now - oldest_due).total_seconds() if oldest_due else 0.0,
+        ),
+        (
+            "arbiter_clock_sweep_age_seconds",
+            "Seconds since the clock sweep last ran (-1: never)",
+            (now - last_sweep).total_seconds() if last_sweep else -1.0,
+        ),
         ("arbiter_celery_queue_depth", "Tasks waiting in the Celery queue", queue_depth()),
     ]
     inbound = db.metadata.tables.get("inbound")
     if inbound is not None and "processed_at" in inbound.c:
-        waiting = db.session.scalar(sa.select(sa.func.count()).select_from(inbound)
-                                    .where(inbound.c.processed_at.is_(None)))
-        out.append(("arbiter_inbound_unprocessed", "Inbound mails not processed yet",
-                    float(waiting or 0)))
+        waiting = db.session.scalar(
+            sa.select(sa.func.count()).select_from(inbound).where(inbound.c.processed_at.is_(None))
+        )
+        out.append(
+            ("arbiter_inbound_unprocessed", "Inbound mails not processed yet", float(waiting or 0))
+        )
     return out
 
 

@@ -19,7 +19,7 @@ from flask import current_app
 from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
-from arbiter.service import games, identity, idempotency, invitations, reading
+from arbiter.service import games, idempotency, identity, invitations, reading
 from arbiter.service.commit import after_commit, stage
 from engines.base import EngineError
 
@@ -37,9 +37,14 @@ class GameSpec:
     unfilled: str = "cancel"
 
 
-def new_games(specs: list[GameSpec], key: str | None, body: Any,
-              creator: identity.Principal | None = None, start_at: datetime | None = None,
-              unfilled: str | None = None) -> tuple[int, dict]:
+def new_games(
+    specs: list[GameSpec],
+    key: str | None,
+    body: Any,
+    creator: identity.Principal | None = None,
+    start_at: datetime | None = None,
+    unfilled: str | None = None,
+) -> tuple[int, dict]:
     """Create every game of ``specs`` in one transaction, or none (once per
     Idempotency-Key, scoped to the caller's token as single creation is); return
     ``(201, {"games": [creation answer, ...]})`` in the order given.
@@ -60,12 +65,16 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     """
     limit = current_app.config["BULK_GAMES_MAX"]
     if len(specs) > limit:
-        raise Unprocessable(f"A batch holds at most {limit} games; this one has "
-                            f"{len(specs)}. Split it.", code="too-many-games",
-                            extra={"limit": limit})
+        raise Unprocessable(
+            f"A batch holds at most {limit} games; this one has {len(specs)}. Split it.",
+            code="too-many-games",
+            extra={"limit": limit},
+        )
     invitations.check_policy(unfilled or "cancel", start_at)
-    specs = [replace(spec, start_at=spec.start_at or start_at,
-                     unfilled=unfilled or spec.unfilled) for spec in specs]
+    specs = [
+        replace(spec, start_at=spec.start_at or start_at, unfilled=unfilled or spec.unfilled)
+        for spec in specs
+    ]
     scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
     account = creator.account if creator else None
 
@@ -83,8 +92,9 @@ def new_games(specs: list[GameSpec], key: str | None, body: Any,
     return idempotency.once(scope, key, body, run)
 
 
-def stage_games(specs: list[GameSpec], account=None, creator_key: str = "anonymous"
-                ) -> list[tuple[Any, list[str], tuple]]:
+def stage_games(
+    specs: list[GameSpec], account=None, creator_key: str = "anonymous"
+) -> list[tuple[Any, list[str], tuple]]:
     """Check every game of ``specs`` as a single creation would, then write them all
     into the open transaction (nothing is committed: the caller commits, then calls
     :func:`arbiter.service.commit.after_commit` with each game's ``after``). Bulk
@@ -118,15 +128,25 @@ def _prepare(index: int, spec: GameSpec, account, creator_key: str):
     :raises Unprocessable: ``bad-game`` with the game's own problem.
     """
     try:
-        return games.prepare_game(spec.engine, spec.players, spec.options, spec.clock,
-                                  creator=account, rated=spec.rated,
-                                  creator_key=creator_key, start_at=spec.start_at,
-                                  unfilled=spec.unfilled)
+        return games.prepare_game(
+            spec.engine,
+            spec.players,
+            spec.options,
+            spec.clock,
+            creator=account,
+            rated=spec.rated,
+            creator_key=creator_key,
+            start_at=spec.start_at,
+            unfilled=spec.unfilled,
+        )
     except (ArbiterError, EngineError) as err:
-        raise Unprocessable(f"Game {index + 1} of the batch (index {index}) cannot be "
-                            f"created: {err.detail} "
-                            "No game of the batch was created.", code="bad-game",
-                            extra={"index": index,
-                                   "problem": {"code": err.code, "detail": err.detail,
-                                               **(err.extra or {})}}
-                            ) from err
+        raise Unprocessable(
+            f"Game {index + 1} of the batch (index {index}) cannot be "
+            f"created: {err.detail} "
+            "No game of the batch was created.",
+            code="bad-game",
+            extra={
+                "index": index,
+                "problem": {"code": err.code, "detail": err.detail, **(err.extra or {})},
+            },
+        ) from err

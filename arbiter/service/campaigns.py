@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -14,8 +15,9 @@ from arbiter.service import access
 from arbiter.service.games import NewPlayer, check_players, create_game, engine_for
 
 
-def create_campaign(engine_id: str, name: str, players: list[NewPlayer],
-                    options: dict | None) -> tuple[Campaign, str]:
+def create_campaign(
+    engine_id: str, name: str, players: list[NewPlayer], options: dict | None
+) -> tuple[Campaign, str]:
     """Create a campaign; return it and the organiser's token (shown once).
 
     :raises Unprocessable: ``unknown-engine``, ``no-campaigns`` for an engine without
@@ -29,10 +31,14 @@ def create_campaign(engine_id: str, name: str, players: list[NewPlayer],
     check_players(players)
     refuse_carried(engine.campaign_options([]), options)
     token = access.new_token()
-    campaign = Campaign(id=secrets.token_hex(8), engine=engine.id, name=name,
-                        players=[{"name": p.name, "email": p.email, "tz": p.tz}
-                                 for p in players],
-                        options=dict(options or {}), token_hash=access.token_hash(token))
+    campaign = Campaign(
+        id=secrets.token_hex(8),
+        engine=engine.id,
+        name=name,
+        players=[{"name": p.name, "email": p.email, "tz": p.tz} for p in players],
+        options=dict(options or {}),
+        token_hash=access.token_hash(token),
+    )
     db.session.add(campaign)
     db.session.commit()
     return campaign, token
@@ -45,8 +51,10 @@ def refuse_carried(carried_options: dict, options: dict | None) -> None:
     """
     clash = sorted(set(carried_options) & set(options or {}))
     if clash:
-        raise Unprocessable(f"{', '.join(clash)} is set by the campaign from its finished "
-                            "games, not by hand.", code="carried-option")
+        raise Unprocessable(
+            f"{', '.join(clash)} is set by the campaign from its finished games, not by hand.",
+            code="carried-option",
+        )
 
 
 def get_campaign(campaign_id: str) -> Campaign:
@@ -62,9 +70,14 @@ def get_campaign(campaign_id: str) -> Campaign:
 
 def games_of(campaign: Campaign) -> list[Game]:
     """Return the campaign's games in the order they were started."""
-    return list(db.session.scalars(
-        sa.select(Game).join(CampaignGame, CampaignGame.game_id == Game.id)
-        .where(CampaignGame.campaign_id == campaign.id).order_by(CampaignGame.number)))
+    return list(
+        db.session.scalars(
+            sa.select(Game)
+            .join(CampaignGame, CampaignGame.game_id == Game.id)
+            .where(CampaignGame.campaign_id == campaign.id)
+            .order_by(CampaignGame.number)
+        )
+    )
 
 
 def carried(campaign: Campaign, games: list[Game]) -> dict:
@@ -76,11 +89,18 @@ def carried(campaign: Campaign, games: list[Game]) -> dict:
 def summary(campaign: Campaign) -> dict:
     """Return the campaign's public summary: players, unlocks, games."""
     games = games_of(campaign)
-    return {"id": campaign.id, "engine": campaign.engine, "name": campaign.name,
-            "players": [p["name"] for p in campaign.players], "options": campaign.options,
-            "carried": carried(campaign, games),
-            "games": [{"number": i, "id": g.id, "status": g.status, "result": g.result}
-                      for i, g in enumerate(games, start=1)]}
+    return {
+        "id": campaign.id,
+        "engine": campaign.engine,
+        "name": campaign.name,
+        "players": [p["name"] for p in campaign.players],
+        "options": campaign.options,
+        "carried": carried(campaign, games),
+        "games": [
+            {"number": i, "id": g.id, "status": g.status, "result": g.result}
+            for i, g in enumerate(games, start=1)
+        ],
+    }
 
 
 def organised(campaign_id: str, token: str | None) -> Campaign:
@@ -90,23 +110,29 @@ def organised(campaign_id: str, token: str | None) -> Campaign:
         token is missing or wrong.
     """
     campaign = get_campaign(campaign_id)
-    if token is None or not secrets.compare_digest(access.token_hash(token),
-                                                   campaign.token_hash):
-        raise Unauthorized("Starting a campaign's game needs its organiser token.",
-                           code="missing-token" if token is None else "bad-token")
+    if token is None or not secrets.compare_digest(access.token_hash(token), campaign.token_hash):
+        raise Unauthorized(
+            "Starting a campaign's game needs its organiser token.",
+            code="missing-token" if token is None else "bad-token",
+        )
     return campaign
 
 
-def start_next_game(campaign: Campaign, options: dict | None, clock: dict | None,
-                    answer_row: Callable[[Game, list[str]], Any]) -> Game:
+def start_next_game(
+    campaign: Campaign,
+    options: dict | None,
+    clock: dict | None,
+    answer_row: Callable[[Game, list[str]], Any],
+) -> Game:
     """Start the campaign's next game with its carried unlocks; commit; return it.
 
     :raises Conflict: ``campaign-game-active`` while its last game is still played.
     """
     games = games_of(campaign)
     if any(g.status == "active" for g in games):
-        raise Conflict("The campaign's current game is still being played.",
-                       code="campaign-game-active")
+        raise Conflict(
+            "The campaign's current game is still being played.", code="campaign-game-active"
+        )
     inherited = carried(campaign, games)
     refuse_carried(inherited, options)
     merged = {**campaign.options, **(options or {}), **inherited}

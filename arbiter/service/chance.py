@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
@@ -25,8 +25,7 @@ def advance_chance(game_id: str, version: int) -> int:
     chance, is left alone. Returns the number of events appended (0 for a no-op).
     """
     game, engine, state = load(game_id)
-    if (game.version != version or game.prompt.get("type") != "chance"
-            or game.status != "active"):
+    if game.version != version or game.prompt.get("type") != "chance" or game.status != "active":
         return 0
     tr = Transition(game, engine, state)
     settle(tr, game.resigned, roll=True)
@@ -41,8 +40,10 @@ def advance_chance(game_id: str, version: int) -> int:
 def stalled_chances(older_than_seconds: float) -> list[tuple[str, int]]:
     """Return ``(game_id, version)`` of games waiting for chance since longer than
     ``older_than_seconds`` (a lost task, a broker outage)."""
-    cutoff = datetime.fromtimestamp(utcnow().timestamp() - older_than_seconds, timezone.utc)
-    rows = db.session.execute(sa.select(Game.id, Game.version).where(
-        Game.prompt_type == "chance", Game.status == "active",
-        Game.updated_at < cutoff)).all()
+    cutoff = datetime.fromtimestamp(utcnow().timestamp() - older_than_seconds, UTC)
+    rows = db.session.execute(
+        sa.select(Game.id, Game.version).where(
+            Game.prompt_type == "chance", Game.status == "active", Game.updated_at < cutoff
+        )
+    ).all()
     return [(r.id, r.version) for r in rows]

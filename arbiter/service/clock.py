@@ -36,8 +36,9 @@ as missed deadlines for the forfeit policy.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -62,24 +63,34 @@ class ClockSchema(Schema):
     """A time control at creation (``clock`` of ``POST /v1/games``); seconds, UTC."""
 
     type = fields.String(load_default="none", validate=validate.OneOf(TYPES))
-    seconds = WholeNumber(validate=validate.Range(min=1, max=MAX_SECONDS),
-                             metadata={"description": "per-move: seconds for each decision"})
-    initial = WholeNumber(validate=validate.Range(min=1, max=MAX_SECONDS),
-                             metadata={"description": "bank: each seat's starting bank"})
-    increment = WholeNumber(load_default=0,
-                               validate=validate.Range(min=0, max=MAX_SECONDS),
-                               metadata={"description": "bank: seconds added per move"})
+    seconds = WholeNumber(
+        validate=validate.Range(min=1, max=MAX_SECONDS),
+        metadata={"description": "per-move: seconds for each decision"},
+    )
+    initial = WholeNumber(
+        validate=validate.Range(min=1, max=MAX_SECONDS),
+        metadata={"description": "bank: each seat's starting bank"},
+    )
+    increment = WholeNumber(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_SECONDS),
+        metadata={"description": "bank: seconds added per move"},
+    )
     reminders = fields.List(
         WholeNumber(validate=validate.Range(min=1, max=MAX_SECONDS)),
-        load_default=lambda: list(DEFAULT_REMINDERS), validate=validate.Length(max=6),
-        metadata={"description": "seconds before a deadline at which to remind"})
-    timeout_policy = fields.String(load_default="timeout-move",
-                                   validate=validate.OneOf(POLICIES))
-    forfeit_after = WholeNumber(load_default=None, allow_none=True,
-                                   validate=validate.Range(min=1, max=1000))
-    vacation_days = WholeNumber(load_default=0,
-                                   validate=validate.Range(min=0, max=366),
-                                   metadata={"description": "vacation days per player per year"})
+        load_default=lambda: list(DEFAULT_REMINDERS),
+        validate=validate.Length(max=6),
+        metadata={"description": "seconds before a deadline at which to remind"},
+    )
+    timeout_policy = fields.String(load_default="timeout-move", validate=validate.OneOf(POLICIES))
+    forfeit_after = WholeNumber(
+        load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000)
+    )
+    vacation_days = WholeNumber(
+        load_default=0,
+        validate=validate.Range(min=0, max=366),
+        metadata={"description": "vacation days per player per year"},
+    )
 
     @validates_schema
     def _consistent(self, data: dict, **_: Any) -> None:
@@ -104,9 +115,11 @@ def load_config(raw: dict | None) -> dict:
     try:
         cfg = ClockSchema().load(raw or {})
     except ValidationError as err:
-        raise Unprocessable("The clock is not a valid time control: "
-                            f"{field_messages(err.messages)}.",
-                            code="bad-clock", extra={"errors": err.messages}) from None
+        raise Unprocessable(
+            f"The clock is not a valid time control: {field_messages(err.messages)}.",
+            code="bad-clock",
+            extra={"errors": err.messages},
+        ) from None
     if cfg["type"] == "none":
         cfg["reminders"] = []
     cfg["reminders"] = sorted(set(cfg["reminders"]), reverse=True)
@@ -123,12 +136,18 @@ def check_tz(name: str | None) -> str | None:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValidationError(f"{name!r} is not an IANA time zone such as 'Europe/Paris'")
+        raise ValidationError(f"{name!r} is not an IANA time zone such as 'Europe/Paris'") from None
     return name
 
 
-CONTROL_DEFAULTS = {"type": "none", "reminders": [], "timeout_policy": "timeout-move",
-                    "forfeit_after": None, "vacation_days": 0, "increment": 0}
+CONTROL_DEFAULTS = {
+    "type": "none",
+    "reminders": [],
+    "timeout_policy": "timeout-move",
+    "forfeit_after": None,
+    "vacation_days": 0,
+    "increment": 0,
+}
 """The fields of a time control that old rows may lack."""
 
 
@@ -144,15 +163,15 @@ def parse(value: str | None) -> datetime | None:
     """Return the aware UTC datetime of an ISO string written by :func:`iso`."""
     if value is None:
         return None
-    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
 
 
 def local(value: datetime, tz: str | None) -> str:
     """Return ``value`` as a reader in zone ``tz`` reads it, then in UTC (UTC alone
     without a zone, or in a zone that reads as UTC: an account's default)."""
-    zone = ZoneInfo(tz) if tz else timezone.utc
+    zone = ZoneInfo(tz) if tz else UTC
     text = value.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
-    utc = f"{value.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC"
+    utc = f"{value.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
     return text if text == utc else f"{text} ({utc})"
 
 
@@ -166,10 +185,21 @@ def _shift(value: str, seconds: float) -> str:
 def initial_state(cfg: dict, players: int) -> dict:
     """Return the clock state of a new game: every seat idle, banks full."""
     bank = float(cfg["initial"]) if cfg["type"] == "bank" else None
-    return {"paused_at": None, "outage": 0,
-            "seats": [{"bank": bank, "budget": None, "started": None, "misses": 0,
-                       "vacation_until": None, "vacation_used": {}}
-                      for _ in range(players)]}
+    return {
+        "paused_at": None,
+        "outage": 0,
+        "seats": [
+            {
+                "bank": bank,
+                "budget": None,
+                "started": None,
+                "misses": 0,
+                "vacation_until": None,
+                "vacation_used": {},
+            }
+            for _ in range(players)
+        ],
+    }
 
 
 def seat_deadline(seat: dict) -> datetime | None:
@@ -233,13 +263,23 @@ def _track_turn(cs: dict, prompt: dict, at: datetime) -> None:
         cs["turn"] = None
         return
     if not turn or turn["id"] != str(tc["turn"]):
-        cs["turn"] = {"id": str(tc["turn"]), "seat": tc["seat"], "seconds": tc["seconds"],
-                      "started": iso(at)}
+        cs["turn"] = {
+            "id": str(tc["turn"]),
+            "seat": tc["seat"],
+            "seconds": tc["seconds"],
+            "started": iso(at),
+        }
     cs["turn"]["owing"] = tc["seat"] in prompt.get("seats", [])
 
 
-def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
-            resigned: set[int], now: datetime) -> dict:
+def advance(
+    game: Game,
+    events: Iterable[Any],
+    prompt: dict,
+    new_prompt: bool,
+    resigned: set[int],
+    now: datetime,
+) -> dict:
     """Fold one transition into the game's clocks; return the game columns to write
     (``clock_state``, ``deadline``, ``remind_at``).
 
@@ -251,16 +291,18 @@ def advance(game: Game, events: Iterable[Any], prompt: dict, new_prompt: bool,
     :param now: the time of the transition (UTC).
     """
     cfg = config(game)
-    cs = (json.loads(json.dumps(game.clock_state))  # a copy, several times deepcopy's speed
-          if game.clock_state else initial_state(cfg, len(game.seats)))
+    cs = (
+        json.loads(json.dumps(game.clock_state))  # a copy, several times deepcopy's speed
+        if game.clock_state
+        else initial_state(cfg, len(game.seats))
+    )
     for event in events:
         _apply_event(cs, event, now)
     effective = parse(cs["paused_at"]) or now
     _track_turn(cs, prompt, effective)
     if cfg["type"] == "none":
         return {"clock_state": cs, **_columns(cfg, cs, now)}
-    owing = (set(prompt.get("seats", [])) - resigned
-             if prompt.get("type") == "decision" else set())
+    owing = set(prompt.get("seats", [])) - resigned if prompt.get("type") == "decision" else set()
     for i, seat in enumerate(cs["seats"]):
         if seat["started"] is not None and (new_prompt or i not in owing):
             _stop(cfg, seat, effective)
@@ -327,8 +369,12 @@ def _columns(cfg: dict, cs: dict, now: datetime) -> dict:
     due = [(seat_deadline(s), s["budget"]) for s in cs["seats"] if s["started"] is not None]
     turn = turn_deadline(cs)
     deadline = min([d for d, _ in due] + ([turn[1]] if turn else []), default=None)
-    reminders = [when for c in reminded(cfg, cs).values() if c["deadline"] > now
-                 for when in c["times"].values()]
+    reminders = [
+        when
+        for c in reminded(cfg, cs).values()
+        if c["deadline"] > now
+        for when in c["times"].values()
+    ]
     return {"deadline": deadline, "remind_at": min(reminders, default=None)}
 
 
@@ -353,14 +399,16 @@ def reminded(cfg: dict, cs: dict | None) -> dict[int, dict]:
                 out[i] = _times(cfg, seat_deadline(seat), seat["budget"], None, False)
     turn = turn_deadline(cs)
     if turn is not None and (turn[0] not in out or turn[1] < out[turn[0]]["deadline"]):
-        since = (cs["seats"][turn[0]]["started"] if cfg["type"] != "none" else None) \
-            or cs["turn"]["started"]
+        since = (cs["seats"][turn[0]]["started"] if cfg["type"] != "none" else None) or cs["turn"][
+            "started"
+        ]
         out[turn[0]] = _times(cfg, turn[1], float(cs["turn"]["seconds"]), parse(since), True)
     return out
 
 
-def _times(cfg: dict, deadline: datetime, budget: float, since: datetime | None,
-           turn: bool) -> dict:
+def _times(
+    cfg: dict, deadline: datetime, budget: float, since: datetime | None, turn: bool
+) -> dict:
     """Return one entry of :func:`reminded`: the thresholds shorter than ``budget``
     whose time is not before ``since`` (None: any)."""
     times = {t: deadline - timedelta(seconds=t) for t in cfg["reminders"] if budget > t}
@@ -371,8 +419,11 @@ def _times(cfg: dict, deadline: datetime, budget: float, since: datetime | None,
 
 def next_reminder(game: Game, after: datetime) -> datetime | None:
     """Return the first reminder time of the running clocks later than ``after``."""
-    times = [when for c in reminded(config(game), game.clock_state).values()
-             for when in c["times"].values()]
+    times = [
+        when
+        for c in reminded(config(game), game.clock_state).values()
+        for when in c["times"].values()
+    ]
     return min((t for t in times if t > after), default=None)
 
 
@@ -394,16 +445,32 @@ def summary(game: Game, now: datetime) -> dict:
     running = deadlines(game)
     seats = []
     for i, seat in enumerate(cs["seats"]):
-        seats.append({"seat": i, "deadline": iso(running.get(i)), "bank": seat["bank"],
-                      "misses": seat["misses"], "vacation_until": seat["vacation_until"],
-                      "vacation_days_left": vacation_left(game, i, now)})
+        seats.append(
+            {
+                "seat": i,
+                "deadline": iso(running.get(i)),
+                "bank": seat["bank"],
+                "misses": seat["misses"],
+                "vacation_until": seat["vacation_until"],
+                "vacation_days_left": vacation_left(game, i, now),
+            }
+        )
     turn = turn_deadline(cs)
     timer = None
     if turn is not None:
-        timer = {"seat": turn[0], "seconds": cs["turn"]["seconds"],
-                 "started": cs["turn"]["started"], "deadline": iso(turn[1])}
-    return {**cfg, "paused": bool(cs.get("paused_at")), "paused_at": cs.get("paused_at"),
-            "seats": seats, "turn_clock": timer}
+        timer = {
+            "seat": turn[0],
+            "seconds": cs["turn"]["seconds"],
+            "started": cs["turn"]["started"],
+            "deadline": iso(turn[1]),
+        }
+    return {
+        **cfg,
+        "paused": bool(cs.get("paused_at")),
+        "paused_at": cs.get("paused_at"),
+        "seats": seats,
+        "turn_clock": timer,
+    }
 
 
 def earliest(game: Game) -> datetime | None:

@@ -27,7 +27,8 @@ Run by Celery beat every ``CLOCK_SWEEP_SECONDS`` (default 15 s). One sweep:
    sweep shorter than the threshold is no outage: deadlines it missed are enforced late.
 4. **Reminders.** It claims the games whose ``games.remind_at`` has passed the same
    way, and reminds each seat still owing a move once per threshold per prompt and
-   deadline (``clock_reminders`` keys that; an outage extension clears it), never after the seat moved (its clock has
+   deadline (``clock_reminders`` keys that; an outage extension clears it), never after the seat
+   moved (its clock has
    stopped) and never a resigned seat (its clock never runs). A player (one email
    address) with several games due in the same sweep gets one mail listing them all.
 """
@@ -81,7 +82,7 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
         db.session.expunge(row)  # read once: the batches' commits must not expire them
     due = due_ids(now, limit)
     for start in range(0, len(due), BATCH_GAMES):
-        outcomes = enforce_due(due[start:start + BATCH_GAMES], now, outages)
+        outcomes = enforce_due(due[start : start + BATCH_GAMES], now, outages)
         counts["claimed"] += len(outcomes)
         for outcome in outcomes:
             if outcome in ("timeouts", "extended"):
@@ -109,13 +110,18 @@ def heartbeat(now: datetime) -> float:
         db.session.commit()
         return 0.0
     claimed = db.session.execute(
-        sa.update(ClockSweep).where(ClockSweep.name == "clock", ClockSweep.last_run == last)
-        .values(last_run=now).execution_options(synchronize_session=False)).rowcount
+        sa.update(ClockSweep)
+        .where(ClockSweep.name == "clock", ClockSweep.last_run == last)
+        .values(last_run=now)
+        .execution_options(synchronize_session=False)
+    ).rowcount
     gap = (now - last).total_seconds()
     if claimed == 1 and gap > threshold:
         db.session.add(ClockOutage(started_at=last, ended_at=now))
-        log.warning("clock sweep did not run for %.0f s: deadlines in that window are "
-                    "extended by as much", gap)
+        log.warning(
+            "clock sweep did not run for %.0f s: deadlines in that window are extended by as much",
+            gap,
+        )
     db.session.commit()
     return gap if claimed == 1 and gap > threshold else 0.0
 
@@ -133,13 +139,20 @@ def claim_due(now: datetime, limit: int = 500) -> list[tuple[str, int]]:
     skipped, and a row it claimed no longer matches ``deadline <= now``.
     """
     lease = now + timedelta(seconds=LEASE_SECONDS)
-    due = (sa.select(Game.id).where(Game.deadline <= now, Game.status == "active")
-           .order_by(Game.deadline).limit(limit).with_for_update(skip_locked=True))
+    due = (
+        sa.select(Game.id)
+        .where(Game.deadline <= now, Game.status == "active")
+        .order_by(Game.deadline)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
     rows = db.session.execute(
-        sa.update(Game).where(Game.id.in_(due.scalar_subquery()), Game.deadline <= now,
-                              Game.status == "active")
-        .values(deadline=lease).returning(Game.id, Game.version, Game.deadline)
-        .execution_options(synchronize_session=False)).all()
+        sa.update(Game)
+        .where(Game.id.in_(due.scalar_subquery()), Game.deadline <= now, Game.status == "active")
+        .values(deadline=lease)
+        .returning(Game.id, Game.version, Game.deadline)
+        .execution_options(synchronize_session=False)
+    ).all()
     db.session.commit()
     return [(row.id, row.version) for row in rows]
 
@@ -147,13 +160,19 @@ def claim_due(now: datetime, limit: int = 500) -> list[tuple[str, int]]:
 def due_ids(now: datetime, limit: int = 500) -> list[str]:
     """Return the ids of the active games whose deadline has passed at ``now``,
     earliest deadline first (at most ``limit``; the indexed ``games.deadline``)."""
-    return list(db.session.scalars(
-        sa.select(Game.id).where(Game.deadline <= now, Game.status == "active")
-        .order_by(Game.deadline, Game.id).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(Game.id)
+            .where(Game.deadline <= now, Game.status == "active")
+            .order_by(Game.deadline, Game.id)
+            .limit(limit)
+        )
+    )
 
 
-def enforce_due(ids: list[str], now: datetime,
-                outages: list[ClockOutage] | None = None) -> list[str]:
+def enforce_due(
+    ids: list[str], now: datetime, outages: list[ClockOutage] | None = None
+) -> list[str]:
     """Settle the clocks of the games among ``ids`` still due at ``now``, in one
     transaction; return each settled game's outcome (as :func:`enforce`).
 
@@ -165,11 +184,15 @@ def enforce_due(ids: list[str], now: datetime,
     error), the batch is rolled back and its games are enforced one by one, as before
     batching: exactly once either way, a broken game never stops the others.
     """
-    games = list(db.session.scalars(
-        sa.select(Game).where(Game.id.in_(ids), Game.deadline <= now,
-                              Game.status == "active")
-        .order_by(Game.id).with_for_update(skip_locked=True)
-        .execution_options(populate_existing=True)))
+    games = list(
+        db.session.scalars(
+            sa.select(Game)
+            .where(Game.id.in_(ids), Game.deadline <= now, Game.status == "active")
+            .order_by(Game.id)
+            .with_for_update(skip_locked=True)
+            .execution_options(populate_existing=True)
+        )
+    )
     read = [(game.id, game.version) for game in games]
     outcomes, plans, alone = [], [], []
     try:
@@ -190,28 +213,31 @@ def enforce_due(ids: list[str], now: datetime,
             db.session.commit()
     except Exception:  # noqa: BLE001 - one by one: a broken game must not stop the others
         db.session.rollback()
-        log.warning("clock: a batch of %d games failed; enforcing them one by one",
-                    len(read), exc_info=True)
+        log.warning(
+            "clock: a batch of %d games failed; enforcing them one by one", len(read), exc_info=True
+        )
         return [_enforce_logged(game_id, version, now, outages) for game_id, version in read]
-    return outcomes + [_enforce_logged(game_id, version, now, outages)
-                       for game_id, version in alone]
+    return outcomes + [
+        _enforce_logged(game_id, version, now, outages) for game_id, version in alone
+    ]
 
 
-def _enforce_logged(game_id: str, version: int, now: datetime,
-                    outages: list[ClockOutage] | None) -> str:
+def _enforce_logged(
+    game_id: str, version: int, now: datetime, outages: list[ClockOutage] | None
+) -> str:
     """:func:`enforce`, an exception logged (the game stays due: the next sweep tries
     again) and answered ``"none"``."""
     try:
         return enforce(game_id, version, now, outages)
     except Exception:  # noqa: BLE001 - one broken game must not stop the others
         db.session.rollback()
-        log.exception("clock: game %s could not be enforced; the next sweep tries again",
-                      game_id)
+        log.exception("clock: game %s could not be enforced; the next sweep tries again", game_id)
         return "none"
 
 
-def enforce(game_id: str, version: int, now: datetime,
-            outages: list[ClockOutage] | None = None) -> str:
+def enforce(
+    game_id: str, version: int, now: datetime, outages: list[ClockOutage] | None = None
+) -> str:
     """Apply the clock of one game still at ``version``, in its own transaction; return
     what was done: ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale,
     paused, nothing due: the deadline column is put back).
@@ -234,8 +260,9 @@ def enforce(game_id: str, version: int, now: datetime,
     return outcome
 
 
-def _plan(game: Game, engine, state: dict, now: datetime,
-          outages: list[ClockOutage] | None) -> tuple[str, Transition | None]:
+def _plan(
+    game: Game, engine, state: dict, now: datetime, outages: list[ClockOutage] | None
+) -> tuple[str, Transition | None]:
     """Return what the clock of ``game`` (at ``state``) asks for at ``now``: the
     outcome and the settled transition to write (``("none", None)``: nothing is due).
     Only the reminders an outage extension re-arms are written (in the caller's
@@ -247,12 +274,24 @@ def _plan(game: Game, engine, state: dict, now: datetime,
     tr = Transition(game, engine, state)
     if outage is not None:
         length = (outage.ended_at - outage.started_at).total_seconds()
-        seats = [s for s, d in clock.deadlines(game).items()
-                 if outage.started_at < d <= outage.ended_at]
+        seats = [
+            s for s, d in clock.deadlines(game).items() if outage.started_at < d <= outage.ended_at
+        ]
         _rearm_reminders(game, seats)
-        tr.events.append(NewEvent("deadline-extended", None, {
-            "reason": "outage", "outage": outage.id, "seconds": length, "seats": seats,
-            "outage_from": iso(outage.started_at), "outage_to": iso(outage.ended_at)}))
+        tr.events.append(
+            NewEvent(
+                "deadline-extended",
+                None,
+                {
+                    "reason": "outage",
+                    "outage": outage.id,
+                    "seconds": length,
+                    "seats": seats,
+                    "outage_from": iso(outage.started_at),
+                    "outage_to": iso(outage.ended_at),
+                },
+            )
+        )
         outcome = "extended"
     else:
         _timeouts(tr, due)
@@ -266,10 +305,14 @@ def _rearm_reminders(game: Game, seats: list[int]) -> None:
     (in the extension's transaction), so that each extended deadline gets every
     reminder due for it, quoting the new deadline."""
     db.session.execute(
-        sa.delete(ClockReminder).where(ClockReminder.game_id == game.id,
-                                       ClockReminder.prompt_seq == game.prompt_since,
-                                       ClockReminder.seat.in_(seats))
-        .execution_options(synchronize_session=False))
+        sa.delete(ClockReminder)
+        .where(
+            ClockReminder.game_id == game.id,
+            ClockReminder.prompt_seq == game.prompt_since,
+            ClockReminder.seat.in_(seats),
+        )
+        .execution_options(synchronize_session=False)
+    )
 
 
 def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
@@ -281,30 +324,41 @@ def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
         if seat not in engine.to_act(tr.state) or seat in game.resigned:
             continue
         whole_turn = turn is not None and turn == (seat, deadline)
-        tr.move(seat, engine.timeout_move(tr.state, seat),
-                timeout={"deadline": iso(deadline), **({"turn": True} if whole_turn else {})})
+        tr.move(
+            seat,
+            engine.timeout_move(tr.state, seat),
+            timeout={"deadline": iso(deadline), **({"turn": True} if whole_turn else {})},
+        )
         if whole_turn:
             continue
         misses = game.clock_state["seats"][seat]["misses"] + 1
         if cfg["timeout_policy"] == "forfeit" and misses >= cfg["forfeit_after"]:
             row = game.seats[seat]
-            tr.events.append(NewEvent("resigned", seat, {
-                "name": row.name, "forfeit": True, "misses": misses}))
+            tr.events.append(
+                NewEvent("resigned", seat, {"name": row.name, "forfeit": True, "misses": misses})
+            )
             row.resigned = True
 
 
-def _outage_of(deadline: datetime, applied: int,
-               outages: list[ClockOutage] | None = None) -> ClockOutage | None:
+def _outage_of(
+    deadline: datetime, applied: int, outages: list[ClockOutage] | None = None
+) -> ClockOutage | None:
     """Return the recorded outage (newer than id ``applied``) that ``deadline`` fell in,
     from ``outages`` (in id order) when given."""
     if outages is not None:
-        return next((o for o in outages if o.id > applied
-                     and o.started_at < deadline <= o.ended_at), None)
+        return next(
+            (o for o in outages if o.id > applied and o.started_at < deadline <= o.ended_at), None
+        )
     return db.session.scalars(
-        sa.select(ClockOutage).where(ClockOutage.id > applied,
-                                     ClockOutage.started_at < deadline,
-                                     ClockOutage.ended_at >= deadline)
-        .order_by(ClockOutage.id).limit(1)).first()
+        sa.select(ClockOutage)
+        .where(
+            ClockOutage.id > applied,
+            ClockOutage.started_at < deadline,
+            ClockOutage.ended_at >= deadline,
+        )
+        .order_by(ClockOutage.id)
+        .limit(1)
+    ).first()
 
 
 def _restore(game: Game, and_commit: bool = True) -> None:
@@ -312,8 +366,11 @@ def _restore(game: Game, and_commit: bool = True) -> None:
     that found nothing due: paused, or moved by an extension); commit unless told not
     to (a batch commits once)."""
     db.session.execute(
-        sa.update(Game).where(Game.id == game.id, Game.version == game.version)
-        .values(deadline=clock.earliest(game)).execution_options(synchronize_session=False))
+        sa.update(Game)
+        .where(Game.id == game.id, Game.version == game.version)
+        .values(deadline=clock.earliest(game))
+        .execution_options(synchronize_session=False)
+    )
     if and_commit:
         db.session.commit()
 
@@ -326,16 +383,24 @@ def remind(now: datetime, limit: int = 500) -> int:
     one: the reminders are batched per account, issue 10 item 6) and only to addresses
     that agreed to game mail (:func:`arbiter.mailin.identity.seat_address`); return how
     many seat reminders were given (the others are recorded as given, unmailed)."""
-    games = list(db.session.scalars(
-        sa.select(Game).where(Game.remind_at <= now, Game.status == "active")
-        .order_by(Game.remind_at).limit(limit)))
+    games = list(
+        db.session.scalars(
+            sa.select(Game)
+            .where(Game.remind_at <= now, Game.status == "active")
+            .order_by(Game.remind_at)
+            .limit(limit)
+        )
+    )
     items = []
     for game in games:
         claimed = db.session.execute(
-            sa.update(Game).where(Game.id == game.id, Game.version == game.version,
-                                  Game.remind_at == game.remind_at)
+            sa.update(Game)
+            .where(
+                Game.id == game.id, Game.version == game.version, Game.remind_at == game.remind_at
+            )
             .values(remind_at=clock.next_reminder(game, now))
-            .execution_options(synchronize_session=False)).rowcount
+            .execution_options(synchronize_session=False)
+        ).rowcount
         if claimed == 1:
             items.extend(_due_reminders(game, now))
     by_address = defaultdict(list)
@@ -369,22 +434,41 @@ def _due_reminders(game: Game, now: datetime) -> list[dict]:
         crossed = [t for t, when in running["times"].items() if when <= now < deadline]
         if not crossed or game.seats[seat].resigned:
             continue
-        given = set(db.session.scalars(sa.select(ClockReminder.threshold).where(
-            ClockReminder.game_id == game.id, ClockReminder.prompt_seq == game.prompt_since,
-            ClockReminder.seat == seat)))
+        given = set(
+            db.session.scalars(
+                sa.select(ClockReminder.threshold).where(
+                    ClockReminder.game_id == game.id,
+                    ClockReminder.prompt_seq == game.prompt_since,
+                    ClockReminder.seat == seat,
+                )
+            )
+        )
         new = [t for t in crossed if t not in given]
         if new:
-            out.append({"game": game, "seat": seat, "deadline": deadline,
-                        "thresholds": new, "turn": running["turn"]})
+            out.append(
+                {
+                    "game": game,
+                    "seat": seat,
+                    "deadline": deadline,
+                    "thresholds": new,
+                    "turn": running["turn"],
+                }
+            )
     return out
 
 
 def _record(item: dict, mail_id: int | None) -> None:
     game = item["game"]
     for threshold in item["thresholds"]:
-        db.session.add(ClockReminder(game_id=game.id, prompt_seq=game.prompt_since,
-                                     seat=item["seat"], threshold=threshold,
-                                     mail_id=mail_id))
+        db.session.add(
+            ClockReminder(
+                game_id=game.id,
+                prompt_seq=game.prompt_since,
+                seat=item["seat"],
+                threshold=threshold,
+                mail_id=mail_id,
+            )
+        )
 
 
 def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
@@ -392,20 +476,38 @@ def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
     base = current_app.config["BASE_URL"]
     items = sorted(items, key=lambda i: i["deadline"])
     first = items[0]["game"].seats[items[0]["seat"]]
-    lines = [f"Hello {first.name},", "",
-             "A deadline is coming in these games, where you still owe a move:", ""]
+    lines = [
+        f"Hello {first.name},",
+        "",
+        "A deadline is coming in these games, where you still owe a move:",
+        "",
+    ]
     for item in items:
         game, seat = item["game"], item["game"].seats[item["seat"]]
         timer = " (the turn's Timer: then the turn jumps to its end)" if item["turn"] else ""
-        lines += [f"- {game.engine} game {game.id} (seat {seat.seat}, {seat.name}): "
-                  f"deadline {clock.local(item['deadline'], seat.tz)}{timer}",
-                  f"  {base}/v1/games/{game.id}"]
-    keys = sorted(f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}"
-                  f":{iso(i['deadline'])}" for i in items for t in i["thresholds"])
+        lines += [
+            f"- {game.engine} game {game.id} (seat {seat.seat}, {seat.name}): "
+            f"deadline {clock.local(item['deadline'], seat.tz)}{timer}",
+            f"  {base}/v1/games/{game.id}",
+        ]
+    keys = sorted(
+        f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}:{iso(i['deadline'])}"
+        for i in items
+        for t in i["thresholds"]
+    )
     digest = hashlib.sha256("|".join(keys).encode()).hexdigest()[:32]
-    subject = (f"[Arbiter] Reminder: your move in game {items[0]['game'].id}"
-               if len(items) == 1 else f"[Arbiter] Reminder: your move in {len(items)} games")
-    return OutboxMail(dedupe_key=f"remind:{digest}", game_id=items[0]["game"].id,
-                      seat=items[0]["seat"], to_addr=address, subject=subject,
-                      body="\n".join([*lines, "", "Unanswered, each is played by its "
-                                      "timeout move when the deadline passes."]))
+    subject = (
+        f"[Arbiter] Reminder: your move in game {items[0]['game'].id}"
+        if len(items) == 1
+        else f"[Arbiter] Reminder: your move in {len(items)} games"
+    )
+    return OutboxMail(
+        dedupe_key=f"remind:{digest}",
+        game_id=items[0]["game"].id,
+        seat=items[0]["seat"],
+        to_addr=address,
+        subject=subject,
+        body="\n".join(
+            [*lines, "", "Unanswered, each is played by its timeout move when the deadline passes."]
+        ),
+    )

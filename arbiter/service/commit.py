@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -15,8 +16,9 @@ from arbiter.service.transition import Transition
 from arbiter.streams import publish
 
 
-def commit(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
-           ) -> list[Event]:
+def commit(
+    tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+) -> list[Event]:
     """Append ``tr``'s events with the new snapshot and its mails, commit, then
     enqueue chance rolling and mail sending.
 
@@ -32,8 +34,9 @@ def commit(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = 
     return rows
 
 
-def stage(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
-          ) -> tuple[list[Event], tuple]:
+def stage(
+    tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+) -> tuple[list[Event], tuple]:
     """Write ``tr`` as :func:`commit` does (``status`` likewise), but leave the
     transaction open (several
     games' transitions committed as one: ``arbiter/service/bulk.py``). Its web hook
@@ -50,8 +53,9 @@ def stage(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = N
     return rows, (*after, [m.id for m in mails])  # ids read before the commit expires them
 
 
-def prepare(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
-            ) -> tuple[dict, list, list, tuple]:
+def prepare(
+    tr: Transition, extra_rows: Iterable[Any] = (), status: str | None = None
+) -> tuple[dict, list, list, tuple]:
     """Work out what writing ``tr`` means, writing nothing: the new snapshot of the
     game row, the extra rows (its mails, ``extra_rows``, the ratings of a game that
     ends, its web hook deliveries), the mails among them (an invitation mail of
@@ -61,40 +65,61 @@ def prepare(tr: Transition, extra_rows: Iterable[Any] = (), status: str | None =
     prompt for :func:`after_commit` is ``{"type": "idle"}``."""
     game, engine = tr.game, tr.engine
     old_prompt = game.prompt or {}
-    prompt = ({"type": "over", "result": tr.result} if tr.result is not None
-              else engine.prompt(tr.state).to_json())
+    prompt = (
+        {"type": "over", "result": tr.result}
+        if tr.result is not None
+        else engine.prompt(tr.state).to_json()
+    )
     new_version = game.version + len(tr.events)
     since = game.prompt_since if _same_prompt(old_prompt, prompt, tr) else new_version
-    timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned,
-                           utcnow())
+    timing = clock.advance(game, tr.events, prompt, since == new_version, game.resigned, utcnow())
     mails, hooks = [], []
     idle = (status or game.status) != "active" and tr.result is None
     if idle:
         pass
     elif tr.result is not None:
         mails = notify.over_mails(game, engine, tr.result)
-        hooks = [lambda: webhooks.notify(db.session, "game_over", *game_hooks.game_over(
-            game, tr.result, new_version))]
+        hooks = [
+            lambda: webhooks.notify(
+                db.session, "game_over", *game_hooks.game_over(game, tr.result, new_version)
+            )
+        ]
     elif prompt["type"] == "decision" and since == new_version:
-        mails = notify.turn_mails(game, engine, tr.state, engine.prompt(tr.state), since,
-                                  clock.running(clock.config(game), timing["clock_state"]))
-    if not idle and prompt["type"] == "decision" and (since == new_version
-                                                       or status == "active"):
+        mails = notify.turn_mails(
+            game,
+            engine,
+            tr.state,
+            engine.prompt(tr.state),
+            since,
+            clock.running(clock.config(game), timing["clock_state"]),
+        )
+    if not idle and prompt["type"] == "decision" and (since == new_version or status == "active"):
         # a new prompt, or a waiting game's start (whose mails come with it)
-        hooks = [lambda: webhooks.notify(db.session, "turn", *game_hooks.turn(
-            game, prompt, since, timing.get("deadline")))]
-    snapshot = {"state": tr.state, "prompt": prompt, "prompt_type": prompt["type"],
-                "prompt_since": since,
-                "engine_version": engine.version, **timing}
+        hooks = [
+            lambda: webhooks.notify(
+                db.session, "turn", *game_hooks.turn(game, prompt, since, timing.get("deadline"))
+            )
+        ]
+    snapshot = {
+        "state": tr.state,
+        "prompt": prompt,
+        "prompt_type": prompt["type"],
+        "prompt_since": since,
+        "engine_version": engine.version,
+        **timing,
+    }
     if status:
         snapshot["status"] = status
     if tr.result is not None:
         snapshot.update(status="over", result=tr.result, deadline=None, remind_at=None)
     ended = [lambda: ratings.game_over(game, tr.result)] if tr.result is not None else []
     extra_rows = list(extra_rows)
-    return (snapshot, [*mails, *extra_rows, *ended, *hooks],
-            [*mails, *(m for m in extra_rows if isinstance(m, OutboxMail))],
-            (game.id, {"type": "idle"} if idle else prompt, new_version))
+    return (
+        snapshot,
+        [*mails, *extra_rows, *ended, *hooks],
+        [*mails, *(m for m in extra_rows if isinstance(m, OutboxMail))],
+        (game.id, {"type": "idle"} if idle else prompt, new_version),
+    )
 
 
 def commit_many(trs: list[Transition]) -> None:
@@ -106,8 +131,9 @@ def commit_many(trs: list[Transition]) -> None:
         nothing of the batch is written (the caller may write them one by one).
     """
     prepared = [(tr, *prepare(tr)) for tr in trs]
-    store.append_many([(tr.game, tr.events, snapshot, extras)
-                       for tr, snapshot, extras, _, _ in prepared])
+    store.append_many(
+        [(tr.game, tr.events, snapshot, extras) for tr, snapshot, extras, _, _ in prepared]
+    )
     afters = [(*after, [m.id for m in mails]) for _, _, _, mails, after in prepared]
     db.session.commit()
     publish.committed_many([(game_id, version) for game_id, _, version, _ in afters])
@@ -115,8 +141,9 @@ def commit_many(trs: list[Transition]) -> None:
         after_commit(game_id, prompt, version, mail_ids, published=True)
 
 
-def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int],
-                 published: bool = False) -> None:
+def after_commit(
+    game_id: str, prompt: dict, version: int, mail_ids: list[int], published: bool = False
+) -> None:
     """Tell the streams (unless ``published`` already), and enqueue what the committed
     transition needs: a roll, the mails, and for a tournament's game that ended, a look
     at whether its round is over (:func:`arbiter.service.tournament_rounds.advance`)."""
@@ -135,8 +162,9 @@ def after_commit(game_id: str, prompt: dict, version: int, mail_ids: list[int],
 def _tournament_of(game_id: str) -> str | None:
     """Return the id of the tournament whose round game ``game_id`` is, if any (read
     only when a game has ended: one indexed SELECT)."""
-    return db.session.scalar(sa.select(TournamentGame.tournament_id)
-                             .where(TournamentGame.game_id == game_id))
+    return db.session.scalar(
+        sa.select(TournamentGame.tournament_id).where(TournamentGame.game_id == game_id)
+    )
 
 
 def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:

@@ -14,9 +14,9 @@ link stops mail for that game, or for everything when the mail belongs to no gam
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
-import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -41,8 +41,7 @@ def may_mail(seat: Seat) -> bool:
 
 def record(email: str, kind: str, game_id: str | None = None) -> None:
     """Add one answer to the consent record (committed by the caller)."""
-    db.session.add(ConsentEvent(email=email.lower(), kind=kind, game_id=game_id,
-                                at=utcnow()))
+    db.session.add(ConsentEvent(email=email.lower(), kind=kind, game_id=game_id, at=utcnow()))
 
 
 @event.listens_for(Session, "before_flush")
@@ -74,8 +73,10 @@ def unsubscribe_url(email: str, game_id: str | None) -> str:
 
 def list_unsubscribe_headers(email: str, game_id: str | None) -> dict[str, str]:
     """Return the RFC 8058 headers every mail carries."""
-    return {"List-Unsubscribe": f"<{unsubscribe_url(email, game_id)}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    return {
+        "List-Unsubscribe": f"<{unsubscribe_url(email, game_id)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
 
 
 def read_token(token: str) -> tuple[str, str | None]:
@@ -87,9 +88,11 @@ def read_token(token: str) -> tuple[str, str | None]:
         data = _signer().loads(token)
         return str(data["e"]), data.get("g")
     except (BadSignature, KeyError, TypeError):
-        raise ArbiterError("This unsubscribe link is not valid (it may have been cut or "
-                           "changed); use the link from the mail.",
-                           code="bad-unsubscribe-link") from None
+        raise ArbiterError(
+            "This unsubscribe link is not valid (it may have been cut or "
+            "changed); use the link from the mail.",
+            code="bad-unsubscribe-link",
+        ) from None
 
 
 def unsubscribe(token: str) -> dict:
@@ -103,15 +106,20 @@ def unsubscribe(token: str) -> dict:
     email, game_id = read_token(token)
     seats = sa.update(Seat).where(sa.func.lower(Seat.email) == email)
     if game_id:
-        db.session.execute(seats.where(Seat.game_id == game_id).values(mail_off=True)
-                           .execution_options(synchronize_session=False))
+        db.session.execute(
+            seats.where(Seat.game_id == game_id)
+            .values(mail_off=True)
+            .execution_options(synchronize_session=False)
+        )
         record(email, "unsubscribed", game_id)
     else:
-        db.session.execute(seats.values(mail_off=True)
-                           .execution_options(synchronize_session=False))
-        db.session.execute(sa.update(Account).where(Account.email == email)
-                           .values(mail_off=True)
-                           .execution_options(synchronize_session=False))
+        db.session.execute(seats.values(mail_off=True).execution_options(synchronize_session=False))
+        db.session.execute(
+            sa.update(Account)
+            .where(Account.email == email)
+            .values(mail_off=True)
+            .execution_options(synchronize_session=False)
+        )
         block(email)
         record(email, "unsubscribed-all")
     db.session.commit()

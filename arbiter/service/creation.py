@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arbiter import limits
 from arbiter.models import Game
-from arbiter.service import access, campaigns, games, identity, idempotency, reading
+from arbiter.service import access, campaigns, games, idempotency, identity, reading
 
 
-def _once(scope: str, key: str | None, body: Any,
-          create: Callable[[Callable[[Game, list[str]], Any]], Game]) -> tuple[int, dict]:
+def _once(
+    scope: str,
+    key: str | None,
+    body: Any,
+    create: Callable[[Callable[[Game, list[str]], Any]], Game],
+) -> tuple[int, dict]:
     """Run ``create`` once per ``(scope, key)``; return ``(201, creation answer)``."""
 
     def run(row):
@@ -26,10 +31,18 @@ def _once(scope: str, key: str | None, body: Any,
     return idempotency.once(scope, key, body, run)
 
 
-def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | None,
-             clock: dict | None, key: str | None, body: Any,
-             creator: identity.Principal | None = None, rated: bool = False,
-             start_at=None, unfilled: str = "cancel") -> tuple[int, dict]:
+def new_game(
+    engine_id: str,
+    players: list[games.NewPlayer],
+    options: dict | None,
+    clock: dict | None,
+    key: str | None,
+    body: Any,
+    creator: identity.Principal | None = None,
+    rated: bool = False,
+    start_at=None,
+    unfilled: str = "cancel",
+) -> tuple[int, dict]:
     """Create a game (once per Idempotency-Key, scoped to the creating token: another
     caller's replay of the key creates its own game and never sees these tokens);
     return ``(201, answer with tokens)``.
@@ -43,13 +56,33 @@ def new_game(engine_id: str, players: list[games.NewPlayer], options: dict | Non
     """
     scope = f"games:{creator.token_hash}" if creator else "games:anonymous"
     account = creator.account if creator else None
-    return _once(scope, key, body, lambda stored: games.create_game(
-        engine_id, players, options, clock, stored, creator=account, rated=rated,
-        creator_key=limits.caller_key(creator), start_at=start_at, unfilled=unfilled)[0])
+    return _once(
+        scope,
+        key,
+        body,
+        lambda stored: games.create_game(
+            engine_id,
+            players,
+            options,
+            clock,
+            stored,
+            creator=account,
+            rated=rated,
+            creator_key=limits.caller_key(creator),
+            start_at=start_at,
+            unfilled=unfilled,
+        )[0],
+    )
 
 
-def next_campaign_game(campaign_id: str, token: str | None, options: dict | None,
-                       clock: dict | None, key: str | None, body: Any) -> tuple[int, dict]:
+def next_campaign_game(
+    campaign_id: str,
+    token: str | None,
+    options: dict | None,
+    clock: dict | None,
+    key: str | None,
+    body: Any,
+) -> tuple[int, dict]:
     """Start a campaign's next game (organiser token; once per Idempotency-Key, scoped to
     the organiser); return ``(201, answer with tokens)``.
 
@@ -58,5 +91,6 @@ def next_campaign_game(campaign_id: str, token: str | None, options: dict | None
     """
     campaign = campaigns.organised(campaign_id, token)
     scope = f"campaign:{campaign.id}:{access.token_hash(token)}"
-    return _once(scope, key, body, lambda stored: campaigns.start_next_game(
-        campaign, options, clock, stored))
+    return _once(
+        scope, key, body, lambda stored: campaigns.start_next_game(campaign, options, clock, stored)
+    )

@@ -20,20 +20,33 @@ def _link(game: Game) -> str:
     return f"{current_app.config['BASE_URL']}/v1/games/{game.id}"
 
 
-def turn(game: Game, prompt: dict, version: int,
-         deadline: datetime | None) -> tuple[dict, list[str]]:
+def turn(
+    game: Game, prompt: dict, version: int, deadline: datetime | None
+) -> tuple[dict, list[str]]:
     """Return the ``turn`` payload of a new decision at ``version`` and the accounts
     concerned: ``{"game", "engine", "version", "to_act", "deadline", "url"}``."""
     seats = list(prompt.get("seats", []))
     accounts = [s.account_id for s in game.seats if s.seat in seats and not s.resigned]
-    payload = {"game": game.id, "engine": game.engine, "version": version,
-               "to_act": seats, "deadline": iso(deadline), "url": _link(game)}
+    payload = {
+        "game": game.id,
+        "engine": game.engine,
+        "version": version,
+        "to_act": seats,
+        "deadline": iso(deadline),
+        "url": _link(game),
+    }
     return payload, [*accounts, game.creator_account_id]
 
 
 def game_over(game: Game, result: dict, version: int) -> tuple[dict, list[str]]:
     """Return the ``game_over`` payload (``{"game", "engine", "version", "result",
     "url", "record"}``) and the accounts concerned."""
-    payload = {"game": game.id, "engine": game.engine, "version": version,
-               "result": result, "url": _link(game), "record": _link(game) + "/record"}
+    payload = {
+        "game": game.id,
+        "engine": game.engine,
+        "version": version,
+        "result": result,
+        "url": _link(game),
+        "record": _link(game) + "/record",
+    }
     return payload, [*(s.account_id for s in game.seats), game.creator_account_id]

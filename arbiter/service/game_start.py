@@ -46,8 +46,9 @@ def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> s
     tr = Transition(game, engine, state)
     unfilled = sorted(i.seat for i in unanswered)
     if status == "cancelled":
-        tr.events.append(NewEvent("game-cancelled", None, {
-            "reason": "unfilled seats", "unfilled": unfilled}))
+        tr.events.append(
+            NewEvent("game-cancelled", None, {"reason": "unfilled seats", "unfilled": unfilled})
+        )
     else:
         tr.events.append(NewEvent("game-started", None, {"unfilled": unfilled}))
         if (game.clock_state or {}).get("paused_at"):
@@ -57,9 +58,14 @@ def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> s
             invitation.status = "expired"
     extra = []
     if status == "active" and game.prompt.get("type") == "decision":
-        extra = notify.turn_mails(game, engine, state, engine.prompt(state),
-                                  game.prompt_since, clock.running(
-                                      clock.config(game), game.clock_state or {}))
+        extra = notify.turn_mails(
+            game,
+            engine,
+            state,
+            engine.prompt(state),
+            game.prompt_since,
+            clock.running(clock.config(game), game.clock_state or {}),
+        )
     try:
         commit(tr, extra, status=status)
     except StaleVersion:

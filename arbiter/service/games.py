@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from flask import g, has_request_context
@@ -16,7 +17,8 @@ from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
-from arbiter.service import access, accounts, clock as clocks, invitations, ratings
+from arbiter.service import access, accounts, invitations, ratings
+from arbiter.service import clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent
@@ -32,7 +34,7 @@ class NewPlayer:
     tz: str | None = None
 
     @classmethod
-    def many(cls, rows: list[dict]) -> list["NewPlayer"]:
+    def many(cls, rows: list[dict]) -> list[NewPlayer]:
         """Return the players of a creation request's ``players`` list (dicts with
         ``name`` and optional ``email`` and ``tz``)."""
         return [cls(p["name"], p.get("email"), p.get("tz")) for p in rows]
@@ -47,8 +49,9 @@ def engine_for(engine_id: str) -> Engine:
         return engines.get(engine_id)
     except engines.UnknownEngine:
         known = ", ".join(engines.ENGINE_MODULES)
-        raise Unprocessable(f"There is no game called {engine_id!r}; known games: {known}.",
-                            code="unknown-engine") from None
+        raise Unprocessable(
+            f"There is no game called {engine_id!r}; known games: {known}.", code="unknown-engine"
+        ) from None
 
 
 def check_players(players: list[NewPlayer]) -> None:
@@ -62,10 +65,17 @@ def check_players(players: list[NewPlayer]) -> None:
         naming what is repeated.
     """
     for code, label, keys in (
-            ("duplicate-player-name", "is called",
-             [(p.name.strip().casefold(), p.name) for p in players]),
-            ("duplicate-player-email", "has the address",
-             [(p.email.strip().lower(), p.email) for p in players if p.email])):
+        (
+            "duplicate-player-name",
+            "is called",
+            [(p.name.strip().casefold(), p.name) for p in players],
+        ),
+        (
+            "duplicate-player-email",
+            "has the address",
+            [(p.email.strip().lower(), p.email) for p in players if p.email],
+        ),
+    ):
         seen: dict[str, str] = {}
         repeated: list[str] = []
         for key, shown in keys:
@@ -74,16 +84,25 @@ def check_players(players: list[NewPlayer]) -> None:
             seen.setdefault(key, shown)
         if repeated:
             what = "a name" if code.endswith("name") else "an address"
-            raise Unprocessable(f"Each player needs {what} of their own; more than one "
-                                f"{label} {', '.join(repr(r) for r in repeated)}.", code=code)
+            raise Unprocessable(
+                f"Each player needs {what} of their own; more than one "
+                f"{label} {', '.join(repr(r) for r in repeated)}.",
+                code=code,
+            )
 
 
-def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
-                clock: dict | None = None,
-                answer_row: Callable[[Game, list[str]], Any] | None = None,
-                creator: Account | None = None, rated: bool = False,
-                creator_key: str = "anonymous", start_at: datetime | None = None,
-                unfilled: str = "cancel") -> tuple[Game, list[str]]:
+def create_game(
+    engine_id: str,
+    players: list[NewPlayer],
+    options: dict | None,
+    clock: dict | None = None,
+    answer_row: Callable[[Game, list[str]], Any] | None = None,
+    creator: Account | None = None,
+    rated: bool = False,
+    creator_key: str = "anonymous",
+    start_at: datetime | None = None,
+    unfilled: str = "cancel",
+) -> tuple[Game, list[str]]:
     """Create a game, its seats and its first events; commit.
 
     :param creator: the account creating it (None: a creator token only). A seat whose
@@ -106,17 +125,24 @@ def create_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
-    tr, tokens, rows = prepare_game(engine_id, players, options, clock, creator, rated,
-                                    creator_key, start_at, unfilled)
+    tr, tokens, rows = prepare_game(
+        engine_id, players, options, clock, creator, rated, creator_key, start_at, unfilled
+    )
     commit(tr, [*rows, *([lambda: answer_row(tr.game, tokens)] if answer_row else [])])
     return tr.game, tokens
 
 
-def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
-                 clock: dict | None = None, creator: Account | None = None,
-                 rated: bool = False, creator_key: str = "anonymous",
-                 start_at: datetime | None = None, unfilled: str = "cancel"
-                 ) -> tuple[Transition, list[str], list[Any]]:
+def prepare_game(
+    engine_id: str,
+    players: list[NewPlayer],
+    options: dict | None,
+    clock: dict | None = None,
+    creator: Account | None = None,
+    rated: bool = False,
+    creator_key: str = "anonymous",
+    start_at: datetime | None = None,
+    unfilled: str = "cancel",
+) -> tuple[Transition, list[str], list[Any]]:
     """Validate a new game and build it, its seats and its first events, writing
     nothing but the invitations' address rows into the session (the one check of every
     creation: single, bulk, campaign); the caller writes the transition with the rows
@@ -139,10 +165,20 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     state = engine.setup(len(players), loaded)
     seed = fairness.new_seed()
     tokens = [access.new_token() for _ in players]
-    game = Game(id=secrets.token_hex(8), engine=engine.id, engine_version=engine.version,
-                status="active", version=0, options=loaded, clock=time_control, seed=seed,
-                seed_commitment=fairness.commitment(seed), state=state, prompt={},
-                prompt_since=0)
+    game = Game(
+        id=secrets.token_hex(8),
+        engine=engine.id,
+        engine_version=engine.version,
+        status="active",
+        version=0,
+        options=loaded,
+        clock=time_control,
+        seed=seed,
+        seed_commitment=fairness.commitment(seed),
+        state=state,
+        prompt={},
+        prompt_since=0,
+    )
     game.creator_token = access.new_token()
     game.creator_token_hash = access.token_hash(game.creator_token)
     game.creator_account_id = creator.id if creator else None
@@ -154,16 +190,28 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
     invites, invite_mails = invitations.invite_seats(game, creator_key)
     if unfilled == "cancel" and any(i.status != "pending" for i in invites):
         db.session.rollback()
-        raise Unprocessable("One of the addresses does not accept invitations; choose "
-                            "another player or unfilled: start.", code="invitation-refused")
+        raise Unprocessable(
+            "One of the addresses does not accept invitations; choose "
+            "another player or unfilled: start.",
+            code="invitation-refused",
+        )
     if any(i.status == "pending" for i in invites) or start_at is not None:
         game.status = "waiting"  # until its invited seats answer, or start_at
     tr = Transition(game, engine, state)
-    tr.events.append(NewEvent("game-created", None, {
-        "engine": engine.id, "engine_version": engine.version, "options": loaded,
-        "players": [p.name for p in players], "seed_commitment": game.seed_commitment}))
-    tr.events.extend(NewEvent("seat-joined", i, {"name": p.name})
-                     for i, p in enumerate(players))
+    tr.events.append(
+        NewEvent(
+            "game-created",
+            None,
+            {
+                "engine": engine.id,
+                "engine_version": engine.version,
+                "options": loaded,
+                "players": [p.name for p in players],
+                "seed_commitment": game.seed_commitment,
+            },
+        )
+    )
+    tr.events.extend(NewEvent("seat-joined", i, {"name": p.name}) for i, p in enumerate(players))
     if game.status == "waiting" and clocks.config(game)["type"] != "none":
         tr.events.append(NewEvent("clock-paused", None, {"by": "invitations"}))
     settle(tr, set(), roll=False)
@@ -173,20 +221,27 @@ def prepare_game(engine_id: str, players: list[NewPlayer], options: dict | None,
 def _seat(number: int, player: NewPlayer, token: str) -> Seat:
     """Return a new seat; linked to the account of its email address, if any."""
     account = accounts.account_by_address(player.email)
-    return Seat(seat=number, name=player.name, email=player.email,
-                tz=player.tz or (account.tz if account else None),
-                token_hash=access.token_hash(token),
-                account_id=account.id if account else None,
-                mail_off=account.mail_off if account else False,
-                digest=account.digest if account else False)
+    return Seat(
+        seat=number,
+        name=player.name,
+        email=player.email,
+        tz=player.tz or (account.tz if account else None),
+        token_hash=access.token_hash(token),
+        account_id=account.id if account else None,
+        mail_off=account.mail_off if account else False,
+        digest=account.digest if account else False,
+    )
 
 
 WITH_SEATS = (joinedload(Game.seats),)
 """The loader options of a game read with its seats, built once (options are
 immutable)."""
-BY_ID = {True: sa.select(Game).options(*WITH_SEATS).where(Game.id == sa.bindparam("game_id")),
-         False: sa.select(Game).options(joinedload(Game.seats), defer(Game.state))
-         .where(Game.id == sa.bindparam("game_id"))}
+BY_ID = {
+    True: sa.select(Game).options(*WITH_SEATS).where(Game.id == sa.bindparam("game_id")),
+    False: sa.select(Game)
+    .options(joinedload(Game.seats), defer(Game.state))
+    .where(Game.id == sa.bindparam("game_id")),
+}
 """:func:`get_game`'s SELECT, with the state (True) or without (False): built once,
 so its cache key is computed once (``Session.get`` builds a new statement, and
 computes its key, on every call)."""
@@ -200,12 +255,10 @@ def get_game(game_id: str, with_state: bool = True) -> Game:
         first used, for readers that need only the summary columns.
     :raises NotFound: ``game-not-found``.
     """
-    held = db.session.identity_map.get(sa.inspect(Game).identity_key_from_primary_key(
-        [game_id]))
+    held = db.session.identity_map.get(sa.inspect(Game).identity_key_from_primary_key([game_id]))
     if held is not None and not sa.inspect(held).expired:
         return held
-    game = db.session.execute(BY_ID[with_state], {"game_id": game_id}).unique() \
-        .scalar_one_or_none()
+    game = db.session.execute(BY_ID[with_state], {"game_id": game_id}).unique().scalar_one_or_none()
     if game is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
     return game
@@ -223,8 +276,9 @@ def preload(game_id: str, scope: str, key: str | None) -> Game:
     return loaded[0]
 
 
-def load_with_answer(game_id: str, scope: str, key: str | None
-                     ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+def load_with_answer(
+    game_id: str, scope: str, key: str | None
+) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
     """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
     None), read together in one SELECT (the write path of a move stays at one read);
     what :func:`preload` read for this request is taken instead, once.
@@ -238,15 +292,19 @@ def load_with_answer(game_id: str, scope: str, key: str | None
     return _read_with_answer(game_id, scope, key)
 
 
-def _read_with_answer(game_id: str, scope: str, key: str | None
-                      ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+def _read_with_answer(
+    game_id: str, scope: str, key: str | None
+) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
     """Read the game, its engine and state, and the stored answer (see above)."""
     if key is None:
         return (*load(game_id), None)
     stored = IdempotentResponse
-    query = (sa.select(Game, stored).where(Game.id == game_id)
-             .outerjoin(stored, sa.and_(stored.scope == scope, stored.key == key))
-             .options(*WITH_SEATS))
+    query = (
+        sa.select(Game, stored)
+        .where(Game.id == game_id)
+        .outerjoin(stored, sa.and_(stored.scope == scope, stored.key == key))
+        .options(*WITH_SEATS)
+    )
     row = db.session.execute(query).unique().first()
     if row is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
@@ -283,10 +341,13 @@ def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
     unless another append moved the game on (then the next load folds again)."""
     prompt = game.prompt if game.status == "over" else engine.prompt(state).to_json()
     db.session.execute(
-        sa.update(Game).where(Game.id == game.id, Game.version == game.version)
-        .values(state=state, engine_version=engine.version, prompt=prompt,
-                prompt_type=prompt["type"])
-        .execution_options(synchronize_session=False))
+        sa.update(Game)
+        .where(Game.id == game.id, Game.version == game.version)
+        .values(
+            state=state, engine_version=engine.version, prompt=prompt, prompt_type=prompt["type"]
+        )
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
     db.session.expire(game)
 
@@ -304,17 +365,22 @@ def inputs_of(events: list[Event]) -> list[Input]:
 
 def replay(game: Game, engine: Engine) -> dict:
     """Fold the game's whole log with ``engine`` and return the state."""
-    events = db.session.scalars(sa.select(Event).where(Event.game_id == game.id)
-                                .order_by(Event.seq))
+    events = db.session.scalars(
+        sa.select(Event).where(Event.game_id == game.id).order_by(Event.seq)
+    )
     return fold(engine, len(game.seats), game.options, inputs_of(list(events)))
 
 
-def list_games(status: str | None = None, engine: str | None = None,
-               player: str | None = None) -> Any:
+def list_games(
+    status: str | None = None, engine: str | None = None, player: str | None = None
+) -> Any:
     """Return a select of games, newest first, filtered by status, engine and player
     name (not email: addresses are never shown or searchable)."""
-    query = (sa.select(Game).options(defer(Game.state))  # summaries never show the state
-             .order_by(Game.created_at.desc(), Game.id.desc()))  # one index, read backwards
+    query = (
+        sa.select(Game)
+        .options(defer(Game.state))  # summaries never show the state
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    )  # one index, read backwards
     if status:
         query = query.where(Game.status == status)
     if engine:

@@ -15,7 +15,8 @@ import hashlib
 import hmac
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 from flask import current_app
@@ -75,17 +76,18 @@ def unseal(scope: str, key: str, stored_body: dict) -> dict:
     try:
         return json.loads(_fernet(scope, key).decrypt(stored_body["sealed"].encode()))
     except (InvalidToken, KeyError) as err:
-        raise Unprocessable("This Idempotency-Key was used before and its answer can no "
-                            "longer be read; use a new key.",
-                            code="idempotency-key-reused") from err
+        raise Unprocessable(
+            "This Idempotency-Key was used before and its answer can no "
+            "longer be read; use a new key.",
+            code="idempotency-key-reused",
+        ) from err
 
 
 LOOK_UP = object()
 """``known`` of :func:`stored` / :func:`once`: the stored answer has not been read yet."""
 
 
-def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP
-           ) -> tuple[int, dict] | None:
+def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP) -> tuple[int, dict] | None:
     """Return the stored ``(status, body)`` for ``(scope, key)``, if any.
 
     :param known: the stored row (or None: there is none) when the caller already
@@ -95,21 +97,30 @@ def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP
         another body, or ``bad-idempotency-key`` when it is too short or too long.
     """
     if not re.fullmatch(KEY_PATTERN, key):
-        raise Unprocessable(f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} visible ASCII "
-                            "characters (a random UUID is a good one).",
-                            code="bad-idempotency-key")
+        raise Unprocessable(
+            f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} visible ASCII "
+            "characters (a random UUID is a good one).",
+            code="bad-idempotency-key",
+        )
     row = db.session.get(IdempotentResponse, (scope, key)) if known is LOOK_UP else known
     if row is None:
         return None
     if row.request_hash != digest:
-        raise Unprocessable("This Idempotency-Key was already used for a different request.",
-                            code="idempotency-key-reused")
+        raise Unprocessable(
+            "This Idempotency-Key was already used for a different request.",
+            code="idempotency-key-reused",
+        )
     return row.status, unseal(scope, key, row.body)
 
 
-def once(scope: str, key: str | None, body: Any,
-         run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]],
-         known: Any = LOOK_UP, route: str | None = None) -> tuple[int, dict]:
+def once(
+    scope: str,
+    key: str | None,
+    body: Any,
+    run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]],
+    known: Any = LOOK_UP,
+    route: str | None = None,
+) -> tuple[int, dict]:
     """Run ``run`` at most once per ``(scope, key)``; return its ``(status, body)``.
 
     ``run`` receives a function that builds the row to store with its answer; it
@@ -128,8 +139,9 @@ def once(scope: str, key: str | None, body: Any,
         return first
 
     def row(status: int, answer: dict) -> IdempotentResponse:
-        return IdempotentResponse(scope=scope, key=key, request_hash=digest, status=status,
-                                  body=seal(scope, key, answer))
+        return IdempotentResponse(
+            scope=scope, key=key, request_hash=digest, status=status, body=seal(scope, key, answer)
+        )
 
     try:
         return run(row)

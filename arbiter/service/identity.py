@@ -78,16 +78,21 @@ class Principal:
     def require_account(self) -> None:
         """:raises Unauthorized: ``not-an-account-token`` for a game token."""
         if not self.is_account:
-            raise Unauthorized("This needs a personal API token (arb_...), not a game's "
-                               "seat or creator token.", code="not-an-account-token")
+            raise Unauthorized(
+                "This needs a personal API token (arb_...), not a game's seat or creator token.",
+                code="not-an-account-token",
+            )
 
     def require(self, scope: str) -> None:
         """:raises Forbidden: ``missing-scope`` when the token lacks ``scope``;
         :raises Unauthorized: ``not-an-account-token`` for a game token."""
         self.require_account()
         if not self.has(scope):
-            raise Forbidden(f"This token does not carry the scope {scope!r}; make one that "
-                            "does with POST /v1/me/tokens.", code="missing-scope")
+            raise Forbidden(
+                f"This token does not carry the scope {scope!r}; make one that "
+                "does with POST /v1/me/tokens.",
+                code="missing-scope",
+            )
 
 
 @dataclass(frozen=True)
@@ -104,8 +109,12 @@ class SeatGrant(Principal):
 
 def seat_grant(game_id: str, seat: int) -> SeatGrant:
     """Return the principal of a web session holding ``seat`` of ``game_id``."""
-    return SeatGrant(token="", token_hash=token_hash(f"seat-grant\n{game_id}\n{seat}"),
-                     game_id=game_id, seat=seat)
+    return SeatGrant(
+        token="",
+        token_hash=token_hash(f"seat-grant\n{game_id}\n{seat}"),
+        game_id=game_id,
+        seat=seat,
+    )
 
 
 def bearer(header: str | None) -> str | None:
@@ -117,8 +126,7 @@ def bearer(header: str | None) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("The Authorization header must read 'Bearer <token>'.",
-                           code="bad-token")
+        raise Unauthorized("The Authorization header must read 'Bearer <token>'.", code="bad-token")
     return token.strip()
 
 
@@ -143,8 +151,10 @@ def principal_of_token(token: str) -> Principal:
     if not token.startswith(TOKEN_PREFIX):
         return Principal(token=token, token_hash=digest)
     found = db.session.execute(
-        sa.select(ApiToken, Account).join(Account, Account.id == ApiToken.account_id)
-        .where(ApiToken.token_hash == digest)).first()
+        sa.select(ApiToken, Account)
+        .join(Account, Account.id == ApiToken.account_id)
+        .where(ApiToken.token_hash == digest)
+    ).first()
     if found is None:
         raise Unauthorized("That personal API token is not known.", code="bad-token")
     row, account = found
@@ -152,14 +162,21 @@ def principal_of_token(token: str) -> Principal:
     if row.revoked_at is not None or account.deleted_at is not None:
         raise Unauthorized("That personal API token has been revoked.", code="token-revoked")
     if row.expires_at is not None and row.expires_at <= now:
-        raise Unauthorized("That personal API token has expired; sign in again.",
-                           code="token-expired")
+        raise Unauthorized(
+            "That personal API token has expired; sign in again.", code="token-expired"
+        )
     touched = _touch(row, now)
     scopes = set(row.scopes)
     for scope in row.scopes:
         scopes |= IMPLIED.get(scope, set())
-    return Principal(token=token, token_hash=digest, account=account,
-                     scopes=frozenset(scopes), token_id=row.id, touched=touched)
+    return Principal(
+        token=token,
+        token_hash=digest,
+        account=account,
+        scopes=frozenset(scopes),
+        token_id=row.id,
+        touched=touched,
+    )
 
 
 def _touch(row: ApiToken, now) -> bool:
@@ -167,9 +184,12 @@ def _touch(row: ApiToken, now) -> bool:
     the caller's transaction (the request guard commits it at once); return whether
     it wrote."""
     if row.last_used_at is None or now - row.last_used_at >= LAST_USED_GRANULARITY:
-        db.session.execute(sa.update(ApiToken).where(ApiToken.id == row.id)
-                           .values(last_used_at=now)
-                           .execution_options(synchronize_session=False))
+        db.session.execute(
+            sa.update(ApiToken)
+            .where(ApiToken.id == row.id)
+            .values(last_used_at=now)
+            .execution_options(synchronize_session=False)
+        )
         return True
     return False
 
@@ -182,8 +202,9 @@ def as_principal(who: Principal | str | None) -> Principal | None:
     return principal_of_token(who)
 
 
-def seat_for(game: Game, who: Principal | str | None, scope: str = "games:play",
-             required: bool = True) -> Seat | None:
+def seat_for(
+    game: Game, who: Principal | str | None, scope: str = "games:play", required: bool = True
+) -> Seat | None:
     """Return the seat of ``game`` that the caller holds (None for no caller when not
     ``required``).
 
@@ -199,9 +220,12 @@ def seat_for(game: Game, who: Principal | str | None, scope: str = "games:play",
     principal = as_principal(who)
     if principal is None:
         if required:
-            raise Unauthorized("This needs your token: send 'Authorization: Bearer "
-                               "<token>' (your personal API token, or the seat token given "
-                               "when the game was created).", code="missing-token")
+            raise Unauthorized(
+                "This needs your token: send 'Authorization: Bearer "
+                "<token>' (your personal API token, or the seat token given "
+                "when the game was created).",
+                code="missing-token",
+            )
         return None
     if isinstance(principal, SeatGrant):
         for seat in game.seats:
@@ -230,7 +254,7 @@ def is_creator(game: Game, who: Principal | str | None) -> bool:
     if principal is None:
         return False
     if principal.is_account:
-        return (game.creator_account_id == principal.account.id
-                and principal.has("games:create"))
+        return game.creator_account_id == principal.account.id and principal.has("games:create")
     return bool(game.creator_token_hash) and secrets.compare_digest(
-        game.creator_token_hash, principal.token_hash)
+        game.creator_token_hash, principal.token_hash
+    )

@@ -66,10 +66,16 @@ def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[O
         nonce = secrets.token_urlsafe(32)
         row = consent.address(address)
         blocked = row.blocked_at is not None
-        invitation = Invitation(id=secrets.token_hex(8), game_id=game.id, seat=seat.seat,
-                                email=address, nonce_hash=identity.token_hash(nonce),
-                                status="declined" if blocked else "pending",
-                                created_at=utcnow(), mailed=False)
+        invitation = Invitation(
+            id=secrets.token_hex(8),
+            game_id=game.id,
+            seat=seat.seat,
+            email=address,
+            nonce_hash=identity.token_hash(nonce),
+            status="declined" if blocked else "pending",
+            created_at=utcnow(),
+            mailed=False,
+        )
         if not blocked and row.invited_at is None:
             row.invited_at = utcnow()
             invitation.mailed = True
@@ -95,43 +101,54 @@ def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxM
     ``accept``, ``decline`` or ``block``."""
     base = current_app.config["BASE_URL"]
     page = f"{base}/v1/invitations/{invitation.id}?token={nonce}"
-    start = (f"The game starts when every player has accepted"
-             + (f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."))
-    body = "\n".join([
-        f"Hello {seat.name},", "",
-        f"You are invited to play {engine_title(game.engine)} (game {game.id}) on "
-        "Arbiter, a "
-        "turn arbiter for board games played by mail and over the web.", start, "",
-        f"Accept, decline, or block every invitation to this address: {page}",
-        'Or reply to this mail with the single word "accept" (or "decline", or "block").',
-        "",
-        "This is the only mail you will get from us unless you accept: nothing else is "
-        "sent to an address that has not agreed to it.",
-    ])
-    return OutboxMail(dedupe_key=f"invite:{invitation.id}", game_id=game.id,
-                      seat=seat.seat, to_addr=invitation.email,
-                      subject=f"[Arbiter] An invitation to play {engine_title(game.engine)}", body=body,
-                      headers={"Reply-To": capability.reply_address(game.id, seat.seat,
-                                                                    REPLY_VERSION)})
+    start = "The game starts when every player has accepted" + (
+        f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."
+    )
+    body = "\n".join(
+        [
+            f"Hello {seat.name},",
+            "",
+            f"You are invited to play {engine_title(game.engine)} (game {game.id}) on "
+            "Arbiter, a "
+            "turn arbiter for board games played by mail and over the web.",
+            start,
+            "",
+            f"Accept, decline, or block every invitation to this address: {page}",
+            'Or reply to this mail with the single word "accept" (or "decline", or "block").',
+            "",
+            "This is the only mail you will get from us unless you accept: nothing else is "
+            "sent to an address that has not agreed to it.",
+        ]
+    )
+    return OutboxMail(
+        dedupe_key=f"invite:{invitation.id}",
+        game_id=game.id,
+        seat=seat.seat,
+        to_addr=invitation.email,
+        subject=f"[Arbiter] An invitation to play {engine_title(game.engine)}",
+        body=body,
+        headers={"Reply-To": capability.reply_address(game.id, seat.seat, REPLY_VERSION)},
+    )
 
 
 def get_invitation(invitation_id: str) -> Invitation:
     """:raises NotFound: ``invitation-not-found``."""
     row = db.session.get(Invitation, invitation_id)
     if row is None:
-        raise NotFound(f"There is no invitation {invitation_id!r}.",
-                       code="invitation-not-found")
+        raise NotFound(f"There is no invitation {invitation_id!r}.", code="invitation-not-found")
     return row
 
 
 def of_seat(game_id: str, seat: int) -> Invitation | None:
     """Return the invitation of a game's seat (None: the seat was not invited)."""
-    return db.session.scalar(sa.select(Invitation).where(
-        Invitation.game_id == game_id, Invitation.seat == seat))
+    return db.session.scalar(
+        sa.select(Invitation).where(Invitation.game_id == game_id, Invitation.seat == seat)
+    )
 
 
-def _opened(invitation_id: str, nonce: str | None, who, mailed_from: str | None = None
-            ) -> Invitation:
+def _opened(
+    invitation_id: str, nonce: str | None, who, mailed_from: str | None = None
+) -> Invitation:
     """Return the invitation that the link's nonce, an account of its address, or a
     reply checked to come from its address (``mailed_from``) opens.
 
@@ -146,9 +163,11 @@ def _opened(invitation_id: str, nonce: str | None, who, mailed_from: str | None 
         return invitation
     if who is not None and who.is_account and who.account.email == invitation.email:
         return invitation
-    raise Forbidden("Only the invited address may answer this invitation: use the "
-                    "mailed link, or a personal token of that address's account.",
-                    code="bad-invitation-link")
+    raise Forbidden(
+        "Only the invited address may answer this invitation: use the "
+        "mailed link, or a personal token of that address's account.",
+        code="bad-invitation-link",
+    )
 
 
 def by_link(invitation_id: str, nonce: str | None) -> tuple[Invitation, Game]:
@@ -159,10 +178,14 @@ def by_link(invitation_id: str, nonce: str | None) -> tuple[Invitation, Game]:
         ``bad-invitation-link`` (no token, or not this invitation's).
     """
     invitation = get_invitation(invitation_id)
-    if nonce is None or not secrets.compare_digest(invitation.nonce_hash,
-                                                   identity.token_hash(nonce)):
-        raise Forbidden("This invitation link is not valid: open the link of the "
-                        "invitation mail as it was sent.", code="bad-invitation-link")
+    if nonce is None or not secrets.compare_digest(
+        invitation.nonce_hash, identity.token_hash(nonce)
+    ):
+        raise Forbidden(
+            "This invitation link is not valid: open the link of the "
+            "invitation mail as it was sent.",
+            code="bad-invitation-link",
+        )
     return invitation, db.session.get(Game, invitation.game_id)
 
 
@@ -179,12 +202,15 @@ def _check_open(invitation: Invitation, game: Game) -> None:
     if invitation.status != "pending" and game.status != "waiting":
         raise Conflict("This game has already started.", code="game-started")
     if invitation.status != "pending":
-        raise Conflict(f"This invitation was already answered ({invitation.status}).",
-                       code="invitation-answered")
+        raise Conflict(
+            f"This invitation was already answered ({invitation.status}).",
+            code="invitation-answered",
+        )
 
 
-def accept(invitation_id: str, nonce: str | None = None, who=None,
-           mailed_from: str | None = None) -> dict:
+def accept(
+    invitation_id: str, nonce: str | None = None, who=None, mailed_from: str | None = None
+) -> dict:
     """Accept an invitation (by its link's ``nonce``, an account of its address, or a
     reply from its address: ``mailed_from``, checked by the caller): the seat joins
     the account (made now if needed) and mail to it may flow. Returns
@@ -200,7 +226,8 @@ def accept(invitation_id: str, nonce: str | None = None, who=None,
     game = db.session.get(Game, invitation.game_id)
     _check_open(invitation, game)
     account = accounts.account_by_address(invitation.email) or accounts.new_account(
-        invitation.email, game.seats[invitation.seat].name)
+        invitation.email, game.seats[invitation.seat].name
+    )
     _answer(invitation, "accepted")
     seat = game.seats[invitation.seat]
     seat.account_id, seat.mail_off, seat.digest = account.id, account.mail_off, account.digest
@@ -210,12 +237,21 @@ def accept(invitation_id: str, nonce: str | None = None, who=None,
         _row, plain = accounts.sign_in_token(account)
     db.session.commit()
     game_start.settle(game.id)
-    return {"game_id": game.id, "seat": invitation.seat, "account": accounts.me(account),
-            "token": plain}
+    return {
+        "game_id": game.id,
+        "seat": invitation.seat,
+        "account": accounts.me(account),
+        "token": plain,
+    }
 
 
-def decline(invitation_id: str, nonce: str | None = None, who=None,
-            block: bool = False, mailed_from: str | None = None) -> dict:
+def decline(
+    invitation_id: str,
+    nonce: str | None = None,
+    who=None,
+    block: bool = False,
+    mailed_from: str | None = None,
+) -> dict:
     """Decline an invitation; with ``block`` also refuse every later invitation to the
     address. The seat is unfilled (see the module's policies). Returns
     ``{"game_id", "seat", "status", "blocked"}``.
@@ -237,8 +273,12 @@ def decline(invitation_id: str, nonce: str | None = None, who=None,
         _check_open(invitation, game)
     db.session.commit()
     game_start.settle(game.id)
-    return {"game_id": game.id, "seat": invitation.seat, "status": invitation.status,
-            "blocked": block}
+    return {
+        "game_id": game.id,
+        "seat": invitation.seat,
+        "status": invitation.status,
+        "blocked": block,
+    }
 
 
 def _answer(invitation: Invitation, status: str) -> None:
@@ -248,37 +288,60 @@ def _answer(invitation: Invitation, status: str) -> None:
 
 def of_game(game_id: str) -> list[Invitation]:
     """Return the game's invitations in seat order."""
-    return list(db.session.scalars(sa.select(Invitation).where(
-        Invitation.game_id == game_id).order_by(Invitation.seat)))
+    return list(
+        db.session.scalars(
+            sa.select(Invitation).where(Invitation.game_id == game_id).order_by(Invitation.seat)
+        )
+    )
 
 
 def pending_for(email: str) -> list[Invitation]:
     """Return the pending invitations to ``email`` in games still waiting."""
-    return list(db.session.scalars(
-        sa.select(Invitation).join(Game, Game.id == Invitation.game_id)
-        .where(Invitation.email == email.lower(), Invitation.status == "pending",
-               Game.status == "waiting").order_by(Invitation.created_at)))
+    return list(
+        db.session.scalars(
+            sa.select(Invitation)
+            .join(Game, Game.id == Invitation.game_id)
+            .where(
+                Invitation.email == email.lower(),
+                Invitation.status == "pending",
+                Game.status == "waiting",
+            )
+            .order_by(Invitation.created_at)
+        )
+    )
 
 
 def invitation_json(invitation: Invitation) -> dict:
     """Return an invitation as the API shows it (never its link's secret)."""
-    return {"id": invitation.id, "game_id": invitation.game_id, "seat": invitation.seat,
-            "status": invitation.status, "created_at": invitation.created_at.isoformat(),
-            "mailed": invitation.mailed}
+    return {
+        "id": invitation.id,
+        "game_id": invitation.game_id,
+        "seat": invitation.seat,
+        "status": invitation.status,
+        "created_at": invitation.created_at.isoformat(),
+        "mailed": invitation.mailed,
+    }
 
 
 def due_starts(now: datetime, limit: int = 200) -> list[str]:
     """Return ids of waiting games whose ``start_at`` has come."""
-    return list(db.session.scalars(sa.select(Game.id).where(
-        Game.status == "waiting", Game.start_at <= now).order_by(Game.start_at).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(Game.id)
+            .where(Game.status == "waiting", Game.start_at <= now)
+            .order_by(Game.start_at)
+            .limit(limit)
+        )
+    )
 
 
 def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
     """:raises ArbiterError: 422 ``bad-start`` for an unknown policy, a past start, or
-        one further ahead than ``MAX_START_AHEAD`` seconds (config; default a year)."""
+    one further ahead than ``MAX_START_AHEAD`` seconds (config; default a year)."""
     if unfilled not in UNFILLED:
-        raise ArbiterError(f"unfilled must be one of {', '.join(UNFILLED)}.",
-                           code="bad-start", status=422)
+        raise ArbiterError(
+            f"unfilled must be one of {', '.join(UNFILLED)}.", code="bad-start", status=422
+        )
     if start_at is None:
         return
     now = utcnow()
@@ -286,10 +349,13 @@ def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
         raise ArbiterError("start_at must be in the future.", code="bad-start", status=422)
     ahead = current_app.config["MAX_START_AHEAD"]
     if (start_at - now).total_seconds() > ahead:
-        raise ArbiterError(f"start_at may be at most {_span(ahead)} ahead on this server "
-                           f"(MAX_START_AHEAD, {ahead} s): the latest is "
-                           f"{iso(now + timedelta(seconds=ahead))}.",
-                           code="bad-start", status=422)
+        raise ArbiterError(
+            f"start_at may be at most {_span(ahead)} ahead on this server "
+            f"(MAX_START_AHEAD, {ahead} s): the latest is "
+            f"{iso(now + timedelta(seconds=ahead))}.",
+            code="bad-start",
+            status=422,
+        )
 
 
 def _span(seconds: int) -> str:

@@ -46,11 +46,15 @@ def read_seat_key(key: str, game_id: str) -> int:
     try:
         data = _serializer().loads(key, max_age=current_app.config["WEB_LINK_SECONDS"])
     except SignatureExpired:
-        raise LinkRefused("This link has expired: open the link in your latest turn mail, "
-                          "or ask for a new one.", code="link-expired") from None
+        raise LinkRefused(
+            "This link has expired: open the link in your latest turn mail, or ask for a new one.",
+            code="link-expired",
+        ) from None
     except BadSignature:
-        raise LinkRefused("This link is not valid: it may have been cut short or changed. "
-                          "Open it again from your mail.") from None
+        raise LinkRefused(
+            "This link is not valid: it may have been cut short or changed. "
+            "Open it again from your mail."
+        ) from None
     if not isinstance(data, dict) or data.get("g") != game_id or type(data.get("s")) is not int:
         raise LinkRefused("This link is for another game.")
     return data["s"]

@@ -32,11 +32,11 @@ from __future__ import annotations
 import logging
 import smtplib
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
-from typing import Callable, Iterator
 from urllib.parse import parse_qs, unquote, urlparse
 
 import sqlalchemy as sa
@@ -70,13 +70,26 @@ def backoff(attempts: int) -> float:
 
 def _may_try(now: datetime):
     """The condition of a mail that may be tried at ``now``."""
-    return sa.and_(OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None),
-                   sa.or_(OutboxMail.retry_at.is_(None), OutboxMail.retry_at <= now))
+    return sa.and_(
+        OutboxMail.sent_at.is_(None),
+        OutboxMail.given_up_at.is_(None),
+        sa.or_(OutboxMail.retry_at.is_(None), OutboxMail.retry_at <= now),
+    )
 
 
-CLAIMED = (OutboxMail.id, OutboxMail.game_id, OutboxMail.to_addr, OutboxMail.subject,
-           OutboxMail.body, OutboxMail.created_at, OutboxMail.attempts, OutboxMail.headers,
-           OutboxMail.board_svg, OutboxMail.board_png, OutboxMail.dedupe_key)
+CLAIMED = (
+    OutboxMail.id,
+    OutboxMail.game_id,
+    OutboxMail.to_addr,
+    OutboxMail.subject,
+    OutboxMail.body,
+    OutboxMail.created_at,
+    OutboxMail.attempts,
+    OutboxMail.headers,
+    OutboxMail.board_svg,
+    OutboxMail.board_png,
+    OutboxMail.dedupe_key,
+)
 """The columns a claim returns: what ``message`` needs, and the try's count."""
 
 
@@ -110,8 +123,7 @@ def _attempt(mail, smtp: smtplib.SMTP | None = None) -> Exception | None:
     try:
         deliver(message(mail, png), accepted=lambda: mark_sent(mail.id), smtp=smtp)
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
-        _failed(mail.id, err, mail.attempts, mail.created_at,
-                None if mail.board_png else png)
+        _failed(mail.id, err, mail.attempts, mail.created_at, None if mail.board_png else png)
         return err
     return None
 
@@ -120,9 +132,16 @@ def claim_next():
     """Claim the oldest mail that may be tried now and that no other worker is
     claiming (``FOR UPDATE SKIP LOCKED`` on PostgreSQL; SQLite has one writer at a
     time); return its row as ``claim`` does, or None when no mail is due."""
-    return _claim_where(lambda now: (
-        sa.select(OutboxMail.id).where(_may_try(now)).order_by(OutboxMail.id)
-        .limit(1).with_for_update(skip_locked=True).scalar_subquery()))
+    return _claim_where(
+        lambda now: (
+            sa.select(OutboxMail.id)
+            .where(_may_try(now))
+            .order_by(OutboxMail.id)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
+    )
 
 
 def _claim_where(which: Callable[[datetime], object]):
@@ -136,7 +155,8 @@ def _claim_where(which: Callable[[datetime], object]):
         .where(OutboxMail.id == which(now), _may_try(now))
         .values(claimed_at=now, retry_at=lease, attempts=OutboxMail.attempts + 1)
         .returning(*CLAIMED)
-        .execution_options(synchronize_session=False)).first()
+        .execution_options(synchronize_session=False)
+    ).first()
     db.session.commit()
     return row
 
@@ -180,8 +200,7 @@ def drain(limit: int = 1000, seconds: float = 30.0) -> int:
     finally:
         _hang_up(smtp)
     if sent:
-        log.info("drained %s mails in %.1f s over one session", sent,
-                 time.monotonic() - started)
+        log.info("drained %s mails in %.1f s over one session", sent, time.monotonic() - started)
     return sent
 
 
@@ -204,16 +223,22 @@ def _server_unreachable(err: Exception) -> None:
     error = f"{type(err).__name__}: {err}"[:500]
     too_old = now - timedelta(seconds=_setting("MAIL_GIVE_UP_SECONDS"))
     given_up = db.session.execute(
-        sa.update(OutboxMail).where(_may_try(now), OutboxMail.created_at < too_old)
+        sa.update(OutboxMail)
+        .where(_may_try(now), OutboxMail.created_at < too_old)
         .values(given_up_at=now, last_error=error)
-        .execution_options(synchronize_session=False)).rowcount
+        .execution_options(synchronize_session=False)
+    ).rowcount
     db.session.commit()
-    log.warning("SMTP server unreachable (%s): due mail waits for the next sweep%s",
-                error, f"; {given_up} mails given up" if given_up else "")
+    log.warning(
+        "SMTP server unreachable (%s): due mail waits for the next sweep%s",
+        error,
+        f"; {given_up} mails given up" if given_up else "",
+    )
 
 
-def _failed(mail_id: int, err: Exception, attempts: int, created: datetime,
-            png: bytes | None = None) -> None:
+def _failed(
+    mail_id: int, err: Exception, attempts: int, created: datetime, png: bytes | None = None
+) -> None:
     """Record a failed send: when to try again (keeping ``png``, the board rendered for
     this try, when given), or that the mail is given up."""
     now = utcnow()
@@ -225,8 +250,13 @@ def _failed(mail_id: int, err: Exception, attempts: int, created: datetime,
     elif png is not None:
         values["board_png"] = png
     _update(mail_id, values)
-    log.warning("mail %s not sent (try %s): %s%s", mail_id, attempts, error,
-                "; given up" if "given_up_at" in values else "")
+    log.warning(
+        "mail %s not sent (try %s): %s%s",
+        mail_id,
+        attempts,
+        error,
+        "; given up" if "given_up_at" in values else "",
+    )
 
 
 def mark_sent(mail_id: int) -> None:
@@ -245,15 +275,20 @@ def mark_sent(mail_id: int) -> None:
             db.session.rollback()
             if time.monotonic() > give_up:
                 raise
-            log.warning("mail %s accepted by the server; waiting for the database to "
-                        "mark it sent", mail_id)
+            log.warning(
+                "mail %s accepted by the server; waiting for the database to mark it sent", mail_id
+            )
             time.sleep(1.0)
 
 
 def _update(mail_id: int, values: dict) -> None:
     """Set columns of one outbox row in a short transaction of its own."""
-    db.session.execute(sa.update(OutboxMail).where(OutboxMail.id == mail_id).values(**values)
-                       .execution_options(synchronize_session=False))
+    db.session.execute(
+        sa.update(OutboxMail)
+        .where(OutboxMail.id == mail_id)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
 
 
@@ -284,9 +319,11 @@ def message(mail, png: bytes | None = None) -> EmailMessage:
     msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
     one_game = mail.dedupe_key.startswith(("turn:", "over:", "invite:", "answer:"))
-    headers = {"Auto-Submitted": "auto-generated", **(mail.headers or {}),
-               **consent.list_unsubscribe_headers(mail.to_addr,
-                                                  mail.game_id if one_game else None)}
+    headers = {
+        "Auto-Submitted": "auto-generated",
+        **(mail.headers or {}),
+        **consent.list_unsubscribe_headers(mail.to_addr, mail.game_id if one_game else None),
+    }
     for name, value in headers.items():
         msg[name] = value
     msg.set_content(mail.body)
@@ -320,8 +357,7 @@ def connect() -> smtplib.SMTP:
     query = parse_qs(parts.query)
     smtp_class = smtplib.SMTP_SSL if parts.scheme == "smtps" else smtplib.SMTP
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
-    smtp = smtp_class(parts.hostname or "localhost", port,
-                      timeout=_setting("SMTP_TIMEOUT_SECONDS"))
+    smtp = smtp_class(parts.hostname or "localhost", port, timeout=_setting("SMTP_TIMEOUT_SECONDS"))
     try:
         if query.get("starttls", ["0"])[0] in ("1", "true"):
             smtp.starttls()
@@ -350,8 +386,9 @@ def smtp_session() -> Iterator[smtplib.SMTP | None]:
         _hang_up(smtp)
 
 
-def deliver(msg: EmailMessage, accepted: Callable[[], None] = lambda: None,
-            smtp: smtplib.SMTP | None = None) -> None:
+def deliver(
+    msg: EmailMessage, accepted: Callable[[], None] = lambda: None, smtp: smtplib.SMTP | None = None
+) -> None:
     """Hand ``msg`` to the SMTP server over session ``smtp`` (``smtp_session``; without
     one, a session of its own is opened and closed; without ``SMTP_URL``, ``msg`` is
     logged), and call ``accepted`` as soon as the server has accepted the data, before
@@ -385,8 +422,9 @@ def readable(msg: EmailMessage) -> str:
         if part.get_content_type() == "text/plain" and not part.get_filename():
             lines += ["", part.get_content().rstrip("\n")]
         else:
-            lines.append(f"[attached: {part.get_filename() or 'unnamed'} "
-                         f"({part.get_content_type()})]")
+            lines.append(
+                f"[attached: {part.get_filename() or 'unnamed'} ({part.get_content_type()})]"
+            )
     return "\n".join(lines)
 
 
@@ -403,7 +441,11 @@ def unsent(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:
     up, not being sent, not backing off), oldest first."""
     now = utcnow()
     cutoff = now - timedelta(seconds=older_than_seconds)
-    return list(db.session.scalars(
-        sa.select(OutboxMail.id)
-        .where(_may_try(now), OutboxMail.created_at < cutoff)
-        .order_by(OutboxMail.id).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(OutboxMail.id)
+            .where(_may_try(now), OutboxMail.created_at < cutoff)
+            .order_by(OutboxMail.id)
+            .limit(limit)
+        )
+    )

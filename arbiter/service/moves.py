@@ -9,13 +9,12 @@ from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import clock, identity, idempotency
+from arbiter.service import clock, idempotency, identity
 from arbiter.service.commit import commit
 from arbiter.service.games import load_with_answer
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, RaceLost, StaleVersion
 from engines.base import Decision, EngineError
-
 
 MISSING = object()
 """No ``move`` in the request (``None`` is a JSON value a client may send)."""
@@ -43,20 +42,21 @@ def check_version(game: Game, expected: int | None, seat: int | None = None) -> 
         # engine (already-answered, not-your-turn), not sent to fetch it again
         return
     if expected > game.version:
-        raise StaleVersion(f"There is no version {expected} yet: the game is at version "
-                           f"{game.version}.")
+        raise StaleVersion(
+            f"There is no version {expected} yet: the game is at version {game.version}."
+        )
     raise StaleVersion(
         f"You moved against version {expected}, but the game is at version "
-        f"{game.version}; fetch it again and resubmit.")
+        f"{game.version}; fetch it again and resubmit."
+    )
 
 
 def check_active(game: Game) -> None:
     """:raises Conflict: 409 ``game-over`` when the game has ended, ``game-not-started``
-        while it waits (its sentence says for what: :func:`waiting_for`),
-        ``game-cancelled``."""
+    while it waits (its sentence says for what: :func:`waiting_for`),
+    ``game-cancelled``."""
     if game.status == "waiting":
-        raise Conflict(f"The game has not started: {waiting_for(game)}.",
-                       code="game-not-started")
+        raise Conflict(f"The game has not started: {waiting_for(game)}.", code="game-not-started")
     if game.status == "cancelled":
         raise Conflict("The game was cancelled; no moves are taken.", code="game-cancelled")
     if game.status != "active":
@@ -66,8 +66,10 @@ def check_active(game: Game) -> None:
 def waiting_for(game: Game) -> str:
     """Return what a waiting game waits for, as a clause: its invited players (pending
     invitations), its start time (``start_at``, UTC), or both."""
-    pending = db.session.query(Invitation.seat).filter_by(
-        game_id=game.id, status="pending").first() is not None
+    pending = (
+        db.session.query(Invitation.seat).filter_by(game_id=game.id, status="pending").first()
+        is not None
+    )
     start = iso(game.start_at) if game.start_at else None
     if pending and start:
         return f"it waits for its invited players, until {start} at the latest"
@@ -84,9 +86,11 @@ def check_turn_clock(game: Game, seat: int) -> None:
     """
     due = clock.turn_expired(game, seat, utcnow())
     if due is not None:
-        raise Conflict(f"Your turn's time ran out at {iso(due)}; the arbiter is ending "
-                       "your turn (its timeout move), so this move is not taken.",
-                       code="turn-time-up")
+        raise Conflict(
+            f"Your turn's time ran out at {iso(due)}; the arbiter is ending "
+            "your turn (its timeout move), so this move is not taken.",
+            code="turn-time-up",
+        )
 
 
 def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> Any:
@@ -98,21 +102,31 @@ def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> An
     if move is not MISSING and text is not None:
         raise Unprocessable("Send 'move' or 'text', not both.", code="move-and-text")
     if move is MISSING and text is None:
-        raise Unprocessable("Send either 'move' (as /legal-moves lists it) or 'text' "
-                            "(in the game's notation).", code="missing-move")
+        raise Unprocessable(
+            "Send either 'move' (as /legal-moves lists it) or 'text' (in the game's notation).",
+            code="missing-move",
+        )
     return move if move is not MISSING else engine.parse(text, state, seat)
 
 
-def submit_move(game_id: str, token: identity.Principal | str | None, move: Any, expected_version: int | None,
-                idempotency_key: str | None = None, text: str | None = None,
-                body: Any = None, via: dict | None = None) -> tuple[int, dict]:
+def submit_move(
+    game_id: str,
+    token: identity.Principal | str | None,
+    move: Any,
+    expected_version: int | None,
+    idempotency_key: str | None = None,
+    text: str | None = None,
+    body: Any = None,
+    via: dict | None = None,
+) -> tuple[int, dict]:
     """Validate and record a seat's move, given as JSON (``move``) or in the engine's
     notation (``text``, read against the state the move is checked on); return
     ``(201, {"seq", "version", ...})``.
 
     ``token`` is the caller: a principal (:mod:`arbiter.service.identity`) or a raw
     bearer token (seat token, or a personal token of the seat's account with
-    ``games:play``). ``body`` is the request as sent (hashed for the Idempotency-Key). A move without
+    ``games:play``). ``body`` is the request as sent (hashed for the Idempotency-Key). A move
+    without
     ``expected_version`` that loses a race is retried as if made against the version
     it was first checked on, so it is never applied to another prompt. ``via`` says
     how the move came when not by REST (``{"channel": "mail", "message_id": ...}``);
@@ -125,11 +139,15 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
         to another append is checked again, up to ``RACE_RETRIES`` times.
     :raises engines.base.EngineError: the move is unreadable or illegal.
     """
-    request = body if body is not None else {"move": move, "text": text,
-                                             "expected_version": expected_version}
+    request = (
+        body
+        if body is not None
+        else {"move": move, "text": text, "expected_version": expected_version}
+    )
     try:
-        answer = _submit_with_retries(game_id, token, move, text, expected_version,
-                                      idempotency_key, request, via)
+        answer = _submit_with_retries(
+            game_id, token, move, text, expected_version, idempotency_key, request, via
+        )
     except (ArbiterError, EngineError) as refused:
         metrics.move_refused(refused.code)
         raise
@@ -137,14 +155,22 @@ def submit_move(game_id: str, token: identity.Principal | str | None, move: Any,
     return answer
 
 
-def _submit_with_retries(game_id: str, token: str | None, move: Any, text: str | None,
-                         expected_version: int | None, idempotency_key: str | None,
-                         request: Any, via: dict | None = None) -> tuple[int, dict]:
+def _submit_with_retries(
+    game_id: str,
+    token: str | None,
+    move: Any,
+    text: str | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    request: Any,
+    via: dict | None = None,
+) -> tuple[int, dict]:
     """:func:`_submit`, checked again after a lost race (see :func:`submit_move`)."""
     for attempt in range(RACE_RETRIES + 1):
         try:
-            return _submit(game_id, token, move, text, expected_version,
-                           idempotency_key, request, via)
+            return _submit(
+                game_id, token, move, text, expected_version, idempotency_key, request, via
+            )
         except RaceLost as lost:
             if attempt == RACE_RETRIES:
                 raise
@@ -153,9 +179,16 @@ def _submit_with_retries(game_id: str, token: str | None, move: Any, text: str |
     raise AssertionError("unreachable")
 
 
-def _submit(game_id: str, token: str | None, move: Any, text: str | None,
-            expected_version: int | None, idempotency_key: str | None,
-            request: Any, via: dict | None = None) -> tuple[int, dict]:
+def _submit(
+    game_id: str,
+    token: str | None,
+    move: Any,
+    text: str | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+    request: Any,
+    via: dict | None = None,
+) -> tuple[int, dict]:
     """Load the game and record the move once (see :func:`submit_move`).
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
@@ -176,10 +209,13 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
         seq = tr.next_seq - 1
         settle(tr, game.resigned, roll=False)
         after = tr.prompt() if tr.result is None else None
-        answer = {"seq": seq, "version": game.version + len(tr.events),
-                  "status": "over" if tr.result else "active",
-                  "text": tr.events[0].payload["text"],
-                  "to_act": sorted(after.seats) if isinstance(after, Decision) else []}
+        answer = {
+            "seq": seq,
+            "version": game.version + len(tr.events),
+            "status": "over" if tr.result else "active",
+            "text": tr.events[0].payload["text"],
+            "to_act": sorted(after.seats) if isinstance(after, Decision) else [],
+        }
         try:
             commit(tr, [row(201, answer)])
         except RaceLost as lost:
@@ -190,8 +226,9 @@ def _submit(game_id: str, token: str | None, move: Any, text: str | None,
     return idempotency.once(scope, idempotency_key, request, run, known, "POST moves")
 
 
-def resign(game_id: str, token: identity.Principal | str | None, idempotency_key: str | None = None
-           ) -> tuple[int, dict]:
+def resign(
+    game_id: str, token: identity.Principal | str | None, idempotency_key: str | None = None
+) -> tuple[int, dict]:
     """Resign the token's seat; its later decisions are played by timeout moves and it
     ranks last; the game ends when at most one seat remains. Returns ``(201, {...})``.
 
@@ -211,10 +248,12 @@ def resign(game_id: str, token: identity.Principal | str | None, idempotency_key
         seq = tr.next_seq - 1
         seat.resigned = True
         settle(tr, game.resigned, roll=False)
-        answer = {"seq": seq, "version": game.version + len(tr.events),
-                  "status": "over" if tr.result else "active"}
+        answer = {
+            "seq": seq,
+            "version": game.version + len(tr.events),
+            "status": "over" if tr.result else "active",
+        }
         commit(tr, [r for r in [row(201, answer)] if r is not None])
         return 201, answer
 
-    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known,
-                            "POST resign")
+    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known, "POST resign")

@@ -14,8 +14,7 @@ MAX_GAMES = 500
 """At most this many games are listed (most recently moved first)."""
 
 
-def games_of(account: Account, to_act: bool = False, status: str | None = None
-             ) -> list[dict]:
+def games_of(account: Account, to_act: bool = False, status: str | None = None) -> list[dict]:
     """Return ``[{"id", "engine", "status", "version", "seats", "to_act", "deadline",
     "updated_at"}]`` for the account's games (at most ``MAX_GAMES``, most recently moved
     first); with ``to_act`` only the active games where one of its seats owes a move
@@ -34,27 +33,52 @@ def games_of(account: Account, to_act: bool = False, status: str | None = None
         page = page.where(Game.status != "waiting", *_owing(Seat))
     elif status:
         page = page.where(Game.status == status)
-    page = (page.group_by(Game.id, Game.updated_at)  # a game with two of my seats: once
-            .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES))
+    page = (
+        page.group_by(Game.id, Game.updated_at)  # a game with two of my seats: once
+        .order_by(Game.updated_at.desc(), Game.id)
+        .limit(MAX_GAMES)
+    )
     page = page.cte("page")
     rows = db.session.execute(
-        sa.select(Game.id, Game.engine, Game.status, Game.version, Game.updated_at,
-                  Game.prompt_type, Game.prompt["seats"].label("waits_for"), Game.clock,
-                  Game.clock_state, Seat.seat, Seat.resigned)
+        sa.select(
+            Game.id,
+            Game.engine,
+            Game.status,
+            Game.version,
+            Game.updated_at,
+            Game.prompt_type,
+            Game.prompt["seats"].label("waits_for"),
+            Game.clock,
+            Game.clock_state,
+            Seat.seat,
+            Seat.resigned,
+        )
         .join(page, page.c.id == Game.id)
         .join(Seat, sa.and_(Seat.game_id == Game.id, mine))
-        .order_by(page.c.updated_at.desc(), page.c.id, Seat.seat)).all()
+        .order_by(page.c.updated_at.desc(), page.c.id, Seat.seat)
+    ).all()
     out: list[dict] = []
     for row in rows:
         if not out or out[-1]["id"] != row.id:
-            out.append({"id": row.id, "engine": row.engine, "status": row.status,
-                        "version": row.version, "seats": [], "to_act": [],
-                        "deadline": iso(clock.earliest_of(row.clock, row.clock_state)),
-                        "updated_at": iso(row.updated_at)})
+            out.append(
+                {
+                    "id": row.id,
+                    "engine": row.engine,
+                    "status": row.status,
+                    "version": row.version,
+                    "seats": [],
+                    "to_act": [],
+                    "deadline": iso(clock.earliest_of(row.clock, row.clock_state)),
+                    "updated_at": iso(row.updated_at),
+                }
+            )
         game = out[-1]
         game["seats"].append(row.seat)
-        waits = (row.waits_for or []) if (row.prompt_type == "decision"
-                                          and row.status != "waiting") else []
+        waits = (
+            (row.waits_for or [])
+            if (row.prompt_type == "decision" and row.status != "waiting")
+            else []
+        )
         if row.seat in waits and not row.resigned:
             game["to_act"].append(row.seat)
     return [g for g in out if g["to_act"]] if to_act else out
@@ -79,8 +103,10 @@ def followed(account: Account) -> dict[str, tuple[int, int, bool]]:
     recently moved first; with two seats in one game, the lower one's view)."""
     rows = db.session.execute(
         sa.select(Game.id, sa.func.min(Seat.seat), Game.version, Game.status)
-        .join(Seat, Seat.game_id == Game.id).where(Seat.account_id == account.id)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.account_id == account.id)
         .group_by(Game.id, Game.version, Game.status, Game.updated_at)
-        .order_by(Game.updated_at.desc(), Game.id).limit(MAX_GAMES)).all()
-    return {game_id: (seat, version, status == "over")
-            for game_id, seat, version, status in rows}
+        .order_by(Game.updated_at.desc(), Game.id)
+        .limit(MAX_GAMES)
+    ).all()
+    return {game_id: (seat, version, status == "over") for game_id, seat, version, status in rows}

@@ -17,9 +17,14 @@ from arbiter.service.clock import local
 from engines.base import Decision, Engine
 
 
-def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
-               prompt_seq: int, deadlines: dict[int, datetime] | None = None
-               ) -> list[OutboxMail]:
+def turn_mails(
+    game: Game,
+    engine: Engine,
+    state: dict,
+    decision: Decision,
+    prompt_seq: int,
+    deadlines: dict[int, datetime] | None = None,
+) -> list[OutboxMail]:
     """Return one "your turn" mail per seat of ``decision`` that may be mailed
     (:func:`arbiter.mailin.identity.seat_address`: an account's address that did not
     unsubscribe, :mod:`arbiter.service.consent`) and does not take the daily digest
@@ -41,35 +46,48 @@ def turn_mails(game: Game, engine: Engine, state: dict, decision: Decision,
         address = identity.seat_address(seat)
         if seat.seat not in decision.seats or not address or seat.resigned or seat.digest:
             continue
-        body = "\n".join([
-            f"Hello {seat.name},",
-            "",
-            f"It is your turn in {engine.title} (game {game.id}, version {prompt_seq}).",
-            "",
-            engine.brief(state, seat.seat),
-            "",
-            *move_lines(engine, state, seat.seat),
-            "",
-            *_deadline_lines((deadlines or {}).get(seat.seat), seat.tz),
-            REPLY_LINE,
-            f"Or play in your browser: {links.seat_url(game.id, seat.seat)}",
-            "",
-            *([BOARD_LINE, f"The public board: {base}/v1/games/{game.id}/board.svg"]
-              if board else []),
-            f"Game: {base}/v1/games/{game.id}",
-            f"Move notation: {engine.notation}",
-        ])
-        mails.append(OutboxMail(
-            dedupe_key=f"turn:{game.id}:{prompt_seq}:{seat.seat}", game_id=game.id,
-            seat=seat.seat, to_addr=address,
-            subject=f"[Arbiter] Your turn in {engine.title} (game {game.id})", body=body,
-            headers={"Reply-To": capability.reply_address(game.id, seat.seat, prompt_seq)},
-            board_svg=board_picture(engine, state, seat.seat) if board else None))
+        body = "\n".join(
+            [
+                f"Hello {seat.name},",
+                "",
+                f"It is your turn in {engine.title} (game {game.id}, version {prompt_seq}).",
+                "",
+                engine.brief(state, seat.seat),
+                "",
+                *move_lines(engine, state, seat.seat),
+                "",
+                *_deadline_lines((deadlines or {}).get(seat.seat), seat.tz),
+                REPLY_LINE,
+                f"Or play in your browser: {links.seat_url(game.id, seat.seat)}",
+                "",
+                *(
+                    [BOARD_LINE, f"The public board: {base}/v1/games/{game.id}/board.svg"]
+                    if board
+                    else []
+                ),
+                f"Game: {base}/v1/games/{game.id}",
+                f"Move notation: {engine.notation}",
+            ]
+        )
+        mails.append(
+            OutboxMail(
+                dedupe_key=f"turn:{game.id}:{prompt_seq}:{seat.seat}",
+                game_id=game.id,
+                seat=seat.seat,
+                to_addr=address,
+                subject=f"[Arbiter] Your turn in {engine.title} (game {game.id})",
+                body=body,
+                headers={"Reply-To": capability.reply_address(game.id, seat.seat, prompt_seq)},
+                board_svg=board_picture(engine, state, seat.seat) if board else None,
+            )
+        )
     return mails
 
 
-REPLY_LINE = ("Reply to this mail with your move, one per line above the quoted text "
-              "(\"help\" lists the other commands).")
+REPLY_LINE = (
+    "Reply to this mail with your move, one per line above the quoted text "
+    '("help" lists the other commands).'
+)
 BOARD_LINE = "The board as you see it is attached (board.png)."
 
 
@@ -83,8 +101,7 @@ def board_picture(engine: Engine, state: dict, seat: int | None) -> str | None:
     return engine.board_svg(engine.view(state, seat)) if draws_board(engine) else None
 
 
-def move_lines(engine: Engine, state: dict, seat: int, everything: bool = False
-               ) -> list[str]:
+def move_lines(engine: Engine, state: dict, seat: int, everything: bool = False) -> list[str]:
     """Return the mail lines listing ``seat``'s legal moves in notation: all of them
     when there are at most ``MAIL_LIST_MOVES`` (or ``everything``), else the count,
     the first ones as examples and how to get the rest."""
@@ -94,9 +111,11 @@ def move_lines(engine: Engine, state: dict, seat: int, everything: bool = False
     limit = current_app.config.get("MAIL_LIST_MOVES", 30)
     if everything or len(moves) <= limit:
         return [f"Your legal moves ({len(moves)}):", *(f"  {m}" for m in moves)]
-    return [f"You have {len(moves)} legal moves; for example:",
-            *(f"  {m}" for m in moves[:10]),
-            'Reply "moves" for the full list.']
+    return [
+        f"You have {len(moves)} legal moves; for example:",
+        *(f"  {m}" for m in moves[:10]),
+        'Reply "moves" for the full list.',
+    ]
 
 
 def _deadline_lines(deadline: datetime | None, tz: str | None) -> list[str]:
@@ -118,14 +137,26 @@ def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
         address = identity.seat_address(seat)
         if not address:
             continue
-        body = "\n".join([
-            f"Hello {seat.name},", "",
-            f"The game of {engine.title} {game.id} is over ({result.get('reason', 'finished')}).",
-            "", *lines, "",
-            f"The full record, with the revealed seed: {base}/v1/games/{game.id}/record",
-        ])
-        mails.append(OutboxMail(
-            dedupe_key=f"over:{game.id}:{seat.seat}", game_id=game.id, seat=seat.seat,
-            to_addr=address, subject=f"[Arbiter] {engine.title} game {game.id} is over",
-            body=body))
+        body = "\n".join(
+            [
+                f"Hello {seat.name},",
+                "",
+                f"The game of {engine.title} {game.id} is over "
+                f"({result.get('reason', 'finished')}).",
+                "",
+                *lines,
+                "",
+                f"The full record, with the revealed seed: {base}/v1/games/{game.id}/record",
+            ]
+        )
+        mails.append(
+            OutboxMail(
+                dedupe_key=f"over:{game.id}:{seat.seat}",
+                game_id=game.id,
+                seat=seat.seat,
+                to_addr=address,
+                subject=f"[Arbiter] {engine.title} game {game.id} is over",
+                body=body,
+            )
+        )
     return mails

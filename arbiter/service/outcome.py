@@ -27,6 +27,7 @@ def outcome_lines(result: dict, names: dict[int, str]) -> list[str]:
 
     :param names: each seat's name by seat number.
     """
+
     def name(seat: int) -> str:
         return names.get(seat, f"seat {seat}")
 
@@ -38,7 +39,6 @@ def outcome_lines(result: dict, names: dict[int, str]) -> list[str]:
         lines += ["Scores:", *(f"  {name(s)}: {score_text(result, s)}" for s in sorted(names))]
     else:
         lines.append("No scores: the game ended before it was scored.")
-    ranking = "; ".join(", ".join(name(s) for s in group)
-                        for group in result.get("ranking") or [])
+    ranking = "; ".join(", ".join(name(s) for s in group) for group in result.get("ranking") or [])
     lines.append(f"Ranking, best first: {ranking}")
     return lines

@@ -34,8 +34,11 @@ def check_rated(seats: list[Seat]) -> None:
     """
     accounts = [s.account_id for s in seats]
     if None in accounts or len(set(accounts)) != len(accounts) or len(accounts) < 2:
-        raise Unprocessable("A rated game needs at least two seats, each the email "
-                            "address of a different verified account.", code="unrated-seat")
+        raise Unprocessable(
+            "A rated game needs at least two seats, each the email "
+            "address of a different verified account.",
+            code="unrated-seat",
+        )
 
 
 def places(ranking: list[list[int]], players: int) -> list[int]:
@@ -60,11 +63,19 @@ def game_over(game: Game, result: dict) -> list[Rating]:
         return []
     seats = sorted(game.seats, key=lambda s: s.seat)
     ids = [s.account_id for s in seats]
-    found = {r.account_id: r for r in db.session.scalars(
-        sa.select(Rating).where(Rating.engine == game.engine, Rating.account_id.in_(ids))
-        .with_for_update())}
-    rows = [found.get(i) or Rating(account_id=i, engine=game.engine, games=0,
-                                   mu=MODEL.mu, sigma=MODEL.sigma) for i in ids]
+    found = {
+        r.account_id: r
+        for r in db.session.scalars(
+            sa.select(Rating)
+            .where(Rating.engine == game.engine, Rating.account_id.in_(ids))
+            .with_for_update()
+        )
+    }
+    rows = [
+        found.get(i)
+        or Rating(account_id=i, engine=game.engine, games=0, mu=MODEL.mu, sigma=MODEL.sigma)
+        for i in ids
+    ]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
     rated = MODEL.rate(teams, ranks=places(result.get("ranking", []), len(seats)))
     now = utcnow()
@@ -75,15 +86,21 @@ def game_over(game: Game, result: dict) -> list[Rating]:
 
 def shown(row: Rating) -> dict:
     """Return a rating as the API shows it."""
-    return {"engine": row.engine, "mu": round(row.mu, 3), "sigma": round(row.sigma, 3),
-            "ordinal": round(row.mu - 3 * row.sigma, 3), "games": row.games,
-            "updated_at": iso(row.updated_at)}
+    return {
+        "engine": row.engine,
+        "mu": round(row.mu, 3),
+        "sigma": round(row.sigma, 3),
+        "ordinal": round(row.mu - 3 * row.sigma, 3),
+        "games": row.games,
+        "updated_at": iso(row.updated_at),
+    }
 
 
 def of_account(account: Account) -> list[dict]:
     """Return the account's ratings, one per engine it played rated games of."""
-    rows = db.session.scalars(sa.select(Rating).where(Rating.account_id == account.id)
-                              .order_by(Rating.engine))
+    rows = db.session.scalars(
+        sa.select(Rating).where(Rating.account_id == account.id).order_by(Rating.engine)
+    )
     return [shown(r) for r in rows]
 
 
@@ -92,12 +109,22 @@ def leaderboard(engine: str, limit: int) -> list[dict]:
     display name and reliability (deleted accounts left out)."""
     ordinal = Rating.mu - 3 * Rating.sigma
     rows = db.session.execute(
-        sa.select(Rating, Account).join(Account, Account.id == Rating.account_id)
+        sa.select(Rating, Account)
+        .join(Account, Account.id == Rating.account_id)
         .where(Rating.engine == engine, Account.deleted_at.is_(None))
-        .order_by(ordinal.desc(), Rating.account_id).limit(limit)).all()
-    return [{"rank": n, "account": account.id, "display_name": account.display_name,
-             **shown(row), "reliability": reliability(account)}
-            for n, (row, account) in enumerate(rows, start=1)]
+        .order_by(ordinal.desc(), Rating.account_id)
+        .limit(limit)
+    ).all()
+    return [
+        {
+            "rank": n,
+            "account": account.id,
+            "display_name": account.display_name,
+            **shown(row),
+            "reliability": reliability(account),
+        }
+        for n, (row, account) in enumerate(rows, start=1)
+    ]
 
 
 def has_key(column, key: str):
@@ -117,16 +144,28 @@ def reliability(account: Account) -> dict:
     (``withdrawn`` with ``by`` ``"organiser"``; a withdrawn seat logged before ``by``
     was kept is not counted either: who withdrew it is unknown), and how many seats it
     held."""
-    mine = sa.and_(Seat.game_id == Event.game_id, Seat.seat == Event.seat,
-                   Seat.account_id == account.id)
+    mine = sa.and_(
+        Seat.game_id == Event.game_id, Seat.seat == Event.seat, Seat.account_id == account.id
+    )
     timeouts = db.session.scalar(
-        sa.select(sa.func.count()).select_from(Event).join(Seat, mine)
-        .where(Event.kind == "move", has_key(Event.payload, "timeout")))
+        sa.select(sa.func.count())
+        .select_from(Event)
+        .join(Seat, mine)
+        .where(Event.kind == "move", has_key(Event.payload, "timeout"))
+    )
     resigned = db.session.scalars(
-        sa.select(Event.payload).join(Seat, mine).where(Event.kind == "resigned"))
-    seats = db.session.scalar(sa.select(sa.func.count()).select_from(Seat)
-                              .where(Seat.account_id == account.id))
-    return {"timeouts": timeouts, "games": seats,
-            "resignations": sum(1 for p in resigned if not p.get("forfeit")
-                                and not (p.get("withdrawn")
-                                         and p.get("by", "organiser") == "organiser"))}
+        sa.select(Event.payload).join(Seat, mine).where(Event.kind == "resigned")
+    )
+    seats = db.session.scalar(
+        sa.select(sa.func.count()).select_from(Seat).where(Seat.account_id == account.id)
+    )
+    return {
+        "timeouts": timeouts,
+        "games": seats,
+        "resignations": sum(
+            1
+            for p in resigned
+            if not p.get("forfeit")
+            and not (p.get("withdrawn") and p.get("by", "organiser") == "organiser")
+        ),
+    }

@@ -4,7 +4,7 @@ and the full record once it is over."""
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 from flask import current_app
@@ -22,26 +22,38 @@ def summary(game: Game) -> dict:
     """Return the public summary of a game (no secrets: no seed before the end, no
     emails)."""
     return {
-        "id": game.id, "engine": game.engine, "engine_version": game.engine_version,
-        "status": game.status, "version": game.version, "to_act": game.to_act,
+        "id": game.id,
+        "engine": game.engine,
+        "engine_version": game.engine_version,
+        "status": game.status,
+        "version": game.version,
+        "to_act": game.to_act,
         "prompt": {k: v for k, v in game.prompt.items() if k != "result"},
-        "deadline": iso(clock.earliest(game)), "clock": clock.summary(game, utcnow()),
+        "deadline": iso(clock.earliest(game)),
+        "clock": clock.summary(game, utcnow()),
         "seed_commitment": game.seed_commitment,
-        "result": game.result, "options": game.options, "rated": game.rated,
-        "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned}
-                    for s in game.seats],
-        "created_at": iso(game.created_at), "updated_at": iso(game.updated_at),
-        "start_at": iso(game.start_at), "unfilled": game.unfilled,
+        "result": game.result,
+        "options": game.options,
+        "rated": game.rated,
+        "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned} for s in game.seats],
+        "created_at": iso(game.created_at),
+        "updated_at": iso(game.updated_at),
+        "start_at": iso(game.start_at),
+        "unfilled": game.unfilled,
     }
 
 
 def created(game: Game, tokens: list[str]) -> dict:
     """Return the answer to a game's creation: its summary, every seat's token and signed
     web link, and the creator token (pause, resume, extend), all shown this once."""
-    return {**summary(game), "creator_token": game.creator_token,
-            "seats": [{"seat": s.seat, "name": s.name, "token": t,
-                       "link": links.seat_url(game.id, s.seat)}
-                      for s, t in zip(game.seats, tokens)]}
+    return {
+        **summary(game),
+        "creator_token": game.creator_token,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "token": t, "link": links.seat_url(game.id, s.seat)}
+            for s, t in zip(game.seats, tokens)
+        ],
+    }
 
 
 def reader_seat(game: Game, token) -> int | None:
@@ -82,8 +94,9 @@ def view(game_id: str, token: str | None) -> dict:
     return view_if_changed(game_id, token, lambda tag: False)[1]
 
 
-def view_if_changed(game_id: str, token: str | None, unchanged: Unchanged
-                    ) -> tuple[str, dict | None]:
+def view_if_changed(
+    game_id: str, token: str | None, unchanged: Unchanged
+) -> tuple[str, dict | None]:
     """Return ``(tag, view)`` as :func:`view` does; the view is None (and the state
     not read) when ``unchanged(tag)``."""
     game = get_game(game_id, with_state=False)
@@ -92,8 +105,13 @@ def view_if_changed(game_id: str, token: str | None, unchanged: Unchanged
     if unchanged(tag):
         return tag, None
     game, engine, state = load(game_id)
-    return tag, {"seat": seat, "version": game.version, "status": game.status,
-                 "to_act": game.to_act, "view": engine.view(state, seat)}
+    return tag, {
+        "seat": seat,
+        "version": game.version,
+        "status": game.status,
+        "to_act": game.to_act,
+        "view": engine.view(state, seat),
+    }
 
 
 def board_svg(game_id: str, token: str | None) -> str:
@@ -119,8 +137,9 @@ def legal_moves(game_id: str, token: str | None) -> dict:
     return legal_moves_if_changed(game_id, token, lambda tag: False)[1]
 
 
-def legal_moves_if_changed(game_id: str, token: str | None, unchanged: Unchanged
-                           ) -> tuple[str, dict | None]:
+def legal_moves_if_changed(
+    game_id: str, token: str | None, unchanged: Unchanged
+) -> tuple[str, dict | None]:
     """Return ``(tag, moves)`` as :func:`legal_moves` does; the body is None when
     ``unchanged(tag)``. The route's guard reads the state with the game unless an
     ``If-None-Match`` came (``arbiter.resources.guard.Policy``: one SELECT); else it is
@@ -153,8 +172,13 @@ def event_json(event: Event, seat: int | None, over: bool) -> dict:
         payload = {"hidden": True}
         if event.kind == "chance":
             payload["spec"] = event.payload.get("spec")
-    return {"seq": event.seq, "kind": event.kind, "seat": event.seat, "payload": payload,
-            "at": iso(event.at)}
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": payload,
+        "at": iso(event.at),
+    }
 
 
 def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -> dict:
@@ -172,8 +196,9 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     check_after(after, game.version, "after-past-version")
     deadline = time.monotonic() + min(max(wait, 0.0), current_app.config["LONG_POLL_MAX"])
     while True:
-        known, status = db.session.execute(sa.select(Game.version, Game.status)
-                                           .where(Game.id == game_id)).one()
+        known, status = db.session.execute(
+            sa.select(Game.version, Game.status).where(Game.id == game_id)
+        ).one()
         rows = events_after(game_id, after)
         if rows or status == "over" or time.monotonic() >= deadline:
             break
@@ -196,8 +221,11 @@ def check_after(after: int, version: int, code: str) -> None:
     """
     if after <= version:
         return
-    raise ArbiterError(f"There is no event {after} yet: this game is at version {version}.",
-                       code=code, extra={"version": version})
+    raise ArbiterError(
+        f"There is no event {after} yet: this game is at version {version}.",
+        code=code,
+        extra={"version": version},
+    )
 
 
 def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool, int]:
@@ -234,11 +262,18 @@ def record(game_id: str) -> dict:
     """
     game = get_game(game_id)
     if game.status != "over":
-        raise Conflict("The record, with its seed, is published when the game is over.",
-                       code="game-not-over")
+        raise Conflict(
+            "The record, with its seed, is published when the game is over.", code="game-not-over"
+        )
     rows = events_after(game_id, 0, limit=10**9)
-    return {"id": game.id, "engine": game.engine, "engine_version": game.engine_version,
-            "options": game.options,
-            "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
-            "seed": game.seed, "seed_commitment": game.seed_commitment,
-            "events": [event_json(e, None, True) for e in rows], "result": game.result}
+    return {
+        "id": game.id,
+        "engine": game.engine,
+        "engine_version": game.engine_version,
+        "options": game.options,
+        "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
+        "seed": game.seed,
+        "seed_commitment": game.seed_commitment,
+        "events": [event_json(e, None, True) for e in rows],
+        "result": game.result,
+    }

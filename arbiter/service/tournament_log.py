@@ -9,7 +9,8 @@ nothing is written and :class:`TournamentMoved` is raised. The caller commits.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -27,9 +28,12 @@ class TournamentMoved(Conflict):
     code = "tournament-moved"
 
 
-def append(tournament: Tournament, events: list[tuple[str, dict]],
-           changes: dict[str, Any] | None = None, rows: Iterable[Any] = ()
-           ) -> list[TournamentEvent]:
+def append(
+    tournament: Tournament,
+    events: list[tuple[str, dict]],
+    changes: dict[str, Any] | None = None,
+    rows: Iterable[Any] = (),
+) -> list[TournamentEvent]:
     """Append ``events`` (``(kind, payload)``) after ``tournament.version``, set the
     columns ``changes`` and add ``rows`` (entries, rounds, games) in the open
     transaction; a tournament at version 0 is inserted.
@@ -41,9 +45,12 @@ def append(tournament: Tournament, events: list[tuple[str, dict]],
     old = tournament.version
     now = utcnow()
     values = {**(changes or {}), "version": old + len(events), "updated_at": now}
-    log = [TournamentEvent(tournament_id=tournament.id, seq=old + i, kind=kind,
-                           payload=payload, at=now)
-           for i, (kind, payload) in enumerate(events, start=1)]
+    log = [
+        TournamentEvent(
+            tournament_id=tournament.id, seq=old + i, kind=kind, payload=payload, at=now
+        )
+        for i, (kind, payload) in enumerate(events, start=1)
+    ]
     try:
         if old == 0:
             for key, value in values.items():
@@ -52,9 +59,11 @@ def append(tournament: Tournament, events: list[tuple[str, dict]],
             db.session.flush()
         else:
             done = db.session.execute(
-                sa.update(Tournament).where(Tournament.id == tournament.id,
-                                            Tournament.version == old)
-                .values(**values).execution_options(synchronize_session=False)).rowcount
+                sa.update(Tournament)
+                .where(Tournament.id == tournament.id, Tournament.version == old)
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            ).rowcount
             if done != 1:
                 raise TournamentMoved(_moved(tournament.id))
         db.session.add_all([*log, *rows])
@@ -70,16 +79,21 @@ def append(tournament: Tournament, events: list[tuple[str, dict]],
 
 
 def _moved(tournament_id: str) -> str:
-    return (f"Tournament {tournament_id} changed while this request was handled; "
-            "read it again and retry.")
+    return (
+        f"Tournament {tournament_id} changed while this request was handled; "
+        "read it again and retry."
+    )
 
 
 def events(tournament_id: str, after: int = 0) -> list[TournamentEvent]:
     """Return the tournament's log after seq ``after``, in order."""
-    return list(db.session.scalars(
-        sa.select(TournamentEvent).where(TournamentEvent.tournament_id == tournament_id,
-                                         TournamentEvent.seq > after)
-        .order_by(TournamentEvent.seq)))
+    return list(
+        db.session.scalars(
+            sa.select(TournamentEvent)
+            .where(TournamentEvent.tournament_id == tournament_id, TournamentEvent.seq > after)
+            .order_by(TournamentEvent.seq)
+        )
+    )
 
 
 def event_json(event: TournamentEvent, names: dict[str, str] | None = None) -> dict:
@@ -91,14 +105,17 @@ def event_json(event: TournamentEvent, names: dict[str, str] | None = None) -> d
         while the log itself stays as written.
     """
     payload = event.payload
-    if names and isinstance(payload, dict) and payload.get("entry") in names \
-            and "name" in payload:
+    if names and isinstance(payload, dict) and payload.get("entry") in names and "name" in payload:
         payload = {**payload, "name": names[payload["entry"]]}
     return {"seq": event.seq, "kind": event.kind, "payload": payload, "at": iso(event.at)}
 
 
 def entry_names(tournament_id: str) -> dict[str, str]:
     """Return the current name of each entry of the tournament, by entry id."""
-    return dict(db.session.execute(
-        sa.select(TournamentEntry.id, TournamentEntry.name)
-        .where(TournamentEntry.tournament_id == tournament_id)).all())
+    return dict(
+        db.session.execute(
+            sa.select(TournamentEntry.id, TournamentEntry.name).where(
+                TournamentEntry.tournament_id == tournament_id
+            )
+        ).all()
+    )

@@ -26,8 +26,18 @@ from arbiter.models import Game, Tournament, TournamentEntry, TournamentGame, To
 from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
 
-CSV_COLUMNS = ("rank", "entry", "name", "points", "games", "byes", "buchholz",
-               "sonneborn_berger", "head_to_head", "withdrawn")
+CSV_COLUMNS = (
+    "rank",
+    "entry",
+    "name",
+    "points",
+    "games",
+    "byes",
+    "buchholz",
+    "sonneborn_berger",
+    "head_to_head",
+    "withdrawn",
+)
 """The columns of the standings as CSV, in order."""
 
 
@@ -46,17 +56,21 @@ def places(ranking: list[list[int]], players: int) -> tuple[int, ...]:
 
 def scoring_of(tournament: Tournament) -> pairing.Scoring:
     """Return the tournament's :class:`arbiter.tournaments.Scoring`."""
-    return pairing.Scoring(tuple(tournament.scoring["place_points"]),
-                           tournament.scoring["bye_points"])
+    return pairing.Scoring(
+        tuple(tournament.scoring["place_points"]), tournament.scoring["bye_points"]
+    )
 
 
 def tables(tournament_id: str, number: int | None = None) -> list[tuple[TournamentGame, Game]]:
     """Return the tournament's tables (of round ``number`` only, if given) with their
     games (state not read), in round and table order."""
-    query = (sa.select(TournamentGame, Game).join(Game, Game.id == TournamentGame.game_id)
-             .options(defer(Game.state))
-             .where(TournamentGame.tournament_id == tournament_id)
-             .order_by(TournamentGame.round, TournamentGame.table))
+    query = (
+        sa.select(TournamentGame, Game)
+        .join(Game, Game.id == TournamentGame.game_id)
+        .options(defer(Game.state))
+        .where(TournamentGame.tournament_id == tournament_id)
+        .order_by(TournamentGame.round, TournamentGame.table)
+    )
     if number is not None:
         query = query.where(TournamentGame.round == number)
     return [tuple(row) for row in db.session.execute(query).all()]
@@ -66,8 +80,11 @@ def game_result(table: TournamentGame, game: Game) -> pairing.GameResult | None:
     """Return the table's result, None while its game is being played."""
     if game.status != "over" or game.result is None:
         return None
-    return pairing.GameResult(table.round, tuple(table.players),
-                              places(game.result.get("ranking", []), len(table.players)))
+    return pairing.GameResult(
+        table.round,
+        tuple(table.players),
+        places(game.result.get("ranking", []), len(table.players)),
+    )
 
 
 def results(tournament_id: str) -> list[pairing.GameResult]:
@@ -78,9 +95,13 @@ def results(tournament_id: str) -> list[pairing.GameResult]:
 
 def rounds(tournament_id: str) -> list[TournamentRound]:
     """Return the tournament's paired rounds, in order."""
-    return list(db.session.scalars(
-        sa.select(TournamentRound).where(TournamentRound.tournament_id == tournament_id)
-        .order_by(TournamentRound.number)))
+    return list(
+        db.session.scalars(
+            sa.select(TournamentRound)
+            .where(TournamentRound.tournament_id == tournament_id)
+            .order_by(TournamentRound.number)
+        )
+    )
 
 
 def byes(tournament_id: str) -> dict[str, int]:
@@ -90,16 +111,25 @@ def byes(tournament_id: str) -> dict[str, int]:
 
 def entries(tournament_id: str) -> list[TournamentEntry]:
     """Return the tournament's entries in the order they entered."""
-    return list(db.session.scalars(
-        sa.select(TournamentEntry).where(TournamentEntry.tournament_id == tournament_id)
-        .order_by(TournamentEntry.created_at, TournamentEntry.id)))
+    return list(
+        db.session.scalars(
+            sa.select(TournamentEntry)
+            .where(TournamentEntry.tournament_id == tournament_id)
+            .order_by(TournamentEntry.created_at, TournamentEntry.id)
+        )
+    )
 
 
 def entry_json(entry: TournamentEntry) -> dict:
     """Return an entry as the API shows it."""
-    return {"id": entry.id, "name": entry.name, "account": entry.account_id,
-            "joined_round": entry.joined_round, "withdrawn_round": entry.withdrawn_round,
-            "entered_at": iso(entry.created_at)}
+    return {
+        "id": entry.id,
+        "name": entry.name,
+        "account": entry.account_id,
+        "joined_round": entry.joined_round,
+        "withdrawn_round": entry.withdrawn_round,
+        "entered_at": iso(entry.created_at),
+    }
 
 
 def standings(tournament: Tournament) -> list[dict]:
@@ -107,17 +137,26 @@ def standings(tournament: Tournament) -> list[dict]:
     games, byes, buchholz, sonneborn_berger, head_to_head, withdrawn."""
     rows = entries(tournament.id)
     names = {e.id: e for e in rows}
-    table = pairing.standings([e.id for e in rows], results(tournament.id),
-                              byes(tournament.id), scoring_of(tournament))
+    table = pairing.standings(
+        [e.id for e in rows], results(tournament.id), byes(tournament.id), scoring_of(tournament)
+    )
     return [standing_json(s, names[s.entrant]) for s in table]
 
 
 def standing_json(s: pairing.Standing, entry: TournamentEntry) -> dict:
     """Return one standing row as the API shows it."""
-    return {"rank": s.rank, "entry": s.entrant, "name": entry.name, "points": s.points,
-            "games": s.games, "byes": s.byes, "buchholz": s.buchholz,
-            "sonneborn_berger": s.sonneborn_berger, "head_to_head": s.head_to_head,
-            "withdrawn": entry.withdrawn_round is not None}
+    return {
+        "rank": s.rank,
+        "entry": s.entrant,
+        "name": entry.name,
+        "points": s.points,
+        "games": s.games,
+        "byes": s.byes,
+        "buchholz": s.buchholz,
+        "sonneborn_berger": s.sonneborn_berger,
+        "head_to_head": s.head_to_head,
+        "withdrawn": entry.withdrawn_round is not None,
+    }
 
 
 def standings_csv(rows: list[dict]) -> str:
@@ -138,20 +177,34 @@ def round_json(tournament: Tournament, number: int) -> dict:
     """
     row = db.session.get(TournamentRound, (tournament.id, number))
     if row is None:
-        raise NotFound(f"Round {number} of this tournament has not been paired "
-                       f"(rounds paired so far: {tournament.round}).",
-                       code="round-not-found")
+        raise NotFound(
+            f"Round {number} of this tournament has not been paired "
+            f"(rounds paired so far: {tournament.round}).",
+            code="round-not-found",
+        )
     names = {e.id: e.name for e in entries(tournament.id)}
     out = []
     for table, game in tables(tournament.id, number):
         result = game_result(table, game)
-        out.append({"table": table.table, "game": game.id, "status": game.status,
-                    "players": [{"entry": p, "name": names[p], "seat": i}
-                                for i, p in enumerate(table.players)],
-                    "places": list(result.places) if result else None})
-    return {"number": number, "started_at": iso(row.started_at),
-            "deadline": iso(row.deadline), "ended_at": iso(row.ended_at),
-            "byes": [{"entry": e, "name": names[e]} for e in row.byes], "tables": out}
+        out.append(
+            {
+                "table": table.table,
+                "game": game.id,
+                "status": game.status,
+                "players": [
+                    {"entry": p, "name": names[p], "seat": i} for i, p in enumerate(table.players)
+                ],
+                "places": list(result.places) if result else None,
+            }
+        )
+    return {
+        "number": number,
+        "started_at": iso(row.started_at),
+        "deadline": iso(row.deadline),
+        "ended_at": iso(row.ended_at),
+        "byes": [{"entry": e, "name": names[e]} for e in row.byes],
+        "tables": out,
+    }
 
 
 def record(tournament: Tournament, summary: dict) -> dict:
@@ -163,15 +216,21 @@ def record(tournament: Tournament, summary: dict) -> dict:
     :raises Conflict: ``tournament-not-over``.
     """
     if tournament.status != "over":
-        raise Conflict("The tournament's record, with every game's seed, is published "
-                       "when the tournament is over.", code="tournament-not-over")
+        raise Conflict(
+            "The tournament's record, with every game's seed, is published "
+            "when the tournament is over.",
+            code="tournament-not-over",
+        )
     names = tournament_log.entry_names(tournament.id)
-    return {"tournament": summary,
-            "entries": [entry_json(e) for e in entries(tournament.id)],
-            "events": [tournament_log.event_json(e, names)
-                       for e in tournament_log.events(tournament.id)],
-            "games": [reading.record(game.id) for _, game in tables(tournament.id)],
-            "standings": standings(tournament)}
+    return {
+        "tournament": summary,
+        "entries": [entry_json(e) for e in entries(tournament.id)],
+        "events": [
+            tournament_log.event_json(e, names) for e in tournament_log.events(tournament.id)
+        ],
+        "games": [reading.record(game.id) for _, game in tables(tournament.id)],
+        "standings": standings(tournament),
+    }
 
 
 def trf(tournament: Tournament) -> str:
@@ -181,12 +240,19 @@ def trf(tournament: Tournament) -> str:
     :raises Conflict: ``not-two-player-swiss``.
     """
     if tournament.format != "swiss" or tournament.table_size != 2:
-        raise Conflict("The TRF export is for Swiss tournaments of 2-player games.",
-                       code="not-two-player-swiss")
+        raise Conflict(
+            "The TRF export is for Swiss tournaments of 2-player games.",
+            code="not-two-player-swiss",
+        )
     rows = entries(tournament.id)
     paired = []
     for r in rounds(tournament.id):
         tabs = tuple(pairing.Table(tuple(t.players)) for t, _ in tables(tournament.id, r.number))
         paired.append(pairing.Round(r.number, tabs, tuple(r.byes)))
-    return pairing.trf_export(tournament.name, tournament.created_at.strftime("%Y/%m/%d"),
-                              [(e.id, e.name) for e in rows], paired, results(tournament.id))
+    return pairing.trf_export(
+        tournament.name,
+        tournament.created_at.strftime("%Y/%m/%d"),
+        [(e.id, e.name) for e in rows],
+        paired,
+        results(tournament.id),
+    )

@@ -45,8 +45,8 @@ from arbiter import tournaments as pairing
 from arbiter.extensions import db
 from arbiter.models import Account, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import (adjudication, bulk, tournament_log, tournament_results as res,
-                             webhooks)
+from arbiter.service import adjudication, bulk, tournament_log, webhooks
+from arbiter.service import tournament_results as res
 from arbiter.service.commit import after_commit
 from arbiter.service.games import NewPlayer
 from arbiter.service.tournament_log import TournamentMoved
@@ -63,8 +63,11 @@ logged with its traceback when it is new, not at every sweep."""
 
 def playing(entries: list[TournamentEntry], number: int) -> list[TournamentEntry]:
     """Return the entries paired in round ``number``, in entry order."""
-    return [e for e in entries if e.joined_round <= number
-            and (e.withdrawn_round is None or e.withdrawn_round > number)]
+    return [
+        e
+        for e in entries
+        if e.joined_round <= number and (e.withdrawn_round is None or e.withdrawn_round > number)
+    ]
 
 
 def can_go_on(tournament: Tournament, number: int) -> bool:
@@ -84,8 +87,14 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
     """
     active = [e.id for e in playing(res.entries(tournament.id), number)]
     if tournament.format == "swiss":
-        return pairing.swiss_round(active, res.results(tournament.id), res.byes(tournament.id),
-                                   tournament.table_size, number, res.scoring_of(tournament))
+        return pairing.swiss_round(
+            active,
+            res.results(tournament.id),
+            res.byes(tournament.id),
+            tournament.table_size,
+            number,
+            res.scoring_of(tournament),
+        )
     planned = schedule[number - 1]
     engine = engines.get(tournament.engine)
     least = max(2, engine.min_players)
@@ -100,8 +109,13 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
     return pairing.Round(number, tuple(tabs), tuple(byes))
 
 
-def pair(tournament: Tournament, number: int, schedule: list[dict] | None,
-         events: list[tuple[str, dict]], changes: dict) -> list[tuple]:
+def pair(
+    tournament: Tournament,
+    number: int,
+    schedule: list[dict] | None,
+    events: list[tuple[str, dict]],
+    changes: dict,
+) -> list[tuple]:
     """Pair round ``number``, stage its games and append ``events`` + ``round-paired``
     with ``changes`` to the tournament (the caller commits, then runs the returned
     ``after`` of each game: :func:`arbiter.service.commit.after_commit`).
@@ -110,33 +124,72 @@ def pair(tournament: Tournament, number: int, schedule: list[dict] | None,
     """
     drawn = plan(tournament, number, schedule)
     entries = {e.id: e for e in res.entries(tournament.id)}
-    accounts = {a.id: a for a in db.session.scalars(sa.select(Account).where(
-        Account.id.in_([e.account_id for e in entries.values()])))}
+    accounts = {
+        a.id: a
+        for a in db.session.scalars(
+            sa.select(Account).where(Account.id.in_([e.account_id for e in entries.values()]))
+        )
+    }
     organiser = db.session.get(Account, tournament.organiser_account_id)
-    specs = [bulk.GameSpec(tournament.engine,
-                           [_player(entries[p], accounts[entries[p].account_id])
-                            for p in table.players],
-                           tournament.options, tournament.clock, tournament.rated)
-             for table in drawn.tables]
+    specs = [
+        bulk.GameSpec(
+            tournament.engine,
+            [_player(entries[p], accounts[entries[p].account_id]) for p in table.players],
+            tournament.options,
+            tournament.clock,
+            tournament.rated,
+        )
+        for table in drawn.tables
+    ]
     staged = bulk.stage_games(specs, organiser)
     now = utcnow()
-    deadline = (now + timedelta(seconds=tournament.round_seconds)
-                if tournament.round_seconds else None)
-    rows = [TournamentRound(tournament_id=tournament.id, number=number, started_at=now,
-                            deadline=deadline, byes=list(drawn.byes))]
-    rows += [TournamentGame(tournament_id=tournament.id, round=number, table=i,
-                            game_id=game.id, players=list(table.players))
-             for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))]
-    paired = {"round": number, "deadline": iso(deadline), "byes": list(drawn.byes),
-              "tables": [{"table": i, "game": game.id, "players": list(table.players)}
-                         for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))]}
-    tournament_log.append(tournament, [*events, ("round-paired", paired)],
-                          {**changes, "round": number, "status": "running",
-                           "deadline": deadline}, rows)
-    told = [entries[e].account_id for e in
-            [*(p for table in drawn.tables for p in table.players), *drawn.byes]]
-    webhooks.notify(db.session, "round_paired", {"tournament": tournament.id, **paired},
-                    [tournament.organiser_account_id, *told])
+    deadline = (
+        now + timedelta(seconds=tournament.round_seconds) if tournament.round_seconds else None
+    )
+    rows = [
+        TournamentRound(
+            tournament_id=tournament.id,
+            number=number,
+            started_at=now,
+            deadline=deadline,
+            byes=list(drawn.byes),
+        )
+    ]
+    rows += [
+        TournamentGame(
+            tournament_id=tournament.id,
+            round=number,
+            table=i,
+            game_id=game.id,
+            players=list(table.players),
+        )
+        for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))
+    ]
+    paired = {
+        "round": number,
+        "deadline": iso(deadline),
+        "byes": list(drawn.byes),
+        "tables": [
+            {"table": i, "game": game.id, "players": list(table.players)}
+            for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))
+        ],
+    }
+    tournament_log.append(
+        tournament,
+        [*events, ("round-paired", paired)],
+        {**changes, "round": number, "status": "running", "deadline": deadline},
+        rows,
+    )
+    told = [
+        entries[e].account_id
+        for e in [*(p for table in drawn.tables for p in table.players), *drawn.byes]
+    ]
+    webhooks.notify(
+        db.session,
+        "round_paired",
+        {"tournament": tournament.id, **paired},
+        [tournament.organiser_account_id, *told],
+    )
     return [after for _, _, after in staged]
 
 
@@ -149,9 +202,12 @@ def _player(entry: TournamentEntry, account: Account) -> NewPlayer:
 def schedule_of(tournament_id: str) -> list[dict] | None:
     """Return the round robin schedule that ``tournament-started`` logged (None for a
     Swiss)."""
-    started = db.session.scalars(sa.select(tournament_log.TournamentEvent).where(
-        tournament_log.TournamentEvent.tournament_id == tournament_id,
-        tournament_log.TournamentEvent.kind == "tournament-started")).first()
+    started = db.session.scalars(
+        sa.select(tournament_log.TournamentEvent).where(
+            tournament_log.TournamentEvent.tournament_id == tournament_id,
+            tournament_log.TournamentEvent.kind == "tournament-started",
+        )
+    ).first()
     return started.payload.get("schedule") if started is not None else None
 
 
@@ -187,14 +243,20 @@ def advance(tournament_id: str, now: datetime | None = None) -> str:
 def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list[str]) -> None:
     """Decide the round's unfinished games by their clock's policy; log the ones this
     call decided (``round-deadline``)."""
-    decided = [g for g in game_ids
-               if adjudication.decide_by_clock(g, row.deadline, tournament.id)]
+    decided = [g for g in game_ids if adjudication.decide_by_clock(g, row.deadline, tournament.id)]
     if not decided:
         return
     tournament = db.session.get(Tournament, tournament.id)
     try:
-        tournament_log.append(tournament, [("round-deadline", {
-            "round": row.number, "deadline": iso(row.deadline), "games": decided})])
+        tournament_log.append(
+            tournament,
+            [
+                (
+                    "round-deadline",
+                    {"round": row.number, "deadline": iso(row.deadline), "games": decided},
+                )
+            ],
+        )
         db.session.commit()
     except TournamentMoved:
         log.info("tournament %s moved while its deadline was logged", tournament.id)
@@ -205,33 +267,56 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
     tournament (the last round played, or too few entrants left for a table: see the
     module) (the caller commits); return the new games' ``after`` arguments."""
     number = tournament.round
-    ended = {"round": number, "results": [
-        {"table": t.table, "game": g.id, "players": list(t.players),
-         "places": list(res.game_result(t, g).places)} for t, g in current]}
+    ended = {
+        "round": number,
+        "results": [
+            {
+                "table": t.table,
+                "game": g.id,
+                "players": list(t.players),
+                "places": list(res.game_result(t, g).places),
+            }
+            for t, g in current
+        ],
+    }
     row = db.session.get(TournamentRound, (tournament.id, number))
     row.ended_at = utcnow()
     if number >= tournament.rounds or not can_go_on(tournament, number + 1):
         reason = "rounds-played" if number >= tournament.rounds else "too-few-entrants"
-        over = ("tournament-over", {"reason": reason, "standings": [
-            {"rank": s["rank"], "entry": s["entry"], "points": s["points"]}
-            for s in res.standings(tournament)]})
-        tournament_log.append(tournament, [("round-ended", ended), over],
-                              {"status": "over", "deadline": None}, [row])
-        webhooks.notify(db.session, "tournament_over", {"tournament": tournament.id,
-                                                        **over[1]},
-                        [tournament.organiser_account_id,
-                         *(e.account_id for e in res.entries(tournament.id))])
+        over = (
+            "tournament-over",
+            {
+                "reason": reason,
+                "standings": [
+                    {"rank": s["rank"], "entry": s["entry"], "points": s["points"]}
+                    for s in res.standings(tournament)
+                ],
+            },
+        )
+        tournament_log.append(
+            tournament, [("round-ended", ended), over], {"status": "over", "deadline": None}, [row]
+        )
+        webhooks.notify(
+            db.session,
+            "tournament_over",
+            {"tournament": tournament.id, **over[1]},
+            [tournament.organiser_account_id, *(e.account_id for e in res.entries(tournament.id))],
+        )
         return []
-    return pair(tournament, number + 1, schedule_of(tournament.id),
-                [("round-ended", ended)], {})
+    return pair(tournament, number + 1, schedule_of(tournament.id), [("round-ended", ended)], {})
 
 
 def sweep(now: datetime | None = None) -> dict:
     """Advance every running tournament that is not paused (due deadlines applied,
     rounds whose last game's task was lost ended); return ``{"advanced", "waiting",
     "failed"}`` counts (a failure is logged once while it repeats: see the module)."""
-    ids = list(db.session.scalars(sa.select(Tournament.id).where(
-        Tournament.status == "running", Tournament.paused_at.is_(None))))
+    ids = list(
+        db.session.scalars(
+            sa.select(Tournament.id).where(
+                Tournament.status == "running", Tournament.paused_at.is_(None)
+            )
+        )
+    )
     counts = {"advanced": 0, "waiting": 0, "failed": 0}
     for tournament_id in ids:
         try:
@@ -244,8 +329,10 @@ def sweep(now: datetime | None = None) -> dict:
                 log.debug("tournament %s still cannot be advanced: %s", tournament_id, said)
             else:
                 _FAILING[tournament_id] = said
-                log.exception("tournament %s could not be advanced (logged once while it "
-                              "fails the same way)", tournament_id)
+                log.exception(
+                    "tournament %s could not be advanced (logged once while it fails the same way)",
+                    tournament_id,
+                )
             continue
         _FAILING.pop(tournament_id, None)
         if outcome in counts:

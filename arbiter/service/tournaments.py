@@ -40,10 +40,10 @@ from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Tournament, TournamentEntry, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import (adjudication, clock as clocks, clock_actions, games, idempotency,
-                             ratings,
-                             tournament_log, tournament_results as res,
-                             tournament_rounds as rounds)
+from arbiter.service import adjudication, clock_actions, games, idempotency, ratings, tournament_log
+from arbiter.service import clock as clocks
+from arbiter.service import tournament_results as res
+from arbiter.service import tournament_rounds as rounds
 from arbiter.service.commit import after_commit
 from arbiter.service.identity import Principal
 from arbiter.service.tournament_log import TournamentMoved
@@ -76,8 +76,7 @@ def get(tournament_id: str) -> Tournament:
     """
     found = db.session.get(Tournament, tournament_id)
     if found is None:
-        raise NotFound(f"There is no tournament {tournament_id!r}.",
-                       code="tournament-not-found")
+        raise NotFound(f"There is no tournament {tournament_id!r}.", code="tournament-not-found")
     return found
 
 
@@ -90,14 +89,28 @@ def late_entries(t: Tournament) -> bool:
 
 def summary(t: Tournament, with_entries: bool = False) -> dict:
     """Return a tournament as the API shows it (its entries too when asked)."""
-    body = {"id": t.id, "name": t.name, "engine": t.engine, "table_size": t.table_size,
-            "format": t.format, "rounds": t.rounds, "scoring": t.scoring, "rated": t.rated,
-            "options": t.options, "clock": t.clock, "round_seconds": t.round_seconds,
-            "reliability_threshold": t.reliability_threshold,
-            "late_entries": late_entries(t), "organiser": t.organiser_account_id,
-            "status": t.status, "paused": t.paused_at is not None, "round": t.round,
-            "deadline": iso(t.deadline), "version": t.version,
-            "created_at": iso(t.created_at)}
+    body = {
+        "id": t.id,
+        "name": t.name,
+        "engine": t.engine,
+        "table_size": t.table_size,
+        "format": t.format,
+        "rounds": t.rounds,
+        "scoring": t.scoring,
+        "rated": t.rated,
+        "options": t.options,
+        "clock": t.clock,
+        "round_seconds": t.round_seconds,
+        "reliability_threshold": t.reliability_threshold,
+        "late_entries": late_entries(t),
+        "organiser": t.organiser_account_id,
+        "status": t.status,
+        "paused": t.paused_at is not None,
+        "round": t.round,
+        "deadline": iso(t.deadline),
+        "version": t.version,
+        "created_at": iso(t.created_at),
+    }
     if with_entries:
         body["entries"] = [res.entry_json(e) for e in res.entries(t.id)]
     return body
@@ -149,21 +162,36 @@ def _new(who: Principal, data: dict) -> Tournament:
         raise Unprocessable(err.detail, code=err.code) from None
     clock = clocks.load_config(data.get("clock"))
     if data["format"] == "swiss" and not data.get("rounds"):
-        raise Unprocessable("A Swiss tournament needs its number of rounds.",
-                            code="rounds-needed")
+        raise Unprocessable("A Swiss tournament needs its number of rounds.", code="rounds-needed")
     if data["format"] == "round_robin" and data.get("rounds"):
-        raise Unprocessable("A round robin's rounds follow from its entries; leave "
-                            "'rounds' out.", code="rounds-not-allowed")
-    t = Tournament(id=secrets.token_hex(8), name=data["name"], engine=engine.id,
-                   table_size=size, format=data["format"], rounds=data.get("rounds"),
-                   scoring=_scoring(data.get("scoring"), size), rated=data["rated"],
-                   options=options, clock=clock, round_seconds=data.get("round_seconds"),
-                   reliability_threshold=data.get("reliability_threshold"),
-                   late_entries=data["late_entries"] and data["format"] == "swiss",
-                   organiser_account_id=who.account.id, status="open", round=0,
-                   version=0, created_at=utcnow())
-    tournament_log.append(t, [("tournament-created", {
-        **summary(t), "version": None, "created_at": iso(t.created_at)})])
+        raise Unprocessable(
+            "A round robin's rounds follow from its entries; leave 'rounds' out.",
+            code="rounds-not-allowed",
+        )
+    t = Tournament(
+        id=secrets.token_hex(8),
+        name=data["name"],
+        engine=engine.id,
+        table_size=size,
+        format=data["format"],
+        rounds=data.get("rounds"),
+        scoring=_scoring(data.get("scoring"), size),
+        rated=data["rated"],
+        options=options,
+        clock=clock,
+        round_seconds=data.get("round_seconds"),
+        reliability_threshold=data.get("reliability_threshold"),
+        late_entries=data["late_entries"] and data["format"] == "swiss",
+        organiser_account_id=who.account.id,
+        status="open",
+        round=0,
+        version=0,
+        created_at=utcnow(),
+    )
+    tournament_log.append(
+        t,
+        [("tournament-created", {**summary(t), "version": None, "created_at": iso(t.created_at)})],
+    )
     return t
 
 
@@ -177,13 +205,15 @@ def _scoring(raw: dict | None, size: int) -> dict:
     points = list((raw or {}).get("place_points") or default.place_points)
     bye = (raw or {}).get("bye_points")
     if len(points) != size:
-        raise Unprocessable(f"place_points needs one number per place: {size}, not "
-                            f"{len(points)}.", code="bad-scoring")
+        raise Unprocessable(
+            f"place_points needs one number per place: {size}, not {len(points)}.",
+            code="bad-scoring",
+        )
     if any(a < b for a, b in zip(points, points[1:])):
-        raise Unprocessable("place_points go from first place to last and never rise.",
-                            code="bad-scoring")
-    return {"place_points": points,
-            "bye_points": float(default.bye_points if bye is None else bye)}
+        raise Unprocessable(
+            "place_points go from first place to last and never rise.", code="bad-scoring"
+        )
+    return {"place_points": points, "bye_points": float(default.bye_points if bye is None else bye)}
 
 
 # --------------------------------------------------------------------------- entries
@@ -208,25 +238,46 @@ def _enter(tournament_id: str, who: Principal) -> dict:
     """
     t = get(tournament_id)
     if t.status == "over" or (t.status == "running" and not late_entries(t)):
-        raise Conflict("This tournament takes no more entries: it has started and takes "
-                       "no late entries." if t.status == "running" else
-                       "This tournament is over.", code="entries-closed")
+        raise Conflict(
+            "This tournament takes no more entries: it has started and takes no late entries."
+            if t.status == "running"
+            else "This tournament is over.",
+            code="entries-closed",
+        )
     account = who.account
-    before = db.session.scalar(sa.select(TournamentEntry).where(
-        TournamentEntry.tournament_id == t.id, TournamentEntry.account_id == account.id))
+    before = db.session.scalar(
+        sa.select(TournamentEntry).where(
+            TournamentEntry.tournament_id == t.id, TournamentEntry.account_id == account.id
+        )
+    )
     if before is not None:
         return _enter_again(t, before, account)
-    count = db.session.scalar(sa.select(sa.func.count()).select_from(TournamentEntry)
-                              .where(TournamentEntry.tournament_id == t.id))
+    count = db.session.scalar(
+        sa.select(sa.func.count())
+        .select_from(TournamentEntry)
+        .where(TournamentEntry.tournament_id == t.id)
+    )
     if count >= current_app.config["TOURNAMENT_MAX_ENTRIES"]:
         raise Conflict(f"This tournament is full ({count} entries).", code="tournament-full")
     _check_reliable(t, account)
-    entry = TournamentEntry(id=secrets.token_hex(8), tournament_id=t.id,
-                            account_id=account.id, name=account.display_name,
-                            joined_round=t.round + 1, created_at=utcnow())
-    tournament_log.append(t, [("entry-added", {"entry": entry.id, "name": entry.name,
-                                               "joined_round": entry.joined_round})],
-                          rows=[entry])
+    entry = TournamentEntry(
+        id=secrets.token_hex(8),
+        tournament_id=t.id,
+        account_id=account.id,
+        name=account.display_name,
+        joined_round=t.round + 1,
+        created_at=utcnow(),
+    )
+    tournament_log.append(
+        t,
+        [
+            (
+                "entry-added",
+                {"entry": entry.id, "name": entry.name, "joined_round": entry.joined_round},
+            )
+        ],
+        rows=[entry],
+    )
     db.session.commit()
     return res.entry_json(entry)
 
@@ -243,14 +294,24 @@ def _enter_again(t: Tournament, entry: TournamentEntry, account) -> dict:
     if entry.withdrawn_round is None:
         raise Conflict("You have already entered this tournament.", code="already-entered")
     if t.status != "open":
-        raise Conflict(f"You withdrew from this tournament (from round "
-                       f"{entry.withdrawn_round} on); a withdrawal once it has started is "
-                       "final, so you cannot enter again.", code="withdrawn")
+        raise Conflict(
+            f"You withdrew from this tournament (from round "
+            f"{entry.withdrawn_round} on); a withdrawal once it has started is "
+            "final, so you cannot enter again.",
+            code="withdrawn",
+        )
     _check_reliable(t, account)
     entry.withdrawn_round = None
-    tournament_log.append(t, [("entry-returned", {"entry": entry.id, "name": entry.name,
-                                                  "joined_round": entry.joined_round})],
-                          rows=[entry])
+    tournament_log.append(
+        t,
+        [
+            (
+                "entry-returned",
+                {"entry": entry.id, "name": entry.name, "joined_round": entry.joined_round},
+            )
+        ],
+        rows=[entry],
+    )
     db.session.commit()
     return res.entry_json(entry)
 
@@ -262,11 +323,14 @@ def _check_reliable(t: Tournament, account) -> None:
     seen = ratings.reliability(account)
     share = (seen["timeouts"] + seen["resignations"]) / max(seen["games"], 1)
     if share > t.reliability_threshold:
-        raise Forbidden(f"This tournament takes players with at most "
-                        f"{t.reliability_threshold:g} timeouts and resignations per game; "
-                        f"you have {share:.2f} ({seen['timeouts']} timeouts, "
-                        f"{seen['resignations']} resignations in {seen['games']} games).",
-                        code="too-unreliable", extra={"reliability": seen})
+        raise Forbidden(
+            f"This tournament takes players with at most "
+            f"{t.reliability_threshold:g} timeouts and resignations per game; "
+            f"you have {share:.2f} ({seen['timeouts']} timeouts, "
+            f"{seen['resignations']} resignations in {seen['games']} games).",
+            code="too-unreliable",
+            extra={"reliability": seen},
+        )
 
 
 def entry_of(t: Tournament, entry_id: str) -> TournamentEntry:
@@ -294,17 +358,32 @@ def _withdraw(tournament_id: str, entry_id: str, who: Principal) -> dict:
     entry = entry_of(t, entry_id)
     organiser = who.account.id == t.organiser_account_id and who.has("tournaments:write")
     if not organiser and not (entry.account_id == who.account.id and who.has("games:play")):
-        raise Forbidden("Only the entrant (games:play) or the organiser "
-                        "(tournaments:write) may withdraw this entry.", code="not-your-entry")
+        raise Forbidden(
+            "Only the entrant (games:play) or the organiser "
+            "(tournaments:write) may withdraw this entry.",
+            code="not-your-entry",
+        )
     if entry.withdrawn_round is not None:
         raise Conflict("This entry has already withdrawn.", code="already-withdrawn")
     if t.status == "over":
         raise Conflict("The tournament is over.", code="tournament-over")
     entry.withdrawn_round = t.round + 1
-    tournament_log.append(t, [("entry-withdrawn", {
-        "entry": entry.id, "from_round": entry.withdrawn_round,
-        "by": "organiser" if organiser and entry.account_id != who.account.id else "entrant"})],
-        rows=[entry])
+    tournament_log.append(
+        t,
+        [
+            (
+                "entry-withdrawn",
+                {
+                    "entry": entry.id,
+                    "from_round": entry.withdrawn_round,
+                    "by": "organiser"
+                    if organiser and entry.account_id != who.account.id
+                    else "entrant",
+                },
+            )
+        ],
+        rows=[entry],
+    )
     db.session.commit()
     return res.entry_json(entry)
 
@@ -334,14 +413,18 @@ def start(tournament_id: str, who: Principal) -> dict:
         raise Conflict("This tournament has already started.", code="already-started")
     entrants = [e.id for e in rounds.playing(res.entries(t.id), 1)]
     if len(entrants) < t.table_size:
-        raise Conflict(f"A round needs at least {t.table_size} entries; there are "
-                       f"{len(entrants)}.", code="too-few-entries")
+        raise Conflict(
+            f"A round needs at least {t.table_size} entries; there are {len(entrants)}.",
+            code="too-few-entries",
+        )
     started: dict = {"entries": entrants}
     changes: dict = {}
     schedule = None
     if t.format == "round_robin":
-        schedule = [{"tables": [list(x.players) for x in r.tables], "byes": list(r.byes)}
-                    for r in pairing.round_robin_schedule(entrants, t.table_size)]
+        schedule = [
+            {"tables": [list(x.players) for x in r.tables], "byes": list(r.byes)}
+            for r in pairing.round_robin_schedule(entrants, t.table_size)
+        ]
         started["schedule"] = schedule
         changes["rounds"] = len(schedule)
         t.rounds = len(schedule)
@@ -374,11 +457,11 @@ def pause(tournament_id: str, who: Principal) -> dict:
     if t.paused_at is not None:
         raise Conflict("The tournament is already paused.", code="already-paused")
     now = utcnow()
-    tournament_log.append(t, [("tournament-paused", {"round": t.round})],
-                          {"paused_at": now, "deadline": None})
+    tournament_log.append(
+        t, [("tournament-paused", {"round": t.round})], {"paused_at": now, "deadline": None}
+    )
     db.session.commit()
-    paused = [g for g in _current_games(t)
-              if clock_actions.pause_for(g, f"tournament:{t.id}")]
+    paused = [g for g in _current_games(t) if clock_actions.pause_for(g, f"tournament:{t.id}")]
     return {**summary(t), "games": paused}
 
 
@@ -395,12 +478,19 @@ def resume(tournament_id: str, who: Principal) -> dict:
     row = db.session.get(TournamentRound, (t.id, t.round))
     if row.deadline is not None:
         row.deadline = row.deadline + timedelta(seconds=seconds)
-    tournament_log.append(t, [("tournament-resumed", {
-        "round": t.round, "seconds": round(seconds, 3), "deadline": iso(row.deadline)})],
-        {"paused_at": None, "deadline": row.deadline}, [row])
+    tournament_log.append(
+        t,
+        [
+            (
+                "tournament-resumed",
+                {"round": t.round, "seconds": round(seconds, 3), "deadline": iso(row.deadline)},
+            )
+        ],
+        {"paused_at": None, "deadline": row.deadline},
+        [row],
+    )
     db.session.commit()
-    resumed = [g for g in _current_games(t)
-               if clock_actions.resume_for(g, f"tournament:{t.id}")]
+    resumed = [g for g in _current_games(t) if clock_actions.resume_for(g, f"tournament:{t.id}")]
     rounds.advance(t.id)  # a round whose last game ended meanwhile moves on now
     return {**summary(get(tournament_id)), "games": resumed}
 
@@ -417,9 +507,12 @@ def extend(tournament_id: str, who: Principal, seconds: int) -> dict:
     if row.deadline is None:
         raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
     row.deadline = row.deadline + timedelta(seconds=seconds)
-    tournament_log.append(t, [("round-extended", {
-        "round": t.round, "seconds": seconds, "deadline": iso(row.deadline)})],
-        {} if t.paused_at else {"deadline": row.deadline}, [row])
+    tournament_log.append(
+        t,
+        [("round-extended", {"round": t.round, "seconds": seconds, "deadline": iso(row.deadline)})],
+        {} if t.paused_at else {"deadline": row.deadline},
+        [row],
+    )
     db.session.commit()
     return summary(t)
 
@@ -438,18 +531,26 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
     t = organised(tournament_id, who)
     entry = entry_of(t, entry_id)
     if entry.withdrawn_round is None:
-        raise Conflict("Only a withdrawn entry's games can be handed to the timeout "
-                       "policy; withdraw it first.", code="entry-not-withdrawn")
-    seats = [(g.id, table.players.index(entry.id)) for table, g in res.tables(t.id)
-             if g.status == "active" and entry.id in table.players
-             and not g.seats[table.players.index(entry.id)].resigned]
+        raise Conflict(
+            "Only a withdrawn entry's games can be handed to the timeout "
+            "policy; withdraw it first.",
+            code="entry-not-withdrawn",
+        )
+    seats = [
+        (g.id, table.players.index(entry.id))
+        for table, g in res.tables(t.id)
+        if g.status == "active"
+        and entry.id in table.players
+        and not g.seats[table.players.index(entry.id)].resigned
+    ]
     if not seats:
         raise Conflict("This entry has no game being played.", code="nothing-to-replace")
     by = _withdrawn_by(t.id, entry.id)
     done = [g for g, seat in seats if adjudication.replace_seat(g, seat, t.id, by)]
     t = get(tournament_id)
-    tournament_log.append(t, [("entry-replaced", {
-        "entry": entry.id, "policy": "timeout-move", "games": done})])
+    tournament_log.append(
+        t, [("entry-replaced", {"entry": entry.id, "policy": "timeout-move", "games": done})]
+    )
     db.session.commit()
     return {**summary(t), "games": done}
 
@@ -457,9 +558,12 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
 def _withdrawn_by(tournament_id: str, entry_id: str) -> str:
     """Return who withdrew the entry, as its ``entry-withdrawn`` event says:
     ``"organiser"`` or ``"entrant"``."""
-    said = db.session.scalars(sa.select(tournament_log.TournamentEvent.payload).where(
-        tournament_log.TournamentEvent.tournament_id == tournament_id,
-        tournament_log.TournamentEvent.kind == "entry-withdrawn")
-        .order_by(tournament_log.TournamentEvent.seq.desc()))
-    return next((p.get("by", "entrant") for p in said if p.get("entry") == entry_id),
-                "entrant")
+    said = db.session.scalars(
+        sa.select(tournament_log.TournamentEvent.payload)
+        .where(
+            tournament_log.TournamentEvent.tournament_id == tournament_id,
+            tournament_log.TournamentEvent.kind == "entry-withdrawn",
+        )
+        .order_by(tournament_log.TournamentEvent.seq.desc())
+    )
+    return next((p.get("by", "entrant") for p in said if p.get("entry") == entry_id), "entrant")

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter import fairness
-from arbiter.store import NewEvent
 from arbiter.models import Game
+from arbiter.store import NewEvent
 from engines.base import Chance, Decision, Engine, Over
 
 MAX_SETTLE_STEPS = 10_000
@@ -53,8 +53,7 @@ class Transition:
         decision = self.engine.check_turn(self.state, seat)  # and never out of turn
         self.state = after
         payload = {"move": move, "text": self.engine.describe(move), **extra}
-        self.events.append(NewEvent("move", seat, payload,
-                                    [seat] if decision.private else None))
+        self.events.append(NewEvent("move", seat, payload, [seat] if decision.private else None))
 
     def roll(self) -> None:
         """Derive the outcome of the current Chance from the seed and apply it."""
@@ -64,9 +63,18 @@ class Transition:
         outcome = fairness.derive(spec, self.game.seed, self.next_seq)
         self.state = self.engine.resolve(self.state, outcome)
         seats = None if chance.visible_to is None else list(chance.visible_to)
-        self.events.append(NewEvent("chance", None, {
-            "spec": spec, "outcome": outcome,
-            "text": self.engine.describe_outcome(spec, outcome)}, seats))
+        self.events.append(
+            NewEvent(
+                "chance",
+                None,
+                {
+                    "spec": spec,
+                    "outcome": outcome,
+                    "text": self.engine.describe_outcome(spec, outcome),
+                },
+                seats,
+            )
+        )
 
     def finish(self, result: dict) -> None:
         """Record the end: ``game-over`` with ``result``, then ``seed-revealed``."""
@@ -120,5 +128,9 @@ def resignation_result(players: int, resigned: set[int]) -> dict:
     """Return the result of a game ended because too few seats remain."""
     standing = [s for s in range(players) if s not in resigned]
     ranking = ([standing] if standing else []) + [sorted(resigned)]
-    return {"scores": [None] * players, "ranking": ranking, "reason": "resignation",
-            "resigned": sorted(resigned)}
+    return {
+        "scores": [None] * players,
+        "ranking": ranking,
+        "reason": "resignation",
+        "resigned": sorted(resigned),
+    }

@@ -57,14 +57,17 @@ def backoff(attempts: int) -> float:
 
 
 def _may_try(now: datetime):
-    return sa.and_(WebhookDelivery.delivered_at.is_(None),
-                   WebhookDelivery.given_up_at.is_(None),
-                   sa.or_(WebhookDelivery.retry_at.is_(None), WebhookDelivery.retry_at <= now))
+    return sa.and_(
+        WebhookDelivery.delivered_at.is_(None),
+        WebhookDelivery.given_up_at.is_(None),
+        sa.or_(WebhookDelivery.retry_at.is_(None), WebhookDelivery.retry_at <= now),
+    )
 
 
 def claim(delivery_id: int):
     """Claim a delivery for one try; return its row (``id``, ``message_id``, ``url``,
-    ``body``, ``attempts``, ``created_at``), or None if delivered, given up, in flight or backing off
+    ``body``, ``attempts``, ``created_at``), or None if delivered, given up, in flight or backing
+    off
     (for more than ``EARLY``)."""
     now = utcnow()
     lease = now + timedelta(seconds=_setting("WEBHOOK_CLAIM_SECONDS"))
@@ -72,30 +75,43 @@ def claim(delivery_id: int):
         sa.update(WebhookDelivery)
         .where(WebhookDelivery.id == delivery_id, _may_try(now + EARLY))
         .values(claimed_at=now, retry_at=lease, attempts=WebhookDelivery.attempts + 1)
-        .returning(WebhookDelivery.id, WebhookDelivery.message_id, WebhookDelivery.url,
-                   WebhookDelivery.body, WebhookDelivery.attempts,
-                   WebhookDelivery.created_at)
-        .execution_options(synchronize_session=False)).first()
+        .returning(
+            WebhookDelivery.id,
+            WebhookDelivery.message_id,
+            WebhookDelivery.url,
+            WebhookDelivery.body,
+            WebhookDelivery.attempts,
+            WebhookDelivery.created_at,
+        )
+        .execution_options(synchronize_session=False)
+    ).first()
     db.session.commit()
     return row
 
 
 def hooks_served(delivery_id: int) -> list[Webhook]:
     """Return the hooks a delivery serves that are not disabled (deleted ones are gone)."""
-    return list(db.session.scalars(
-        sa.select(Webhook).join(WebhookRecipient, WebhookRecipient.webhook_id == Webhook.id)
-        .where(WebhookRecipient.delivery_id == delivery_id, Webhook.disabled_at.is_(None))
-        .order_by(Webhook.id)))
+    return list(
+        db.session.scalars(
+            sa.select(Webhook)
+            .join(WebhookRecipient, WebhookRecipient.webhook_id == Webhook.id)
+            .where(WebhookRecipient.delivery_id == delivery_id, Webhook.disabled_at.is_(None))
+            .order_by(Webhook.id)
+        )
+    )
 
 
-def signed_headers(message_id: str, body: str, secrets: list[str],
-                   at: datetime) -> dict[str, str]:
+def signed_headers(message_id: str, body: str, secrets: list[str], at: datetime) -> dict[str, str]:
     """Return the Standard Webhooks headers of a try at ``at`` (UTC): one signature per
     secret, space-separated, as the specification allows."""
     signatures = " ".join(Signer(s).sign(message_id, at, body) for s in secrets)
-    return {"webhook-id": message_id, "webhook-timestamp": str(int(at.timestamp())),
-            "webhook-signature": signatures, "Content-Type": "application/json",
-            "User-Agent": USER_AGENT}
+    return {
+        "webhook-id": message_id,
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": signatures,
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+    }
 
 
 def attempt(delivery_id: int) -> float | None:
@@ -107,12 +123,16 @@ def attempt(delivery_id: int) -> float | None:
         return None
     hooks = hooks_served(delivery_id)
     if not hooks:
-        _update(delivery_id, {"given_up_at": utcnow(),
-                              "last_error": "no web hook left to serve (deleted or disabled)"})
+        _update(
+            delivery_id,
+            {
+                "given_up_at": utcnow(),
+                "last_error": "no web hook left to serve (deleted or disabled)",
+            },
+        )
         return None
     now = utcnow()
-    headers = signed_headers(row.message_id, row.body, [webhooks.secret_of(h) for h in hooks],
-                             now)
+    headers = signed_headers(row.message_id, row.body, [webhooks.secret_of(h) for h in hooks], now)
     status, error = post(row.url, row.body, headers)
     if status is not None and 200 <= status < 300:
         _delivered(delivery_id, hooks, status)
@@ -126,9 +146,13 @@ def post(url: str, body: str, headers: dict[str, str]) -> tuple[int | None, str 
     try:
         webhook_urls.normalise(url)  # https only, unless the operator allows http
         with webhook_urls.session() as http:
-            answer = http.post(url, data=body.encode(), headers=headers,
-                               allow_redirects=False,
-                               timeout=_setting("WEBHOOK_TIMEOUT_SECONDS"))
+            answer = http.post(
+                url,
+                data=body.encode(),
+                headers=headers,
+                allow_redirects=False,
+                timeout=_setting("WEBHOOK_TIMEOUT_SECONDS"),
+            )
             answer.close()
     except requests.RequestException as err:
         return None, _reason(err)
@@ -149,23 +173,34 @@ def _reason(err: Exception) -> str:
 
 def _delivered(delivery_id: int, hooks: list[Webhook], status: int) -> None:
     now = utcnow()
-    db.session.execute(sa.update(Webhook).where(Webhook.id.in_([h.id for h in hooks]))
-                       .values(failures=0, last_success_at=now)
-                       .execution_options(synchronize_session=False))
-    _update(delivery_id, {"delivered_at": now, "last_status": status, "last_error": None,
-                          "retry_at": None})
+    db.session.execute(
+        sa.update(Webhook)
+        .where(Webhook.id.in_([h.id for h in hooks]))
+        .values(failures=0, last_success_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    _update(
+        delivery_id,
+        {"delivered_at": now, "last_status": status, "last_error": None, "retry_at": None},
+    )
 
 
-def _failed(delivery_id: int, url: str, hooks: list[Webhook], attempts: int,
-            created_at: datetime, status: int | None, error: str | None) -> float | None:
+def _failed(
+    delivery_id: int,
+    url: str,
+    hooks: list[Webhook],
+    attempts: int,
+    created_at: datetime,
+    status: int | None,
+    error: str | None,
+) -> float | None:
     """Record a failed try against the delivery and its hooks; return the wait before
     the next try, or None when the delivery is given up (its last try, or every hook
     it served disabled). A given-up delivery disables each hook it served that has
     had no success since ``created_at`` (when the delivery was written)."""
     now = utcnow()
     wait = backoff(attempts)
-    values = {"last_status": status, "last_error": error,
-              "retry_at": now + timedelta(seconds=wait)}
+    values = {"last_status": status, "last_error": error, "retry_at": now + timedelta(seconds=wait)}
     exhausted = attempts >= int(_setting("WEBHOOK_MAX_ATTEMPTS"))
     if exhausted:
         values["given_up_at"] = now
@@ -174,25 +209,42 @@ def _failed(delivery_id: int, url: str, hooks: list[Webhook], attempts: int,
         change = {"failures": Webhook.failures + 1}
         failing = hook.last_success_at is None or hook.last_success_at < created_at
         if status == 410 or (exhausted and failing):
-            why = ("the receiver answered 410 Gone" if status == 410 else
-                   f"a delivery failed all its {attempts} tries and nothing was "
-                   "delivered since it was written")
+            why = (
+                "the receiver answered 410 Gone"
+                if status == 410
+                else f"a delivery failed all its {attempts} tries and nothing was "
+                "delivered since it was written"
+            )
             change.update(disabled_at=now, disabled_reason=f"Disabled: {why}; last: {error}")
             disabled += 1
-        db.session.execute(sa.update(Webhook).where(Webhook.id == hook.id).values(**change)
-                           .execution_options(synchronize_session=False))
+        db.session.execute(
+            sa.update(Webhook)
+            .where(Webhook.id == hook.id)
+            .values(**change)
+            .execution_options(synchronize_session=False)
+        )
     if disabled == len(hooks):  # nobody left to serve
         values["given_up_at"] = now
     _update(delivery_id, values)
-    log.warning("web hook delivery %s to %s failed (try %s): %s%s", delivery_id,
-                url, attempts, error, "; given up" if "given_up_at" in values else "")
+    log.warning(
+        "web hook delivery %s to %s failed (try %s): %s%s",
+        delivery_id,
+        url,
+        attempts,
+        error,
+        "; given up" if "given_up_at" in values else "",
+    )
     return None if "given_up_at" in values else wait
 
 
 def _update(delivery_id: int, values: dict) -> None:
     """Set columns of one delivery and commit (with whatever else is pending)."""
-    db.session.execute(sa.update(WebhookDelivery).where(WebhookDelivery.id == delivery_id)
-                       .values(**values).execution_options(synchronize_session=False))
+    db.session.execute(
+        sa.update(WebhookDelivery)
+        .where(WebhookDelivery.id == delivery_id)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
 
 
@@ -202,8 +254,15 @@ def due(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:
     wait was too long for a task countdown. Oldest first."""
     now = utcnow()
     cutoff = now - timedelta(seconds=older_than_seconds)
-    return list(db.session.scalars(
-        sa.select(WebhookDelivery.id)
-        .where(_may_try(now), WebhookDelivery.created_at < cutoff,
-               sa.or_(WebhookDelivery.retry_at.is_(None), WebhookDelivery.retry_at < cutoff))
-        .order_by(WebhookDelivery.id).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(WebhookDelivery.id)
+            .where(
+                _may_try(now),
+                WebhookDelivery.created_at < cutoff,
+                sa.or_(WebhookDelivery.retry_at.is_(None), WebhookDelivery.retry_at < cutoff),
+            )
+            .order_by(WebhookDelivery.id)
+            .limit(limit)
+        )
+    )

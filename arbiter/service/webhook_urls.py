@@ -41,8 +41,9 @@ class RefusedAddress(OSError):
 def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     """Return the networks of ``WEBHOOK_ALLOWED_NETWORKS`` (config; default none)."""
     raw = current_app.config.get("WEBHOOK_ALLOWED_NETWORKS", "")
-    return [ipaddress.ip_network(part.strip(), strict=False)
-            for part in raw.split(",") if part.strip()]
+    return [
+        ipaddress.ip_network(part.strip(), strict=False) for part in raw.split(",") if part.strip()
+    ]
 
 
 NAT64_WELL_KNOWN = ipaddress.ip_network("64:ff9b::/96")
@@ -85,7 +86,8 @@ def address_allowed(address: str) -> bool:
     """True when the service may connect to IP ``address``: a public (global unicast,
     not reserved; for IPv6 inside ``2000::/3`` and not documentation ``3fff::/20``, or
     NAT64 ``64:ff9b::/96`` of a public IPv4 address) address, or one inside
-    ``WEBHOOK_ALLOWED_NETWORKS``. An IPv6 address that embeds an IPv4 one (:func:`embedded_ipv4`: mapped, compatible, 6to4, Teredo, NAT64) is
+    ``WEBHOOK_ALLOWED_NETWORKS``. An IPv6 address that embeds an IPv4 one (:func:`embedded_ipv4`:
+    mapped, compatible, 6to4, Teredo, NAT64) is
     allowed only when every embedded IPv4 address is (a NAT64 gateway or 6to4 relay
     would carry the connection there); the local-use NAT64 prefix ``64:ff9b:1::/48``
     only when listed. The same rule at registration and on every connection."""
@@ -99,8 +101,7 @@ def address_allowed(address: str) -> bool:
     if isinstance(ip, ipaddress.IPv6Address):
         if ip in NAT64_LOCAL:
             return False
-        if ip not in NAT64_WELL_KNOWN and (ip not in GLOBAL_UNICAST_V6
-                                           or ip in DOCUMENTATION_V6):
+        if ip not in NAT64_WELL_KNOWN and (ip not in GLOBAL_UNICAST_V6 or ip in DOCUMENTATION_V6):
             return False
         return all(address_allowed(str(v4)) for v4 in embedded_ipv4(ip))
     return not ip.is_reserved
@@ -114,8 +115,9 @@ def normalise(url: str) -> str:
         see ``URL_PATTERN``, or port 0) or ``webhook-url-not-https``.
     """
     if not re.fullmatch(URL_PATTERN, url):
-        raise _bad("A web hook URL may not contain spaces or control characters; "
-                   "write a space as %20.")
+        raise _bad(
+            "A web hook URL may not contain spaces or control characters; write a space as %20."
+        )
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -125,15 +127,19 @@ def normalise(url: str) -> str:
         raise _bad("A web hook URL's port must be 1 to 65535.")
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS or not parts.hostname:
-        schemes = ("https:// or http://" if current_app.config.get("WEBHOOK_ALLOW_HTTP")
-                   else "https://")
+        schemes = (
+            "https:// or http://" if current_app.config.get("WEBHOOK_ALLOW_HTTP") else "https://"
+        )
         raise _bad(f"A web hook URL must be an absolute {schemes} address with a host name.")
     if scheme == "http" and not current_app.config.get("WEBHOOK_ALLOW_HTTP"):
-        raise Unprocessable("This server only calls https:// web hooks.",
-                            code="webhook-url-not-https")
+        raise Unprocessable(
+            "This server only calls https:// web hooks.", code="webhook-url-not-https"
+        )
     if parts.username is not None or parts.password is not None:
-        raise _bad("A web hook URL may not carry a user name or password; put a secret "
-                   "in the path if you need one, and check the signature.")
+        raise _bad(
+            "A web hook URL may not carry a user name or password; put a secret "
+            "in the path if you need one, and check the signature."
+        )
     host = parts.hostname.lower().rstrip(".")
     shown = f"[{host}]" if ":" in host else host
     netloc = shown if port in (None, DEFAULT_PORTS[scheme]) else f"{shown}:{port}"
@@ -157,13 +163,17 @@ def check(url: str) -> str:
     try:
         addresses = resolve(parts.hostname, parts.port or DEFAULT_PORTS[parts.scheme])
     except OSError:
-        raise Unprocessable(f"The host {parts.hostname} of this web hook URL has no "
-                            "address.", code="webhook-url-unresolvable") from None
+        raise Unprocessable(
+            f"The host {parts.hostname} of this web hook URL has no address.",
+            code="webhook-url-unresolvable",
+        ) from None
     refused = [a for a in addresses if not address_allowed(a)]
     if refused:
         raise Unprocessable(
             f"The host {parts.hostname} resolves to {refused[0]}, a loopback, private or "
-            "link-local address this server does not call.", code="webhook-url-private")
+            "link-local address this server does not call.",
+            code="webhook-url-private",
+        )
     return clean
 
 
@@ -181,8 +191,9 @@ def _checked(sock: socket.socket) -> socket.socket:
     peer = sock.getpeername()[0]
     if not address_allowed(peer):
         sock.close()
-        raise RefusedAddress(f"refused to connect to {peer}: a loopback, private or "
-                             "link-local address")
+        raise RefusedAddress(
+            f"refused to connect to {peer}: a loopback, private or link-local address"
+        )
     return sock
 
 
@@ -211,8 +222,10 @@ class GuardedAdapter(HTTPAdapter):
     def init_poolmanager(self, *args, **kwargs) -> None:
         """Build the pool manager with the guarded connection pools."""
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _GuardedHTTPPool,
-                                                   "https": _GuardedHTTPSPool}
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _GuardedHTTPPool,
+            "https": _GuardedHTTPSPool,
+        }
 
 
 def session() -> requests.Session:

@@ -16,7 +16,7 @@ import base64
 import hashlib
 import json
 import secrets
-from typing import Iterable
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 from flask import current_app
@@ -66,27 +66,44 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
     if not hooks:
         return
     message_id = message_id_of(event, payload)
-    body = json.dumps({"type": event, "timestamp": iso(utcnow()), "data": payload},
-                      separators=(",", ":"), sort_keys=True)
+    body = json.dumps(
+        {"type": event, "timestamp": iso(utcnow()), "data": payload},
+        separators=(",", ":"),
+        sort_keys=True,
+    )
     by_url: dict[str, list[str]] = {}
     for hook_id, url in hooks:
         by_url.setdefault(url, []).append(hook_id)
-    sent = set(session.scalars(sa.select(WebhookDelivery.url_hash).where(
-        WebhookDelivery.message_id == message_id)))
+    sent = set(
+        session.scalars(
+            sa.select(WebhookDelivery.url_hash).where(WebhookDelivery.message_id == message_id)
+        )
+    )
     new = []
     for url, url_hooks in by_url.items():
         if url_hash(url) in sent:
             continue
-        delivery = WebhookDelivery(message_id=message_id, event=event, url=url,
-                                   url_hash=url_hash(url), body=body, attempts=0,
-                                   created_at=utcnow())
+        delivery = WebhookDelivery(
+            message_id=message_id,
+            event=event,
+            url=url,
+            url_hash=url_hash(url),
+            body=body,
+            attempts=0,
+            created_at=utcnow(),
+        )
         session.add(delivery)
         new.append((delivery, url_hooks))
     if not new:
         return
     session.flush()
-    session.add_all([WebhookRecipient(webhook_id=hook_id, delivery_id=d.id)
-                     for d, url_hooks in new for hook_id in url_hooks])
+    session.add_all(
+        [
+            WebhookRecipient(webhook_id=hook_id, delivery_id=d.id)
+            for d, url_hooks in new
+            for hook_id in url_hooks
+        ]
+    )
     session.flush()
     session.info.setdefault(PENDING_KEY, []).extend(d.id for d, _ in new)
 
@@ -97,9 +114,14 @@ def _wanting(session: Session, event: str, accounts: tuple[str, ...]) -> list[tu
     asks once)."""
     cache = session.info.setdefault(CACHE_KEY, {})
     if accounts not in cache:
-        cache[accounts] = [(h.id, h.url, list(h.events)) for h in session.scalars(
-            sa.select(Webhook).where(Webhook.account_id.in_(accounts),
-                                     Webhook.disabled_at.is_(None)).order_by(Webhook.id))]
+        cache[accounts] = [
+            (h.id, h.url, list(h.events))
+            for h in session.scalars(
+                sa.select(Webhook)
+                .where(Webhook.account_id.in_(accounts), Webhook.disabled_at.is_(None))
+                .order_by(Webhook.id)
+            )
+        ]
     return [(hook_id, url) for hook_id, url, events in cache[accounts] if event in events]
 
 
@@ -149,16 +171,25 @@ def create(session: Session, account: Account, url: str, events: list[str]) -> t
     clean = webhook_urls.check(url)
     wanted = _events(events)
     limit = int(current_app.config["WEBHOOKS_PER_ACCOUNT"])
-    count = session.scalar(sa.select(sa.func.count()).select_from(Webhook)
-                           .where(Webhook.account_id == account.id))
+    count = session.scalar(
+        sa.select(sa.func.count()).select_from(Webhook).where(Webhook.account_id == account.id)
+    )
     if count >= limit:
-        raise Unprocessable(f"An account may have at most {limit} web hooks; delete one "
-                            "first.", code="too-many-webhooks")
+        raise Unprocessable(
+            f"An account may have at most {limit} web hooks; delete one first.",
+            code="too-many-webhooks",
+        )
     hook_id = "wh_" + secrets.token_hex(8)
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
-    hook = Webhook(id=hook_id, account_id=account.id, url=clean, events=wanted,
-                   secret=idempotency.seal(SEAL_SCOPE, hook_id, {"secret": secret}),
-                   created_at=utcnow(), failures=0)
+    hook = Webhook(
+        id=hook_id,
+        account_id=account.id,
+        url=clean,
+        events=wanted,
+        secret=idempotency.seal(SEAL_SCOPE, hook_id, {"secret": secret}),
+        created_at=utcnow(),
+        failures=0,
+    )
     session.add(hook)
     session.commit()
     return hook, secret
@@ -171,8 +202,13 @@ def secret_of(hook: Webhook) -> str:
 
 def hooks_of(session: Session, account: Account) -> list[Webhook]:
     """Return the account's hooks, oldest first."""
-    return list(session.scalars(sa.select(Webhook).where(Webhook.account_id == account.id)
-                                .order_by(Webhook.created_at, Webhook.id)))
+    return list(
+        session.scalars(
+            sa.select(Webhook)
+            .where(Webhook.account_id == account.id)
+            .order_by(Webhook.created_at, Webhook.id)
+        )
+    )
 
 
 def hook_of(session: Session, account: Account, hook_id: str) -> Webhook:
@@ -198,8 +234,13 @@ def delete(session: Session, account: Account, hook_id: str) -> None:
     session.commit()
 
 
-def update(session: Session, account: Account, hook_id: str, events: list[str] | None = None,
-           enabled: bool | None = None) -> Webhook:
+def update(
+    session: Session,
+    account: Account,
+    hook_id: str,
+    events: list[str] | None = None,
+    enabled: bool | None = None,
+) -> Webhook:
     """Change one of the account's hooks: its ``events``, or ``enabled`` (True clears
     a disabling and the failure count, False disables it by its owner). Commits.
 
@@ -233,24 +274,30 @@ def _events(events: list[str]) -> list[str]:
     """
     wanted = sorted(set(events))
     if not wanted or any(e not in EVENTS for e in wanted):
-        raise Unprocessable("Choose at least one event of " + ", ".join(EVENTS) + ".",
-                            code="webhook-events-invalid")
+        raise Unprocessable(
+            "Choose at least one event of " + ", ".join(EVENTS) + ".", code="webhook-events-invalid"
+        )
     return wanted
 
 
 def hook_json(hook: Webhook, secret: str | None = None) -> dict:
     """Return a hook as the API shows it (``secret`` only when just created)."""
-    out = {"id": hook.id, "url": hook.url, "events": list(hook.events),
-           "created_at": iso(hook.created_at), "failures": hook.failures,
-           "last_success_at": iso(hook.last_success_at),
-           "disabled_at": iso(hook.disabled_at), "disabled_reason": hook.disabled_reason}
+    out = {
+        "id": hook.id,
+        "url": hook.url,
+        "events": list(hook.events),
+        "created_at": iso(hook.created_at),
+        "failures": hook.failures,
+        "last_success_at": iso(hook.last_success_at),
+        "disabled_at": iso(hook.disabled_at),
+        "disabled_reason": hook.disabled_reason,
+    }
     if secret is not None:
         out["secret"] = secret
     return out
 
 
-def deliveries_of(session: Session, account: Account, hook_id: str,
-                  limit: int = 100) -> list[dict]:
+def deliveries_of(session: Session, account: Account, hook_id: str, limit: int = 100) -> list[dict]:
     """Return the delivery log of one of the account's hooks, newest first (at most
     ``limit``): each delivery's event, ``webhook-id``, state (``pending``,
     ``delivered``, ``failed``), tries, last HTTP status and error, next try.
@@ -259,19 +306,30 @@ def deliveries_of(session: Session, account: Account, hook_id: str,
     """
     hook = hook_of(session, account, hook_id)
     rows = session.scalars(
-        sa.select(WebhookDelivery).join(
-            WebhookRecipient, WebhookRecipient.delivery_id == WebhookDelivery.id)
+        sa.select(WebhookDelivery)
+        .join(WebhookRecipient, WebhookRecipient.delivery_id == WebhookDelivery.id)
         .where(WebhookRecipient.webhook_id == hook.id)
-        .order_by(WebhookDelivery.id.desc()).limit(limit))
+        .order_by(WebhookDelivery.id.desc())
+        .limit(limit)
+    )
     return [delivery_json(d) for d in rows]
 
 
 def delivery_json(d: WebhookDelivery) -> dict:
     """Return a delivery as the log shows it."""
-    state = ("delivered" if d.delivered_at else "failed" if d.given_up_at else "pending")
-    return {"id": d.id, "message_id": d.message_id, "event": d.event, "url": d.url,
-            "state": state, "created_at": iso(d.created_at), "attempts": d.attempts,
-            "delivered_at": iso(d.delivered_at), "given_up_at": iso(d.given_up_at),
-            "next_try_at": iso(d.retry_at) if state == "pending" else None,
-            "last_status": d.last_status, "last_error": d.last_error,
-            "payload": json.loads(d.body)["data"]}
+    state = "delivered" if d.delivered_at else "failed" if d.given_up_at else "pending"
+    return {
+        "id": d.id,
+        "message_id": d.message_id,
+        "event": d.event,
+        "url": d.url,
+        "state": state,
+        "created_at": iso(d.created_at),
+        "attempts": d.attempts,
+        "delivered_at": iso(d.delivered_at),
+        "given_up_at": iso(d.given_up_at),
+        "next_try_at": iso(d.retry_at) if state == "pending" else None,
+        "last_status": d.last_status,
+        "last_error": d.last_error,
+        "payload": json.loads(d.body)["data"],
+    }

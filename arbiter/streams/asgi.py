@@ -31,11 +31,14 @@ from arbiter.streams.hub import END, Hub, Reader
 
 GAME_STREAM = re.compile(r"/v1/games/([^/]+)/stream")
 GAME_EVENTS = re.compile(r"/v1/games/([^/]+)/events")
-SSE_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"),
-               (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]
+SSE_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+]
 
 
-def create_app(flask_app=None) -> "Front":
+def create_app(flask_app=None) -> Front:
     """Return the ASGI application around ``flask_app`` (default: a new
     :func:`arbiter.create_app` with the web process's settings,
     :func:`arbiter.config.web_settings`); uvicorn calls it with ``--factory``."""
@@ -64,9 +67,12 @@ def chunked_bodies(wsgi_app):
     ``Content-Length`` as empty. With it, werkzeug reads the body and refuses one over
     ``MAX_CONTENT_LENGTH`` with 413 as it arrives (werkzeug's ``get_input_stream``).
     """
+
     def app(environ, start_response):
-        if "CONTENT_LENGTH" not in environ and \
-                "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        if (
+            "CONTENT_LENGTH" not in environ
+            and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        ):
             environ["wsgi.input_terminated"] = True
         return wsgi_app(environ, start_response)
 
@@ -78,8 +84,9 @@ class Front:
 
     def __init__(self, flask_app) -> None:
         self.flask = flask_app
-        self.wsgi = WSGIMiddleware(chunked_bodies(flask_app),
-                                   workers=flask_app.config["WEB_THREADS"])
+        self.wsgi = WSGIMiddleware(
+            chunked_bodies(flask_app), workers=flask_app.config["WEB_THREADS"]
+        )
         self.hub = Hub(flask_app)
         flask_app.extensions["stream_hub"] = self.hub
 
@@ -137,6 +144,7 @@ class Front:
 
     async def in_thread(self, func, *args) -> Any:
         """Run ``func(*args)`` inside a Flask app context in a worker thread."""
+
         def run():
             with self.flask.app_context():
                 return func(*args)
@@ -156,10 +164,12 @@ class Front:
 
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
-            after = wire.read_start(header(scope, b"last-event-id"),
-                                    (query.get("after") or [None])[0])
+            after = wire.read_start(
+                header(scope, b"last-event-id"), (query.get("after") or [None])[0]
+            )
             seat, over, version, who = await self.in_thread(
-                open_game_stream, game_id, header(scope, b"authorization"), after)
+                open_game_stream, game_id, header(scope, b"authorization"), after
+            )
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
@@ -171,8 +181,15 @@ class Front:
             await send(body(b"", more=False))
             return
         config = self.flask.config
-        reader = Reader({game_id: seat}, render_sse, config["STREAM_BUFFER"], {game_id: after},
-                        wire.SSE_KEEPALIVE, *who, until_over=True)
+        reader = Reader(
+            {game_id: seat},
+            render_sse,
+            config["STREAM_BUFFER"],
+            {game_id: after},
+            wire.SSE_KEEPALIVE,
+            *who,
+            until_over=True,
+        )
         self.hub.join(reader, {game_id: over})
         try:
             try:
@@ -185,19 +202,34 @@ class Front:
             over = over or any(e.kind == "game-over" for e in rows)
             version = rows[-1].seq if rows else after
             for event in rows:
-                await send(body(render_sse(game_id, reading.event_json(event, seat, over),
-                                           version)))
+                await send(
+                    body(render_sse(game_id, reading.event_json(event, seat, over), version))
+                )
             if over:  # the backlog holds the game's last events: nothing more comes
                 await send(body(b"", more=False))
                 return
             reader.last[game_id] = max(reader.last[game_id], version)
-            await self.pump(reader, {game_id: version}, wire.SSE_KEEPALIVE, receive, send,
-                            write=scope.get("extensions", {}).get(DIRECT_WRITE))
+            await self.pump(
+                reader,
+                {game_id: version},
+                wire.SSE_KEEPALIVE,
+                receive,
+                send,
+                write=scope.get("extensions", {}).get(DIRECT_WRITE),
+            )
         finally:
             self.hub.leave(reader)
 
-    async def pump(self, reader: Reader, sent: dict[str, int], keepalive: bytes,
-                   receive, send, decorate=None, write=None) -> None:
+    async def pump(
+        self,
+        reader: Reader,
+        sent: dict[str, int],
+        keepalive: bytes,
+        receive,
+        send,
+        decorate=None,
+        write=None,
+    ) -> None:
         """Send ``reader``'s new events and the hub's keep-alives until the client
         leaves or the reader is cut off or ended (revoked, or its game over: see
         :attr:`arbiter.streams.hub.Reader.ended`).
@@ -257,7 +289,7 @@ class Front:
                 ending = wire.sse_revoked()
             try:  # a stuck client may never take it: give up after a second
                 await asyncio.wait_for(send(body(ending, more=False)), 1.0)
-            except (asyncio.TimeoutError, OSError):
+            except (TimeoutError, OSError):
                 pass
 
     # --------------------------------------------------------------- ndjson per account
@@ -269,10 +301,10 @@ class Front:
         (``Last-Event-ID`` or ``?cursor=``) first sends every event after it, once."""
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
-            resume = wire.read_cursor(header(scope, b"last-event-id")
-                                      or (query.get("cursor") or [None])[0])
-            games, who = await self.in_thread(open_account_stream,
-                                              header(scope, b"authorization"))
+            resume = wire.read_cursor(
+                header(scope, b"last-event-id") or (query.get("cursor") or [None])[0]
+            )
+            games, who = await self.in_thread(open_account_stream, header(scope, b"authorization"))
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
@@ -280,8 +312,14 @@ class Front:
             await self.send_unavailable(send, err)
             return
         after = resume_stream.start_positions(games, resume)
-        reader = Reader({g: seat for g, (seat, _, _) in games.items()}, wire.ndjson,
-                        self.flask.config["STREAM_BUFFER"], after, wire.NDJSON_KEEPALIVE, *who)
+        reader = Reader(
+            {g: seat for g, (seat, _, _) in games.items()},
+            wire.ndjson,
+            self.flask.config["STREAM_BUFFER"],
+            after,
+            wire.NDJSON_KEEPALIVE,
+            *who,
+        )
         self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
         try:
             try:
@@ -289,14 +327,23 @@ class Front:
             except unavailable.UNREACHABLE as err:
                 await self.send_unavailable(send, err)
                 return
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"application/x-ndjson"), (b"cache-control", b"no-cache"),
-                (b"x-accel-buffering", b"no")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [
+                        (b"content-type", b"application/x-ndjson"),
+                        (b"cache-control", b"no-cache"),
+                        (b"x-accel-buffering", b"no"),
+                    ],
+                }
+            )
             await send(body(wire.NDJSON_KEEPALIVE + b"".join(lines)))
             for game_id, seq in sent.items():
                 reader.last[game_id] = max(reader.last[game_id], seq)
-            await self.pump(reader, sent, wire.NDJSON_KEEPALIVE, receive, send,
-                            decorate=wire.with_cursor)
+            await self.pump(
+                reader, sent, wire.NDJSON_KEEPALIVE, receive, send, decorate=wire.with_cursor
+            )
         finally:
             self.hub.leave(reader)
 
@@ -332,7 +379,7 @@ class Front:
                 return
             try:
                 await asyncio.wait_for(asyncio.shield(waiter[1]), wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             await replay(await self.ask_flask(now), send)
         finally:
@@ -356,8 +403,13 @@ class Front:
     async def send_problem(self, send, err: ArbiterError) -> None:
         """Answer ``err`` as problem+json, before any stream began."""
         response = problem_for(err)
-        await send({"type": "http.response.start", "status": response.status_code,
-                    "headers": [(b"content-type", b"application/problem+json")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": response.status_code,
+                "headers": [(b"content-type", b"application/problem+json")],
+            }
+        )
         await send(body(response.get_data(), more=False))
 
     async def send_unavailable(self, send, err: Exception) -> None:
@@ -365,9 +417,16 @@ class Front:
         ``Retry-After`` (see :mod:`arbiter.unavailable`), before any stream began."""
         with self.flask.app_context():
             response = unavailable.answer(err)
-        await send({"type": "http.response.start", "status": 503, "headers": [
-            (b"content-type", b"application/problem+json"),
-            (b"retry-after", response.headers["Retry-After"].encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 503,
+                "headers": [
+                    (b"content-type", b"application/problem+json"),
+                    (b"retry-after", response.headers["Retry-After"].encode()),
+                ],
+            }
+        )
         await send(body(response.get_data(), more=False))
 
 
@@ -383,8 +442,9 @@ def token_of(who) -> Who:
     return who.token_id, who.account.id
 
 
-def open_game_stream(game_id: str, authorization: str | None, after: int
-                     ) -> tuple[int | None, bool, int, Who]:
+def open_game_stream(
+    game_id: str, authorization: str | None, after: int
+) -> tuple[int | None, bool, int, Who]:
     """Authenticate a game stream's reader as the Flask guard does; return its seat
     (None: spectator), whether the game is over, the game's version and the reader's
     :data:`Who` (runs in a worker thread).

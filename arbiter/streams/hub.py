@@ -26,7 +26,8 @@ the others. A game stream ends once it was sent the game's last event (the
 personal token was revoked or an account deleted (Redis ``<STREAM_CHANNEL>:revoked``,
 or in-process) ends every stream opened with that token or by that account; every
 ``STREAM_REVOKE_CHECK_SECONDS`` one query per 500 open tokens re-checks them (a notice
-lost, a token expired): no database work per reader or per event. Keep-alives come from one ticker per hub, not from a timer per reader.
+lost, a token expired): no database work per reader or per event. Keep-alives come from one ticker
+per hub, not from a timer per reader.
 An idle reader is a socket and a coroutine waiting for the client to leave, no thread.
 """
 
@@ -35,8 +36,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -85,9 +87,17 @@ class Reader:
         stream, not the account stream, which follows other games too).
     """
 
-    def __init__(self, seats: dict[str, int | None], render: Render, buffer: int,
-                 after: dict[str, int], keepalive: bytes = b"", token_id: str | None = None,
-                 account_id: str | None = None, until_over: bool = False) -> None:
+    def __init__(
+        self,
+        seats: dict[str, int | None],
+        render: Render,
+        buffer: int,
+        after: dict[str, int],
+        keepalive: bytes = b"",
+        token_id: str | None = None,
+        account_id: str | None = None,
+        until_over: bool = False,
+    ) -> None:
         self.seats = seats
         self.render = render
         self.queue: asyncio.Queue = asyncio.Queue(buffer)
@@ -252,8 +262,10 @@ class Hub:
             feed = self.feeds.setdefault(game_id, Feed())
             feed.readers.add(reader)
             feed.over = feed.over or over.get(game_id, False)
-        if (("token", reader.token_id) in self.revoked
-                or ("account", reader.account_id) in self.revoked):
+        if ("token", reader.token_id) in self.revoked or (
+            "account",
+            reader.account_id,
+        ) in self.revoked:
             reader.end("revoked")  # revoked while it was being authenticated
 
     def leave(self, reader: Reader) -> None:
@@ -389,8 +401,9 @@ class Hub:
                 key = (reader.render, seat, last)
                 data = joined.get(key)
                 if data is None:
-                    data = joined[key] = b"".join(frame(reader.render, event, seat)
-                                                  for event in rows if event.seq > last)
+                    data = joined[key] = b"".join(
+                        frame(reader.render, event, seat) for event in rows if event.seq > last
+                    )
                 if data and not reader.offer(game_id, version, data):
                     self.leave(reader)
                     continue
@@ -398,8 +411,7 @@ class Hub:
                 for event in rows:
                     if event.seq <= last:
                         continue
-                    if not reader.offer(game_id, event.seq,
-                                        frame(reader.render, event, seat)):
+                    if not reader.offer(game_id, event.seq, frame(reader.render, event, seat)):
                         self.leave(reader)
                         break
             if ends and reader.until_over and not reader.cut.is_set():
@@ -420,8 +432,9 @@ class Hub:
 
                 out = []
                 for i in range(0, len(ids), 500):
-                    out += db.session.execute(sa.select(Game.id, Game.version)
-                                              .where(Game.id.in_(ids[i:i + 500]))).all()
+                    out += db.session.execute(
+                        sa.select(Game.id, Game.version).where(Game.id.in_(ids[i : i + 500]))
+                    ).all()
                 return out
 
         while True:
@@ -452,13 +465,20 @@ class Hub:
 
                 now, out = utcnow(), set()
                 for i in range(0, len(ids), 500):
-                    out |= set(db.session.scalars(
-                        sa.select(ApiToken.id)
-                        .join(Account, Account.id == ApiToken.account_id)
-                        .where(ApiToken.id.in_(ids[i:i + 500]),
-                               sa.or_(ApiToken.revoked_at.is_not(None),
-                                      Account.deleted_at.is_not(None),
-                                      ApiToken.expires_at <= now))))
+                    out |= set(
+                        db.session.scalars(
+                            sa.select(ApiToken.id)
+                            .join(Account, Account.id == ApiToken.account_id)
+                            .where(
+                                ApiToken.id.in_(ids[i : i + 500]),
+                                sa.or_(
+                                    ApiToken.revoked_at.is_not(None),
+                                    Account.deleted_at.is_not(None),
+                                    ApiToken.expires_at <= now,
+                                ),
+                            )
+                        )
+                    )
                 return out
 
         while True:
@@ -510,8 +530,7 @@ class Hub:
                             continue
                         if message["type"] != "pmessage":
                             continue
-                        self.notify(message["channel"].decode()[prefix:],
-                                    int(message["data"]))
+                        self.notify(message["channel"].decode()[prefix:], int(message["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the poll covers the gap; reconnect

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from flask import current_app
 
@@ -65,13 +65,18 @@ def committed(game_id: str, version: int) -> None:
     A failure to publish is logged, not raised: the hubs' poll finds the events within
     ``STREAM_POLL_SECONDS``.
     """
-    _announce(LISTENERS, (game_id, version),
-              lambda prefix: channel(prefix, game_id), str(version),
-              f"version {version} of game {game_id}")
+    _announce(
+        LISTENERS,
+        (game_id, version),
+        lambda prefix: channel(prefix, game_id),
+        str(version),
+        f"version {version} of game {game_id}",
+    )
 
 
-def _announce(listeners: list, args: tuple, channel_of: Callable[[str], str], message: str,
-              what: str) -> None:
+def _announce(
+    listeners: list, args: tuple, channel_of: Callable[[str], str], message: str, what: str
+) -> None:
     """Call this process's ``listeners`` with ``args`` (no ``STREAM_REDIS_URL``), or
     publish ``message`` on ``channel_of(STREAM_CHANNEL)``; a Redis failure is logged
     (as "could not publish ``what``"), never raised."""
@@ -101,8 +106,7 @@ def committed_many(versions: list[tuple[str, int]]) -> None:
             pipe.publish(channel(prefix, game_id), str(version))
         pipe.execute()
     except Exception:  # noqa: BLE001 - any Redis failure: the poll catches up
-        log.warning("could not publish the versions of %d games", len(versions),
-                    exc_info=True)
+        log.warning("could not publish the versions of %d games", len(versions), exc_info=True)
 
 
 def revoked(kind: str, ident: str) -> None:
@@ -111,5 +115,10 @@ def revoked(kind: str, ident: str) -> None:
     Call it after the commit. A failure to publish is logged, not raised: the hubs'
     re-check of their readers' tokens (``STREAM_REVOKE_CHECK_SECONDS``) closes them.
     """
-    _announce(REVOCATION_LISTENERS, (kind, ident), revocation_channel, f"{kind}:{ident}",
-              f"the revocation of {kind} {ident}")
+    _announce(
+        REVOCATION_LISTENERS,
+        (kind, ident),
+        revocation_channel,
+        f"{kind}:{ident}",
+        f"the revocation of {kind} {ident}",
+    )

@@ -20,8 +20,10 @@ Followed = dict[str, tuple[int | None, int, bool]]
 def start_positions(games: Followed, resume: dict[str, int] | None) -> dict[str, int]:
     """Return, per followed game, the seq after which the stream starts: the cursor's
     (never past the game's version), else the game's version (no backlog)."""
-    return {g: version if resume is None else min(resume.get(g, version), version)
-            for g, (_, version, _) in games.items()}
+    return {
+        g: version if resume is None else min(resume.get(g, version), version)
+        for g, (_, version, _) in games.items()
+    }
 
 
 def missed_lines(games: Followed, after: dict[str, int]) -> tuple[list[bytes], dict[str, int]]:
@@ -39,6 +41,9 @@ def missed_lines(games: Followed, after: dict[str, int]) -> tuple[list[bytes], d
         last = rows[-1].seq if rows else after[game_id]
         for event in rows:
             sent[game_id] = event.seq
-            lines.append(wire.with_cursor(
-                wire.ndjson(game_id, reading.event_json(event, seat, over), last), sent))
+            lines.append(
+                wire.with_cursor(
+                    wire.ndjson(game_id, reading.event_json(event, seat, over), last), sent
+                )
+            )
     return lines, sent

@@ -28,8 +28,9 @@ def sse(event: dict, version: int, retry_ms: int | None = None) -> bytes:
 def ndjson(game_id: str, event: dict, version: int) -> bytes:
     """Return one ndjson line for ``event`` of ``game_id`` (``{"game", "seq", "version",
     ...}``)."""
-    return (json.dumps({"game": game_id, **event, "version": version},
-                       separators=(",", ":")) + "\n").encode()
+    return (
+        json.dumps({"game": game_id, **event, "version": version}, separators=(",", ":")) + "\n"
+    ).encode()
 
 
 def sse_cut(detail: str) -> bytes:
@@ -53,8 +54,9 @@ def read_after(raw: str | None, what: str) -> int:
     if raw is None or raw == "":
         return 0
     if not raw.isdigit() or len(raw) > 10:
-        raise ArbiterError(f"{what} must be the seq of an event, such as 7, not {raw!r}.",
-                           code="bad-last-event-id")
+        raise ArbiterError(
+            f"{what} must be the seq of an event, such as 7, not {raw!r}.", code="bad-last-event-id"
+        )
     return int(raw)
 
 
@@ -91,15 +93,18 @@ def read_cursor(raw: str | None) -> dict[str, int] | None:
     """
     if raw is None or raw == "":
         return None
-    bad = ArbiterError("The cursor must be one a /v1/me/stream line carried, sent back "
-                       "unchanged.", code="bad-cursor")
+    bad = ArbiterError(
+        "The cursor must be one a /v1/me/stream line carried, sent back unchanged.",
+        code="bad-cursor",
+    )
     version, _, packed = raw.partition(".")
     if version != CURSOR_VERSION or not packed or len(raw) > MAX_CURSOR:
         raise bad
     try:
         unpack = zlib.decompressobj()
-        text = unpack.decompress(base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4)),
-                                 MAX_CURSOR * 4)  # bounded: no zip bomb
+        text = unpack.decompress(
+            base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4)), MAX_CURSOR * 4
+        )  # bounded: no zip bomb
         if unpack.unconsumed_tail or not unpack.eof:
             raise ValueError("cursor too long or truncated")
         text = text.decode()

@@ -18,5 +18,15 @@ from arbiter.tournaments.standings import standings
 from arbiter.tournaments.swiss import swiss_round
 from arbiter.tournaments.trf import trf_export
 
-__all__ = ["GameResult", "Round", "Scoring", "Standing", "Table", "default_scoring",
-           "round_robin_schedule", "standings", "swiss_round", "trf_export"]
+__all__ = [
+    "GameResult",
+    "Round",
+    "Scoring",
+    "Standing",
+    "Table",
+    "default_scoring",
+    "round_robin_schedule",
+    "standings",
+    "swiss_round",
+    "trf_export",
+]

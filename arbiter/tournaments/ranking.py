@@ -8,17 +8,27 @@ from arbiter.tournaments.model import GameResult, Scoring
 from arbiter.tournaments.standings import PRECISION, standings
 
 
-def ranking(entrants: Sequence[str], results: Sequence[GameResult], byes: Mapping[str, int],
-            scoring: Scoring) -> list[tuple[str, float]]:
+def ranking(
+    entrants: Sequence[str],
+    results: Sequence[GameResult],
+    byes: Mapping[str, int],
+    scoring: Scoring,
+) -> list[tuple[str, float]]:
     """[(entrant, points)] best first: by the standings' criteria (points, Buchholz,
     Sonneborn-Berger, head-to-head), then by the order of ``entrants`` (the seeding; the
     orchestration passes entry order), not by id as ``standings`` does.
     """
     seed = {e: i for i, e in enumerate(dict.fromkeys(entrants))}
     rows = standings(list(seed), results, byes, scoring)
-    rows.sort(key=lambda r: (-round(r.points, PRECISION), -round(r.buchholz, PRECISION),
-                             -round(r.sonneborn_berger, PRECISION),
-                             -round(r.head_to_head, PRECISION), seed[r.entrant]))
+    rows.sort(
+        key=lambda r: (
+            -round(r.points, PRECISION),
+            -round(r.buchholz, PRECISION),
+            -round(r.sonneborn_berger, PRECISION),
+            -round(r.head_to_head, PRECISION),
+            seed[r.entrant],
+        )
+    )
     return [(r.entrant, r.points) for r in rows]
 
 

@@ -101,8 +101,9 @@ def _multiplayer(players: list[str], k: int) -> list[Round]:
             order = seat_order([players[i] for i in sorted(table)], history)
             record(order, history)
             seated.append(Table(order))
-        rounds.append(Round(number=r + 1, tables=tuple(seated),
-                            byes=tuple(players[i] for i in byes[r])))
+        rounds.append(
+            Round(number=r + 1, tables=tuple(seated), byes=tuple(players[i] for i in byes[r]))
+        )
     return rounds
 
 
@@ -113,8 +114,9 @@ def _tables(n: int, k: int) -> tuple[list[list[list[int]]], list[list[int]]]:
     sitting_out = n % k
     found = None
     for rounds in range(round_count(n, k), round_count(n, k) + EXTRA_ROUNDS + 1):
-        byes = [sorted({(r * sitting_out + j) % n for j in range(sitting_out)})
-                for r in range(rounds)]
+        byes = [
+            sorted({(r * sitting_out + j) % n for j in range(sitting_out)}) for r in range(rounds)
+        ]
         playing = [[i for i in range(n) if i not in out] for out in byes]
         for restart in range(RESTARTS):
             rng = random.Random(f"round-robin {n} {k} {rounds} {restart}")
@@ -141,18 +143,19 @@ def _pair_costs(pairs: int, levels: int) -> list[int]:
     every pair below it, so minimising the sum minimises, in this order, the pairs never
     met, the most meetings of a pair, how many pairs have that many, and so on down."""
     unit = pairs + 1
-    return [unit ** levels] + [unit ** m for m in range(1, levels)]
+    return [unit**levels] + [unit**m for m in range(1, levels)]
 
 
-def _start(n: int, k: int, playing: list[list[int]],
-           rng: random.Random) -> tuple[list[list[list[int]]], list[list[int]]]:
+def _start(
+    n: int, k: int, playing: list[list[int]], rng: random.Random
+) -> tuple[list[list[list[int]]], list[list[int]]]:
     """Random tables for every round, and the pair meeting counts they give."""
     met = [[0] * n for _ in range(n)]
     tables = []
     for players in playing:
         order = players[:]
         rng.shuffle(order)
-        round_tables = [order[i:i + k] for i in range(0, len(order), k)]
+        round_tables = [order[i : i + k] for i in range(0, len(order), k)]
         for table in round_tables:
             for a in table:
                 for b in table:
@@ -162,8 +165,9 @@ def _start(n: int, k: int, playing: list[list[int]],
     return tables, met
 
 
-def _anneal(n: int, k: int, playing: list[list[int]], rng: random.Random,
-            steps: int = STEPS) -> tuple[tuple[int, int, int], list[list[list[int]]]]:
+def _anneal(
+    n: int, k: int, playing: list[list[int]], rng: random.Random, steps: int = STEPS
+) -> tuple[tuple[int, int, int], list[list[list[int]]]]:
     """Partition each round's players into tables of k, spreading pair meetings evenly by
     a local search on swaps of two players of one round.
 

@@ -28,8 +28,7 @@ def default_scoring(table_size: int) -> Scoring:
     if table_size == 2:
         return Scoring(place_points=(1.0, 0.0), bye_points=1.0)
     last = table_size - 1
-    return Scoring(place_points=tuple((last - i) / last for i in range(table_size)),
-                   bye_points=0.5)
+    return Scoring(place_points=tuple((last - i) / last for i in range(table_size)), bye_points=0.5)
 
 
 def game_points(result: GameResult, scoring: Scoring) -> dict[str, float]:
@@ -46,8 +45,10 @@ def game_points(result: GameResult, scoring: Scoring) -> dict[str, float]:
     if len(set(players)) != len(players):
         raise ValueError(f"round {result.round}: a player sits twice at one table")
     if len(players) > len(scoring.place_points):
-        raise ValueError(f"round {result.round}: {len(players)} players but the scoring has "
-                         f"points for {len(scoring.place_points)} places")
+        raise ValueError(
+            f"round {result.round}: {len(players)} players but the scoring has "
+            f"points for {len(scoring.place_points)} places"
+        )
     order = sorted(range(len(players)), key=lambda i: places[i])
     points: dict[str, float] = {}
     start = 0
@@ -55,7 +56,7 @@ def game_points(result: GameResult, scoring: Scoring) -> dict[str, float]:
         end = start
         while end + 1 < len(order) and places[order[end + 1]] == places[order[start]]:
             end += 1
-        share = sum(scoring.place_points[start:end + 1]) / (end - start + 1)
+        share = sum(scoring.place_points[start : end + 1]) / (end - start + 1)
         for position in range(start, end + 1):
             points[players[order[position]]] = share
         start = end + 1

@@ -24,8 +24,12 @@ from arbiter.tournaments.scoring import game_points, pairwise_score
 PRECISION = 9
 
 
-def standings(entrants: Sequence[str], results: Sequence[GameResult],
-              byes: Mapping[str, int], scoring: Scoring) -> list[Standing]:
+def standings(
+    entrants: Sequence[str],
+    results: Sequence[GameResult],
+    byes: Mapping[str, int],
+    scoring: Scoring,
+) -> list[Standing]:
     """The standings of ``entrants``, best first.
 
     Takes the entrants to list (withdrawn ones may be left out: their results still count
@@ -56,12 +60,37 @@ def standings(entrants: Sequence[str], results: Sequence[GameResult],
             mates_total = sum(total[p] for p in mates)
             buchholz += mates_total
             sonneborn += points_of[i][entrant] * mates_total
-            head += sum(pairwise_score(result, entrant, p) for p in mates
-                        if tied_key[p] == mine)
-        rows.append((entrant, total.get(entrant, 0.0), len(played),
-                     int(byes.get(entrant, 0)), buchholz, sonneborn, head))
-    rows.sort(key=lambda r: (-round(r[1], PRECISION), -round(r[4], PRECISION),
-                             -round(r[5], PRECISION), -round(r[6], PRECISION), r[0]))
-    return [Standing(rank=i + 1, entrant=e, points=p, games=g, byes=b, buchholz=bh,
-                     sonneborn_berger=sb, head_to_head=h)
-            for i, (e, p, g, b, bh, sb, h) in enumerate(rows)]
+            head += sum(pairwise_score(result, entrant, p) for p in mates if tied_key[p] == mine)
+        rows.append(
+            (
+                entrant,
+                total.get(entrant, 0.0),
+                len(played),
+                int(byes.get(entrant, 0)),
+                buchholz,
+                sonneborn,
+                head,
+            )
+        )
+    rows.sort(
+        key=lambda r: (
+            -round(r[1], PRECISION),
+            -round(r[4], PRECISION),
+            -round(r[5], PRECISION),
+            -round(r[6], PRECISION),
+            r[0],
+        )
+    )
+    return [
+        Standing(
+            rank=i + 1,
+            entrant=e,
+            points=p,
+            games=g,
+            byes=b,
+            buchholz=bh,
+            sonneborn_berger=sb,
+            head_to_head=h,
+        )
+        for i, (e, p, g, b, bh, sb, h) in enumerate(rows)
+    ]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
-from math import comb, factorial
+from math import factorial
 
 from arbiter.tournaments.model import GameResult, Round, Scoring, Table
 from arbiter.tournaments.ranking import bye_takers, ranking
@@ -52,9 +52,15 @@ BRACKET_MAX = 24
 Met = dict[frozenset, int]
 
 
-def swiss_round(entrants: Sequence[str], results: Sequence[GameResult],
-                byes: Mapping[str, int], table_size: int, number: int,
-                scoring: Scoring, rounds: int | None = None) -> Round:
+def swiss_round(
+    entrants: Sequence[str],
+    results: Sequence[GameResult],
+    byes: Mapping[str, int],
+    table_size: int,
+    number: int,
+    scoring: Scoring,
+    rounds: int | None = None,
+) -> Round:
     """Pair round ``number`` of a Swiss (see the module docstring for the criteria).
 
     Takes the current entrants (in seeding order), every result so far, the byes so far
@@ -82,10 +88,11 @@ def swiss_round(entrants: Sequence[str], results: Sequence[GameResult],
         more_to_come = rounds is None or number < rounds
         groups = _tables(playing, table_size, met, history, more_to_come)
     position = {e: i for i, e in enumerate(order)}
-    tables = sorted((seat_order(sorted(g, key=position.get), history) for g in groups),
-                    key=lambda t: min(position[p] for p in t))
-    return Round(number=number, tables=tuple(Table(t) for t in tables),
-                 byes=tuple(sitting_out))
+    tables = sorted(
+        (seat_order(sorted(g, key=position.get), history) for g in groups),
+        key=lambda t: min(position[p] for p in t),
+    )
+    return Round(number=number, tables=tuple(Table(t) for t in tables), byes=tuple(sitting_out))
 
 
 def meetings(results: Sequence[GameResult]) -> Met:
@@ -129,8 +136,7 @@ def _brackets(playing: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
     return brackets
 
 
-def _match(playing: list[tuple[str, int]], met: Met,
-           history: SeatHistory) -> list[tuple[str, ...]]:
+def _match(playing: list[tuple[str, int]], met: Met, history: SeatHistory) -> list[tuple[str, ...]]:
     """2-player pairs: bracket by bracket (``_brackets``), a bracket that cannot be paired
     without a repeat is merged with the next one, and a merged run that still repeats is
     solved over the whole rest of the field."""
@@ -150,8 +156,9 @@ def _match(playing: list[tuple[str, int]], met: Met,
     return pairs
 
 
-def _match_bracket(playing: list[tuple[str, int]], met: Met,
-                   history: SeatHistory) -> tuple[list[tuple[str, ...]], int]:
+def _match_bracket(
+    playing: list[tuple[str, int]], met: Met, history: SeatHistory
+) -> tuple[list[tuple[str, ...]], int]:
     """(pairs, repeat pairings among them): a minimum-cost perfect matching on the
     lexicographic criteria (repeat pairings, their meetings squared, score-group distance
     squared, seat-wish conflict 0-2). Few distinct weights keep the blossom algorithm
@@ -212,8 +219,9 @@ def _split_cost(split: Sequence[Sequence[tuple[str, int]]], met: Met) -> tuple[i
     return tuple(sum(c[i] for c in costs) for i in range(3))
 
 
-def _tables(playing: list[tuple[str, int]], k: int, met: Met, history: SeatHistory,
-            look_ahead: bool) -> list[tuple[str, ...]]:
+def _tables(
+    playing: list[tuple[str, int]], k: int, met: Met, history: SeatHistory, look_ahead: bool
+) -> list[tuple[str, ...]]:
     """k-player tables: exhaustive search for small fields, repair search for large ones."""
     if _partition_count(len(playing), k) <= EXHAUSTIVE_LIMIT:
         return _exhaustive(playing, k, met, history, look_ahead)
@@ -252,12 +260,14 @@ def _repeat_free_exists(players: list[str], k: int, met: Met) -> bool:
     return False
 
 
-def _exhaustive(playing: list[tuple[str, int]], k: int, met: Met, history: SeatHistory,
-                look_ahead: bool) -> list[tuple[str, ...]]:
+def _exhaustive(
+    playing: list[tuple[str, int]], k: int, met: Met, history: SeatHistory, look_ahead: bool
+) -> list[tuple[str, ...]]:
     """The best split by (repeat pairs, their weight, next round repeat-free, score spread,
     seat balance)."""
-    scored = sorted(((_split_cost(split, met), split) for split in _partitions(playing, k)),
-                    key=lambda c: c[0])
+    scored = sorted(
+        ((_split_cost(split, met), split) for split in _partitions(playing, k)), key=lambda c: c[0]
+    )
     least = scored[0][0][:2]
     candidates = [c for c in scored if c[0][:2] == least]
     if look_ahead:
@@ -271,15 +281,19 @@ def _exhaustive(playing: list[tuple[str, int]], k: int, met: Met, history: SeatH
                 candidates = [c for c in candidates if c[0] == cost]
                 break
     tied = [c for c in candidates if c[0] == candidates[0][0]]
-    chosen = min(tied, key=lambda c: sum(
-        seat_cost(seat_order([e for e, _ in t], history), history)[0] for t in c[1]))
+    chosen = min(
+        tied,
+        key=lambda c: sum(
+            seat_cost(seat_order([e for e, _ in t], history), history)[0] for t in c[1]
+        ),
+    )
     return [tuple(e for e, _ in table) for table in chosen[1]]
 
 
 def _repair(playing: list[tuple[str, int]], k: int, met: Met) -> list[tuple[str, ...]]:
     """Large fields: consecutive tables in rank order (best for score spread), then swaps
     between tables that remove repeat meetings at the least cost in score spread."""
-    tables = [list(playing[i:i + k]) for i in range(0, len(playing), k)]
+    tables = [list(playing[i : i + k]) for i in range(0, len(playing), k)]
     for _ in range(len(playing) * k):
         costs = [_table_cost(t, met) for t in tables]
         worst = max(range(len(tables)), key=lambda i: costs[i][:2])
@@ -291,11 +305,10 @@ def _repair(playing: list[tuple[str, int]], k: int, met: Met) -> list[tuple[str,
                 if j == worst:
                     continue
                 for ib, b in enumerate(other):
-                    new_a = tables[worst][:ia] + [b] + tables[worst][ia + 1:]
-                    new_b = other[:ib] + [a] + other[ib + 1:]
+                    new_a = tables[worst][:ia] + [b] + tables[worst][ia + 1 :]
+                    new_b = other[:ib] + [a] + other[ib + 1 :]
                     ca, cb = _table_cost(new_a, met), _table_cost(new_b, met)
-                    delta = tuple(ca[x] + cb[x] - costs[worst][x] - costs[j][x]
-                                  for x in range(3))
+                    delta = tuple(ca[x] + cb[x] - costs[worst][x] - costs[j][x] for x in range(3))
                     if delta[:2] < (0, 0) and (best is None or delta < best[0]):
                         best = (delta, j, new_a, new_b)
         if best is None:

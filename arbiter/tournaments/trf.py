@@ -27,10 +27,15 @@ NAME_WIDTH = 33
 MAX_ENTRANTS = 9999
 
 
-def trf_export(name: str, start_date: str, entrants: Sequence[tuple[str, str]],
-               rounds: Sequence[Round], results: Sequence[GameResult],
-               scoring: Scoring | None = None,
-               tournament_type: str = "Individual: Swiss-System") -> str:
+def trf_export(
+    name: str,
+    start_date: str,
+    entrants: Sequence[tuple[str, str]],
+    rounds: Sequence[Round],
+    results: Sequence[GameResult],
+    scoring: Scoring | None = None,
+    tournament_type: str = "Individual: Swiss-System",
+) -> str:
     """The TRF-16 text of a 2-player tournament.
 
     Takes the tournament's name, its start date (``YYYY/MM/DD`` as TRF writes dates),
@@ -48,21 +53,24 @@ def trf_export(name: str, start_date: str, entrants: Sequence[tuple[str, str]],
     for rnd in rounds:
         for table in rnd.tables:
             if len(table.players) != 2:
-                raise ValueError(f"round {rnd.number}: TRF is for 2-player games, a table "
-                                 f"has {len(table.players)}")
+                raise ValueError(
+                    f"round {rnd.number}: TRF is for 2-player games, a table "
+                    f"has {len(table.players)}"
+                )
         for player in [p for t in rnd.tables for p in t.players] + list(rnd.byes):
             if player not in start_rank:
                 raise ValueError(f"round {rnd.number}: {player} is not an entrant")
     byes = Counter(p for rnd in rounds for p in rnd.byes)
     rows = {row.entrant: row for row in standings(list(start_rank), results, byes, scoring)}
     outcome = {(r.round, p): r for r in results for p in r.players}
-    lines = [f"012 {name}", f"042 {start_date}", f"062 {len(entrants)}",
-             f"092 {tournament_type}"]
+    lines = [f"012 {name}", f"042 {start_date}", f"062 {len(entrants)}", f"092 {tournament_type}"]
     ordered = sorted(rounds, key=lambda r: r.number)
     for entrant, display in entrants:
         row = rows[entrant]
-        line = (f"001 {start_rank[entrant]:>4}      {display[:NAME_WIDTH]:<{NAME_WIDTH}}"
-                f"{'':33}{row.points:>4.1f} {row.rank:>4}")
+        line = (
+            f"001 {start_rank[entrant]:>4}      {display[:NAME_WIDTH]:<{NAME_WIDTH}}"
+            f"{'':33}{row.points:>4.1f} {row.rank:>4}"
+        )
         for rnd in ordered:
             line += "  " + _round_block(entrant, rnd, outcome, start_rank)
         lines.append(line)

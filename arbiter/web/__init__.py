@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 """The Content-Security-Policy of the pages and of the board pictures."""
 
 
@@ -36,9 +38,11 @@ def signed_in_account() -> dict:
 
 def init_app(app: Flask) -> None:
     """Register the pages and the security headers on ``app``."""
-    from arbiter.web import account_routes  # noqa: F401 - registers the account pages
-    from arbiter.web import tournament_routes  # noqa: F401 - registers the tournament pages
-    from arbiter.web import webhook_routes  # noqa: F401 - registers the web hook pages
+    from arbiter.web import (
+        account_routes,  # noqa: F401 - registers the account pages
+        tournament_routes,  # noqa: F401 - registers the tournament pages
+        webhook_routes,  # noqa: F401 - registers the web hook pages
+    )
     from arbiter.web.cookies import CookieSessions
     from arbiter.web.routes import bp
 

@@ -21,9 +21,14 @@ def signed_in() -> Account | None:
         return None
     token = db.session.get(ApiToken, held.get("token"))
     account = db.session.get(Account, held.get("id"))
-    if (token is None or account is None or token.account_id != account.id
-            or token.revoked_at is not None or account.deleted_at is not None
-            or (token.expires_at is not None and token.expires_at <= utcnow())):
+    if (
+        token is None
+        or account is None
+        or token.account_id != account.id
+        or token.revoked_at is not None
+        or account.deleted_at is not None
+        or (token.expires_at is not None and token.expires_at <= utcnow())
+    ):
         session.pop("account", None)
         return None
     return account
@@ -65,5 +70,10 @@ def principal() -> Principal | None:
     scopes = set(token.scopes)
     for scope in token.scopes:
         scopes |= IMPLIED.get(scope, set())
-    return Principal(token="", token_hash=token.token_hash, account=who,
-                     scopes=frozenset(scopes), token_id=token.id)
+    return Principal(
+        token="",
+        token_hash=token.token_hash,
+        account=who,
+        scopes=frozenset(scopes),
+        token_id=token.id,
+    )

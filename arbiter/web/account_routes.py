@@ -10,7 +10,7 @@ from arbiter.errors import ArbiterError, TooManyRequests
 from arbiter.service import accounts, identity
 from arbiter.service import my_games as owned
 from arbiter.web import account
-from arbiter.web.forms import (ConfirmForm, LeaveForm, SignInForm, TokenCreateForm)
+from arbiter.web.forms import ConfirmForm, LeaveForm, SignInForm, TokenCreateForm
 from arbiter.web.routes import bp, refused_form
 
 CONFIRM_PATH = "/sign-in/confirm"
@@ -28,8 +28,9 @@ def sign_in():
             return refused_form(None, form)
         try:  # the same limits as POST /v1/auth/links: per client, per address
             limits.check("sign_in_client", limits.caller_key(None))
-            accounts.request_link(form.email.data, form.name.data or None,
-                                  confirm_path=CONFIRM_PATH)
+            accounts.request_link(
+                form.email.data, form.name.data or None, confirm_path=CONFIRM_PATH
+            )
         except TooManyRequests as err:
             page = render_template("error.html", message=err.detail, game_id=None)
             return page, 429, {"Retry-After": str(err.retry_after)}
@@ -44,11 +45,12 @@ def confirm_page():
     email, token = request.args.get("email", "").strip(), request.args.get("token", "").strip()
     if not email or not token:
         missing = " and ".join(n for n, v in (("address", email), ("token", token)) if not v)
-        message = (f"This sign-in link is incomplete (its {missing} is missing): it was "
-                   "probably cut short when copied. Open the whole link from the mail, or "
-                   "ask for a new one.")
-        return render_template("error.html", message=message, game_id=None,
-                               sign_in=True), 400
+        message = (
+            f"This sign-in link is incomplete (its {missing} is missing): it was "
+            "probably cut short when copied. Open the whole link from the mail, or "
+            "ask for a new one."
+        )
+        return render_template("error.html", message=message, game_id=None, sign_in=True), 400
     form = ConfirmForm(email=email, token=token)
     return render_template("sign_in_confirm.html", form=form)
 
@@ -107,12 +109,19 @@ def my_tokens():
         if not form.validate_on_submit():
             return refused_form(None, form)
         days = form.days.data
-        row, plain = accounts.create_token(who, form.name.data, form.scopes.data,
-                                           days * 86400 if days else None)
+        row, plain = accounts.create_token(
+            who, form.name.data, form.scopes.data, days * 86400 if days else None
+        )
         made = {"name": row.name, "token": plain}
-    return render_template("my_tokens.html", account=who, form=form, made=made,
-                           tokens=[accounts.token_json(t) for t in accounts.list_tokens(who)],
-                           revoke_form=LeaveForm(), scopes=identity.SCOPES)
+    return render_template(
+        "my_tokens.html",
+        account=who,
+        form=form,
+        made=made,
+        tokens=[accounts.token_json(t) for t in accounts.list_tokens(who)],
+        revoke_form=LeaveForm(),
+        scopes=identity.SCOPES,
+    )
 
 
 @bp.post("/me/tokens/<token_id>/revoke")

@@ -39,8 +39,10 @@ def linked(svg: str, notations: list[str]) -> str:
         pick = place_name(found.group(2), found.group(3))
         if not any(names(pick, n) for n in notations):
             return found.group(0)
-        return (f'<a class="pick" href="?pick={quote(pick)}#moves-h" '
-                f'aria-label="Pick {escape(pick)}">{found.group(0)}</a>')
+        return (
+            f'<a class="pick" href="?pick={quote(pick)}#moves-h" '
+            f'aria-label="Pick {escape(pick)}">{found.group(0)}</a>'
+        )
 
     out = PLACE.sub(wrap, svg)
     if out != svg:  # a picture with links is a group of controls, no longer an image

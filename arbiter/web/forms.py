@@ -48,11 +48,15 @@ class LeaveForm(FlaskForm):
 class SignInForm(FlaskForm):
     """Asking for a sign-in link by mail."""
 
-    email = StringField("Your email address", validators=[
-        InputRequired(), Length(max=254),
-        Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Write an email address.")])
-    name = StringField("Your name (for a new account)", validators=[Optional(),
-                                                                    Length(max=80)])
+    email = StringField(
+        "Your email address",
+        validators=[
+            InputRequired(),
+            Length(max=254),
+            Regexp(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", message="Write an email address."),
+        ],
+    )
+    name = StringField("Your name (for a new account)", validators=[Optional(), Length(max=80)])
 
 
 class ConfirmForm(FlaskForm):
@@ -66,10 +70,10 @@ class TokenCreateForm(FlaskForm):
     """Making a personal API token: a name, its scopes, an optional lifetime in days."""
 
     name = StringField("Name", validators=[InputRequired(), Length(max=80)])
-    scopes = MultiCheckboxField("Scopes", choices=list(SCOPES),
-                                validators=[InputRequired()])
-    days = IntegerField("Expires after (days, empty: never)",
-                        validators=[Optional(), NumberRange(min=1, max=3650)])
+    scopes = MultiCheckboxField("Scopes", choices=list(SCOPES), validators=[InputRequired()])
+    days = IntegerField(
+        "Expires after (days, empty: never)", validators=[Optional(), NumberRange(min=1, max=3650)]
+    )
 
 
 class WebhookCreateForm(FlaskForm):

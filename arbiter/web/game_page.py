@@ -88,24 +88,37 @@ def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GameP
 
     :raises arbiter.errors.NotFound: no such game.
     """
-    engine = (engines.at_version(game.engine, game.engine_version)  # the game's rules
-              or engines.get(game.engine))
+    engine = (
+        engines.at_version(game.engine, game.engine_version)  # the game's rules
+        or engines.get(game.engine)
+    )
     read = reading.view(game.id, grant)
     seat = read["seat"]
     names = {s.seat: s.name for s in game.seats}
     tz = next((s.tz for s in game.seats if s.seat == seat), None)
     deadline = clock.earliest(game) if game.status == "active" else None
-    legal = reading.legal_moves(game.id, grant) if seat is not None else {"moves": [],
-                                                                          "notation": []}
+    legal = (
+        reading.legal_moves(game.id, grant) if seat is not None else {"moves": [], "notation": []}
+    )
     log, earlier = log_lines(game, grant, names)
     page = GamePage(
-        game=game, title=engine.title, seat=seat, names=names, view=read["view"],
-        board_svg=engine.board_svg(read["view"]), board_words=engine.board_text(read["view"]),
-        to_act=list(read["to_act"]), deadline=deadline,
+        game=game,
+        title=engine.title,
+        seat=seat,
+        names=names,
+        view=read["view"],
+        board_svg=engine.board_svg(read["view"]),
+        board_words=engine.board_text(read["view"]),
+        to_act=list(read["to_act"]),
+        deadline=deadline,
         deadline_text=clock.local(deadline, tz) if deadline else None,
         moves=[MoveChoice(t, json.dumps(m)) for m, t in zip(legal["moves"], legal["notation"])],
-        log=log, earlier=earlier, notation=engine.notation, form_key=uuid.uuid4().hex,
-        timer=deadline is not None and _is_turn_deadline(game, deadline))
+        log=log,
+        earlier=earlier,
+        notation=engine.notation,
+        form_key=uuid.uuid4().hex,
+        timer=deadline is not None and _is_turn_deadline(game, deadline),
+    )
     if page.my_turn and page.board_svg:
         page.board_svg = board_picks.linked(page.board_svg, [m.text for m in page.moves])
         page.moves, page.picked = board_picks.narrowed(page.moves, pick)
@@ -118,8 +131,7 @@ def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GameP
     return page
 
 
-def log_lines(game: Game, grant: SeatGrant | None, names: dict[int, str]
-              ) -> tuple[list[str], int]:
+def log_lines(game: Game, grant: SeatGrant | None, names: dict[int, str]) -> tuple[list[str], int]:
     """Return the latest events as sentences, as the reader may see them, and how many
     earlier ones are left out."""
     rows = reading.events(game.id, grant, 0)["events"]
@@ -160,8 +172,13 @@ def result_lines(result: dict, names: dict[int, str]) -> list[str]:
     place = 1
     for group in result.get("ranking") or []:
         for s in group:
-            score = (f": {outcome.score_text(result, s)}" if scored
-                     else " (resigned)" if s in resigned else "")
+            score = (
+                f": {outcome.score_text(result, s)}"
+                if scored
+                else " (resigned)"
+                if s in resigned
+                else ""
+            )
             lines.append(f"{place}. {names.get(s, f'seat {s}')}{score}")
         place += len(group)
     return lines

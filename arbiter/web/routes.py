@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from flask import (Blueprint, flash, redirect, render_template, request, url_for)
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 import engines
 from arbiter.errors import ArbiterError
@@ -20,8 +20,13 @@ from arbiter.web import game_page, seats
 from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
 from engines.base import EngineError
 
-bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/static/web")
+bp = Blueprint(
+    "web",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/static/web",
+)
 
 PAGE_SIZE = 25
 MAX_PAGE = 2**31 - 1
@@ -44,22 +49,37 @@ def game_list():
     status = request.args.get("status") or None
     engine = request.args.get("engine") or None
     if status not in (None, "active", "over"):
-        raise ArbiterError(f"There is no game status {status!r} to show: choose active "
-                           "or over, or leave it out for every game.", code="bad-filter")
+        raise ArbiterError(
+            f"There is no game status {status!r} to show: choose active "
+            "or over, or leave it out for every game.",
+            code="bad-filter",
+        )
     if engine and engine not in engines.ENGINE_MODULES:
-        raise ArbiterError(f"There is no game {engine!r} to show: choose one of "
-                           f"{', '.join(sorted(engines.ENGINE_MODULES))}, or leave it out "
-                           "for every game.", code="bad-filter")
+        raise ArbiterError(
+            f"There is no game {engine!r} to show: choose one of "
+            f"{', '.join(sorted(engines.ENGINE_MODULES))}, or leave it out "
+            "for every game.",
+            code="bad-filter",
+        )
     page = max(1, request.args.get("page", 1, type=int) or 1)
     if page > MAX_PAGE:
-        raise ArbiterError(f"There is no page {page} of the games list: pages go up to "
-                           f"{MAX_PAGE}.", code="bad-page")
+        raise ArbiterError(
+            f"There is no page {page} of the games list: pages go up to {MAX_PAGE}.",
+            code="bad-page",
+        )
     query = games.list_games(status=status, engine=engine)
     rows = db.session.scalars(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1)).all()
     titles = {e.id: e.title for e in engines.all_engines()}
-    return render_template("games.html", games=rows[:PAGE_SIZE], more=len(rows) > PAGE_SIZE,
-                           page=page, status=status, engine=engine, titles=titles,
-                           mine=seats.held())
+    return render_template(
+        "games.html",
+        games=rows[:PAGE_SIZE],
+        more=len(rows) > PAGE_SIZE,
+        page=page,
+        status=status,
+        engine=engine,
+        titles=titles,
+        mine=seats.held(),
+    )
 
 
 @bp.get("/games/<game_id>")
@@ -68,10 +88,15 @@ def game(game_id: str):
     current = games.get_game(game_id)
     pick = (request.args.get("pick") or "")[:40] or None
     page = game_page.build(current, seats.grant_for(current), pick)
-    return render_template("game.html", page=page, move_form=MoveForm(),
-                           resign_form=ResignForm(), token_form=TokenForm(),
-                           leave_form=LeaveForm(),
-                           live_update=request.headers.get(LIVE_UPDATE) == "1")
+    return render_template(
+        "game.html",
+        page=page,
+        move_form=MoveForm(),
+        resign_form=ResignForm(),
+        token_form=TokenForm(),
+        leave_form=LeaveForm(),
+        live_update=request.headers.get(LIVE_UPDATE) == "1",
+    )
 
 
 @bp.get("/games/<game_id>/open")
@@ -111,8 +136,10 @@ def leave_seat(game_id: str):
     return back(game_id)
 
 
-MOVED_ON = ("The game moved on since this page was drawn: your move was not recorded. "
-            "Here is the game as it is now.")
+MOVED_ON = (
+    "The game moved on since this page was drawn: your move was not recorded. "
+    "Here is the game as it is now."
+)
 """The page's sentence for a form drawn at an older version of the game."""
 
 
@@ -133,9 +160,15 @@ def move(game_id: str):
         return back(game_id)
     body = {"move": chosen, "text": text, "expected_version": form.expected_version.data}
     try:
-        _, answer = moves.submit_move(game_id, grant, moves.MISSING if text else chosen,
-                                      form.expected_version.data, form.key.data,
-                                      text=text, body=body)
+        _, answer = moves.submit_move(
+            game_id,
+            grant,
+            moves.MISSING if text else chosen,
+            form.expected_version.data,
+            form.key.data,
+            text=text,
+            body=body,
+        )
     except StaleVersion:
         flash(MOVED_ON, "error")
     except (ArbiterError, EngineError) as err:
@@ -195,8 +228,10 @@ def refused_form(game_id: str | None, form) -> tuple[str, int]:
     """Answer a form that fails validation: a missing or stale CSRF token (400), or
     fields that are missing or wrong (422); nothing is recorded."""
     if "csrf_token" in form.errors:
-        message = ("This form was not sent from the game page, or it is too old: nothing "
-                   "was recorded. Open the game page again and retry.")
+        message = (
+            "This form was not sent from the game page, or it is too old: nothing "
+            "was recorded. Open the game page again and retry."
+        )
         status = 400
     else:
         fields = "; ".join(f"{name}: {' '.join(errs)}" for name, errs in form.errors.items())
@@ -217,7 +252,8 @@ def engine_title(engine_id: str) -> str:
 @bp.errorhandler(ArbiterError)
 def arbiter_error(err: ArbiterError):
     """Answer a service error in a page (no such game, a refused link) as HTML."""
-    return render_template("error.html", message=err.detail,
-                           game_id=request.view_args.get("game_id") if request.view_args
-                           else None), err.status
-
+    return render_template(
+        "error.html",
+        message=err.detail,
+        game_id=request.view_args.get("game_id") if request.view_args else None,
+    ), err.status

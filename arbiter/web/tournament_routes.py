@@ -27,13 +27,15 @@ def tournament_list():
     """The public list of tournaments, newest first (``?status=``, ``?engine=``)."""
     status = request.args.get("status") or None
     if status is not None and status not in STATUSES:
-        raise ArbiterError(f"There is no tournament status {status!r} to show: choose "
-                           f"{', '.join(STATUSES[:-1])} or {STATUSES[-1]}, or leave it out "
-                           "for every tournament.", code="bad-filter")
+        raise ArbiterError(
+            f"There is no tournament status {status!r} to show: choose "
+            f"{', '.join(STATUSES[:-1])} or {STATUSES[-1]}, or leave it out "
+            "for every tournament.",
+            code="bad-filter",
+        )
     query = tournaments.list_tournaments(status, request.args.get("engine") or None)
     rows = [tournaments.summary(t) for t in db.session.scalars(query.limit(LISTED))]
-    return render_template("tournaments.html", tournaments=rows, status=status,
-                           statuses=STATUSES)
+    return render_template("tournaments.html", tournaments=rows, status=status, statuses=STATUSES)
 
 
 @bp.get("/tournaments/<tournament_id>")
@@ -46,11 +48,16 @@ def tournament(tournament_id: str):
     mine = next((e for e in entries if who is not None and e["account"] == who.id), None)
     rounds = [results.round_json(t, r.number) for r in results.rounds(t.id)]
     return render_template(
-        "tournament.html", t=tournaments.summary(t), standings=results.standings(t),
-        rounds=list(reversed(rounds)), entries=entries, signed_in=who, mine=mine,
-        can_enter=t.status == "open" or (t.status == "running"
-                                         and tournaments.late_entries(t)),
-        form=LeaveForm())
+        "tournament.html",
+        t=tournaments.summary(t),
+        standings=results.standings(t),
+        rounds=list(reversed(rounds)),
+        entries=entries,
+        signed_in=who,
+        mine=mine,
+        can_enter=t.status == "open" or (t.status == "running" and tournaments.late_entries(t)),
+        form=LeaveForm(),
+    )
 
 
 @bp.post("/tournaments/<tournament_id>/enter")

@@ -30,16 +30,22 @@ def my_webhooks():
         if not form.validate_on_submit():
             return refused_form(None, form)
         try:
-            hook, secret = webhooks.create(db.session, who, form.url.data.strip(),
-                                           form.events.data)
+            hook, secret = webhooks.create(db.session, who, form.url.data.strip(), form.events.data)
             made = webhooks.hook_json(hook, secret)
         except ArbiterError as err:
             db.session.rollback()
             refused, status = err.detail, err.status
     hooks = [webhooks.hook_json(h) for h in webhooks.hooks_of(db.session, who)]
-    return render_template("my_webhooks.html", account=who, form=form, made=made,
-                           refused=refused, hooks=hooks, events=webhooks.EVENTS,
-                           delete_form=LeaveForm()), status
+    return render_template(
+        "my_webhooks.html",
+        account=who,
+        form=form,
+        made=made,
+        refused=refused,
+        hooks=hooks,
+        events=webhooks.EVENTS,
+        delete_form=LeaveForm(),
+    ), status
 
 
 @bp.get("/me/webhooks/<hook_id>")
@@ -50,9 +56,15 @@ def my_webhook(hook_id: str):
         return redirect(url_for("web.sign_in"), 303)
     hook = webhooks.hook_json(webhooks.hook_of(db.session, who, hook_id))
     log = webhooks.deliveries_of(db.session, who, hook_id, DELIVERIES_SHOWN)
-    return render_template("my_webhook.html", account=who, hook=hook, deliveries=log,
-                           delete_form=LeaveForm(), events=webhooks.EVENTS,
-                           events_form=WebhookEventsForm())
+    return render_template(
+        "my_webhook.html",
+        account=who,
+        hook=hook,
+        deliveries=log,
+        delete_form=LeaveForm(),
+        events=webhooks.EVENTS,
+        events_form=WebhookEventsForm(),
+    )
 
 
 @bp.post("/me/webhooks/<hook_id>/events")
@@ -79,8 +91,12 @@ def webhook_switch(hook_id: str, switch: str):
     if not form.validate_on_submit():
         return refused_form(None, form)
     webhooks.update(db.session, who, hook_id, enabled=switch == "enable")
-    flash("Web hook enabled again: the next events are delivered." if switch == "enable"
-          else "Web hook disabled: it gets nothing until you enable it again.", "ok")
+    flash(
+        "Web hook enabled again: the next events are delivered."
+        if switch == "enable"
+        else "Web hook disabled: it gets nothing until you enable it again.",
+        "ok",
+    )
     return redirect(url_for("web.my_webhook", hook_id=hook_id), 303)
 
 

@@ -10,9 +10,10 @@ that a real deck can be dropped in without touching code.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 BUG_CARD = "bug"
 """A pictured Bug moving a fixed number of spaces (``steps`` < 0: backward)."""
@@ -99,7 +100,7 @@ class MoveCard:
     @property
     def code(self) -> str:
         """Return the card's name in the move notation: its id without ``mv-``."""
-        return self.id[len(MOVE_PREFIX):] if self.id.startswith(MOVE_PREFIX) else self.id
+        return self.id[len(MOVE_PREFIX) :] if self.id.startswith(MOVE_PREFIX) else self.id
 
 
 @dataclass(frozen=True)
@@ -187,28 +188,38 @@ def load(data: Mapping[str, Any]) -> Components:
 def _move_card(m: Mapping[str, Any]) -> MoveCard:
     """Return one Move card from its JSON entry."""
     return MoveCard(
-        id=m["id"], kind=m["kind"], bug=m.get("bug"), steps=int(m.get("steps", 0)),
+        id=m["id"],
+        kind=m["kind"],
+        bug=m.get("bug"),
+        steps=int(m.get("steps", 0)),
         positions=tuple(int(p) for p in m.get("positions", ())),
-        from_space=int(m.get("from_space", 0)), to_space=int(m.get("to_space", 0)),
-        name=m.get("name", ""))
+        from_space=int(m.get("from_space", 0)),
+        to_space=int(m.get("to_space", 0)),
+        name=m.get("name", ""),
+    )
 
 
 def _check(c: Components) -> None:
     """Raise ValueError unless ``c`` is a playable component set."""
+
     def need(ok: bool, message: str) -> None:
         if not ok:
             raise ValueError(f"Dark Horse components: {message}")
 
     bug_ids = [b.id for b in c.bugs]
     need(len(set(bug_ids)) == len(bug_ids), "duplicate Bug ids")
-    need([s.number for s in c.spaces] == list(range(1, len(c.spaces) + 1)),
-         "Track spaces must be numbered 1, 2, ... in order")
+    need(
+        [s.number for s in c.spaces] == list(range(1, len(c.spaces) + 1)),
+        "Track spaces must be numbered 1, 2, ... in order",
+    )
     need(len(c.spaces) == len(c.bugs), "exactly one Bug per Track space")
     need(len(c.scoring_chart) == len(c.spaces), "the chart scores every finishing place")
     ids = [m.id for m in c.move_cards] + [g.id for g in c.goal_cards]
     need(len(set(ids)) == len(ids), "duplicate card ids")
-    need(not any(a != b and a in b for a in ids for b in ids),
-         "a card id is part of another (leak searches need distinct ids)")
+    need(
+        not any(a != b and a in b for a in ids for b in ids),
+        "a card id is part of another (leak searches need distinct ids)",
+    )
     spaces = range(1, len(c.spaces) + 1)
     for m in c.move_cards:
         need(m.kind in CARD_KINDS, f"{m.id}: unknown kind {m.kind!r}")
@@ -218,10 +229,16 @@ def _check(c: Components) -> None:
         if m.kind in (BUG_EITHER_CARD, POSITIONS_CARD):
             need(m.steps > 0, f"{m.id}: a '±' card moves a positive number of spaces")
         if m.kind == POSITIONS_CARD:
-            need(bool(m.positions) and all(p in spaces for p in m.positions)
-                 and len(set(m.positions)) == len(m.positions), f"{m.id}: bad positions")
-            need(any(m.positions_can_move(f, len(c.spaces)) for f in (True, False)),
-                 f"{m.id}: its Bugs can move neither forward nor backward together")
+            need(
+                bool(m.positions)
+                and all(p in spaces for p in m.positions)
+                and len(set(m.positions)) == len(m.positions),
+                f"{m.id}: bad positions",
+            )
+            need(
+                any(m.positions_can_move(f, len(c.spaces)) for f in (True, False)),
+                f"{m.id}: its Bugs can move neither forward nor backward together",
+            )
         if m.kind == RUN_CARD:
             need(m.from_space in spaces and m.to_space in spaces, f"{m.id}: bad spaces")
     for g in c.goal_cards:

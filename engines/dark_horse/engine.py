@@ -3,7 +3,8 @@ view and notation modules of this package (rules/dark-horse.md)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from marshmallow import Schema
 
@@ -37,8 +38,9 @@ class DarkHorse(Engine):
     options_schema = DarkHorseOptions
     notation = notation.HELP
 
-    def __init__(self, components: Components = DEFAULT,
-                 rules_version: int = rules.RULES_VERSION) -> None:
+    def __init__(
+        self, components: Components = DEFAULT, rules_version: int = rules.RULES_VERSION
+    ) -> None:
         self.components = components
         self.rules_version = rules_version
         self.version = str(rules_version)
@@ -58,7 +60,7 @@ class DarkHorse(Engine):
         loaded = self.load_options(players, options)
         return rules.setup(players, loaded["dilly_dally"], self.rules_version)
 
-    def at_version(self, version: str | None) -> "DarkHorse | None":
+    def at_version(self, version: str | None) -> DarkHorse | None:
         """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
         ``"1"`` (the black base on the last Bug placed, positions cards moving either
         way, the deck of ``components-v1.json``; see ``rules.py``); None otherwise."""
@@ -144,7 +146,8 @@ class DarkHorse(Engine):
         return super().describe_outcome(spec, outcome)
 
     def board_svg(self, view: dict) -> str:
-        """Return the board of a view as SVG (the Track, Ant tokens, cards played, the seat's own cards)."""
+        """Return the board of a view as SVG (the Track, Ant tokens, cards played, the seat's own
+        cards)."""
         return board_svg.render(view)
 
     def board_text(self, view: dict) -> list[str]:

@@ -20,7 +20,8 @@ move ``m``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.base import IllegalMove, InvalidMove, shown
 
@@ -59,7 +60,7 @@ def describe(c: Components, move: Any) -> str:
         if card is not None:
             rest = {k: v for k, v in move.items() if k != "play"}
             if set(rest) in ({"swap"}, {"choose"}):
-                (key, value), = rest.items()
+                ((key, value),) = rest.items()
                 return f"{card.code} {key} {value}"
             if set(rest) == {"direction"}:
                 return f"play {card.code} {rest['direction']}"
@@ -87,8 +88,9 @@ def parse(c: Components, text: Any, state: Mapping[str, Any], seat: int) -> dict
             return {"place": bug}
         if rest[1] in (tr.FRONT, tr.BACK):
             return {"place": bug, "end": rest[1]}
-        raise InvalidMove("bad-move",
-                          f"Place a Bug at the front or the back, not {shown(rest[1])}.")
+        raise InvalidMove(
+            "bad-move", f"Place a Bug at the front or the back, not {shown(rest[1])}."
+        )
     if head == "ant" and len(rest) == 1 and rest[0] in (r.TAKE, r.PASS):
         return {"ant": rest[0]}
     if head in (r.TAKE, r.PASS) and not rest:
@@ -118,14 +120,19 @@ def _play(c: Components, words: list[str], state: Mapping[str, Any], seat: int) 
         words = []
     if words:
         raise InvalidMove("bad-move", f"Cannot read {shown(' '.join(words))}. " + _hint())
-    if (c.move_by_id[card_id].kind == BAD_ENCOUNTER_CARD and set(move) == {"play", "swap"}
-            and r.phase(c, state) == r.BAD_ENCOUNTER and state["pending"]["seat"] == seat):
+    if (
+        c.move_by_id[card_id].kind == BAD_ENCOUNTER_CARD
+        and set(move) == {"play", "swap"}
+        and r.phase(c, state) == r.BAD_ENCOUNTER
+        and state["pending"]["seat"] == seat
+    ):
         return {"swap": move["swap"]}  # the chosen player wrote the card's name too
     return move
 
 
-def _card(c: Components, words: list[str], state: Mapping[str, Any], seat: int
-          ) -> tuple[str, list[str]]:
+def _card(
+    c: Components, words: list[str], state: Mapping[str, Any], seat: int
+) -> tuple[str, list[str]]:
     """Return the Move card named first in ``words`` and the words after it."""
     if not words:
         raise InvalidMove("bad-move", "Say which card to play: 'play N'. " + _hint())
@@ -135,8 +142,10 @@ def _card(c: Components, words: list[str], state: Mapping[str, Any], seat: int
             raise IllegalMove("wrong-phase", "The Move cards are not dealt yet.")
         number = int(words[0])
         if not 1 <= number <= len(hand):
-            raise IllegalMove("card-not-in-hand", f"You hold {len(hand)} Move cards; "
-                              f"there is no card number {number}.")
+            raise IllegalMove(
+                "card-not-in-hand",
+                f"You hold {len(hand)} Move cards; there is no card number {number}.",
+            )
         return hand[number - 1], words[1:]
     for size in (1, 2):
         card_id = _card_id(c, "".join(words[:size]))
@@ -181,5 +190,7 @@ def _own(state: Mapping[str, Any], key: str, seat: int) -> list[str] | None:
 
 def _hint() -> str:
     """Return a one-line reminder of the notation."""
-    return ("Examples: 'play 3', 'play 5 forward', 'bad-encounter swap 2', "
-            "'bad-encounter choose 1', 'swap 1', 'place fly front', 'ant take'.")
+    return (
+        "Examples: 'play 3', 'play 5 forward', 'bad-encounter swap 2', "
+        "'bad-encounter choose 1', 'swap 1', 'place fly front', 'ant take'."
+    )

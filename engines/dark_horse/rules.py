@@ -45,14 +45,30 @@ stone. Laid out from the start of the Track (rules/dark-horse.md, "Setup" 2: "7,
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from engines.base import (BadOutcome, Chance, Decision, IllegalMove, InvalidMove, Over,
-                          Prompt, ranking_from_scores, shown)
+from engines.base import (
+    BadOutcome,
+    Chance,
+    Decision,
+    IllegalMove,
+    InvalidMove,
+    Over,
+    Prompt,
+    ranking_from_scores,
+    shown,
+)
 
 from . import track as tr
-from .cards import BAD_ENCOUNTER_CARD, BUG_CARD, BUG_EITHER_CARD, POSITIONS_CARD, RUN_CARD
-from .cards import Components
+from .cards import (
+    BAD_ENCOUNTER_CARD,
+    BUG_CARD,
+    BUG_EITHER_CARD,
+    POSITIONS_CARD,
+    RUN_CARD,
+    Components,
+)
 
 # --------------------------------------------------------------------------- rules data
 
@@ -79,16 +95,24 @@ DEAL_GOALS, START_PLAYER, PLACE, DEAL_MOVES = "deal-goals", "start-player", "pla
 ANTS, PLAY, BAD_ENCOUNTER, OVER = "ants", "play", "bad-encounter", "over"
 CHANCE_PHASES = (DEAL_GOALS, START_PLAYER, DEAL_MOVES)
 
-DECISION_KINDS = {PLACE: "place-bug", ANTS: "ant-token", PLAY: "play-card",
-                  BAD_ENCOUNTER: "bad-encounter-swap"}
+DECISION_KINDS = {
+    PLACE: "place-bug",
+    ANTS: "ant-token",
+    PLAY: "play-card",
+    BAD_ENCOUNTER: "bad-encounter-swap",
+}
 EXPECTED = {
     PLACE: 'place a Bug ({"place": BUG, "end": "front" or "back"}; "place fly front")',
     ANTS: 'take an Ant token or pass ({"ant": "take"} or {"ant": "pass"}; "ant take")',
     PLAY: 'play a Move card ({"play": CARD}; "play 3")',
     BAD_ENCOUNTER: 'pick one of your Goal cards to swap ({"swap": N}; "swap 1")',
 }
-MOVE_KEYS = {"place": {"place", "end"}, "ant": {"ant"},
-             "play": {"play", "direction", "swap", "choose"}, "swap": {"swap"}}
+MOVE_KEYS = {
+    "place": {"place", "end"},
+    "ant": {"ant"},
+    "play": {"play", "direction", "swap", "choose"},
+    "swap": {"swap"},
+}
 MOVE_PHASE = {"place": PLACE, "ant": ANTS, "play": PLAY, "swap": BAD_ENCOUNTER}
 
 
@@ -98,10 +122,21 @@ MOVE_PHASE = {"place": PLACE, "ant": ANTS, "play": PLAY, "swap": BAD_ENCOUNTER}
 def setup(players: int, dilly_dally: bool, version: int = RULES_VERSION) -> dict:
     """Return the state before the Goal cards are dealt, played by the rules of
     ``version`` (rules/dark-horse.md, "Setup")."""
-    return {"players": players, "dilly_dally": bool(dilly_dally), "goals": None,
-            "goal_deck": None, "first": None, "track": [], "black_base": None,
-            "hands": None, "set_aside": None, "ant_choices": [], "played": [],
-            "pending": None, "rules_version": version}
+    return {
+        "players": players,
+        "dilly_dally": bool(dilly_dally),
+        "goals": None,
+        "goal_deck": None,
+        "first": None,
+        "track": [],
+        "black_base": None,
+        "hands": None,
+        "set_aside": None,
+        "ant_choices": [],
+        "played": [],
+        "pending": None,
+        "rules_version": version,
+    }
 
 
 def rules_version(state: Mapping[str, Any]) -> int:
@@ -169,14 +204,30 @@ def prompt(c: Components, state: Mapping[str, Any]) -> Prompt:
     """
     step = phase(c, state)
     if step == DEAL_GOALS:
-        return Chance({"kind": "shuffle", "size": len(c.goal_cards), "deck": "goal",
-                       "for": "Deal the Goal cards"}, visible_to=())
+        return Chance(
+            {
+                "kind": "shuffle",
+                "size": len(c.goal_cards),
+                "deck": "goal",
+                "for": "Deal the Goal cards",
+            },
+            visible_to=(),
+        )
     if step == START_PLAYER:
-        return Chance({"kind": "dice", "faces": [state["players"]],
-                       "for": "Choose the start player"}, visible_to=None)
+        return Chance(
+            {"kind": "dice", "faces": [state["players"]], "for": "Choose the start player"},
+            visible_to=None,
+        )
     if step == DEAL_MOVES:
-        return Chance({"kind": "shuffle", "size": len(c.move_cards), "deck": "move",
-                       "for": "Deal the Move cards"}, visible_to=())
+        return Chance(
+            {
+                "kind": "shuffle",
+                "size": len(c.move_cards),
+                "deck": "move",
+                "for": "Deal the Move cards",
+            },
+            visible_to=(),
+        )
     if step == OVER:
         return Over(result(c, state))
     return Decision((seat_to_act(state, step),), DECISION_KINDS[step])
@@ -186,8 +237,7 @@ def ants_done(state: Mapping[str, Any]) -> bool:
     """Return True once every Ant token is taken or every player has chosen
     (rules/dark-horse.md, "Dilly Dally Variant" 3)."""
     choices = state["ant_choices"]
-    return (choices.count(TAKE) >= ANT_TOKENS[state["players"]]
-            or len(choices) >= state["players"])
+    return choices.count(TAKE) >= ANT_TOKENS[state["players"]] or len(choices) >= state["players"]
 
 
 def ant_holders(state: Mapping[str, Any]) -> list[int]:
@@ -222,17 +272,24 @@ def resolve(c: Components, state: Mapping[str, Any], outcome: Any) -> dict:
         goals = [deck[s:dealt:n] for s in range(n)]
         return {**state, "goals": goals, "goal_deck": deck[dealt:]}
     if step == START_PLAYER:
-        if (not isinstance(outcome, list) or len(outcome) != 1 or type(outcome[0]) is not int
-                or not 1 <= outcome[0] <= n):
+        if (
+            not isinstance(outcome, list)
+            or len(outcome) != 1
+            or type(outcome[0]) is not int
+            or not 1 <= outcome[0] <= n
+        ):
             raise BadOutcome("bad-outcome", f"The start player roll is one die of {n} faces.")
         return {**state, "first": outcome[0] - 1}
     if step == DEAL_MOVES:
         order = _permutation(outcome, len(c.move_cards))
         dealt = HAND_SIZE[n] * n
         first = state["first"]
-        hands = [sorted(order[(s - first) % n:dealt:n]) for s in range(n)]
-        return {**state, "hands": [[c.move_cards[i].id for i in h] for h in hands],
-                "set_aside": [c.move_cards[i].id for i in order[dealt:]]}
+        hands = [sorted(order[(s - first) % n : dealt : n]) for s in range(n)]
+        return {
+            **state,
+            "hands": [[c.move_cards[i].id for i in h] for h in hands],
+            "set_aside": [c.move_cards[i].id for i in order[dealt:]],
+        }
     raise BadOutcome("not-awaiting-chance", "The game is not waiting for a shuffle or a roll.")
 
 
@@ -241,10 +298,14 @@ def _permutation(outcome: Any, size: int) -> list[int]:
 
     :raises BadOutcome: it is not.
     """
-    if (not isinstance(outcome, list) or any(type(i) is not int for i in outcome)
-            or sorted(outcome) != list(range(size))):
-        raise BadOutcome("bad-outcome",
-                         f"A shuffle of {size} cards is a permutation of 0..{size - 1}.")
+    if (
+        not isinstance(outcome, list)
+        or any(type(i) is not int for i in outcome)
+        or sorted(outcome) != list(range(size))
+    ):
+        raise BadOutcome(
+            "bad-outcome", f"A shuffle of {size} cards is a permutation of 0..{size - 1}."
+        )
     return outcome
 
 
@@ -273,10 +334,12 @@ def legal_moves(c: Components, state: Mapping[str, Any], seat: int) -> list[dict
         if card.directed:
             moves += [{"play": card_id, "direction": d} for d in directions(c, state, card_id)]
         elif card.kind == BAD_ENCOUNTER_CARD:
-            moves += [{"play": card_id, "swap": k}
-                      for k in range(1, len(state["goals"][seat]) + 1)]
-            moves += [{"play": card_id, "choose": other}
-                      for other in range(state["players"]) if other != seat]
+            moves += [{"play": card_id, "swap": k} for k in range(1, len(state["goals"][seat]) + 1)]
+            moves += [
+                {"play": card_id, "choose": other}
+                for other in range(state["players"])
+                if other != seat
+            ]
         else:
             moves.append({"play": card_id})
     return moves
@@ -317,14 +380,19 @@ def check_turn(c: Components, state: Mapping[str, Any], seat: Any) -> str:
     if step == OVER:
         raise IllegalMove("game-over", "The game is over; no more moves are taken.")
     if step in CHANCE_PHASES:
-        raise IllegalMove("awaiting-chance",
-                          "The game is waiting for a shuffle or a roll, not for a move.")
+        raise IllegalMove(
+            "awaiting-chance", "The game is waiting for a shuffle or a roll, not for a move."
+        )
     actor = seat_to_act(state, step)
     if seat != actor:
         if step == BAD_ENCOUNTER:
-            raise IllegalMove("not-your-choice", (
-                f"Seat {actor} was chosen by Bad encounter! and must pick which of "
-                f"their Goal cards to swap; nobody else can answer for them."))
+            raise IllegalMove(
+                "not-your-choice",
+                (
+                    f"Seat {actor} was chosen by Bad encounter! and must pick which of "
+                    f"their Goal cards to swap; nobody else can answer for them."
+                ),
+            )
         detail = f"It is seat {actor}'s turn to {EXPECTED[step].split(' (')[0]}, not yours."
         raise IllegalMove("not-your-turn", detail)
     return step
@@ -339,10 +407,13 @@ def _move_kind(move: Any) -> str:
         for kind in ("place", "ant", "play", "swap"):
             if kind in move and set(move) <= MOVE_KEYS[kind]:
                 return kind
-    raise InvalidMove("bad-move", "A Dark Horse move is one of {\"place\": BUG, \"end\": "
-                      "\"front\"|\"back\"}, {\"ant\": \"take\"|\"pass\"}, {\"play\": CARD, "
-                      "\"direction\"?: \"forward\"|\"backward\", \"swap\"?: N, \"choose\"?: "
-                      "SEAT} or {\"swap\": N}.")
+    raise InvalidMove(
+        "bad-move",
+        'A Dark Horse move is one of {"place": BUG, "end": '
+        '"front"|"back"}, {"ant": "take"|"pass"}, {"play": CARD, '
+        '"direction"?: "forward"|"backward", "swap"?: N, "choose"?: '
+        'SEAT} or {"swap": N}.',
+    )
 
 
 def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
@@ -354,19 +425,24 @@ def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
     bug, row = move["place"], state["track"]
     if not isinstance(bug, str) or bug not in c.bug_by_id:
         names = ", ".join(b.id for b in c.bugs)
-        raise IllegalMove("no-such-bug",
-                          f"There is no Bug called {shown(bug)}; the Bugs are {names}.")
+        raise IllegalMove(
+            "no-such-bug", f"There is no Bug called {shown(bug)}; the Bugs are {names}."
+        )
     if bug in row:
         raise IllegalMove("bug-already-placed", f"The {c.bug_name(bug)} is already placed.")
     end = move.get("end")
     if not row and end is not None:
-        raise IllegalMove("first-bug-has-no-end",
-                          "The first Bug starts the row: place it without front or back.")
+        raise IllegalMove(
+            "first-bug-has-no-end", "The first Bug starts the row: place it without front or back."
+        )
     if row and end is None:
-        raise IllegalMove("end-required", "Place the Bug just in front of the row or just "
-                          "behind it (front or back); never between two Bugs.")
+        raise IllegalMove(
+            "end-required",
+            "Place the Bug just in front of the row or just "
+            "behind it (front or back); never between two Bugs.",
+        )
     if row and end not in (tr.FRONT, tr.BACK):
-        raise InvalidMove("bad-move", f"The end is \"front\" or \"back\", not {shown(end)}.")
+        raise InvalidMove("bad-move", f'The end is "front" or "back", not {shown(end)}.')
     new_row = tr.add_to_row(row, bug, end)
     black = None
     if state["dilly_dally"] and len(new_row) == len(c.bugs):
@@ -378,7 +454,7 @@ def _ant(state: Mapping[str, Any], move: dict) -> dict:
     """Take an Ant token or pass (rules/dark-horse.md, "Dilly Dally Variant" 3)."""
     choice = move["ant"]
     if choice not in (TAKE, PASS):
-        raise InvalidMove("bad-move", f"Answer \"take\" or \"pass\", not {shown(choice)}.")
+        raise InvalidMove("bad-move", f'Answer "take" or "pass", not {shown(choice)}.')
     return {**state, "ant_choices": [*state["ant_choices"], choice]}
 
 
@@ -388,32 +464,47 @@ def _play_card(c: Components, state: Mapping[str, Any], seat: int, move: dict) -
     card_id = move["play"]
     hand = state["hands"][seat]
     if not isinstance(card_id, str):
-        raise InvalidMove("bad-move",
-                          f"Name the card by its id (\"mv-fly+2\"), not {shown(card_id)}.")
+        raise InvalidMove(
+            "bad-move", f'Name the card by its id ("mv-fly+2"), not {shown(card_id)}.'
+        )
     if card_id not in hand:
-        raise IllegalMove("card-not-in-hand", f"You hold no Move card {shown(card_id)}; "
-                          f"your cards are {', '.join(hand)}.")
+        raise IllegalMove(
+            "card-not-in-hand",
+            f"You hold no Move card {shown(card_id)}; your cards are {', '.join(hand)}.",
+        )
     card = c.move_by_id[card_id]
     direction = move.get("direction")
     if direction is not None and direction not in DIRECTIONS:
-        raise InvalidMove("bad-move",
-                          f"The direction is \"forward\" or \"backward\", not {shown(direction)}.")
+        raise InvalidMove(
+            "bad-move", f'The direction is "forward" or "backward", not {shown(direction)}.'
+        )
     if direction is not None and not card.directed:
-        raise IllegalMove("no-direction-on-card", f"{c.label(card_id)} shows no ±: "
-                          "it moves as printed, so leave the direction out.")
+        raise IllegalMove(
+            "no-direction-on-card",
+            f"{c.label(card_id)} shows no ±: it moves as printed, so leave the direction out.",
+        )
     if direction is None and card.directed:
-        raise IllegalMove("direction-required", f"{c.label(card_id)} moves forward or "
-                          "backward: say which (\"forward\" or \"backward\").")
+        raise IllegalMove(
+            "direction-required",
+            f'{c.label(card_id)} moves forward or backward: say which ("forward" or "backward").',
+        )
     if direction is not None and direction not in directions(c, state, card_id):
-        raise IllegalMove("direction-blocked", f"{c.label(card_id)} moves every Bug it "
-                          f"names the same way, and one of them cannot move {direction}: "
-                          f"play it {' or '.join(directions(c, state, card_id))}.")
+        raise IllegalMove(
+            "direction-blocked",
+            f"{c.label(card_id)} moves every Bug it "
+            f"names the same way, and one of them cannot move {direction}: "
+            f"play it {' or '.join(directions(c, state, card_id))}.",
+        )
     if card.kind != BAD_ENCOUNTER_CARD and ("swap" in move or "choose" in move):
-        raise IllegalMove("not-bad-encounter", "Only Bad encounter! swaps Goal cards or "
-                          "chooses a player.")
+        raise IllegalMove(
+            "not-bad-encounter", "Only Bad encounter! swaps Goal cards or chooses a player."
+        )
     entry = {"seat": seat, "card": card_id, **{k: v for k, v in move.items() if k != "play"}}
-    new = {**state, "hands": _replace(state["hands"], seat, [h for h in hand if h != card_id]),
-           "played": [*state["played"], entry]}
+    new = {
+        **state,
+        "hands": _replace(state["hands"], seat, [h for h in hand if h != card_id]),
+        "played": [*state["played"], entry],
+    }
     if card.kind == BAD_ENCOUNTER_CARD:
         return _bad_encounter(c, new, seat, move)
     return {**new, "track": effect(c, state["track"], card_id, direction)}
@@ -441,22 +532,32 @@ def _bad_encounter(c: Components, state: dict, seat: int, move: dict) -> dict:
     Cards"). The chosen player then owes a decision (``pending``)."""
     has_swap, has_choose = "swap" in move, "choose" in move
     if has_swap and has_choose:
-        raise InvalidMove("bad-move", "Bad encounter! either swaps one of your Goal cards "
-                          "or chooses another player, not both.")
+        raise InvalidMove(
+            "bad-move",
+            "Bad encounter! either swaps one of your Goal cards "
+            "or chooses another player, not both.",
+        )
     if not has_swap and not has_choose:
-        raise IllegalMove("choice-required", "Bad encounter!: swap one of your Goal cards "
-                          "(\"swap\": N) or choose another player (\"choose\": SEAT).")
+        raise IllegalMove(
+            "choice-required",
+            "Bad encounter!: swap one of your Goal cards "
+            '("swap": N) or choose another player ("choose": SEAT).',
+        )
     if has_swap:
         return swap_goal(state, seat, move["swap"])
     other = move["choose"]
     if type(other) is not int:
         raise InvalidMove("bad-move", f"Choose a player by seat number, not {shown(other)}.")
     if not 0 <= other < state["players"]:
-        raise IllegalMove("no-such-player", f"There is no seat {other}; the seats are "
-                          f"0 to {state['players'] - 1}.")
+        raise IllegalMove(
+            "no-such-player",
+            f"There is no seat {other}; the seats are 0 to {state['players'] - 1}.",
+        )
     if other == seat:
-        raise IllegalMove("choose-another-player", "Choose another player; to swap one of "
-                          "your own Goal cards, use \"swap\": N.")
+        raise IllegalMove(
+            "choose-another-player",
+            'Choose another player; to swap one of your own Goal cards, use "swap": N.',
+        )
     return {**state, "pending": {"seat": other, "by": seat}}
 
 
@@ -481,13 +582,14 @@ def swap_goal(state: Mapping[str, Any], seat: int, slot: Any) -> dict:
     if type(slot) is not int:
         raise InvalidMove("bad-move", f"Name the Goal card by its number, not {shown(slot)}.")
     if not 1 <= slot <= len(goals):
-        raise IllegalMove("goal-not-held", f"You hold no Goal card number {slot}; "
-                          f"your Goal cards are numbered 1 to {len(goals)}.")
+        raise IllegalMove(
+            "goal-not-held",
+            f"You hold no Goal card number {slot}; your Goal cards are numbered 1 to {len(goals)}.",
+        )
     deck = state["goal_deck"]  # never empty: DarkHorse checks the deck outlasts the deal
     given = goals[slot - 1]
-    mine = [*goals[:slot - 1], deck[0], *goals[slot:]]
-    return {**state, "goals": _replace(state["goals"], seat, mine),
-            "goal_deck": [*deck[1:], given]}
+    mine = [*goals[: slot - 1], deck[0], *goals[slot:]]
+    return {**state, "goals": _replace(state["goals"], seat, mine), "goal_deck": [*deck[1:], given]}
 
 
 def _replace(rows: list, index: int, value: Any) -> list:
@@ -539,18 +641,41 @@ def result(c: Components, state: Mapping[str, Any]) -> dict:
         goals = []
         for goal_id in state["goals"][seat]:
             bug = c.goal_by_id[goal_id].bug
-            goals.append({"card": goal_id, "bug": bug, "place": places[bug],
-                          "points": c.scoring_chart[places[bug] - 1]})
+            goals.append(
+                {
+                    "card": goal_id,
+                    "bug": bug,
+                    "place": places[bug],
+                    "points": c.scoring_chart[places[bug] - 1],
+                }
+            )
         ant = None
         if seat in holders:
             top = places[black] <= ANT_TOP_PLACES
-            ant = {"bug": black, "place": places[black],
-                   "points": ANT_BONUS if top else ANT_PENALTY}
+            ant = {
+                "bug": black,
+                "place": places[black],
+                "points": ANT_BONUS if top else ANT_PENALTY,
+            }
         goal_points = sum(g["points"] for g in goals)
-        details.append({"seat": seat, "goals": goals, "goal_points": goal_points,
-                        "ant": ant, "total": goal_points + (ant["points"] if ant else 0)})
+        details.append(
+            {
+                "seat": seat,
+                "goals": goals,
+                "goal_points": goal_points,
+                "ant": ant,
+                "total": goal_points + (ant["points"] if ant else 0),
+            }
+        )
     scores = [d["total"] for d in details]
-    finish = [{"place": i + 1, "space": c.spaces[i].name, "bug": bug}
-              for i, bug in enumerate(track)]
-    return {"scores": scores, "ranking": ranking_from_scores(scores), "reason": END_REASON,
-            "details": details, "finish": finish, "black_base": black}
+    finish = [
+        {"place": i + 1, "space": c.spaces[i].name, "bug": bug} for i, bug in enumerate(track)
+    ]
+    return {
+        "scores": scores,
+        "ranking": ranking_from_scores(scores),
+        "reason": END_REASON,
+        "details": details,
+        "finish": finish,
+        "black_base": black,
+    }

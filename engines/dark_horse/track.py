@@ -13,7 +13,7 @@ questions").
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 FRONT = "front"
 """The end of the placement row nearest the finish (space 1)."""
@@ -46,8 +46,9 @@ def move_bug(track: Sequence[str], bug: str, steps: int) -> list[str]:
     return move_to(track, bug, place_of(track, bug) - steps)
 
 
-def move_positions(track: Sequence[str], positions: Sequence[int], steps: int,
-                   forward: bool) -> list[str]:
+def move_positions(
+    track: Sequence[str], positions: Sequence[int], steps: int, forward: bool
+) -> list[str]:
     """Return the Track after the Bugs on ``positions`` each move ``steps`` spaces, all
     in the same direction (rules/dark-horse.md, "Gameplay", board positions card).
 

@@ -11,7 +11,8 @@ everything is shown.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import rules as r
 from .cards import BAD_ENCOUNTER_CARD, Components
@@ -61,9 +62,12 @@ def view(c: Components, state: Mapping[str, Any], seat: int | None) -> dict:
         out["track"] = track_view(c, state)
     holders = r.ant_holders(state) if state["dilly_dally"] and state["first"] is not None else []
     if state["dilly_dally"]:
-        out["ants"] = {"tokens": r.ANT_TOKENS[n], "left": r.ants_left(state),
-                       "holders": holders,
-                       "round_over": state["hands"] is not None and r.ants_done(state)}
+        out["ants"] = {
+            "tokens": r.ANT_TOKENS[n],
+            "left": r.ants_left(state),
+            "holders": holders,
+            "round_over": state["hands"] is not None and r.ants_done(state),
+        }
     out["seats"] = [_seat_summary(state, s, holders) for s in range(n)]
     if seat is not None and not over:
         out["you"] = {"hand": hand_view(c, state, seat), "goals": goals_view(c, state, seat)}
@@ -83,9 +87,16 @@ def track_view(c: Components, state: Mapping[str, Any]) -> list[dict] | None:
     before the Bugs are placed (rules/dark-horse.md, "Setup" 2 and 3)."""
     if len(state["track"]) < len(c.spaces):
         return None
-    return [{"space": s.number, "name": s.name, "bug": bug, "bug_name": c.bug_name(bug),
-             "black_base": bug == state["black_base"]}
-            for s, bug in zip(c.spaces, state["track"])]
+    return [
+        {
+            "space": s.number,
+            "name": s.name,
+            "bug": bug,
+            "bug_name": c.bug_name(bug),
+            "black_base": bug == state["black_base"],
+        }
+        for s, bug in zip(c.spaces, state["track"])
+    ]
 
 
 def hand_view(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
@@ -94,20 +105,31 @@ def hand_view(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
     be played in now (``[]`` for a card that moves as printed; "Gameplay": a positions
     card moves every Bug it names the same way)."""
     hand = state["hands"][seat] if state["hands"] is not None else []
-    return [{"number": i, "card": card_id, "label": c.label(card_id),
-             "choose_direction": c.move_by_id[card_id].directed,
-             "directions": r.directions(c, state, card_id) if c.move_by_id[card_id].directed
-             else []}
-            for i, card_id in enumerate(hand, 1)]
+    return [
+        {
+            "number": i,
+            "card": card_id,
+            "label": c.label(card_id),
+            "choose_direction": c.move_by_id[card_id].directed,
+            "directions": r.directions(c, state, card_id) if c.move_by_id[card_id].directed else [],
+        }
+        for i, card_id in enumerate(hand, 1)
+    ]
 
 
 def goals_view(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
     """Return ``seat``'s Goal cards, numbered from 1 as ``swap N`` names them
     (rules/dark-horse.md, "Setup" 1: secret until the end)."""
     goals = state["goals"][seat] if state["goals"] is not None else []
-    return [{"number": i, "card": goal_id, "bug": c.goal_by_id[goal_id].bug,
-             "bug_name": c.bug_name(c.goal_by_id[goal_id].bug)}
-            for i, goal_id in enumerate(goals, 1)]
+    return [
+        {
+            "number": i,
+            "card": goal_id,
+            "bug": c.goal_by_id[goal_id].bug,
+            "bug_name": c.bug_name(c.goal_by_id[goal_id].bug),
+        }
+        for i, goal_id in enumerate(goals, 1)
+    ]
 
 
 def _seat_summary(state: Mapping[str, Any], seat: int, holders: list[int]) -> dict:
@@ -142,38 +164,49 @@ def brief(c: Components, state: Mapping[str, Any], seat: int) -> str:
         row = state["track"]
         placed = " | ".join(c.bug_name(b) for b in row) or "(empty)"
         free = ", ".join(b.id for b in c.bugs if b.id not in row)
-        lines += [f"Place a Bug. The row so far, front (space 1) first: {placed}.",
-                  f"Bugs left: {free}.",
-                  "Write 'place BUG' for the first Bug, then 'place BUG front' or "
-                  "'place BUG back' (just before or after the row, never between)."]
+        lines += [
+            f"Place a Bug. The row so far, front (space 1) first: {placed}.",
+            f"Bugs left: {free}.",
+            "Write 'place BUG' for the first Bug, then 'place BUG front' or "
+            "'place BUG back' (just before or after the row, never between).",
+        ]
     elif step == r.ANTS:
-        lines += [f"Dilly Dally: take an Ant token or pass ('ant take' / 'ant pass'). "
-                  f"{r.ants_left(state)} left. Black base: "
-                  f"{c.bug_name(state['black_base'])}: +{r.ANT_BONUS} if it finishes in the first "
-                  f"{r.ANT_TOP_PLACES}, {r.ANT_PENALTY} otherwise."]
+        lines += [
+            f"Dilly Dally: take an Ant token or pass ('ant take' / 'ant pass'). "
+            f"{r.ants_left(state)} left. Black base: "
+            f"{c.bug_name(state['black_base'])}: +{r.ANT_BONUS} if it finishes in the first "
+            f"{r.ANT_TOP_PLACES}, {r.ANT_PENALTY} otherwise."
+        ]
     elif step == r.BAD_ENCOUNTER:
         by = state["pending"]["by"]
-        lines += [f"Seat {by} played Bad encounter! and chose you: swap one of your Goal "
-                  f"cards with the top card of the Goal deck ('swap N')."]
+        lines += [
+            f"Seat {by} played Bad encounter! and chose you: swap one of your Goal "
+            f"cards with the top card of the Goal deck ('swap N')."
+        ]
     elif step == r.PLAY:
         lines.append("Play one Move card: 'play N', adding 'forward' or 'backward' for a ± card.")
         if any(c.move_by_id[h].kind == BAD_ENCOUNTER_CARD for h in state["hands"][seat]):
-            lines.append("Bad encounter!: 'bad-encounter swap N' swaps your Goal card N with "
-                         "the top of the Goal deck; 'bad-encounter choose SEAT' makes that seat "
-                         "swap one.")
+            lines.append(
+                "Bad encounter!: 'bad-encounter swap N' swaps your Goal card N with "
+                "the top of the Goal deck; 'bad-encounter choose SEAT' makes that seat "
+                "swap one."
+            )
     if state["goals"] is not None:
         goals = ", ".join(f"{g['number']}. {g['bug_name']}" for g in goals_view(c, state, seat))
         lines.append(f"Your Goal cards: {goals}.")
     if state["hands"] is not None and state["hands"][seat]:
-        cards = ", ".join(f"{h['number']}. {h['label']}"
-                          + (f" ({h['directions'][0]} only)" if len(h["directions"]) == 1
-                             else "")
-                          for h in hand_view(c, state, seat))
+        cards = ", ".join(
+            f"{h['number']}. {h['label']}"
+            + (f" ({h['directions'][0]} only)" if len(h["directions"]) == 1 else "")
+            for h in hand_view(c, state, seat)
+        )
         lines.append(f"Your Move cards: {cards}.")
     track = track_view(c, state)
     if track:
-        spaces = " | ".join(f"{t['space']} {t['name']}: {t['bug_name']}"
-                            + (" (black base)" if t["black_base"] else "") for t in track)
+        spaces = " | ".join(
+            f"{t['space']} {t['name']}: {t['bug_name']}"
+            + (" (black base)" if t["black_base"] else "")
+            for t in track
+        )
         lines.append(f"Track (space 1 is first): {spaces}.")
     return "\n".join(lines)
-

@@ -9,8 +9,7 @@ Fruit types differ by shape and letter as well as colour; seats by shape and num
 
 from __future__ import annotations
 
-from engines.svg import (SEAT_COLOURS, SHAPES, colour, document, seat_marker, seat_name,
-                         shape, text)
+from engines.svg import SEAT_COLOURS, SHAPES, colour, document, seat_marker, seat_name, shape, text
 
 CELL = 34
 LEFT = 27
@@ -30,8 +29,15 @@ def render(view: dict) -> str:
     sheet = view["sheets"][seat]
     rows = view["sheet"]["rows"]
     symbols = {f["symbol"]: (i, f) for i, f in enumerate(view["sheet"]["fruits"])}
-    body = [text(LEFT, 20, f"Space Worm, round {view['round']}: sheet of "
-                 f"{seat_name(seat, view.get('you'))}", size=13, weight="bold")]
+    body = [
+        text(
+            LEFT,
+            20,
+            f"Space Worm, round {view['round']}: sheet of {seat_name(seat, view.get('you'))}",
+            size=13,
+            weight="bold",
+        )
+    ]
     top = 32
     eaten = {tuple(c) for c in sheet["path"]}
     for r, row in enumerate(rows):
@@ -55,20 +61,29 @@ def _cell(x: float, y: float, mark: str, eaten: bool, symbols: dict) -> str:
     (its type's shape and letter; crossed when the worm ate it)."""
     if mark == "#":
         return f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#3b3b3b"/>'
-    out = (f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#ffffff" '
-           f'stroke="#b9b9b9"/>')
+    out = f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#ffffff" stroke="#b9b9b9"/>'
     cx, cy = x + CELL / 2, y + CELL / 2
     if mark.isdigit():
-        out += (f'<circle class="planet" cx="{cx}" cy="{cy}" r="13" fill="#dfe9f7" '
-                f'stroke="#1a1a1a"/>' + text(cx, cy + 5, mark, 14, "middle", weight="bold"))
+        out += (
+            f'<circle class="planet" cx="{cx}" cy="{cy}" r="13" fill="#dfe9f7" '
+            f'stroke="#1a1a1a"/>' + text(cx, cy + 5, mark, 14, "middle", weight="bold")
+        )
     elif mark in symbols:
         i, fruit = symbols[mark]
-        out += shape(SHAPES[i % 6], cx, cy, 10, colour(fruit["colour"]),
-                     extra=f' class="fruit" data-fruit="{fruit["type"]}"')
+        out += shape(
+            SHAPES[i % 6],
+            cx,
+            cy,
+            10,
+            colour(fruit["colour"]),
+            extra=f' class="fruit" data-fruit="{fruit["type"]}"',
+        )
         out += text(cx, cy + 4, mark, 11, "middle", weight="bold")
         if eaten:
-            out += (f'<path d="M{x + 6} {y + 6}L{x + CELL - 6} {y + CELL - 6}" '
-                    f'stroke="#1a1a1a" stroke-width="2.5"/>')
+            out += (
+                f'<path d="M{x + 6} {y + 6}L{x + CELL - 6} {y + CELL - 6}" '
+                f'stroke="#1a1a1a" stroke-width="2.5"/>'
+            )
     return out
 
 
@@ -81,10 +96,12 @@ def _path(path: list, top: float, seat: int) -> str:
     line = " ".join(f"{x:.0f},{y:.0f}" for x, y in points)
     sx, sy = points[0]
     hx, hy = points[-1]
-    return (f'<polyline class="worm" points="{line}" fill="none" stroke="{SEAT_COLOURS[seat % 6]}" '
-            f'stroke-width="6" stroke-linecap="round" stroke-linejoin="round" opacity="0.75"/>'
-            f'<circle cx="{sx:.0f}" cy="{sy:.0f}" r="15" fill="none" stroke="#1a1a1a" '
-            f'stroke-dasharray="3 2"/>' + seat_marker(seat, hx, hy, 9))
+    return (
+        f'<polyline class="worm" points="{line}" fill="none" stroke="{SEAT_COLOURS[seat % 6]}" '
+        f'stroke-width="6" stroke-linecap="round" stroke-linejoin="round" opacity="0.75"/>'
+        f'<circle cx="{sx:.0f}" cy="{sy:.0f}" r="15" fill="none" stroke="#1a1a1a" '
+        f'stroke-dasharray="3 2"/>' + seat_marker(seat, hx, hy, 9)
+    )
 
 
 def _hearts(sheet: dict, total: int, y: float) -> list[str]:
@@ -93,11 +110,12 @@ def _hearts(sheet: dict, total: int, y: float) -> list[str]:
     for i in range(total):
         x = LEFT + 62 + i * 26
         filled = i < sheet["hearts"]
-        out.append(f'<path class="heart" data-coloured="{str(filled).lower()}" '
-                   f'd="M{x} {y + 8}l-9 -9a5 5 0 0 1 9 -6a5 5 0 0 1 9 6z" '
-                   f'fill="{"#D55E00" if filled else "#ffffff"}" stroke="#1a1a1a"/>')
-    out.append(text(LEFT + 62 + total * 26, y + 5,
-                    f"{sheet['hearts']} of {total} coloured", 12))
+        out.append(
+            f'<path class="heart" data-coloured="{str(filled).lower()}" '
+            f'd="M{x} {y + 8}l-9 -9a5 5 0 0 1 9 -6a5 5 0 0 1 9 6z" '
+            f'fill="{"#D55E00" if filled else "#ffffff"}" stroke="#1a1a1a"/>'
+        )
+    out.append(text(LEFT + 62 + total * 26, y + 5, f"{sheet['hearts']} of {total} coloured", 12))
     return out
 
 
@@ -108,12 +126,14 @@ def _dice(view: dict, y: float) -> list[str]:
         x = LEFT + d["die"] * 38
         top = y + 12
         taken = d["taken_by"] is not None
-        out.append(f'<rect class="die" data-die="{d["die"]}" x="{x}" y="{top}" width="30" '
-                   f'height="30" rx="5" fill="{colour(d["colour"])}" stroke="#1a1a1a" '
-                   f'opacity="{0.45 if taken else 1}"/>')
+        out.append(
+            f'<rect class="die" data-die="{d["die"]}" x="{x}" y="{top}" width="30" '
+            f'height="30" rx="5" fill="{colour(d["colour"])}" stroke="#1a1a1a" '
+            f'opacity="{0.45 if taken else 1}"/>'
+        )
         pips = "-" if d["pips"] is None else d["pips"]
         out.append(text(x + 15, top + 21, pips, 16, "middle", weight="bold"))
-        out.append(text(x + 15, top + 42, f'{d["die"]}{d["colour"][:1].upper()}', 9, "middle"))
+        out.append(text(x + 15, top + 42, f"{d['die']}{d['colour'][:1].upper()}", 9, "middle"))
         if taken:
             out.append(seat_marker(d["taken_by"], x + 15, top + 56, 7))
     return out
@@ -127,14 +147,18 @@ def _tracks(view: dict, symbols: dict, y: float) -> list[str]:
         track = view["tracks"][fruit["type"]]
         claimed = len(track["track"]) - len(track["open"])
         out.append(shape(SHAPES[i % 6], LEFT + 9, row_y + 9, 8, colour(fruit["colour"])))
-        out.append(text(LEFT + 22, row_y + 14, f'{fruit["symbol"]} {fruit["type"]}', 12))
+        out.append(text(LEFT + 22, row_y + 14, f"{fruit['symbol']} {fruit['type']}", 12))
         for j, value in enumerate(track["track"]):
             x = LEFT + 100 + j * 36
-            out.append(f'<rect x="{x}" y="{row_y}" width="30" height="19" fill="#ffffff" '
-                       f'stroke="#1a1a1a"/>' + text(x + 15, row_y + 14, value, 12, "middle"))
+            out.append(
+                f'<rect x="{x}" y="{row_y}" width="30" height="19" fill="#ffffff" '
+                f'stroke="#1a1a1a"/>' + text(x + 15, row_y + 14, value, 12, "middle")
+            )
             if j < claimed:
-                out.append(f'<path d="M{x} {row_y + 19}L{x + 30} {row_y}" stroke="#1a1a1a" '
-                           f'stroke-width="2"/>')
+                out.append(
+                    f'<path d="M{x} {row_y + 19}L{x + 30} {row_y}" stroke="#1a1a1a" '
+                    f'stroke-width="2"/>'
+                )
     return out
 
 
@@ -145,9 +169,16 @@ def _seats(view: dict, y: float) -> list[str]:
         row_y = y + s["seat"] * 20
         out.append(seat_marker(s["seat"], LEFT + 7, row_y - 4, 7))
         turn = " (to move)" if view.get("to_move") == s["seat"] and not view.get("result") else ""
-        out.append(text(LEFT + 20, row_y, f"{seat_name(s['seat'], view.get('you'))}{turn}: "
-                        f"score {s['score']['score']}, Hearts {s['hearts']}, Planets "
-                        f"{len(s['planets'])}", 12))
+        out.append(
+            text(
+                LEFT + 20,
+                row_y,
+                f"{seat_name(s['seat'], view.get('you'))}{turn}: "
+                f"score {s['score']['score']}, Hearts {s['hearts']}, Planets "
+                f"{len(s['planets'])}",
+                12,
+            )
+        )
     return out
 
 
@@ -155,22 +186,35 @@ def words(view: dict) -> list[str]:
     """Return the picture in words: the drawn sheet, the dice, the tracks, every seat."""
     seat = focus_seat(view)
     sheet = view["sheets"][seat]
-    out = [f"Round {view['round']}. Sheet of {seat_name(seat, view.get('you'))}: the worm "
-           f"is at row {sheet['position'][0] + 1}, column {sheet['position'][1] + 1}"
-           if sheet["position"] else f"Sheet of {seat_name(seat, view.get('you'))}: the "
-           "worm has not started"]
-    out[0] += (f"; Hearts coloured {sheet['hearts']} of {view['sheet']['hearts']}; Planets "
-               f"eaten {', '.join(map(str, sheet['planets'])) or 'none'}.")
-    dice = "; ".join(f"die {d['die']} {d['colour']} {d['pips']}"
-                     + (f" taken by {seat_name(d['taken_by'], view.get('you'))}"
-                        if d["taken_by"] is not None else " free")
-                     for d in view["dice"])
+    out = [
+        f"Round {view['round']}. Sheet of {seat_name(seat, view.get('you'))}: the worm "
+        f"is at row {sheet['position'][0] + 1}, column {sheet['position'][1] + 1}"
+        if sheet["position"]
+        else f"Sheet of {seat_name(seat, view.get('you'))}: the worm has not started"
+    ]
+    out[0] += (
+        f"; Hearts coloured {sheet['hearts']} of {view['sheet']['hearts']}; Planets "
+        f"eaten {', '.join(map(str, sheet['planets'])) or 'none'}."
+    )
+    dice = "; ".join(
+        f"die {d['die']} {d['colour']} {d['pips']}"
+        + (
+            f" taken by {seat_name(d['taken_by'], view.get('you'))}"
+            if d["taken_by"] is not None
+            else " free"
+        )
+        for d in view["dice"]
+    )
     out.append(f"Dice: {dice}.")
     for fruit in view["sheet"]["fruits"]:
         t = view["tracks"][fruit["type"]]
-        out.append(f"{fruit['type'].capitalize()} track: next value "
-                   f"{t['open'][0] if t['open'] else 'none (exhausted)'}.")
+        out.append(
+            f"{fruit['type'].capitalize()} track: next value "
+            f"{t['open'][0] if t['open'] else 'none (exhausted)'}."
+        )
     for s in view["sheets"]:
-        out.append(f"{seat_name(s['seat'], view.get('you')).capitalize()}: score "
-                   f"{s['score']['score']}, Hearts {s['hearts']}.")
+        out.append(
+            f"{seat_name(s['seat'], view.get('you')).capitalize()}: score "
+            f"{s['score']['score']}, Hearts {s['hearts']}."
+        )
     return out

@@ -7,11 +7,12 @@ in ``sheet.py`` and ``sheets/*.json``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from engines.base import Chance, Decision, Engine, InvalidOptions, JSON, Over, Prompt
+from engines.base import JSON, Chance, Decision, Engine, InvalidOptions, Over, Prompt
 from engines.option_fields import WholeNumber
 from engines.space_worm import board_svg, notation, rules
 from engines.space_worm.moves import read_move
@@ -26,9 +27,11 @@ class SpaceWormOptionsV1(Schema):
     ``level1``); any JSON file dropped there becomes a valid choice.
     """
 
-    sheet = fields.String(load_default=DEFAULT_SHEET, validate=validate.OneOf(sorted(SHEETS)),
-                          metadata={"description": "Sheet to play on: " + ", ".join(
-                              sorted(SHEETS)) + "."})
+    sheet = fields.String(
+        load_default=DEFAULT_SHEET,
+        validate=validate.OneOf(sorted(SHEETS)),
+        metadata={"description": "Sheet to play on: " + ", ".join(sorted(SHEETS)) + "."},
+    )
 
 
 class SpaceWormOptions(SpaceWormOptionsV1):
@@ -42,13 +45,21 @@ class SpaceWormOptions(SpaceWormOptionsV1):
     """
 
     start_roll = fields.String(
-        load_default=rules.EACH, validate=validate.OneOf(rules.START_ROLL_RULES),
-        metadata={"description": "Who rolls for the start Planet: each (every player "
-                                 "rolls for their own sheet) or shared (one roll for all)."})
+        load_default=rules.EACH,
+        validate=validate.OneOf(rules.START_ROLL_RULES),
+        metadata={
+            "description": "Who rolls for the start Planet: each (every player "
+            "rolls for their own sheet) or shared (one roll for all)."
+        },
+    )
     hungriest_seat = WholeNumber(
-        load_default=0, validate=validate.Range(min=0),
-        metadata={"description": "The hungriest player's seat (0-based): the first start "
-                                 "player, who rolls the 8 dice of round 1."})
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "The hungriest player's seat (0-based): the first start "
+            "player, who rolls the 8 dice of round 1."
+        },
+    )
 
 
 class SpaceWorm(Engine):
@@ -62,7 +73,7 @@ class SpaceWorm(Engine):
     options_schema = SpaceWormOptions
     notation = notation.HELP
 
-    def at_version(self, version: str | None) -> "SpaceWorm | None":
+    def at_version(self, version: str | None) -> SpaceWorm | None:
         """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
         ``"1"`` (one shared start roll, seat 0 the hungriest player, option ``sheet``
         only); None otherwise."""
@@ -79,10 +90,13 @@ class SpaceWorm(Engine):
         loaded = super().load_options(players, options)
         seat = loaded.get("hungriest_seat", 0)
         if seat >= players:
-            raise InvalidOptions("bad-options", f"Invalid options: hungriest_seat: there is "
-                                                f"no seat {seat} in a game of {players} "
-                                                f"player{'s' if players > 1 else ''} (seats "
-                                                f"0 to {players - 1}).")
+            raise InvalidOptions(
+                "bad-options",
+                f"Invalid options: hungriest_seat: there is "
+                f"no seat {seat} in a game of {players} "
+                f"player{'s' if players > 1 else ''} (seats "
+                f"0 to {players - 1}).",
+            )
         return loaded
 
     def setup(self, players: int, options: Mapping[str, Any]) -> dict:
@@ -92,9 +106,12 @@ class SpaceWorm(Engine):
             ``start_roll`` or a ``hungriest_seat`` that is not a seat of the game.
         """
         loaded = self.load_options(players, options)
-        return rules.new_game(SHEETS[loaded["sheet"]], players,
-                              loaded.get("start_roll", rules.SHARED),
-                              loaded.get("hungriest_seat", 0))
+        return rules.new_game(
+            SHEETS[loaded["sheet"]],
+            players,
+            loaded.get("start_roll", rules.SHARED),
+            loaded.get("hungriest_seat", 0),
+        )
 
     def prompt(self, state: dict) -> Prompt:
         """Return Over once ended, a public dice Chance when a roll is due, else the
@@ -164,7 +181,8 @@ class SpaceWorm(Engine):
         return notation.describe_outcome(spec, outcome)
 
     def board_svg(self, view: dict) -> str:
-        """Return the board of a view as SVG (the seat's sheet, dice, fruit tracks, every seat's score)."""
+        """Return the board of a view as SVG (the seat's sheet, dice, fruit tracks, every seat's
+        score)."""
         return board_svg.render(view)
 
     def board_text(self, view: dict) -> list[str]:

@@ -39,8 +39,11 @@ def read_move(move: Any) -> tuple[int, str | None]:
     :raises InvalidMove: ``bad-move`` when it is not one of the two move shapes.
     """
     if not isinstance(move, dict):
-        raise InvalidMove("bad-move", 'A move is an object such as {"die": 3, "direction": '
-                                      '"up"} or {"die": 5, "heart": true}.')
+        raise InvalidMove(
+            "bad-move",
+            'A move is an object such as {"die": 3, "direction": '
+            '"up"} or {"die": 5, "heart": true}.',
+        )
     keys = frozenset(move)
     die = move.get("die")
     if type(die) is not int:
@@ -48,12 +51,17 @@ def read_move(move: Any) -> tuple[int, str | None]:
     if keys == MOVE_KEYS:
         direction = move["direction"]
         if direction not in DIRECTIONS:
-            raise InvalidMove("bad-move", f"The direction must be one of "
-                                          f"{', '.join(DIRECTIONS)}, not {shown(direction)}.")
+            raise InvalidMove(
+                "bad-move",
+                f"The direction must be one of {', '.join(DIRECTIONS)}, not {shown(direction)}.",
+            )
         return die, direction
     if keys == HEART_KEYS:
         if move["heart"] is not True:
             raise InvalidMove("bad-move", 'To colour a Heart, send "heart": true.')
         return die, None
-    raise InvalidMove("bad-move", 'A move has "die" and either "direction" or "heart": '
-                                  f"true, and nothing else; got the keys {shown(sorted(keys))}.")
+    raise InvalidMove(
+        "bad-move",
+        'A move has "die" and either "direction" or "heart": '
+        f"true, and nothing else; got the keys {shown(sorted(keys))}.",
+    )

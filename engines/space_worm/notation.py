@@ -10,20 +10,27 @@ letter (``3 u``, ``5 h``); :func:`describe` always writes the long form.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.base import InvalidMove, shown
 from engines.space_worm import rules
 from engines.space_worm.moves import heart_move, line_move, read_move
 from engines.space_worm.sheet import DIRECTIONS
 
-HELP = ("A move is 'die N DIRECTION' with N the die's number (0 to 7, in roll order) "
-        "and DIRECTION one of up, right, down, left, e.g. 'die 3 up'; or 'die N heart' "
-        "to take a die that cannot move and colour a Heart, e.g. 'die 5 heart'.")
+HELP = (
+    "A move is 'die N DIRECTION' with N the die's number (0 to 7, in roll order) "
+    "and DIRECTION one of up, right, down, left, e.g. 'die 3 up'; or 'die N heart' "
+    "to take a die that cannot move and colour a Heart, e.g. 'die 5 heart'."
+)
 """The notation help shown by the API and in mails."""
 
-_WORDS = {**{d: d for d in DIRECTIONS}, **{d[0]: d for d in DIRECTIONS},
-          "heart": "heart", "h": "heart"}
+_WORDS = {
+    **{d: d for d in DIRECTIONS},
+    **{d[0]: d for d in DIRECTIONS},
+    "heart": "heart",
+    "h": "heart",
+}
 _PATTERN = re.compile(r"^\s*(?:die\s*)?#?\s*(\d+)\s*[:,]?\s*([a-z]+)\s*\.?\s*$")
 
 
@@ -86,15 +93,18 @@ def brief(state: Mapping[str, Any], seat: int) -> str:
     if state["phase"] == rules.OVER:
         return f"The game is over: {state['result']['text']}"
     if state["phase"] != rules.DRAFT or state["to_move"] != seat:
-        waiting = ("the dice" if state["phase"] != rules.DRAFT
-                   else f"seat {state['to_move']}")
+        waiting = "the dice" if state["phase"] != rules.DRAFT else f"seat {state['to_move']}"
         return f"It is not your turn; the game waits for {waiting}."
-    lines.append(f"Round {state['round']}, start player: seat {state['start_player']}. "
-                 f"Your turn, seat {seat}.")
+    lines.append(
+        f"Round {state['round']}, start player: seat {state['start_player']}. "
+        f"Your turn, seat {seat}."
+    )
     lines.append(f"Dice left: {dice_text(state)}.")
-    lines.append(f"Your worm is at {_where(sheet, player['path'][-1])} "
-                 f"(row 1, column 1 is the top left); Hearts coloured: "
-                 f"{player['hearts']} of {sheet.hearts}.")
+    lines.append(
+        f"Your worm is at {_where(sheet, player['path'][-1])} "
+        f"(row 1, column 1 is the top left); Hearts coloured: "
+        f"{player['hearts']} of {sheet.hearts}."
+    )
     moves = rules.legal_moves(state, seat)
     lines.append("Your legal moves: " + ", ".join(describe(m) for m in moves) + ".")
     return "\n".join(lines)

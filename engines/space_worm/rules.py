@@ -34,7 +34,8 @@ start roll and seat 0 as the hungriest player, and its states lack ``start_roll_
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.base import BadOutcome, IllegalMove, shown
 from engines.space_worm.moves import heart_move, line_move
@@ -76,9 +77,15 @@ def new_game(sheet: Sheet, players: int, start_roll: str = EACH, hungriest: int 
         "taken": [],
         "tracks": {f.type: list(f.track) for f in sheet.fruits},
         "claims": [],
-        "sheets": [{"path": [], "hearts": 0, "planets": [],
-                    "fruit": {k: dict(v) for k, v in empty.items()}}
-                   for _ in range(players)],
+        "sheets": [
+            {
+                "path": [],
+                "hearts": 0,
+                "planets": [],
+                "fruit": {k: dict(v) for k, v in empty.items()},
+            }
+            for _ in range(players)
+        ],
         "result": None,
     }
 
@@ -109,9 +116,14 @@ def chance_spec(state: Mapping[str, Any]) -> dict | None:
         seat = next_start_roller(state)
         return spec if seat is None else {**spec, "seat": seat}
     if state["phase"] == ROUND_ROLL:
-        return {"kind": "dice", "faces": [sheet.die_faces] * len(sheet.dice_colours),
-                "for": "round", "round": state["round"],
-                "colours": list(sheet.dice_colours), "roller": state["start_player"]}
+        return {
+            "kind": "dice",
+            "faces": [sheet.die_faces] * len(sheet.dice_colours),
+            "for": "round",
+            "round": state["round"],
+            "colours": list(sheet.dice_colours),
+            "roller": state["start_player"],
+        }
     return None
 
 
@@ -125,10 +137,15 @@ def resolve(state: Mapping[str, Any], outcome: Any) -> State:
     if spec is None:
         raise BadOutcome("no-chance-pending", "The game is not waiting for a dice roll now.")
     faces = spec["faces"]
-    if (not isinstance(outcome, list) or len(outcome) != len(faces)
-            or any(type(v) is not int or not 1 <= v <= f for v, f in zip(outcome, faces))):
-        raise BadOutcome("bad-outcome", f"Expected {len(faces)} dice showing 1 to {faces[0]} "
-                                        f"pips each, got {shown(outcome)}.")
+    if (
+        not isinstance(outcome, list)
+        or len(outcome) != len(faces)
+        or any(type(v) is not int or not 1 <= v <= f for v, f in zip(outcome, faces))
+    ):
+        raise BadOutcome(
+            "bad-outcome",
+            f"Expected {len(faces)} dice showing 1 to {faces[0]} pips each, got {shown(outcome)}.",
+        )
     if state["phase"] == START_ROLL:
         return _start_planet(state, outcome)
     return _round_roll(state, outcome)
@@ -140,8 +157,7 @@ def next_start_roller(state: Mapping[str, Any]) -> int | None:
     if state.get("start_roll_rule", SHARED) != EACH:
         return None
     n, first = state["players"], state["hungriest"]
-    return next((first + i) % n for i in range(n)
-                if state["start_rolls"][(first + i) % n] is None)
+    return next((first + i) % n for i in range(n) if state["start_rolls"][(first + i) % n] is None)
 
 
 def _start_planet(state: Mapping[str, Any], roll: list[int]) -> State:
@@ -158,9 +174,15 @@ def _start_planet(state: Mapping[str, Any], roll: list[int]) -> State:
     seat = next_start_roller(state)
     if seat is None:
         sheets = [dict(p, **placed) for p in state["sheets"]]
-        return dict(state, phase=ROUND_ROLL, round=1, start_roll=list(roll),
-                    start_planet=planet, start_rolls=[list(roll)] * state["players"],
-                    sheets=sheets)
+        return dict(
+            state,
+            phase=ROUND_ROLL,
+            round=1,
+            start_roll=list(roll),
+            start_planet=planet,
+            start_rolls=[list(roll)] * state["players"],
+            sheets=sheets,
+        )
     sheets = [dict(p, **placed) if s == seat else p for s, p in enumerate(state["sheets"])]
     rolls = [list(roll) if s == seat else r for s, r in enumerate(state["start_rolls"])]
     new = dict(state, sheets=sheets, start_rolls=rolls)
@@ -171,15 +193,17 @@ def _start_planet(state: Mapping[str, Any], roll: list[int]) -> State:
 
 def _round_roll(state: Mapping[str, Any], dice: list[int]) -> State:
     """Start the draft of the rolled dice with the start player (rules, "Turns")."""
-    return dict(state, phase=DRAFT, dice=list(dice), taken=[None] * len(dice),
-                to_move=state["start_player"])
+    return dict(
+        state, phase=DRAFT, dice=list(dice), taken=[None] * len(dice), to_move=state["start_player"]
+    )
 
 
 # --------------------------------------------------------------------------- lines
 
 
-def blocker(sheet: Sheet, visited: set[int] | frozenset[int], cell: int, direction: str,
-            pips: int) -> str | None:
+def blocker(
+    sheet: Sheet, visited: set[int] | frozenset[int], cell: int, direction: str, pips: int
+) -> str | None:
     """Return why a line of ``pips`` from ``cell`` towards ``direction`` is not allowed.
 
     ``None`` when it is allowed; else the first obstacle met along the line:
@@ -243,28 +267,41 @@ def check_move(state: Mapping[str, Any], seat: int, die: int, direction: str | N
     """
     dice = state["dice"]
     if not 0 <= die < len(dice):
-        raise IllegalMove("no-such-die", f"There is no die {die}: this round's dice are "
-                                         f"numbered 0 to {len(dice) - 1}.")
+        raise IllegalMove(
+            "no-such-die",
+            f"There is no die {die}: this round's dice are numbered 0 to {len(dice) - 1}.",
+        )
     if state["taken"][die] is not None:
-        raise IllegalMove("die-taken", f"Die {die} was already taken this round by seat "
-                                       f"{state['taken'][die]}; choose another die.")
+        raise IllegalMove(
+            "die-taken",
+            f"Die {die} was already taken this round by seat "
+            f"{state['taken'][die]}; choose another die.",
+        )
     sheet = sheet_of(state)
     player = state["sheets"][seat]
     pips = dice[die]
     if direction is None:
         open_ = open_directions(sheet, player, pips)
         if open_:
-            raise IllegalMove("must-move", f"Die {die} ({pips}) can still be moved "
-                                           f"({', '.join(open_)}), so you must move it "
-                                           f"instead of colouring a Heart.")
+            raise IllegalMove(
+                "must-move",
+                f"Die {die} ({pips}) can still be moved "
+                f"({', '.join(open_)}), so you must move it "
+                f"instead of colouring a Heart.",
+            )
         return
     reason = blocker(sheet, set(player["path"]), player["path"][-1], direction, pips)
     if reason == "off-the-map":
-        raise IllegalMove("off-the-map", f"A line of {pips} {direction} would leave the "
-                                         f"map; you must move the full distance.")
+        raise IllegalMove(
+            "off-the-map",
+            f"A line of {pips} {direction} would leave the map; you must move the full distance.",
+        )
     if reason == "blocked-path":
-        raise IllegalMove("blocked-path", f"A line of {pips} {direction} would go into or "
-                                          f"through a space your worm has already been to.")
+        raise IllegalMove(
+            "blocked-path",
+            f"A line of {pips} {direction} would go into or "
+            f"through a space your worm has already been to.",
+        )
 
 
 def play(state: Mapping[str, Any], seat: int, die: int, direction: str | None) -> State:
@@ -295,8 +332,14 @@ def play(state: Mapping[str, Any], seat: int, die: int, direction: str | None) -
     return _after_move(new, sheet, seat, player)
 
 
-def _eat(new: State, sheet: Sheet, seat: int, player: Mapping[str, Any], cells: tuple[int, ...],
-         colour: str) -> dict:
+def _eat(
+    new: State,
+    sheet: Sheet,
+    seat: int,
+    player: Mapping[str, Any],
+    cells: tuple[int, ...],
+    colour: str,
+) -> dict:
     """Return the player's sheet after going through ``cells`` with a die of ``colour``.
 
     Planets on the line are eaten. Each fruit space counts as eaten, and earns a +1
@@ -332,8 +375,15 @@ def _eat(new: State, sheet: Sheet, seat: int, player: Mapping[str, Any], cells: 
             value = open_[0] if open_ else 0
             tracks[fruit_type] = open_[1:]
             fruit[fruit_type]["scored"] = value
-            claims.append({"seat": seat, "fruit": fruit_type, "value": value,
-                           "plus": fruit[fruit_type]["plus"], "round": new["round"]})
+            claims.append(
+                {
+                    "seat": seat,
+                    "fruit": fruit_type,
+                    "value": value,
+                    "plus": fruit[fruit_type]["plus"],
+                    "round": new["round"],
+                }
+            )
         new["tracks"], new["claims"] = tracks, claims
     return dict(player, path=[*player["path"], *cells], planets=planets, fruit=fruit)
 
@@ -350,8 +400,12 @@ def _after_move(new: State, sheet: Sheet, seat: int, player: Mapping[str, Any]) 
         new["result"] = final_result(sheet, new, reason, seat)
         return new
     if all(t is not None for t in new["taken"]):
-        new.update(phase=ROUND_ROLL, to_move=None, round=new["round"] + 1,
-                   start_player=(new["start_player"] + 1) % new["players"])
+        new.update(
+            phase=ROUND_ROLL,
+            to_move=None,
+            round=new["round"] + 1,
+            start_player=(new["start_player"] + 1) % new["players"],
+        )
     else:
         new["to_move"] = (seat + 1) % new["players"]
     return new

@@ -6,7 +6,8 @@ shape) and return plain JSON.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.base import ranking_from_scores
 from engines.space_worm.sheet import Sheet
@@ -74,8 +75,7 @@ def breakdown(sheet: Sheet, player: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def final_result(sheet: Sheet, state: Mapping[str, Any], reason: str, seat: int
-                 ) -> dict[str, Any]:
+def final_result(sheet: Sheet, state: Mapping[str, Any], reason: str, seat: int) -> dict[str, Any]:
     """Return the ``Over`` result: scores, ranking (ties share a place), reason, details.
 
     :param reason: ``"all-hearts"`` or ``"all-fruit"`` (rules/space-worm.md, "Game End");

@@ -11,17 +11,22 @@ Nothing here is a rule of play; the rules live in ``rules.py``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 DIRECTIONS: tuple[str, ...] = ("up", "right", "down", "left")
 """The four ways a worm can draw its line, clockwise from up; this order is the order
 of the legal moves (rules/space-worm.md, "Turns": "a horizontal or vertical line")."""
 
 STEPS: Mapping[str, tuple[int, int]] = {
-    "up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}
+    "up": (-1, 0),
+    "right": (0, 1),
+    "down": (1, 0),
+    "left": (0, -1),
+}
 """Row and column change of one step in each direction."""
 
 EMPTY = "."
@@ -115,8 +120,11 @@ def _check(condition: bool, name: str, message: str) -> None:
 def _section(data: Mapping[str, Any], key: str, name: str) -> Mapping[str, Any]:
     section = data.get(key)
     _check(isinstance(section, dict), name, f"missing section {key!r}")
-    _check("invented" in section and "source" in section, name,
-           f"section {key!r} must say whether it is invented and give its source")
+    _check(
+        "invented" in section and "source" in section,
+        name,
+        f"section {key!r} must say whether it is invented and give its source",
+    )
     return section
 
 
@@ -149,12 +157,18 @@ def parse_sheet(name: str, data: Mapping[str, Any]) -> Sheet:
     :raises SheetError: the data is not a playable sheet, with the reason.
     """
     _check(isinstance(data, dict), name, "a sheet is a JSON object")
-    _check("invented" in data and "source" in data, name,
-           "the sheet must say whether it is invented and give its source")
+    _check(
+        "invented" in data and "source" in data,
+        name,
+        "the sheet must say whether it is invented and give its source",
+    )
     grid = _section(data, "map", name)
     rows = tuple(grid.get("rows") or ())
-    _check(bool(rows) and all(isinstance(r, str) and r for r in rows), name,
-           "map.rows must be non-empty strings")
+    _check(
+        bool(rows) and all(isinstance(r, str) and r for r in rows),
+        name,
+        "map.rows must be non-empty strings",
+    )
     width, height = len(rows[0]), len(rows)
     _check(all(len(r) == width for r in rows), name, "map rows must all have one length")
 
@@ -163,16 +177,26 @@ def parse_sheet(name: str, data: Mapping[str, Any]) -> Sheet:
     _check(len(types) >= 1, name, "fruit.types must list the fruit types")
     by_symbol: dict[str, dict] = {}
     for entry in types:
-        _check(all(k in entry for k in ("type", "symbol", "colour", "track")), name,
-               f"fruit type {entry!r} needs type, symbol, colour and track")
+        _check(
+            all(k in entry for k in ("type", "symbol", "colour", "track")),
+            name,
+            f"fruit type {entry!r} needs type, symbol, colour and track",
+        )
         symbol = entry["symbol"]
-        _check(isinstance(symbol, str) and len(symbol) == 1 and symbol.isalpha(), name,
-               f"fruit symbol {symbol!r} must be one letter")
+        _check(
+            isinstance(symbol, str) and len(symbol) == 1 and symbol.isalpha(),
+            name,
+            f"fruit symbol {symbol!r} must be one letter",
+        )
         _check(symbol not in by_symbol, name, f"fruit symbol {symbol!r} used twice")
         track = entry["track"]
-        _check(bool(track) and all(isinstance(v, int) and v >= 0 for v in track)
-               and list(track) == sorted(track, reverse=True), name,
-               f"track of {entry['type']!r} must be non-negative numbers, highest first")
+        _check(
+            bool(track)
+            and all(isinstance(v, int) and v >= 0 for v in track)
+            and list(track) == sorted(track, reverse=True),
+            name,
+            f"track of {entry['type']!r} must be non-negative numbers, highest first",
+        )
         by_symbol[symbol] = entry
     _check(len({e["type"] for e in types}) == len(types), name, "fruit types must differ")
 
@@ -185,8 +209,9 @@ def parse_sheet(name: str, data: Mapping[str, Any]) -> Sheet:
             if symbol in (EMPTY, GAP):
                 continue
             if symbol.isdigit():
-                _check(int(symbol) not in planet_at.values(), name,
-                       f"Planet {symbol} appears twice")
+                _check(
+                    int(symbol) not in planet_at.values(), name, f"Planet {symbol} appears twice"
+                )
                 planet_at[cell] = int(symbol)
             else:
                 _check(symbol in by_symbol, name, f"unknown map symbol {symbol!r}")
@@ -194,8 +219,11 @@ def parse_sheet(name: str, data: Mapping[str, Any]) -> Sheet:
                 fruit_at[cell] = fruit_type
                 fruit_cells[fruit_type].add(cell)
     numbers = sorted(planet_at.values())
-    _check(numbers == list(range(1, len(numbers) + 1)) and numbers, name,
-           "Planets must be numbered 1..N, each once")
+    _check(
+        numbers == list(range(1, len(numbers) + 1)) and numbers,
+        name,
+        "Planets must be numbered 1..N, each once",
+    )
     for fruit_type, cells in fruit_cells.items():
         _check(bool(cells), name, f"fruit {fruit_type!r} has no space on the map")
 
@@ -205,28 +233,56 @@ def parse_sheet(name: str, data: Mapping[str, Any]) -> Sheet:
     _check(isinstance(faces, int) and faces >= 1, name, "dice.faces must be a positive number")
     _check(bool(colours), name, "dice.colours must list one colour per die")
     fruit_colours = {e["colour"] for e in types}
-    _check(all(c in fruit_colours for c in colours), name,
-           "every die colour must be the colour of a fruit type")
+    _check(
+        all(c in fruit_colours for c in colours),
+        name,
+        "every die colour must be the colour of a fruit type",
+    )
 
     planets = _section(data, "planets", name)
     by_sum_raw = planets.get("start_by_sum") or {}
     start_by_sum = {int(k): v for k, v in by_sum_raw.items()}
-    _check(sorted(start_by_sum) == list(range(2, 2 * faces + 1)), name,
-           f"planets.start_by_sum must map every sum 2..{2 * faces} exactly once")
-    _check(all(v in numbers for v in start_by_sum.values()), name,
-           "planets.start_by_sum must name Planets on the map")
+    _check(
+        sorted(start_by_sum) == list(range(2, 2 * faces + 1)),
+        name,
+        f"planets.start_by_sum must map every sum 2..{2 * faces} exactly once",
+    )
+    _check(
+        all(v in numbers for v in start_by_sum.values()),
+        name,
+        "planets.start_by_sum must name Planets on the map",
+    )
 
     hearts = _section(data, "hearts", name).get("count")
     _check(isinstance(hearts, int) and hearts >= 1, name, "hearts.count must be positive")
 
-    fruits = tuple(Fruit(e["type"], e["symbol"], e["colour"], tuple(e["track"]),
-                         frozenset(fruit_cells[e["type"]])) for e in types)
+    fruits = tuple(
+        Fruit(
+            e["type"],
+            e["symbol"],
+            e["colour"],
+            tuple(e["track"]),
+            frozenset(fruit_cells[e["type"]]),
+        )
+        for e in types
+    )
     return Sheet(
-        name=name, title=str(data.get("title", name)), rows=rows, width=width,
-        height=height, planet_at=planet_at,
-        planet_cell={n: c for c, n in planet_at.items()}, fruits=fruits,
-        fruit_at=fruit_at, start_by_sum=start_by_sum, die_faces=faces,
-        dice_colours=colours, hearts=hearts, rays=_rays(name, rows), data=data)
+        name=name,
+        title=str(data.get("title", name)),
+        rows=rows,
+        width=width,
+        height=height,
+        planet_at=planet_at,
+        planet_cell={n: c for c, n in planet_at.items()},
+        fruits=fruits,
+        fruit_at=fruit_at,
+        start_by_sum=start_by_sum,
+        die_faces=faces,
+        dice_colours=colours,
+        hearts=hearts,
+        rays=_rays(name, rows),
+        data=data,
+    )
 
 
 def load_sheets(files: Iterable[Any]) -> dict[str, Sheet]:

@@ -6,7 +6,8 @@ information); the view only reshapes the state into something a client can draw.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.space_worm import rules
 from engines.space_worm.scoring import breakdown
@@ -16,10 +17,14 @@ def _player(sheet: Any, seat: int, player: Mapping[str, Any]) -> dict:
     """Return one seat's sheet: path, position, Hearts, fruit progress, score so far."""
     path = [sheet.coords(c) for c in player["path"]]
     fruit = {
-        f.type: {"spaces": len(f.spaces), "eaten": player["fruit"][f.type]["eaten"],
-                 "plus": player["fruit"][f.type]["plus"],
-                 "scored": player["fruit"][f.type]["scored"]}
-        for f in sheet.fruits}
+        f.type: {
+            "spaces": len(f.spaces),
+            "eaten": player["fruit"][f.type]["eaten"],
+            "plus": player["fruit"][f.type]["plus"],
+            "scored": player["fruit"][f.type]["scored"],
+        }
+        for f in sheet.fruits
+    }
     return {
         "seat": seat,
         "position": path[-1] if path else None,
@@ -44,18 +49,29 @@ def view(state: Mapping[str, Any], seat: int | None) -> dict:
     apart from ``you``.
     """
     sheet = rules.sheet_of(state)
-    dice = [{"die": i, "colour": sheet.dice_colours[i], "pips": pips,
-             "taken_by": state["taken"][i]} for i, pips in enumerate(state["dice"])]
-    tracks = {f.type: {"track": list(f.track), "open": list(state["tracks"][f.type]),
-                       "next": (state["tracks"][f.type] or [0])[0]}
-              for f in sheet.fruits}
+    dice = [
+        {"die": i, "colour": sheet.dice_colours[i], "pips": pips, "taken_by": state["taken"][i]}
+        for i, pips in enumerate(state["dice"])
+    ]
+    tracks = {
+        f.type: {
+            "track": list(f.track),
+            "open": list(state["tracks"][f.type]),
+            "next": (state["tracks"][f.type] or [0])[0],
+        }
+        for f in sheet.fruits
+    }
     return {
         "you": seat,
         "sheet": {
-            "name": sheet.name, "title": sheet.title, "rows": list(sheet.rows),
-            "fruits": [{"type": f.type, "symbol": f.symbol, "colour": f.colour}
-                       for f in sheet.fruits],
-            "dice_colours": list(sheet.dice_colours), "hearts": sheet.hearts,
+            "name": sheet.name,
+            "title": sheet.title,
+            "rows": list(sheet.rows),
+            "fruits": [
+                {"type": f.type, "symbol": f.symbol, "colour": f.colour} for f in sheet.fruits
+            ],
+            "dice_colours": list(sheet.dice_colours),
+            "hearts": sheet.hearts,
         },
         "players": state["players"],
         "phase": state["phase"],

@@ -57,8 +57,11 @@ def star_places(stars: dict, places: dict) -> dict[str, tuple[float, float]]:
             candidates = [((printed[0][0] + printed[1][0]) / 2 + BOX / 2, printed[0][1] - 18)]
         else:
             x, y = (printed or [places[star["boxes"][0]["box"]]])[0]
-            candidates = [(x + BOX / 2 + STEP / 2, y - 18), (x + BOX / 2 - STEP / 2, y - 18),
-                          (x + BOX / 2 + STEP / 2, y + BOX + 20)]
+            candidates = [
+                (x + BOX / 2 + STEP / 2, y - 18),
+                (x + BOX / 2 - STEP / 2, y - 18),
+                (x + BOX / 2 + STEP / 2, y + BOX + 20),
+            ]
         spot = next((c for c in candidates if c not in taken), candidates[-1])
         taken.add(spot)
         out[sid] = spot
@@ -77,25 +80,30 @@ def render(view: dict) -> str:
     seat = focus_seat(view)
     layout, marks = view["sheet"], view["sheets"][seat]
     roll = view.get("roll")
-    title = (f"Star Maps, round {view['round']}: sheet of {seat_name(seat, view.get('seat'))}")
-    body = [text(LEFT, 20, title, 14, weight="bold"),
-            text(LEFT, 38, f"Dice: {roll[0]} and {roll[1]}" if roll else "Dice: not rolled",
-                 12)]
+    title = f"Star Maps, round {view['round']}: sheet of {seat_name(seat, view.get('seat'))}"
+    body = [
+        text(LEFT, 20, title, 14, weight="bold"),
+        text(LEFT, 38, f"Dice: {roll[0]} and {roll[1]}" if roll else "Dice: not rolled", 12),
+    ]
     places = box_places(layout["boxes"], 36)
     spots = star_places(layout["stars"], places)
     body += _arms(layout, marks, places)
     body += _links(layout, marks, places, spots)
     for box, (x, y) in places.items():
         value = marks["boxes"].get(box)
-        body.append(f'<rect class="box" data-box="{box}" x="{x}" y="{y}" width="{BOX}" '
-                    f'height="{BOX}" fill="{"#ffffff" if value is None else "#e4e4e4"}" '
-                    f'stroke="#1a1a1a" stroke-width="1.5"/>')
-        body.append(text(x + BOX / 2, y + 21, "" if value is None else value, 16, "middle",
-                         weight="bold"))
+        body.append(
+            f'<rect class="box" data-box="{box}" x="{x}" y="{y}" width="{BOX}" '
+            f'height="{BOX}" fill="{"#ffffff" if value is None else "#e4e4e4"}" '
+            f'stroke="#1a1a1a" stroke-width="1.5"/>'
+        )
+        body.append(
+            text(x + BOX / 2, y + 21, "" if value is None else value, 16, "middle", weight="bold")
+        )
         body.append(text(x + BOX / 2, y + BOX + 11, box, 9, "middle", fill="#444444"))
     for sid, star in layout["stars"].items():
-        body += _star(sid, type_shape(layout, star["type"]), star, marks["stars"].get(sid),
-                      spots[sid])
+        body += _star(
+            sid, type_shape(layout, star["type"]), star, marks["stars"].get(sid), spots[sid]
+        )
     y = max(y for _, y in places.values()) + BOX + 40
     body += _legend(layout, y)
     y += 34
@@ -105,10 +113,21 @@ def render(view: dict) -> str:
     y += 22
     for s in view["sheets"]:
         body.append(seat_marker(s["seat"], LEFT + 7, y - 4, 7))
-        state = (" (answered)" if s["seat"] in view.get("answered", [])
-                 else " (to answer)" if s["seat"] in view.get("to_answer", []) else "")
-        body.append(text(LEFT + 20, y, f"{seat_name(s['seat'], view.get('seat'))}{state}: "
-                         f"score {s['score']}", 12))
+        state = (
+            " (answered)"
+            if s["seat"] in view.get("answered", [])
+            else " (to answer)"
+            if s["seat"] in view.get("to_answer", [])
+            else ""
+        )
+        body.append(
+            text(
+                LEFT + 20,
+                y,
+                f"{seat_name(s['seat'], view.get('seat'))}{state}: score {s['score']}",
+                12,
+            )
+        )
         y += 20
     return document(WIDTH, y, f"Star Maps board, sheet of seat {seat}", words(view), body)
 
@@ -118,8 +137,16 @@ def _star(sid: str, kind: str, star: dict, value, spot: tuple[float, float]) -> 
     x, y = spot
     found = value is not None
     fill = TYPE_COLOURS[(star["type"] - 1) % 6] if found else "#ffffff"
-    out = [shape(kind, x, y, 11, fill, extra=f' class="star" data-star="{sid}" '
-                 f'data-found="{str(found).lower()}"')]
+    out = [
+        shape(
+            kind,
+            x,
+            y,
+            11,
+            fill,
+            extra=f' class="star" data-star="{sid}" data-found="{str(found).lower()}"',
+        )
+    ]
     out.append(text(x, y + 4, value if found else "", 11, "middle", weight="bold"))
     out.append(text(x + 14, y - 8, sid, 9, "start", fill="#444444"))
     return out
@@ -136,15 +163,29 @@ def _links(layout: dict, marks: dict, places: dict, spots: dict) -> list[str]:
             bx, by = places[link["box"]]
             tx, ty = bx + BOX / 2, by if by > sy else by + BOX
             via = link["via"]
-            style = ('stroke="#888888" stroke-width="1"' if via is None else
-                     'stroke="#1a1a1a" stroke-width="3"' if via in filled else
-                     'stroke="#1a1a1a" stroke-width="1.5" stroke-dasharray="4 3"')
-            out.append(f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" {style}'
-                       + (f' class="connection" data-connection="{via}"' if via else "") + "/>")
+            style = (
+                'stroke="#888888" stroke-width="1"'
+                if via is None
+                else 'stroke="#1a1a1a" stroke-width="3"'
+                if via in filled
+                else 'stroke="#1a1a1a" stroke-width="1.5" stroke-dasharray="4 3"'
+            )
+            out.append(
+                f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" {style}'
+                + (f' class="connection" data-connection="{via}"' if via else "")
+                + "/>"
+            )
             if via:
                 mark = "filled" if via in filled else "open"
-                out.append(text(sx + (tx - sx) * 0.7 + 3, sy + (ty - sy) * 0.7,
-                                f"{via} {mark}", 8, fill="#1a1a1a"))
+                out.append(
+                    text(
+                        sx + (tx - sx) * 0.7 + 3,
+                        sy + (ty - sy) * 0.7,
+                        f"{via} {mark}",
+                        8,
+                        fill="#1a1a1a",
+                    )
+                )
     return out
 
 
@@ -152,17 +193,20 @@ def _arms(layout: dict, marks: dict, places: dict) -> list[str]:
     """Return a frame around each arm's boxes, saying whether its lock is open."""
     out = []
     for aid, arm in layout["arms"].items():
-        boxes = {b["box"] for s in arm["stars"] for b in layout["stars"][s]["boxes"]
-                 if b["via"] is None}
+        boxes = {
+            b["box"] for s in arm["stars"] for b in layout["stars"][s]["boxes"] if b["via"] is None
+        }
         xs = [places[b][0] for b in boxes]
         ys = [places[b][1] for b in boxes]
         if not xs:
             continue
         unlocked = aid in marks["unlocked_arms"]
-        out.append(f'<rect class="arm" data-arm="{aid}" x="{min(xs) - 8}" y="{min(ys) - 38}" '
-                   f'width="{max(xs) - min(xs) + BOX + 16}" height="{BOX + 56}" rx="8" '
-                   f'fill="none" stroke="#1a1a1a" '
-                   f'stroke-dasharray="{"none" if unlocked else "6 4"}"/>')
+        out.append(
+            f'<rect class="arm" data-arm="{aid}" x="{min(xs) - 8}" y="{min(ys) - 38}" '
+            f'width="{max(xs) - min(xs) + BOX + 16}" height="{BOX + 56}" rx="8" '
+            f'fill="none" stroke="#1a1a1a" '
+            f'stroke-dasharray="{"none" if unlocked else "6 4"}"/>'
+        )
         label = f"{arm['name']}: {'unlocked' if unlocked else 'locked'} ({arm['lock']})"
         out.append(text(max(xs) + BOX + 4, min(ys) + BOX + 14, label, 9, "end"))
     return out
@@ -174,8 +218,9 @@ def _legend(layout: dict, y: float) -> list[str]:
     for i, (die, name) in enumerate(sorted(layout["types"].items())):
         x = LEFT + (i % 3) * 110
         row_y = y + (i // 3) * 18 - 12
-        out.append(shape(type_shape(layout, int(die)), x + 6, row_y, 6,
-                         TYPE_COLOURS[(int(die) - 1) % 6]))
+        out.append(
+            shape(type_shape(layout, int(die)), x + 6, row_y, 6, TYPE_COLOURS[(int(die) - 1) % 6])
+        )
         out.append(text(x + 16, row_y + 4, f"{die} {name}", 11))
     return out
 
@@ -190,12 +235,20 @@ def words(view: dict) -> list[str]:
         out.append(f"Dice: {view['roll'][0]} and {view['roll'][1]}.")
     written = ", ".join(f"{b} {v}" for b, v in marks["boxes"].items()) or "none"
     out.append(f"Boxes written: {written}.")
-    found = ", ".join(f"{s} ({layout['types'][str(layout['stars'][s]['type'])]}) {v}"
-                      for s, v in marks["stars"].items() if v is not None) or "none"
+    found = (
+        ", ".join(
+            f"{s} ({layout['types'][str(layout['stars'][s]['type'])]}) {v}"
+            for s, v in marks["stars"].items()
+            if v is not None
+        )
+        or "none"
+    )
     out.append(f"Stars found: {found}.")
     out.append("Connections filled: " + (", ".join(marks["connections"]) or "none") + ".")
     if layout["arms"]:
         out.append("Arms unlocked: " + (", ".join(marks["unlocked_arms"]) or "none") + ".")
-    out += [f"{seat_name(s['seat'], view.get('seat')).capitalize()}: score {s['score']}."
-            for s in view["sheets"]]
+    out += [
+        f"{seat_name(s['seat'], view.get('seat')).capitalize()}: score {s['score']}."
+        for s in view["sheets"]
+    ]
     return out

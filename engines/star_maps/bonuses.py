@@ -21,8 +21,8 @@ Decisions (documented in ``engines/star_maps/__init__.py``):
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from engines.base import IllegalMove, InvalidMove, shown
 from engines.star_maps import sheet as sh
@@ -48,12 +48,14 @@ FIELDS: dict[str, tuple[str, ...]] = {
 
 assert all(b["effect"] in FIELDS for b in CATALOG.values()), "unknown bonus effect"
 
-UNLOCKED_BY: dict[int, str] = {b["unlocked_by"]: b["id"] for b in CATALOG.values()
-                               if "unlocked_by" in b}
+UNLOCKED_BY: dict[int, str] = {
+    b["unlocked_by"]: b["id"] for b in CATALOG.values() if "unlocked_by" in b
+}
 """Star type (its die value) -> the bonus that finding its last star unlocks."""
 
 assert len(UNLOCKED_BY) == sum("unlocked_by" in b for b in CATALOG.values()) and all(
-    t in sh.DIE_VALUES for t in UNLOCKED_BY), "each type keys at most one bonus, by die value"
+    t in sh.DIE_VALUES for t in UNLOCKED_BY
+), "each type keys at most one bonus, by die value"
 NO_BONUS = "none"
 """The losers' vote for no new bonus (``{"act": "choose-bonus", "bonus": "none"}``,
 ``choose none``; rules version 2): never a bonus id."""
@@ -78,21 +80,31 @@ def check_allowed(bonus: str, unlocked: Sequence[str], used: int, earned: int) -
         ``bonus-not-earned``.
     """
     if bonus not in CATALOG:
-        raise IllegalMove("no-such-bonus", f"There is no bonus {shown(bonus)}; bonuses are "
-                                           f"{', '.join(BONUS_IDS)}.")
+        raise IllegalMove(
+            "no-such-bonus",
+            f"There is no bonus {shown(bonus)}; bonuses are {', '.join(BONUS_IDS)}.",
+        )
     if bonus not in unlocked:
-        raise IllegalMove("bonus-locked", f"Bonus {bonus} is not unlocked in this game "
-                                          f"(unlocked: {', '.join(unlocked) or 'none'}).")
+        raise IllegalMove(
+            "bonus-locked",
+            f"Bonus {bonus} is not unlocked in this game "
+            f"(unlocked: {', '.join(unlocked) or 'none'}).",
+        )
     if used >= BONUS_LIMIT:
-        raise IllegalMove("bonus-limit", f"Only {BONUS_LIMIT} bonuses may be used per sheet, "
-                                         "and this sheet has used them.")
+        raise IllegalMove(
+            "bonus-limit",
+            f"Only {BONUS_LIMIT} bonuses may be used per sheet, and this sheet has used them.",
+        )
     if earned <= 0:
-        raise IllegalMove("bonus-not-earned", "A bonus may be used only right after finding "
-                                              "the last star of a type.")
+        raise IllegalMove(
+            "bonus-not-earned",
+            "A bonus may be used only right after finding the last star of a type.",
+        )
 
 
-def write_pairs(bonus: Mapping, roll: Sequence[int], last: LastWrite
-                ) -> list[tuple[int | None, int]]:
+def write_pairs(
+    bonus: Mapping, roll: Sequence[int], last: LastWrite
+) -> list[tuple[int | None, int]]:
     """Return the ``(star die, value)`` pairs a writing bonus allows (die None: a star of
     any type)."""
     effect = bonus["effect"]
@@ -103,31 +115,39 @@ def write_pairs(bonus: Mapping, roll: Sequence[int], last: LastWrite
     if effect == "shift":
         step = bonus["amount"]
         rolls = {(roll[i] + d, roll[1 - i]) for i in (0, 1) for d in (-step, step)}
-        return sorted({pair for r in rolls if min(r) >= 1 and max(r) <= 6
-                       for pair in sh.dice_pairs(r)})
+        return sorted(
+            {pair for r in rolls if min(r) >= 1 and max(r) <= 6 for pair in sh.dice_pairs(r)}
+        )
     if effect == "wild":
         return [(die, v) for die in sorted(set(roll)) for v in sh.DIE_VALUES]
     return []
 
 
-def options(layout: Layout, roll: Sequence[int], bonus_id: str, marks: Mapping,
-            last: LastWrite) -> list[tuple[dict, dict, LastWrite]]:
+def options(
+    layout: Layout, roll: Sequence[int], bonus_id: str, marks: Mapping, last: LastWrite
+) -> list[tuple[dict, dict, LastWrite]]:
     """Return every use of ``bonus_id`` now: ``(use, new marks, new last write)``."""
     bonus = CATALOG[bonus_id]
     if bonus["effect"] == "connect":
-        return [({"bonus": bonus_id, "connection": c}, sh.connect(layout, marks, c), last)
-                for c in sh.open_connections(layout, marks)]
+        return [
+            ({"bonus": bonus_id, "connection": c}, sh.connect(layout, marks, c), last)
+            for c in sh.open_connections(layout, marks)
+        ]
     out = []
     for die, value in write_pairs(bonus, roll, last):
         for box in sh.write_boxes(layout, marks, die, value):
-            use = ({"bonus": bonus_id, "box": box} if bonus["effect"] == "echo" else
-                   {"bonus": bonus_id, "star": die, "write": value, "box": box})
+            use = (
+                {"bonus": bonus_id, "box": box}
+                if bonus["effect"] == "echo"
+                else {"bonus": bonus_id, "star": die, "write": value, "box": box}
+            )
             out.append((use, sh.write(marks, box, value), (die, value)))
     return out
 
 
-def apply_use(layout: Layout, roll: Sequence[int], marks: Mapping, last: LastWrite,
-              use: Mapping) -> tuple[dict, LastWrite]:
+def apply_use(
+    layout: Layout, roll: Sequence[int], marks: Mapping, last: LastWrite, use: Mapping
+) -> tuple[dict, LastWrite]:
     """Apply one bonus use (already allowed by :func:`check_allowed`) to the marks.
 
     :raises InvalidMove: ``bad-move`` when the fields do not fit the bonus's effect.
@@ -138,21 +158,27 @@ def apply_use(layout: Layout, roll: Sequence[int], marks: Mapping, last: LastWri
     bonus = CATALOG[use["bonus"]]
     effect = bonus["effect"]
     if set(use) != {"bonus", *FIELDS[effect]}:
-        raise InvalidMove("bad-move", f"Bonus {use['bonus']} takes the fields "
-                                      f"{', '.join(FIELDS[effect])}.")
+        raise InvalidMove(
+            "bad-move", f"Bonus {use['bonus']} takes the fields {', '.join(FIELDS[effect])}."
+        )
     if effect == "connect":
         sh.check_connect(layout, marks, use["connection"])
         return sh.connect(layout, marks, use["connection"]), last
     if effect == "echo":
         if last is None:
-            raise IllegalMove("bonus-not-applicable",
-                              f"{bonus['name']} repeats a value written in this move, and "
-                              "this move has written none.")
+            raise IllegalMove(
+                "bonus-not-applicable",
+                f"{bonus['name']} repeats a value written in this move, and "
+                "this move has written none.",
+            )
         die, value = None, last[1]
     else:
         die, value = use["star"], use["write"]
         if (die, value) not in write_pairs(bonus, roll, last):
-            raise IllegalMove("not-rolled", f"{bonus['name']} cannot give star {die} write "
-                                            f"{value} with the dice {roll[0]} and {roll[1]}.")
+            raise IllegalMove(
+                "not-rolled",
+                f"{bonus['name']} cannot give star {die} write "
+                f"{value} with the dice {roll[0]} and {roll[1]}.",
+            )
     sh.check_write(layout, marks, die, value, use["box"])
     return sh.write(marks, use["box"], value), (die, value)

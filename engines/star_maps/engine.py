@@ -8,11 +8,12 @@ Each method is a thin adapter: the game flow is in ``rules.py``, a seat's answer
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
-from engines.base import Engine, JSON, Prompt
+from engines.base import JSON, Engine, Prompt
 from engines.star_maps import board_svg, notation, rules
 from engines.star_maps import view as views
 from engines.star_maps.bonuses import BONUS_IDS
@@ -39,15 +40,22 @@ class StarMapsOptions(Schema):
     not, so a repeat is a mistake and refused with ``bad-options``).
     """
 
-    sheet = fields.String(load_default=DEFAULT_SHEET, validate=validate.OneOf(sorted(SHEETS)),
-                          metadata={"description": "Sheet to play on: "
-                                                   + ", ".join(sorted(SHEETS)) + "."})
+    sheet = fields.String(
+        load_default=DEFAULT_SHEET,
+        validate=validate.OneOf(sorted(SHEETS)),
+        metadata={"description": "Sheet to play on: " + ", ".join(sorted(SHEETS)) + "."},
+    )
     unlocked_bonuses = fields.List(
-        fields.String(validate=validate.OneOf(BONUS_IDS)), load_default=list,
+        fields.String(validate=validate.OneOf(BONUS_IDS)),
+        load_default=list,
         validate=_once_each,
-        metadata={"uniqueItems": True,
-                  "description": "Bonuses unlocked so far in the campaign, each once: "
-                                 + ", ".join(BONUS_IDS) + "."})
+        metadata={
+            "uniqueItems": True,
+            "description": "Bonuses unlocked so far in the campaign, each once: "
+            + ", ".join(BONUS_IDS)
+            + ".",
+        },
+    )
 
     @post_load
     def _canonical(self, data: dict, **_: Any) -> dict:
@@ -74,7 +82,7 @@ class StarMaps(Engine):
         self.rules_version = rules_version
         self.version = str(rules_version)
 
-    def at_version(self, version: str | None) -> "StarMaps | None":
+    def at_version(self, version: str | None) -> StarMaps | None:
         """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
         ``"1"`` (no bonus unlocked during play, the losers must choose one; see
         ``rules.py``); None otherwise."""
@@ -87,8 +95,9 @@ class StarMaps(Engine):
         games unlocked, during play or by the losers' choice (each result's
         ``unlocked_after``; ``new_bonus`` for results that lack it), in the bonus list
         order (rules/star-maps.md, "Bonuses": "players unlock bonuses for future use")."""
-        unlocked = {b for r in results for b in [*(r.get("unlocked_after") or []),
-                                                  r.get("new_bonus")]}
+        unlocked = {
+            b for r in results for b in [*(r.get("unlocked_after") or []), r.get("new_bonus")]
+        }
         return {"unlocked_bonuses": [b for b in BONUS_IDS if b in unlocked]}
 
     def setup(self, players: int, options: Mapping[str, Any]) -> dict:
@@ -97,8 +106,9 @@ class StarMaps(Engine):
         :raises InvalidOptions: a player count outside 1..4 or options not accepted.
         """
         loaded = self.load_options(players, options)
-        return rules.new_game(loaded["sheet"], players, loaded["unlocked_bonuses"],
-                              self.rules_version)
+        return rules.new_game(
+            loaded["sheet"], players, loaded["unlocked_bonuses"], self.rules_version
+        )
 
     def prompt(self, state: dict) -> Prompt:
         """Return the roll (Chance), the round's or the vote's Decision, or Over."""
@@ -157,11 +167,14 @@ class StarMaps(Engine):
 
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return ``"Round 3: the dice show 2 and 5."``."""
-        return f"{str(spec.get('for', 'roll')).capitalize()}: the dice show " \
-               f"{outcome[0]} and {outcome[1]}."
+        return (
+            f"{str(spec.get('for', 'roll')).capitalize()}: the dice show "
+            f"{outcome[0]} and {outcome[1]}."
+        )
 
     def board_svg(self, view: dict) -> str:
-        """Return the board of a view as SVG (the seat's sheet: boxes, stars, connections, arms, bonuses)."""
+        """Return the board of a view as SVG (the seat's sheet: boxes, stars, connections, arms,
+        bonuses)."""
         return board_svg.render(view)
 
     def board_text(self, view: dict) -> list[str]:

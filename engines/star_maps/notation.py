@@ -15,16 +15,18 @@ Dice", step 1), ``write 2`` the other die's value and ``at B7`` the box (step 2)
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from engines.base import InvalidMove, shown
 from engines.star_maps.turn import read_move
 
-HELP = ("One line per move. Use the dice: 'star 4 write 2 at B7' (die 4 picks the star type, "
-        "the other die's 2 goes in box B7). Make a connection: 'connect C3'. Add a bonus "
-        "after a move that found the last star of a type: '... + bridge connect C5', "
-        "'... + echo at A2', '... + nudge star 3 write 5 at A4'. After the game the losers "
-        "vote: 'choose echo', or 'choose none'. 'pass' only when you can do nothing.")
+HELP = (
+    "One line per move. Use the dice: 'star 4 write 2 at B7' (die 4 picks the star type, "
+    "the other die's 2 goes in box B7). Make a connection: 'connect C3'. Add a bonus "
+    "after a move that found the last star of a type: '... + bridge connect C5', "
+    "'... + echo at A2', '... + nudge star 3 write 5 at A4'. After the game the losers "
+    "vote: 'choose echo', or 'choose none'. 'pass' only when you can do nothing."
+)
 """The notation help shown by the API and in mails (plain text)."""
 
 _ID = r"([A-Za-z][A-Za-z0-9]*)"
@@ -88,8 +90,11 @@ def parse(text: str) -> dict:
 
 def _parse_part(text: str) -> dict | None:
     if found := _WRITE.match(text):
-        return {"star": int(found.group(1)), "write": int(found.group(2)),
-                "box": found.group(3).upper()}
+        return {
+            "star": int(found.group(1)),
+            "write": int(found.group(2)),
+            "box": found.group(3).upper(),
+        }
     if found := _CONNECT.match(text):
         return {"connection": found.group(1).upper()}
     if found := _AT.match(text):

@@ -43,7 +43,8 @@ Decisions (documented in ``engines/star_maps/__init__.py``):
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt, shown
 from engines.star_maps import scoring, turn
@@ -77,15 +78,27 @@ class AlreadyAnswered(IllegalMove):
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(sheet_id: str, players: int, unlocked: Sequence[str],
-             version: int = RULES_VERSION) -> dict:
+def new_game(
+    sheet_id: str, players: int, unlocked: Sequence[str], version: int = RULES_VERSION
+) -> dict:
     """Return the state before the first roll, played by the rules of ``version``
     (rules/star-maps.md, "Setup")."""
-    return {"sheet": sheet_id, "players": players, "unlocked": list(unlocked),
-            "phase": ROLL, "round": 1, "roll": None, "answered": [], "stuck": [],
-            "marks": [sh.blank_marks() for _ in range(players)],
-            "voters": [], "votes": [None] * players, "result": None,
-            "rules_version": version, "unlocks": []}
+    return {
+        "sheet": sheet_id,
+        "players": players,
+        "unlocked": list(unlocked),
+        "phase": ROLL,
+        "round": 1,
+        "roll": None,
+        "answered": [],
+        "stuck": [],
+        "marks": [sh.blank_marks() for _ in range(players)],
+        "voters": [],
+        "votes": [None] * players,
+        "result": None,
+        "rules_version": version,
+        "unlocks": [],
+    }
 
 
 def rules_version(state: Mapping) -> int:
@@ -106,8 +119,14 @@ def unlock_found_types(state: Mapping) -> dict:
     for die in sorted({t for types in found.values() for t in types}):
         bonus = UNLOCKED_BY.get(die)
         if bonus and bonus not in state["unlocked"] and all(u["bonus"] != bonus for u in unlocks):
-            unlocks.append({"bonus": bonus, "type": die, "round": state["round"],
-                            "by": [s for s, types in found.items() if die in types]})
+            unlocks.append(
+                {
+                    "bonus": bonus,
+                    "type": die,
+                    "round": state["round"],
+                    "by": [s for s, types in found.items() if die in types],
+                }
+            )
     new = {u["bonus"] for u in unlocks}
     unlocked = [b for b in BONUS_IDS if b in state["unlocked"] or b in new]
     return {**state, "unlocked": unlocked, "unlocks": unlocks}
@@ -116,8 +135,11 @@ def unlock_found_types(state: Mapping) -> dict:
 def owing(state: Mapping) -> list[int]:
     """Return the seats that owe a decision now (an answer, or a vote)."""
     if state["phase"] == CHOOSE:
-        return [s for s in range(state["players"])
-                if s not in state["answered"] and s not in state["stuck"]]
+        return [
+            s
+            for s in range(state["players"])
+            if s not in state["answered"] and s not in state["stuck"]
+        ]
     if state["phase"] == VOTE:
         return [s for s in state["voters"] if state["votes"][s] is None]
     return []
@@ -148,12 +170,16 @@ def resolve(state: Mapping, outcome: Any) -> dict:
     """
     if state["phase"] != ROLL:
         raise BadOutcome("no-chance-pending", "The game is not waiting for a roll.")
-    if (not isinstance(outcome, list) or len(outcome) != 2
-            or any(type(d) is not int or d not in sh.DIE_VALUES for d in outcome)):
+    if (
+        not isinstance(outcome, list)
+        or len(outcome) != 2
+        or any(type(d) is not int or d not in sh.DIE_VALUES for d in outcome)
+    ):
         raise BadOutcome("bad-outcome", f"A roll is two dice from 1 to 6, not {shown(outcome)}.")
     layout = SHEETS[state["sheet"]]
-    stuck = [s for s, marks in enumerate(state["marks"])
-             if not turn.can_act(layout, outcome, marks)]
+    stuck = [
+        s for s, marks in enumerate(state["marks"]) if not turn.can_act(layout, outcome, marks)
+    ]
     new = {**state, "phase": CHOOSE, "roll": list(outcome), "answered": [], "stuck": stuck}
     if len(stuck) == state["players"]:
         return _finish(new)
@@ -178,17 +204,23 @@ def check_seat(state: Mapping, seat: Any) -> None:
     if type(seat) is int and seat in owing(state):
         return
     if phase == CHOOSE and seat in state["answered"]:
-        raise AlreadyAnswered(detail=f"Seat {seat} has already answered round "
-                                     f"{state['round']}; one answer per seat per round.")
+        raise AlreadyAnswered(
+            detail=f"Seat {seat} has already answered round "
+            f"{state['round']}; one answer per seat per round."
+        )
     if phase == VOTE and seat in state["voters"]:
         raise AlreadyAnswered(detail=f"Seat {seat} has already chosen a bonus.")
     if phase == CHOOSE and seat in state["stuck"]:
-        raise IllegalMove("not-your-turn", f"Seat {seat} can neither use the dice nor make a "
-                                           "connection this round, so it owes no answer; the "
-                                           "game ends after this round.")
+        raise IllegalMove(
+            "not-your-turn",
+            f"Seat {seat} can neither use the dice nor make a "
+            "connection this round, so it owes no answer; the "
+            "game ends after this round.",
+        )
     if phase == VOTE:
-        raise IllegalMove("not-your-turn", f"Seat {seat} is not among the losers, who choose "
-                                           "the new bonus.")
+        raise IllegalMove(
+            "not-your-turn", f"Seat {seat} is not among the losers, who choose the new bonus."
+        )
     raise IllegalMove("not-your-turn", f"It is not seat {seat}'s turn to move.")
 
 
@@ -198,8 +230,9 @@ def legal_moves(state: Mapping, seat: int) -> list[dict]:
         return []
     if state["phase"] == VOTE:
         return [{"act": "choose-bonus", "bonus": b} for b in vote_choices(state)]
-    return turn.answers(SHEETS[state["sheet"]], state["roll"], state["unlocked"],
-                        state["marks"][seat])
+    return turn.answers(
+        SHEETS[state["sheet"]], state["roll"], state["unlocked"], state["marks"][seat]
+    )
 
 
 def play(state: Mapping, seat: int, move: Any) -> dict:
@@ -213,20 +246,31 @@ def play(state: Mapping, seat: int, move: Any) -> dict:
     if state["phase"] == VOTE:
         return _vote(state, seat, move)
     if move["act"] == "choose-bonus":
-        raise IllegalMove("not-voting", "Bonuses are chosen by the losers after the game; "
-                                        "now use the dice or make a connection.")
+        raise IllegalMove(
+            "not-voting",
+            "Bonuses are chosen by the losers after the game; "
+            "now use the dice or make a connection.",
+        )
     layout = SHEETS[state["sheet"]]
-    marks = turn.apply_answer(layout, state["roll"], state["unlocked"],
-                              state["marks"][seat], move)
-    new = {**state, "marks": [marks if s == seat else m for s, m in enumerate(state["marks"])],
-           "answered": sorted([*state["answered"], seat])}
+    marks = turn.apply_answer(layout, state["roll"], state["unlocked"], state["marks"][seat], move)
+    new = {
+        **state,
+        "marks": [marks if s == seat else m for s, m in enumerate(state["marks"])],
+        "answered": sorted([*state["answered"], seat]),
+    }
     if owing(new):
         return new
     new = unlock_found_types(new)
     if new["stuck"]:
         return _finish(new)
-    return {**new, "phase": ROLL, "round": new["round"] + 1, "roll": None,
-            "answered": [], "stuck": []}
+    return {
+        **new,
+        "phase": ROLL,
+        "round": new["round"] + 1,
+        "roll": None,
+        "answered": [],
+        "stuck": [],
+    }
 
 
 def timeout_move(state: Mapping, seat: int) -> dict:
@@ -262,13 +306,21 @@ def _finish(state: Mapping) -> dict:
     layout = SHEETS[state["sheet"]]
     result = scoring.final(layout, state["marks"])
     stuck = state["stuck"]
-    result.update({
-        "reason": (f"Round {state['round']}: seat{'s' if len(stuck) > 1 else ''} "
-                   f"{', '.join(map(str, stuck))} could neither use the dice "
-                   f"{state['roll'][0]} and {state['roll'][1]} nor make a connection."),
-        "ended_round": state["round"], "cannot_move": list(stuck),
-        "unlocked_bonuses": list(state["unlocked"]), "votes": [None] * state["players"],
-        "new_bonus": None, "unlocked_after": list(state["unlocked"])})
+    result.update(
+        {
+            "reason": (
+                f"Round {state['round']}: seat{'s' if len(stuck) > 1 else ''} "
+                f"{', '.join(map(str, stuck))} could neither use the dice "
+                f"{state['roll'][0]} and {state['roll'][1]} nor make a connection."
+            ),
+            "ended_round": state["round"],
+            "cannot_move": list(stuck),
+            "unlocked_bonuses": list(state["unlocked"]),
+            "votes": [None] * state["players"],
+            "new_bonus": None,
+            "unlocked_after": list(state["unlocked"]),
+        }
+    )
     if rules_version(state) >= 2:
         result["unlocked_in_play"] = [dict(u) for u in state["unlocks"]]
     voters = result["losers"] if state["players"] > 1 else []
@@ -284,24 +336,38 @@ def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
         ``bonus-required`` (``none`` in a version 1 game).
     """
     if move["act"] != "choose-bonus":
-        raise IllegalMove("game-over", "The rounds are over; the losers are choosing a new "
-                                       "bonus (choose <bonus>, or choose none).")
+        raise IllegalMove(
+            "game-over",
+            "The rounds are over; the losers are choosing a new "
+            "bonus (choose <bonus>, or choose none).",
+        )
     choices = vote_choices(state)
     bonus = move["bonus"]
     if bonus == NO_BONUS and rules_version(state) < 2:
-        raise IllegalMove("bonus-required", "In this game (engine version 1) the losers "
-                                            f"choose one bonus: one of {', '.join(choices)}.")
+        raise IllegalMove(
+            "bonus-required",
+            "In this game (engine version 1) the losers "
+            f"choose one bonus: one of {', '.join(choices)}.",
+        )
     if bonus in state["unlocked"]:
-        raise IllegalMove("already-unlocked", f"Bonus {bonus} is already unlocked; choose "
-                                              f"one of {', '.join(choices)}.")
+        raise IllegalMove(
+            "already-unlocked",
+            f"Bonus {bonus} is already unlocked; choose one of {', '.join(choices)}.",
+        )
     if bonus not in choices:
-        raise IllegalMove("no-such-bonus", f"There is no bonus {shown(bonus)}; choose one of "
-                                           f"{', '.join(choices)}.")
+        raise IllegalMove(
+            "no-such-bonus",
+            f"There is no bonus {shown(bonus)}; choose one of {', '.join(choices)}.",
+        )
     votes = [bonus if s == seat else v for s, v in enumerate(state["votes"])]
     new = {**state, "votes": votes}
     if owing(new):
         return new
     chosen = scoring.tally(votes)
-    result = {**state["result"], "votes": votes, "new_bonus": chosen,
-              "unlocked_after": [b for b in BONUS_IDS if b in state["unlocked"] or b == chosen]}
+    result = {
+        **state["result"],
+        "votes": votes,
+        "new_bonus": chosen,
+        "unlocked_after": [b for b in BONUS_IDS if b in state["unlocked"] or b == chosen],
+    }
     return {**new, "phase": OVER, "result": result}

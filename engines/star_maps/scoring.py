@@ -10,7 +10,7 @@ bonus together; here each loser votes and :func:`tally` settles it.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from engines.base import ranking_from_scores
 from engines.star_maps import sheet as sh
@@ -50,14 +50,26 @@ def score_marks(layout: Layout, marks: Mapping) -> dict:
     rules = []
     for rule in layout.scoring:
         count = rule_count(layout, marks, rule)
-        rules.append({"rule": rule["rule"], "points": rule["points"], "count": count,
-                      "score": count * rule["points"]})
+        rules.append(
+            {
+                "rule": rule["rule"],
+                "points": rule["points"],
+                "count": count,
+                "score": count * rule["points"],
+            }
+        )
     sheet_points = sum(r["score"] for r in rules)
-    return {"by_type": by_type, "stars": counted, "locked_stars": locked,
-            "complete_types": sh.complete_types(layout, marks), "unlocked_arms": arms,
-            "sheet_rules": rules, "sheet_points": sheet_points,
-            "bonuses_used": list(marks["bonuses_used"]),
-            "total": sum(by_type.values()) + sheet_points}
+    return {
+        "by_type": by_type,
+        "stars": counted,
+        "locked_stars": locked,
+        "complete_types": sh.complete_types(layout, marks),
+        "unlocked_arms": arms,
+        "sheet_rules": rules,
+        "sheet_points": sheet_points,
+        "bonuses_used": list(marks["bonuses_used"]),
+        "total": sum(by_type.values()) + sheet_points,
+    }
 
 
 def rank(scores: Sequence[int], bonuses_used: Sequence[int]) -> list[list[int]]:
@@ -69,12 +81,16 @@ def rank(scores: Sequence[int], bonuses_used: Sequence[int]) -> list[list[int]]:
 def final(layout: Layout, all_marks: Sequence[Mapping]) -> dict:
     """Return the result without the vote: ``scores``, ``ranking``, ``details`` (one
     :func:`score_marks` per seat), ``winners`` and ``losers``."""
-    details = [{"seat": seat, **score_marks(layout, marks)}
-               for seat, marks in enumerate(all_marks)]
+    details = [{"seat": seat, **score_marks(layout, marks)} for seat, marks in enumerate(all_marks)]
     scores = [d["total"] for d in details]
     ranking = rank(scores, [len(d["bonuses_used"]) for d in details])
-    return {"scores": scores, "ranking": ranking, "details": details,
-            "winners": ranking[0], "losers": sorted(s for g in ranking[1:] for s in g)}
+    return {
+        "scores": scores,
+        "ranking": ranking,
+        "details": details,
+        "winners": ranking[0],
+        "losers": sorted(s for g in ranking[1:] for s in g),
+    }
 
 
 def candidates(unlocked: Sequence[str], rules_version: int = 1) -> list[str]:

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from engines.base import IllegalMove
 
@@ -133,47 +133,90 @@ def _build(data: Mapping) -> Layout:
     types = {int(k): str(v) for k, v in data["types"].items()}
     _check(sorted(types) == list(DIE_VALUES), sid, "needs six types keyed 1 to 6")
     boxes = tuple(data["boxes"])
-    _check(len(set(boxes)) == len(boxes) and all(_BOX_ID.match(b) for b in boxes), sid,
-           "box ids must be unique upper-case ids")
+    _check(
+        len(set(boxes)) == len(boxes) and all(_BOX_ID.match(b) for b in boxes),
+        sid,
+        "box ids must be unique upper-case ids",
+    )
     connections = {cid: tuple(ids) for cid, ids in data["connections"].items()}
-    _check(all(_BOX_ID.match(c) and c not in boxes for c in connections), sid,
-           "connection ids must be upper-case ids distinct from boxes")
+    _check(
+        all(_BOX_ID.match(c) and c not in boxes for c in connections),
+        sid,
+        "connection ids must be upper-case ids distinct from boxes",
+    )
     arms = {aid: dict(arm) for aid, arm in data.get("arms", {}).items()}
-    locks = {lid: {"connections": list(lock.get("connections", [])),
-                   "stars": list(lock.get("stars", []))}
-             for lid, lock in data.get("locks", {}).items()}
+    locks = {
+        lid: {
+            "connections": list(lock.get("connections", [])),
+            "stars": list(lock.get("stars", [])),
+        }
+        for lid, lock in data.get("locks", {}).items()
+    }
     arm_of = {star: aid for aid, arm in arms.items() for star in arm["stars"]}
-    _check(len(arm_of) == sum(len(arm["stars"]) for arm in arms.values()), sid,
-           "a star lies in two arms")
+    _check(
+        len(arm_of) == sum(len(arm["stars"]) for arm in arms.values()),
+        sid,
+        "a star lies in two arms",
+    )
     links = _star_links(data, boxes, connections)
     stars = {}
     for star_id, star in data["stars"].items():
         pair = tuple(links[star_id])
-        _check(len(pair) == 2 and pair[0][0] != pair[1][0], sid,
-               f"star {star_id} must have exactly two different boxes, has {pair}")
+        _check(
+            len(pair) == 2 and pair[0][0] != pair[1][0],
+            sid,
+            f"star {star_id} must have exactly two different boxes, has {pair}",
+        )
         value = star.get("value")
         _check(value is None or value in range(0, 6), sid, f"star {star_id}: bad value")
         _check(star["type"] in types, sid, f"star {star_id}: bad type")
         stars[star_id] = Star(star_id, star["type"], pair, value, arm_of.get(star_id))
     for lid, lock in locks.items():
-        _check(all(c in connections for c in lock["connections"])
-               and all(s in stars for s in lock["stars"])
-               and (lock["connections"] or lock["stars"]), sid, f"lock {lid} is malformed")
-    _check(all(arm["lock"] in locks and all(s in stars for s in arm["stars"])
-               for arm in arms.values()), sid, "an arm names an unknown lock or star")
+        _check(
+            all(c in connections for c in lock["connections"])
+            and all(s in stars for s in lock["stars"])
+            and (lock["connections"] or lock["stars"]),
+            sid,
+            f"lock {lid} is malformed",
+        )
+    _check(
+        all(
+            arm["lock"] in locks and all(s in stars for s in arm["stars"]) for arm in arms.values()
+        ),
+        sid,
+        "an arm names an unknown lock or star",
+    )
     scoring = tuple(dict(rule) for rule in data["scoring"])
-    _check(all(r["rule"] in SHEET_RULES and isinstance(r["points"], int) for r in scoring),
-           sid, f"scoring rules must be among {SHEET_RULES}")
-    box_links = {b: tuple((s.id, via) for s in stars.values() for box, via in s.links
-                          if box == b) for b in boxes}
+    _check(
+        all(r["rule"] in SHEET_RULES and isinstance(r["points"], int) for r in scoring),
+        sid,
+        f"scoring rules must be among {SHEET_RULES}",
+    )
+    box_links = {
+        b: tuple((s.id, via) for s in stars.values() for box, via in s.links if box == b)
+        for b in boxes
+    }
     type_stars = {t: tuple(s.id for s in stars.values() if s.type == t) for t in types}
     _check(all(type_stars.values()), sid, "every type needs at least one star")
-    return Layout(sid, data["title"], types, boxes, stars, connections, arms, locks, scoring,
-                  box_links, type_stars, data)
+    return Layout(
+        sid,
+        data["title"],
+        types,
+        boxes,
+        stars,
+        connections,
+        arms,
+        locks,
+        scoring,
+        box_links,
+        type_stars,
+        data,
+    )
 
 
-def _star_links(data: Mapping, boxes: tuple[str, ...], connections: Mapping[str, tuple]
-                ) -> dict[str, list[tuple[str, str | None]]]:
+def _star_links(
+    data: Mapping, boxes: tuple[str, ...], connections: Mapping[str, tuple]
+) -> dict[str, list[tuple[str, str | None]]]:
     """Return star id -> its ``(box, connection | None)`` links, printed boxes first."""
     sid = data["id"]
     links: dict[str, list[tuple[str, str | None]]] = {}
@@ -246,9 +289,12 @@ def is_found(layout: Layout, marks: Mapping, star_id: str) -> bool:
 def open_locks(layout: Layout, marks: Mapping) -> list[str]:
     """Return the locks that are open: all their connections filled and their stars found
     (rules/star-maps.md, "Lock/Unlock")."""
-    return [lid for lid, lock in layout.locks.items()
-            if all(c in marks["connections"] for c in lock["connections"])
-            and all(is_found(layout, marks, s) for s in lock["stars"])]
+    return [
+        lid
+        for lid, lock in layout.locks.items()
+        if all(c in marks["connections"] for c in lock["connections"])
+        and all(is_found(layout, marks, s) for s in lock["stars"])
+    ]
 
 
 def unlocked_arms(layout: Layout, marks: Mapping) -> list[str]:
@@ -257,8 +303,9 @@ def unlocked_arms(layout: Layout, marks: Mapping) -> list[str]:
     return [aid for aid, arm in layout.arms.items() if arm["lock"] in opened]
 
 
-def is_unlocked(layout: Layout, marks: Mapping, star_id: str, arms: Iterable[str] | None = None
-                ) -> bool:
+def is_unlocked(
+    layout: Layout, marks: Mapping, star_id: str, arms: Iterable[str] | None = None
+) -> bool:
     """Return True when the star is outside every arm or its arm is unlocked."""
     arm = layout.stars[star_id].arm
     return arm is None or arm in (unlocked_arms(layout, marks) if arms is None else arms)
@@ -274,8 +321,9 @@ def complete_types(layout: Layout, marks: Mapping) -> list[int]:
         for star_id in star_ids:
             star = layout.stars[star_id]
             if star.value is None:
-                if not all(box in written and (via is None or via in filled)
-                           for box, via in star.links):
+                if not all(
+                    box in written and (via is None or via in filled) for box, via in star.links
+                ):
                     break
             elif star.arm is not None:
                 arms = unlocked_arms(layout, marks) if arms is None else arms
@@ -290,9 +338,14 @@ def target_stars(layout: Layout, marks: Mapping, die: int | None, box: str) -> l
     """Return the unfound stars of type ``die`` (None: of any type) that ``box`` is
     adjacent to now."""
     filled = marks["connections"]
-    return [s for s, via in layout.box_links.get(box, ())
-            if die in (None, layout.stars[s].type) and layout.stars[s].value is None
-            and (via is None or via in filled) and not is_found(layout, marks, s)]
+    return [
+        s
+        for s, via in layout.box_links.get(box, ())
+        if die in (None, layout.stars[s].type)
+        and layout.stars[s].value is None
+        and (via is None or via in filled)
+        and not is_found(layout, marks, s)
+    ]
 
 
 # --------------------------------------------------------------------------- writing
@@ -312,16 +365,19 @@ def lock_conflict(layout: Layout, marks: Mapping, box: str, value: int) -> str |
         partner = marks["boxes"].get(other)
         name = f"Star {star_id} ({layout.types[star.type]}, pre-filled {star.value})"
         if partner is not None and abs(value - partner) != star.value:
-            return (f"{name} needs its boxes {box} and {other} to differ by exactly "
-                    f"{star.value}; {value} next to the {partner} in {other} does not.")
+            return (
+                f"{name} needs its boxes {box} and {other} to differ by exactly "
+                f"{star.value}; {value} next to the {partner} in {other} does not."
+            )
         if partner is None and not any(abs(value - v) == star.value for v in DIE_VALUES):
-            return (f"{name} needs its boxes {box} and {other} to differ by exactly "
-                    f"{star.value}; after a {value} in {box} no die value could go in {other}.")
+            return (
+                f"{name} needs its boxes {box} and {other} to differ by exactly "
+                f"{star.value}; after a {value} in {box} no die value could go in {other}."
+            )
     return None
 
 
-def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box: str
-                ) -> None:
+def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box: str) -> None:
     """Check that ``value`` may go in ``box`` for a star of type ``die`` (None: any type).
 
     :raises IllegalMove: ``no-such-box``, ``box-filled``, ``not-adjacent``, ``breaks-lock``.
@@ -332,8 +388,7 @@ def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box
         raise IllegalMove("box-filled", f"Box {box} already holds {marks['boxes'][box]}.")
     if not target_stars(layout, marks, die, box):
         kind = "" if die is None else f" {layout.type_name(die)}"
-        raise IllegalMove("not-adjacent", f"Box {box} is not adjacent to an unfound{kind} "
-                                          "star.")
+        raise IllegalMove("not-adjacent", f"Box {box} is not adjacent to an unfound{kind} star.")
     conflict = lock_conflict(layout, marks, box, value)
     if conflict:
         raise IllegalMove("breaks-lock", conflict)
@@ -343,11 +398,18 @@ def write_boxes(layout: Layout, marks: Mapping, die: int | None, value: int) -> 
     """Return the boxes, in printed order, where ``value`` may go for a ``die`` star (None:
     a star of any type)."""
     stars = layout.stars if die is None else layout.type_stars[die]
-    candidates = {box for s in stars
-                  if layout.stars[s].value is None and not is_found(layout, marks, s)
-                  for box in adjacent_boxes(layout, marks, s) if box not in marks["boxes"]}
-    return [box for box in layout.boxes
-            if box in candidates and lock_conflict(layout, marks, box, value) is None]
+    candidates = {
+        box
+        for s in stars
+        if layout.stars[s].value is None and not is_found(layout, marks, s)
+        for box in adjacent_boxes(layout, marks, s)
+        if box not in marks["boxes"]
+    }
+    return [
+        box
+        for box in layout.boxes
+        if box in candidates and lock_conflict(layout, marks, box, value) is None
+    ]
 
 
 def dice_pairs(roll: Iterable[int]) -> list[tuple[int, int]]:
@@ -369,8 +431,9 @@ def check_connect(layout: Layout, marks: Mapping, connection: str) -> None:
     :raises IllegalMove: ``no-such-connection``, ``connection-filled``.
     """
     if connection not in layout.connections:
-        raise IllegalMove("no-such-connection",
-                          f"There is no connection {connection} on sheet {layout.title}.")
+        raise IllegalMove(
+            "no-such-connection", f"There is no connection {connection} on sheet {layout.title}."
+        )
     if connection in marks["connections"]:
         raise IllegalMove("connection-filled", f"Connection {connection} is already filled.")
 

@@ -19,7 +19,8 @@ Moves (JSON; ``notation.py`` gives their text form):
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engines.base import IllegalMove, InvalidMove, shown
 from engines.star_maps import bonuses as bz
@@ -44,20 +45,28 @@ def read_move(move: Any) -> dict:
         a die value outside 1..6, a bonus list on a pass or a vote.
     """
     if not isinstance(move, dict) or move.get("act") not in _KEYS:
-        raise InvalidMove("bad-move", 'A move is a JSON object whose "act" is one of '
-                                      f"{', '.join(_KEYS)}; got {shown(move)}.")
+        raise InvalidMove(
+            "bad-move",
+            f'A move is a JSON object whose "act" is one of {", ".join(_KEYS)}; got {shown(move)}.',
+        )
     act = move["act"]
     extra = {"bonuses"} if act in ("dice", "connect") else set()
     if not _KEYS[act] <= set(move) <= _KEYS[act] | extra:
-        raise InvalidMove("bad-move", f"A {shown(act)} move has the keys "
-                                      f"{', '.join(sorted(_KEYS[act] | extra))}; "
-                                      f"got {shown(move)}.")
+        raise InvalidMove(
+            "bad-move",
+            f"A {shown(act)} move has the keys "
+            f"{', '.join(sorted(_KEYS[act] | extra))}; "
+            f"got {shown(move)}.",
+        )
     _check_fields(move)
     uses = move.get("bonuses", [])
     if not isinstance(uses, list) or not all(
-            isinstance(u, dict) and "bonus" in u and set(u) <= _USE_KEYS for u in uses):
-        raise InvalidMove("bad-move", '"bonuses" is a list of objects such as '
-                                      '{"bonus": "bridge", "connection": "C3"}.')
+        isinstance(u, dict) and "bonus" in u and set(u) <= _USE_KEYS for u in uses
+    ):
+        raise InvalidMove(
+            "bad-move",
+            '"bonuses" is a list of objects such as {"bonus": "bridge", "connection": "C3"}.',
+        )
     for use in uses:
         _check_fields(use)
     return move
@@ -79,11 +88,13 @@ def can_act(layout: Layout, roll: Sequence[int], marks: Mapping) -> bool:
     """Return True when the seat can use the dice or make a connection (rules/star-maps.md,
     "Choose Phase"; "Game End")."""
     return bool(sh.open_connections(layout, marks)) or any(
-        sh.write_boxes(layout, marks, die, value) for die, value in sh.dice_pairs(roll))
+        sh.write_boxes(layout, marks, die, value) for die, value in sh.dice_pairs(roll)
+    )
 
 
-def apply_answer(layout: Layout, roll: Sequence[int], unlocked: Sequence[str],
-                 marks: Mapping, move: Mapping) -> dict:
+def apply_answer(
+    layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks: Mapping, move: Mapping
+) -> dict:
     """Return the seat's new marks after its answer (shape already checked by read_move).
 
     :raises IllegalMove: ``must-act``, ``not-rolled``, ``no-such-box``, ``box-filled``,
@@ -94,18 +105,25 @@ def apply_answer(layout: Layout, roll: Sequence[int], unlocked: Sequence[str],
     """
     act = move["act"]
     if act == "choose-bonus":
-        raise IllegalMove("not-voting", "Bonuses are chosen by the losers after the game; "
-                                        "now use the dice or make a connection.")
+        raise IllegalMove(
+            "not-voting",
+            "Bonuses are chosen by the losers after the game; "
+            "now use the dice or make a connection.",
+        )
     if act == "pass":
         if can_act(layout, roll, marks):
-            raise IllegalMove("must-act", "You can use the dice or make a connection, so you "
-                                          "must (rules, 'Choose Phase').")
+            raise IllegalMove(
+                "must-act",
+                "You can use the dice or make a connection, so you must (rules, 'Choose Phase').",
+            )
         return dict(marks)
     if act == "dice":
         die, value = move["star"], move["write"]
         if (die, value) not in sh.dice_pairs(roll):
-            raise IllegalMove("not-rolled", f"The dice show {roll[0]} and {roll[1]}: one picks "
-                                            "the star, the other is written.")
+            raise IllegalMove(
+                "not-rolled",
+                f"The dice show {roll[0]} and {roll[1]}: one picks the star, the other is written.",
+            )
         sh.check_write(layout, marks, die, value, move["box"])
         after, last = sh.write(marks, move["box"], value), (die, value)
     else:
@@ -129,31 +147,47 @@ def apply_answer(layout: Layout, roll: Sequence[int], unlocked: Sequence[str],
 # --------------------------------------------------------------------------- listing
 
 
-def answers(layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks: Mapping
-            ) -> list[dict]:
+def answers(
+    layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks: Mapping
+) -> list[dict]:
     """Return every legal answer: dice uses (star die as rolled first, boxes in printed
     order), then connections in printed order, each followed by its bonus variants; only
     ``pass`` when there is none."""
     out: list[dict] = []
     bonus_ok = bool(unlocked) and len(marks["bonuses_used"]) < bz.BONUS_LIMIT
     done = set(sh.complete_types(layout, marks)) if bonus_ok else set()
-    steps = [({"act": "dice", "star": die, "write": value, "box": box},
-              sh.write(marks, box, value), (die, value))
-             for die, value in sh.dice_pairs(roll)
-             for box in sh.write_boxes(layout, marks, die, value)]
-    steps += [({"act": "connect", "connection": conn}, sh.connect(layout, marks, conn), None)
-              for conn in sh.open_connections(layout, marks)]
+    steps = [
+        (
+            {"act": "dice", "star": die, "write": value, "box": box},
+            sh.write(marks, box, value),
+            (die, value),
+        )
+        for die, value in sh.dice_pairs(roll)
+        for box in sh.write_boxes(layout, marks, die, value)
+    ]
+    steps += [
+        ({"act": "connect", "connection": conn}, sh.connect(layout, marks, conn), None)
+        for conn in sh.open_connections(layout, marks)
+    ]
     for move, after, last in steps:
         out.append(move)
         if bonus_ok:
             earned = len(set(sh.complete_types(layout, after)) - done)
-            out += [{**move, "bonuses": chain}
-                    for chain in _chains(layout, roll, unlocked, after, last, earned)]
+            out += [
+                {**move, "bonuses": chain}
+                for chain in _chains(layout, roll, unlocked, after, last, earned)
+            ]
     return out or [{"act": "pass"}]
 
 
-def _chains(layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks: dict,
-            last: bz.LastWrite, earned: int) -> list[list[dict]]:
+def _chains(
+    layout: Layout,
+    roll: Sequence[int],
+    unlocked: Sequence[str],
+    marks: dict,
+    last: bz.LastWrite,
+    earned: int,
+) -> list[list[dict]]:
     """Return every list of bonus uses the seat may append, given ``earned`` unspent uses."""
     if earned <= 0 or len(marks["bonuses_used"]) >= bz.BONUS_LIMIT:
         return []
@@ -166,6 +200,8 @@ def _chains(layout: Layout, roll: Sequence[int], unlocked: Sequence[str], marks:
             if more:
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
                 gained = len(set(sh.complete_types(layout, after)) - done)
-                chains += [[use, *rest] for rest in
-                           _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)]
+                chains += [
+                    [use, *rest]
+                    for rest in _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)
+                ]
     return chains

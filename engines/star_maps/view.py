@@ -9,7 +9,7 @@ round, "Choose Phase", note).
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from engines.star_maps import bonuses as bz
 from engines.star_maps import notation, rules, scoring
@@ -21,12 +21,19 @@ def layout_view(layout: Layout) -> dict:
     """Return the printed sheet as JSON: types, boxes, stars with their two boxes (and the
     connection each box needs, if any), connections, arms, locks, scoring rules."""
     return {
-        "id": layout.id, "title": layout.title,
+        "id": layout.id,
+        "title": layout.title,
         "types": {str(die): name for die, name in layout.types.items()},
         "boxes": list(layout.boxes),
-        "stars": {s.id: {"type": s.type, "value": s.value, "arm": s.arm,
-                         "boxes": [{"box": box, "via": via} for box, via in s.links]}
-                  for s in layout.stars.values()},
+        "stars": {
+            s.id: {
+                "type": s.type,
+                "value": s.value,
+                "arm": s.arm,
+                "boxes": [{"box": box, "via": via} for box, via in s.links],
+            }
+            for s in layout.stars.values()
+        },
         "connections": {cid: list(ids) for cid, ids in layout.connections.items()},
         "arms": {aid: dict(arm) for aid, arm in layout.arms.items()},
         "locks": {lid: dict(lock) for lid, lock in layout.locks.items()},
@@ -53,18 +60,29 @@ def view(state: Mapping, seat: int | None) -> dict:
     """Return the public view of the game for ``seat`` (``None``: a spectator)."""
     layout = SHEETS[state["sheet"]]
     return {
-        "seat": seat, "round": state["round"], "phase": state["phase"],
-        "roll": state["roll"], "to_answer": rules.owing(state),
-        "answered": list(state["answered"]), "cannot_move": list(state["stuck"]),
+        "seat": seat,
+        "round": state["round"],
+        "phase": state["phase"],
+        "roll": state["roll"],
+        "to_answer": rules.owing(state),
+        "answered": list(state["answered"]),
+        "cannot_move": list(state["stuck"]),
         "last_round": bool(state["stuck"]) or state["phase"] in (rules.VOTE, rules.OVER),
-        "unlocked_bonuses": list(state["unlocked"]), "bonus_limit": bz.BONUS_LIMIT,
+        "unlocked_bonuses": list(state["unlocked"]),
+        "bonus_limit": bz.BONUS_LIMIT,
         "unlocked_in_play": [dict(u) for u in state.get("unlocks", [])],
-        "bonuses": {b: {"name": bz.CATALOG[b]["name"], "text": bz.CATALOG[b]["text"],
-                        "unlocked_by": bz.CATALOG[b].get("unlocked_by")}
-                    for b in bz.bonus_ids(rules.rules_version(state))},
+        "bonuses": {
+            b: {
+                "name": bz.CATALOG[b]["name"],
+                "text": bz.CATALOG[b]["text"],
+                "unlocked_by": bz.CATALOG[b].get("unlocked_by"),
+            }
+            for b in bz.bonus_ids(rules.rules_version(state))
+        },
         "sheet": layout_view(layout),
         "sheets": [{"seat": s, **marks_view(layout, m)} for s, m in enumerate(state["marks"])],
-        "voters": list(state["voters"]), "votes": list(state["votes"]),
+        "voters": list(state["voters"]),
+        "votes": list(state["votes"]),
         "result": state["result"],
     }
 
@@ -76,30 +94,42 @@ def brief(state: Mapping, seat: int) -> str:
     if seat not in rules.owing(state):
         return "You owe no move now."
     if state["phase"] == rules.VOTE:
-        lines = ["The last round is played and you are among the losers: choose one new "
-                 "bonus for the campaign. Most votes wins; a tie goes to the bonus listed "
-                 "first."]
-        lines += [f"- choose {b}: {bz.CATALOG[b]['name']}, {bz.CATALOG[b]['text']}"
-                  for b in rules.candidates(state)]
+        lines = [
+            "The last round is played and you are among the losers: choose one new "
+            "bonus for the campaign. Most votes wins; a tie goes to the bonus listed "
+            "first."
+        ]
+        lines += [
+            f"- choose {b}: {bz.CATALOG[b]['name']}, {bz.CATALOG[b]['text']}"
+            for b in rules.candidates(state)
+        ]
         if bz.NO_BONUS in rules.vote_choices(state):
-            lines.append("- choose none: no new bonus (it wins only with more votes than "
-                         "every bonus)")
+            lines.append(
+                "- choose none: no new bonus (it wins only with more votes than every bonus)"
+            )
         return "\n".join(lines)
     a, b = state["roll"]
     moves = rules.legal_moves(state, seat)
     lines = [f"Round {state['round']}: the dice show {a} and {b}."]
     for die, value in sh.dice_pairs((a, b)):
-        boxes = [m["box"] for m in moves if m["act"] == "dice" and m["star"] == die
-                 and "bonuses" not in m]
+        boxes = [
+            m["box"]
+            for m in moves
+            if m["act"] == "dice" and m["star"] == die and "bonuses" not in m
+        ]
         if boxes:
-            lines.append(f"Use the dice: star {die} ({layout.types[die]}) write {value} at "
-                         f"{', '.join(boxes)}.")
+            lines.append(
+                f"Use the dice: star {die} ({layout.types[die]}) write {value} at "
+                f"{', '.join(boxes)}."
+            )
     conns = [m["connection"] for m in moves if m["act"] == "connect" and "bonuses" not in m]
     if conns:
         lines.append(f"Or make a connection: {', '.join('connect ' + c for c in conns)}.")
     with_bonus = [m for m in moves if "bonuses" in m]
     if with_bonus:
-        lines.append(f"{len(with_bonus)} moves find the last star of a type and may add a "
-                     f"bonus, for example: {notation.describe(with_bonus[0])}.")
+        lines.append(
+            f"{len(with_bonus)} moves find the last star of a type and may add a "
+            f"bonus, for example: {notation.describe(with_bonus[0])}."
+        )
     lines.append(f"Reply with one line, for example: {notation.describe(moves[0])}.")
     return "\n".join(lines)

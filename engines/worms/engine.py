@@ -12,8 +12,7 @@ import importlib
 import json
 
 from engines import move_parts
-from engines.base import (BadOutcome, Chance, Decision, Engine, IllegalMove,
-                          Over, Prompt, shown)
+from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms import board_svg, board_words, notation, options_v3, rules
@@ -22,9 +21,17 @@ from engines.worms.cards import CARDS, catalogue
 from engines.worms.rules.targets import target_error
 
 VERBS = {
-    "activate": {"activate"}, "move": {"inch", "jump", "skip"}, "card": {"play", "skip"},
-    "target": {"target"}, "pick": {"pick"}, "order": {"order"}, "prod": {"prod", "skip"},
-    "direction": {"direction"}, "tile": {"tile"}, "place": {"place"}, "draft": {"choose"},
+    "activate": {"activate"},
+    "move": {"inch", "jump", "skip"},
+    "card": {"play", "skip"},
+    "target": {"target"},
+    "pick": {"pick"},
+    "order": {"order"},
+    "prod": {"prod", "skip"},
+    "direction": {"direction"},
+    "tile": {"tile"},
+    "place": {"place"},
+    "draft": {"choose"},
 }
 """Decision kind -> the move verbs that answer it."""
 
@@ -73,8 +80,9 @@ class WormsEngine(Engine):
     def setup(self, players: int, options) -> dict:
         """Return the start state (standard or first-game setup), stopped at its first
         decision (a Map Tile) or hidden shuffle."""
-        return rules.new_state(players, options_v4.rules_options(
-            self.load_options(players, options)))
+        return rules.new_state(
+            players, options_v4.rules_options(self.load_options(players, options))
+        )
 
     def prompt(self, state: dict) -> Prompt:
         """Return the Decision, Chance or Over the game waits for."""
@@ -84,8 +92,9 @@ class WormsEngine(Engine):
         if ask["type"] == "chance":
             vis = ask["visible_to"]
             return Chance(ask["spec"], None if vis is None else tuple(vis))
-        return Decision((ask["seat"],), ask["kind"], bool(ask.get("private")),
-                        rules.turn_clock(state))
+        return Decision(
+            (ask["seat"],), ask["kind"], bool(ask.get("private")), rules.turn_clock(state)
+        )
 
     def legal_moves(self, state: dict, seat: int) -> list:
         """Return the pending decision's answers if ``seat`` owes it, else ``[]``."""
@@ -128,7 +137,8 @@ class WormsEngine(Engine):
         ok = isinstance(outcome, list) and all(type(x) is int for x in outcome)
         if ok and spec["kind"] == "dice":
             ok = len(outcome) == len(spec["faces"]) and all(
-                1 <= x <= f for x, f in zip(outcome, spec["faces"]))
+                1 <= x <= f for x, f in zip(outcome, spec["faces"])
+            )
         elif ok:
             ok = sorted(outcome) == list(range(spec["size"]))
         if not ok:
@@ -152,24 +162,33 @@ class WormsEngine(Engine):
                     if key in ask:
                         prompt[key] = ask[key]
         teams = list(state["teams"])
-        if not state.get("started"):            # Select: only one's own Reference Card
+        if not state.get("started"):  # Select: only one's own Reference Card
             teams = [t if s == seat else None for s, t in enumerate(teams)]
         out = {
-            "engine": self.id, "players": state["players"], "teams": teams,
-            "seat": seat, "team": teams[seat] if seat is not None and teams else None,
+            "engine": self.id,
+            "players": state["players"],
+            "teams": teams,
+            "seat": seat,
+            "team": teams[seat] if seat is not None and teams else None,
             "options": state["options"],
             "map": {"dial": state["dial"], "radius": state["radius"], "land": state["land"]},
-            "wind": state["wind"], "target": state["target"],
+            "wind": state["wind"],
+            "target": state["target"],
             "things": [dict(t, id=i) for i, t in sorted(state["things"].items())],
-            "pool": state["pool"], "turn": state["turn"] if state.get("started") else
-            dict(state["turn"], seat=None), "prompt": prompt, "setup": _setup_view(state),
+            "pool": state["pool"],
+            "turn": state["turn"] if state.get("started") else dict(state["turn"], seat=None),
+            "prompt": prompt,
+            "setup": _setup_view(state),
             "hand_sizes": [len(h) for h in state["hands"]],
             "decks": {"supply": len(state["supply"]), "drop": len(state["drop"])},
-            "sudden_death": (rules.card_name(state["sudden_death"])
-                             if state["sudden_death"] else None),
+            "sudden_death": (
+                rules.card_name(state["sudden_death"]) if state["sudden_death"] else None
+            ),
             "discard": [rules.card_name(c) for c in state["discard"]],
-            "end_triggered": state["end_triggered"], "final_round": state["final"],
-            "log": state["log"], "over": state["over"],
+            "end_triggered": state["end_triggered"],
+            "final_round": state["final"],
+            "log": state["log"],
+            "over": state["over"],
         }
         if seat is not None and "setup" not in state:
             out["hand"] = [card_view(c) for c in state["hands"][seat]]
@@ -184,9 +203,13 @@ class WormsEngine(Engine):
         """Return the card list (every card: deck, copies, Superweapon, Action Line,
         text, whether it is sourced), the counts of Things in the box and the option
         pairs refused together (``contradictory-options``) with the reason."""
-        return {"cards": catalogue(), "things": dict(B.BOX),
-                "contradicting_options": [{"options": list(names), "why": why}
-                                          for names, _, why in options_v4.CONTRADICTIONS]}
+        return {
+            "cards": catalogue(),
+            "things": dict(B.BOX),
+            "contradicting_options": [
+                {"options": list(names), "why": why} for names, _, why in options_v4.CONTRADICTIONS
+            ],
+        }
 
     def board_svg(self, view: dict) -> str:
         """Return the map of a view as SVG (hexes, Water, Things, worms, Target, wind)."""
@@ -206,8 +229,7 @@ class WormsEngine(Engine):
     def hidden(self, state: dict) -> list[str]:
         """Return the values nobody may see while the game runs (deck cards)."""
         setup = state.get("setup", {})
-        held = [c for d in setup.values() if isinstance(d, list) for c in d
-                if isinstance(c, str)]
+        held = [c for d in setup.values() if isinstance(d, list) for c in d if isinstance(c, str)]
         if "draft" in setup:
             held = [c for c in held if not any(c in d for d in setup["draft"])]
         return held + state["supply"] + state["drop"]
@@ -236,14 +258,16 @@ class WormsEngine(Engine):
                 if B.is_land(state, here.neighbor(o["dir"]).key()):
                     return o
         if ask["kind"] == "target":
-            mine = {state["things"][w]["hex"] for w in
-                    B.worms_of(state, state["teams"][seat])}
+            mine = {state["things"][w]["hex"] for w in B.worms_of(state, state["teams"][seat])}
             for o in options:
                 if Hex(*o["at"]).key() not in mine:
                     return o
         if ask["kind"] == "pick":
-            return {"move": "pick", "die": "bullseye"} if {"move": "pick", "die": "bullseye"} \
-                in options else options[0]
+            return (
+                {"move": "pick", "die": "bullseye"}
+                if {"move": "pick", "die": "bullseye"} in options
+                else options[0]
+            )
         return options[0]
 
     def parse(self, text: str, state: dict, seat: int):
@@ -257,30 +281,35 @@ class WormsEngine(Engine):
     def brief(self, state: dict, seat: int) -> str:
         """Return what ``seat`` decides now, for a "your turn" mail."""
         ask = state["ask"]
-        if state["over"] is not None or not ask or ask["type"] != "decision" \
-                or ask["seat"] != seat:
+        if state["over"] is not None or not ask or ask["type"] != "decision" or ask["seat"] != seat:
             return "Nothing to decide now."
         turn = state["turn"]
         worm = turn["worm"]
         if turn["number"] == 0:
             moves = [notation.describe(m) for m in ask["options"][:10]]
-            return (f"Setup: decide ({ask['kind']}): {', '.join(moves)}"
-                    f"{' and more' if len(ask['options']) > 10 else ''}.")
+            return (
+                f"Setup: decide ({ask['kind']}): {', '.join(moves)}"
+                f"{' and more' if len(ask['options']) > 10 else ''}."
+            )
         where = f", worm {worm} at {turn['worm_hex']}" if worm else ""
         hand = ", ".join(rules.card_name(c) for c in state["hands"][seat])
         moves = [notation.describe(m) for m in ask["options"]]
         more = f" (and {len(moves) - 15} more)" if len(moves) > 15 else ""
-        lines = [f"Turn {turn['number']}: you are {state['teams'][seat].title()}{where}; "
-                 f"wind {state['wind']}.",
-                 f"Hand: {hand or 'empty'}.",
-                 f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}."]
+        lines = [
+            f"Turn {turn['number']}: you are {state['teams'][seat].title()}{where}; "
+            f"wind {state['wind']}.",
+            f"Hand: {hand or 'empty'}.",
+            f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}.",
+        ]
         if "rolled" in ask:
             lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
         timer = rules.turn_clock(state)
         if timer:
-            lines.append(f"Timer: this turn must reach End turn within {timer['seconds']} "
-                         "seconds of its first decision (the deadline above); then it "
-                         "jumps to End turn ('time-up' ends it now).")
+            lines.append(
+                f"Timer: this turn must reach End turn within {timer['seconds']} "
+                "seconds of its first decision (the deadline above); then it "
+                "jumps to End turn ('time-up' ends it now)."
+            )
         return "\n".join(lines)
 
     def describe_outcome(self, spec, outcome) -> str:
@@ -310,8 +339,14 @@ def expected(spec: dict) -> str:
 def card_view(card: str) -> dict:
     """Return a card instance as shown to the seat that holds it."""
     data = CARDS[rules.card_name(card)]
-    return {"id": card, "card": data["id"], "name": data["name"], "line": data["line"],
-            "text": data["text"], "super": data["super"]}
+    return {
+        "id": card,
+        "card": data["id"],
+        "name": data["name"],
+        "line": data["line"],
+        "text": data["text"],
+        "super": data["super"],
+    }
 
 
 def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
@@ -324,13 +359,17 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
     """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
     ask, verb = state["ask"], move["move"]
     if verb == "time-up":
-        return IllegalMove("no-timer", "The Timer is not running now (no Timer in this game, "
-                                       "or this step is past it).")
+        return IllegalMove(
+            "no-timer",
+            "The Timer is not running now (no Timer in this game, or this step is past it).",
+        )
     if verb not in VERBS[ask["kind"]]:
         kind = ask["kind"]
         article = "an" if kind[0] in "aeiou" else "a"
-        return IllegalMove("not-now", f"The game asks for {article} {kind} decision, "
-                                      f"not '{notation.describe(move)}'.")
+        return IllegalMove(
+            "not-now",
+            f"The game asks for {article} {kind} decision, not '{notation.describe(move)}'.",
+        )
     things = state["things"]
     if verb == "activate":
         return IllegalMove("not-your-worm", f"{move['worm']} is not one of your worms.")
@@ -348,41 +387,48 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
         if move["card"] not in names:
             return IllegalMove("card-not-in-hand", f"You hold no {move['card']}.")
         from engines.worms.cards import first_target
+
         step = first_target(move["card"])
         if (step is None) != ("at" not in move):
-            return IllegalMove("not-a-choice", "Give 'at q,r' exactly when the card's "
-                                               "text starts with a target.")
+            return IllegalMove(
+                "not-a-choice", "Give 'at q,r' exactly when the card's text starts with a target."
+            )
         err = _at_error(state, step, move["at"]) if step else None
         if err:
             return err
     if verb == "target":
         frame = state["stack"][-1]
-        err = _at_error(state, frame, move["at"]) if frame["op"] in (
-            "do-target", "do-air-strike") else None
+        err = (
+            _at_error(state, frame, move["at"])
+            if frame["op"] in ("do-target", "do-air-strike")
+            else None
+        )
         if err:
             return err
     if verb == "pick":
         rolled = ", ".join(map(str, ask.get("rolled", [])))
-        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show "
-                                          f"{rolled}.")
+        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show {rolled}.")
     if verb == "tile":
         from engines.worms.rules.setup import tile_error
+
         err = tile_error(state, move["tile"], move["at"], move["rot"])
         if err:
             return IllegalMove(*err)
     if verb == "place":
         from engines.worms.rules.setup import place_error
+
         err = place_error(state, move["thing"], Hex(*move["at"]).key())
         if err:
             return IllegalMove(*err)
     if verb == "choose":
-        return IllegalMove("not-dealt", f"{move['card']} is not among the Sudden Death "
-                                        "cards dealt to you.")
+        return IllegalMove(
+            "not-dealt", f"{move['card']} is not among the Sudden Death cards dealt to you."
+        )
     if verb in ("order", "prod"):
-        return IllegalMove("not-in-hex", "Name exactly the Things of that hex "
-                                         "(order: each once).")
-    return IllegalMove("not-a-choice", f"'{notation.describe(move)}' is not one of the "
-                                       "choices now.")
+        return IllegalMove("not-in-hex", "Name exactly the Things of that hex (order: each once).")
+    return IllegalMove(
+        "not-a-choice", f"'{notation.describe(move)}' is not one of the choices now."
+    )
 
 
 ENGINE = WormsEngine()

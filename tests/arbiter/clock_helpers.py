@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
@@ -11,7 +11,7 @@ from arbiter.models import Event, OutboxMail
 from arbiter.service import clock_sweep
 from tests.helpers import agreed, summary, until_decision
 
-T0 = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 def parse(text: str | None) -> datetime | None:
@@ -19,14 +19,29 @@ def parse(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def clocked_game(client, app, clock: dict, players: int = 2, emails: bool = False,
-                 tz: str | None = None, email_of=None) -> tuple[str, list[str], str, dict]:
+def clocked_game(
+    client,
+    app,
+    clock: dict,
+    players: int = 2,
+    emails: bool = False,
+    tz: str | None = None,
+    email_of=None,
+) -> tuple[str, list[str], str, dict]:
     """Create a game with ``clock``, roll to its first decision; return id, seat tokens,
     creator token and the summary."""
-    body = {"engine": "space-worm", "clock": clock, "players": [
-        {"name": f"P{i}", "tz": tz,
-         "email": (email_of(i) if email_of else f"p{i}@example.org") if emails else None}
-        for i in range(players)]}
+    body = {
+        "engine": "space-worm",
+        "clock": clock,
+        "players": [
+            {
+                "name": f"P{i}",
+                "tz": tz,
+                "email": (email_of(i) if email_of else f"p{i}@example.org") if emails else None,
+            }
+            for i in range(players)
+        ],
+    }
     agreed(app, *(p["email"] for p in body["players"] if p["email"]))
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
@@ -60,8 +75,13 @@ def timeouts(app, game_id: str) -> list[Event]:
 def reminder_mails(app) -> list[OutboxMail]:
     """Return every reminder mail of the outbox."""
     with app.app_context():
-        rows = list(db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.dedupe_key.like("remind:%")).order_by(OutboxMail.id)))
+        rows = list(
+            db.session.scalars(
+                sa.select(OutboxMail)
+                .where(OutboxMail.dedupe_key.like("remind:%"))
+                .order_by(OutboxMail.id)
+            )
+        )
         db.session.expunge_all()
         return rows
 

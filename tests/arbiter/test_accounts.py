@@ -11,10 +11,17 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
-from arbiter.models import Account, ApiToken, Event, Seat, SignInLink
+from arbiter.models import Account, ApiToken, Event, Seat
 from arbiter.models.timestamps import utcnow
-from tests.helpers import (auth, event_count, mailed_link, new_game, scoped_token, sign_in,
-                           until_decision)
+from tests.helpers import (
+    auth,
+    event_count,
+    mailed_link,
+    new_game,
+    scoped_token,
+    sign_in,
+    until_decision,
+)
 
 
 def test_sign_up_by_mailed_link_makes_a_verified_account(client, app):
@@ -71,8 +78,9 @@ def test_a_link_for_another_address_is_refused_and_stays_usable(client, app):
 
 
 def test_a_forged_link_is_refused(client, app):
-    answer = client.post("/v1/auth/sessions",
-                         json={"email": "ann@example.org", "token": "forged-nonce"})
+    answer = client.post(
+        "/v1/auth/sessions", json={"email": "ann@example.org", "token": "forged-nonce"}
+    )
     assert answer.status_code == 400 and answer.json["code"] == "bad-link"
 
 
@@ -94,27 +102,31 @@ def test_the_link_request_answers_alike_for_known_and_unknown_addresses(client, 
 
 def test_tokens_are_made_listed_and_revoked(client, app):
     master = sign_in(client, app, "ann@example.org")
-    made = client.post("/v1/me/tokens", headers=auth(master),
-                       json={"name": "my bot", "scopes": ["games:play"]})
+    made = client.post(
+        "/v1/me/tokens", headers=auth(master), json={"name": "my bot", "scopes": ["games:play"]}
+    )
     assert made.status_code == 201 and made.json["token"].startswith("arb_")
     listed = client.get("/v1/me/tokens", headers=auth(master)).json
     assert {t["name"] for t in listed} == {"sign-in", "my bot"}
     assert all("token" not in t for t in listed)
     bot = made.json["token"]
     assert client.get("/v1/me", headers=auth(bot)).status_code == 200
-    used = [t for t in client.get("/v1/me/tokens", headers=auth(master)).json
-            if t["name"] == "my bot"][0]
+    used = [
+        t for t in client.get("/v1/me/tokens", headers=auth(master)).json if t["name"] == "my bot"
+    ][0]
     assert used["last_used_at"] is not None
     gone = client.delete(f"/v1/me/tokens/{made.json['id']}", headers=auth(master))
     assert gone.status_code == 204
     assert [t["name"] for t in client.get("/v1/me/tokens", headers=auth(master)).json] == [
-        "sign-in"]
+        "sign-in"
+    ]
 
 
 def test_a_revoked_token_opens_nothing(client, app):
     master = sign_in(client, app, "ann@example.org")
-    bot = client.post("/v1/me/tokens", headers=auth(master),
-                      json={"name": "bot", "scopes": ["games:play"]}).json
+    bot = client.post(
+        "/v1/me/tokens", headers=auth(master), json={"name": "bot", "scopes": ["games:play"]}
+    ).json
     client.delete(f"/v1/me/tokens/{bot['id']}", headers=auth(master))
     refused = client.get("/v1/me", headers=auth(bot["token"]))
     assert refused.status_code == 401 and refused.json["code"] == "token-revoked"
@@ -133,21 +145,24 @@ def test_revoking_a_token_of_someone_else_is_not_found(client, app):
 def test_a_token_without_the_scope_is_refused(client, app):
     master = sign_in(client, app, "ann@example.org")
     reader = scoped_token(client, master, "games:read")
-    made = client.post("/v1/me/tokens", headers=auth(reader),
-                       json={"name": "x", "scopes": ["games:play"]})
+    made = client.post(
+        "/v1/me/tokens", headers=auth(reader), json={"name": "x", "scopes": ["games:play"]}
+    )
     assert made.status_code == 403 and made.json["code"] == "missing-scope"
     game_id, _ = _game_with(client, master, ["ann@example.org", None])
     until_decision(client, app, game_id)
-    move = client.post(f"/v1/games/{game_id}/moves", headers=auth(reader),
-                       json={"move": {"die": 0, "heart": True}})
+    move = client.post(
+        f"/v1/games/{game_id}/moves", headers=auth(reader), json={"move": {"die": 0, "heart": True}}
+    )
     assert move.status_code == 403 and move.json["code"] == "missing-scope"
     assert client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(reader)).status_code == 200
 
 
 def test_unknown_scopes_and_a_game_token_on_me_are_refused(client, app):
     master = sign_in(client, app, "ann@example.org")
-    bad = client.post("/v1/me/tokens", headers=auth(master),
-                      json={"name": "x", "scopes": ["games:everything"]})
+    bad = client.post(
+        "/v1/me/tokens", headers=auth(master), json={"name": "x", "scopes": ["games:everything"]}
+    )
     assert bad.status_code == 422
     _, tokens = new_game(client)
     seat = client.get("/v1/me", headers=auth(tokens[0]))
@@ -159,9 +174,14 @@ def test_unknown_scopes_and_a_game_token_on_me_are_refused(client, app):
 
 def _game_with(client, token, emails, engine="space-worm"):
     """Create a game with the account token; return its id and the seat tokens."""
-    answer = client.post("/v1/games", headers=auth(token), json={
-        "engine": engine, "players": [{"name": f"P{i}", "email": e}
-                                      for i, e in enumerate(emails)]})
+    answer = client.post(
+        "/v1/games",
+        headers=auth(token),
+        json={
+            "engine": engine,
+            "players": [{"name": f"P{i}", "email": e} for i, e in enumerate(emails)],
+        },
+    )
     assert answer.status_code == 201, answer.json
     return answer.json["id"], [s["token"] for s in answer.json["seats"]]
 
@@ -171,9 +191,11 @@ def _play_as(client, app, game_id, token):
     until_decision(client, app, game_id)
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(token))
     assert legal.status_code == 200, legal.json
-    return client.post(f"/v1/games/{game_id}/moves", headers=auth(token),
-                       json={"move": legal.json["moves"][0],
-                             "expected_version": legal.json["version"]})
+    return client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(token),
+        json={"move": legal.json["moves"][0], "expected_version": legal.json["version"]},
+    )
 
 
 def test_one_account_token_acts_for_every_seat_the_account_holds(client, app):
@@ -206,10 +228,15 @@ def test_an_account_token_on_a_game_where_it_holds_no_seat_is_refused(client, ap
     game_id, _ = new_game(client, emails=True)
     until_decision(client, app, game_id)
     before = event_count(app, game_id)
-    for answer in (client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(ann)),
-                   client.post(f"/v1/games/{game_id}/moves", headers=auth(ann),
-                               json={"move": {"die": 0, "heart": True}}),
-                   client.post(f"/v1/games/{game_id}/resign", headers=auth(ann))):
+    for answer in (
+        client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(ann)),
+        client.post(
+            f"/v1/games/{game_id}/moves",
+            headers=auth(ann),
+            json={"move": {"die": 0, "heart": True}},
+        ),
+        client.post(f"/v1/games/{game_id}/resign", headers=auth(ann)),
+    ):
         assert answer.status_code == 403 and answer.json["code"] == "no-seat"
     assert event_count(app, game_id) == before
     spectator = client.get(f"/v1/games/{game_id}/view", headers=auth(ann)).json
@@ -245,9 +272,15 @@ def test_creation_is_closed_without_open_creation(tmp_path):
 
 def test_the_creating_account_may_pause_with_its_token(client, app):
     master = sign_in(client, app, "ann@example.org")
-    answer = client.post("/v1/games", headers=auth(master), json={
-        "engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}],
-        "clock": {"type": "per-move", "seconds": 86400}})
+    answer = client.post(
+        "/v1/games",
+        headers=auth(master),
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "A"}, {"name": "B"}],
+            "clock": {"type": "per-move", "seconds": 86400},
+        },
+    )
     game_id = answer.json["id"]
     other = sign_in(client, app, "eve@example.org")
     refused = client.post(f"/v1/games/{game_id}/pause", headers=auth(other))
@@ -275,11 +308,17 @@ def test_creation_idempotency_is_scoped_to_the_creating_token(client, app):
 def test_patch_me_changes_name_zone_and_digest(client, app):
     token = sign_in(client, app, "ann@example.org")
     game_id, _ = _game_with(client, token, ["ann@example.org", None])
-    changed = client.patch("/v1/me", headers=auth(token),
-                           json={"display_name": "Annie", "tz": "Europe/Paris", "digest": True})
+    changed = client.patch(
+        "/v1/me",
+        headers=auth(token),
+        json={"display_name": "Annie", "tz": "Europe/Paris", "digest": True},
+    )
     assert changed.status_code == 200
     assert (changed.json["display_name"], changed.json["tz"], changed.json["digest"]) == (
-        "Annie", "Europe/Paris", True)
+        "Annie",
+        "Europe/Paris",
+        True,
+    )
     assert client.get(f"/v1/games/{game_id}").json["players"][0]["name"] == "Annie"
     bad = client.patch("/v1/me", headers=auth(token), json={"tz": "Mars/Olympus"})
     assert bad.status_code == 422
@@ -290,8 +329,12 @@ def test_delete_me_erases_address_and_name_and_keeps_the_log(client, app):
     token = sign_in(client, app, "ann@example.org", "Ann")
     game_id, _ = _game_with(client, token, ["ann@example.org", None])
     with app.app_context():
-        log_before = [(e.seq, e.kind, e.payload) for e in db.session.scalars(
-            sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq))]
+        log_before = [
+            (e.seq, e.kind, e.payload)
+            for e in db.session.scalars(
+                sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq)
+            )
+        ]
     assert client.delete("/v1/me", headers=auth(token)).status_code == 204
     assert client.get("/v1/me", headers=auth(token)).status_code == 401
     players = client.get(f"/v1/games/{game_id}").json["players"]
@@ -301,8 +344,12 @@ def test_delete_me_erases_address_and_name_and_keeps_the_log(client, app):
         assert account.email is None and account.display_name == "(deleted player)"
         seat = db.session.get(Seat, (game_id, 0))
         assert seat.email is None
-        log_after = [(e.seq, e.kind, e.payload) for e in db.session.scalars(
-            sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq))]
+        log_after = [
+            (e.seq, e.kind, e.payload)
+            for e in db.session.scalars(
+                sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq)
+            )
+        ]
     assert log_after == log_before
     again = sign_in(client, app, "ann@example.org")  # the address may sign up anew
     assert client.get("/v1/me", headers=auth(again)).json["id"] != account.id
@@ -353,18 +400,21 @@ class UnreadableBody(io.RawIOBase):
 def _big_post(client, path, token):
     body = UnreadableBody()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return client.post(path, input_stream=body, content_type="application/json",
-                       headers=headers), body
+    return client.post(
+        path, input_stream=body, content_type="application/json", headers=headers
+    ), body
 
 
 def test_a_10_mb_body_with_a_bad_token_is_401_before_the_body_is_read(client, app):
     game_id, _ = new_game(client)
-    for path, token in ((f"/v1/games/{game_id}/moves", "wrong"),
-                        (f"/v1/games/{game_id}/moves", None),
-                        (f"/v1/games/{game_id}/moves", "arb_unknown"),
-                        ("/v1/me/tokens", "wrong"),
-                        (f"/v1/games/{game_id}/extend", "wrong"),
-                        (f"/v1/games/{game_id}/vacation", "wrong")):
+    for path, token in (
+        (f"/v1/games/{game_id}/moves", "wrong"),
+        (f"/v1/games/{game_id}/moves", None),
+        (f"/v1/games/{game_id}/moves", "arb_unknown"),
+        ("/v1/me/tokens", "wrong"),
+        (f"/v1/games/{game_id}/extend", "wrong"),
+        (f"/v1/games/{game_id}/vacation", "wrong"),
+    ):
         answer, body = _big_post(client, path, token)
         assert answer.status_code == 401, (path, answer.json)
         assert answer.mimetype == "application/problem+json"
@@ -375,23 +425,34 @@ def test_a_10_mb_body_with_a_bad_token_is_401_before_the_body_is_read(client, ap
 
 def test_a_non_json_body_with_a_bad_token_is_401_not_415(client, app):
     game_id, _ = new_game(client)
-    answer = client.post(f"/v1/games/{game_id}/moves", data="move=1",
-                         headers={"Authorization": "Bearer wrong",
-                                  "Content-Type": "application/x-www-form-urlencoded"})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        data="move=1",
+        headers={
+            "Authorization": "Bearer wrong",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
     assert answer.status_code == 401
 
 
 def test_a_bad_token_is_401_before_a_bad_if_match_or_body(client, app):
     game_id, _ = new_game(client)
-    answer = client.post(f"/v1/games/{game_id}/moves", json={"nonsense": True},
-                         headers={"Authorization": "Bearer wrong", "If-Match": "garbage"})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        json={"nonsense": True},
+        headers={"Authorization": "Bearer wrong", "If-Match": "garbage"},
+    )
     assert answer.status_code == 401 and answer.json["code"] == "bad-token"
 
 
 def test_a_100_kb_header_with_a_bad_token_is_a_plain_401(client, app):
     game_id, _ = new_game(client)
     huge = "x" * 100 * 1024
-    answer = client.post(f"/v1/games/{game_id}/moves", json={"move": 1},
-                         headers={"Authorization": f"Bearer {huge}", "X-Filler": huge})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        json={"move": 1},
+        headers={"Authorization": f"Bearer {huge}", "X-Filler": huge},
+    )
     assert answer.status_code == 401 and answer.json["code"] == "bad-token"
     assert huge not in answer.get_data(as_text=True)

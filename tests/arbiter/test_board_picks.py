@@ -31,12 +31,16 @@ def test_a_place_is_named_only_as_a_whole_word() -> None:
 def test_only_places_a_move_names_become_links() -> None:
     """Hexes, boxes and dice named by a legal move are wrapped in a pick link with a
     name for screen readers; the others are left as they are."""
-    svg = ('<svg role="img"><polygon class="land" data-hex="1,0" points="0,0"/>'
-           '<polygon class="land" data-hex="0,1" points="0,0"/>'
-           '<rect class="box" data-box="B7" x="1"/><rect class="die" data-die="3" x="2"/></svg>')
+    svg = (
+        '<svg role="img"><polygon class="land" data-hex="1,0" points="0,0"/>'
+        '<polygon class="land" data-hex="0,1" points="0,0"/>'
+        '<rect class="box" data-box="B7" x="1"/><rect class="die" data-die="3" x="2"/></svg>'
+    )
     out = linked(svg, ["jump 1,0", "star 4 write 2 at B7", "die 3 left"])
-    assert '<a class="pick" href="?pick=1%2C0#moves-h" aria-label="Pick 1,0">' \
-           '<polygon class="land" data-hex="1,0" points="0,0"/></a>' in out
+    assert (
+        '<a class="pick" href="?pick=1%2C0#moves-h" aria-label="Pick 1,0">'
+        '<polygon class="land" data-hex="1,0" points="0,0"/></a>' in out
+    )
     assert '<polygon class="land" data-hex="0,1" points="0,0"/>' in out
     assert 'aria-label="Pick 0,1"' not in out
     assert 'aria-label="Pick B7"' in out and 'href="?pick=die%203#moves-h"' in out

@@ -37,5 +37,6 @@ def test_a_dark_horse_board_shows_the_seats_hand_only_with_its_token(client, app
     if hand["view"].get("you") and hand["view"]["you"]["hand"]:
         assert all(h["label"] in mine for h in hand["view"]["you"]["hand"])
     assert "Your Move cards" not in public
-    assert client.get(f"/v1/games/{game_id}/board.svg",
-                      headers=auth("not-a-token")).status_code == 401
+    assert (
+        client.get(f"/v1/games/{game_id}/board.svg", headers=auth("not-a-token")).status_code == 401
+    )

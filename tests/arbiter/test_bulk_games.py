@@ -16,8 +16,7 @@ from tests.helpers import auth, roll, scoped_token, sign_in
 
 TABLES = (Game, Seat, Event, IdempotentResponse)
 
-MIX = [("space-worm", 2), ("dark-horse", 3), ("star-maps", 2), ("worms", 2),
-       ("space-worm", 4)]
+MIX = [("space-worm", 2), ("dark-horse", 3), ("star-maps", 2), ("worms", 2), ("space-worm", 4)]
 """Engines and player counts the batches cycle through."""
 
 
@@ -26,8 +25,7 @@ def batch(count: int) -> dict:
     games = []
     for i in range(count):
         engine, players = MIX[i % len(MIX)]
-        games.append({"engine": engine,
-                      "players": [{"name": f"G{i}P{p}"} for p in range(players)]})
+        games.append({"engine": engine, "players": [{"name": f"G{i}P{p}"} for p in range(players)]})
     return {"games": games}
 
 
@@ -43,8 +41,10 @@ def counts(app) -> dict[str, int]:
     """Return the number of rows of each table a creation writes (the PostgreSQL
     schema is shared by the session's tests: compare before and after)."""
     with app.app_context():
-        return {t.__tablename__: db.session.scalar(sa.select(sa.func.count()).select_from(t))
-                for t in TABLES}
+        return {
+            t.__tablename__: db.session.scalar(sa.select(sa.func.count()).select_from(t))
+            for t in TABLES
+        }
 
 
 @pytest.fixture
@@ -79,41 +79,62 @@ def test_500_games_in_one_request_are_all_created(closed_app, organiser):
     assert after["games"] - before["games"] == 500
     assert after["seats"] - before["seats"] == seats
     with closed_app.app_context():
-        rows = list(db.session.scalars(sa.select(Game).where(
-            Game.id.in_([g["id"] for g in created]))))
+        rows = list(
+            db.session.scalars(sa.select(Game).where(Game.id.in_([g["id"] for g in created])))
+        )
         assert len(rows) == 500 and {g.engine for g in rows} == {e for e, _ in MIX}
         assert all(g.creator_account_id is not None and g.version >= 1 for g in rows)
     for game in (created[0], created[499]):  # each seat token opens its own game
         seat = game["seats"][-1]
         view = client.get(f"/v1/games/{game['id']}/view", headers=auth(seat["token"]))
         assert view.status_code == 200 and view.json["seat"] == seat["seat"]
-    other = client.get(f"/v1/games/{created[1]['id']}/view",
-                       headers=auth(created[0]["seats"][0]["token"]))
+    other = client.get(
+        f"/v1/games/{created[1]['id']}/view", headers=auth(created[0]["seats"][0]["token"])
+    )
     assert other.status_code == 401
     first = created[0]
     roll(closed_app, first["id"])  # the worker's part; then the game plays on
     to_act = client.get(f"/v1/games/{first['id']}").json["to_act"]
-    moves = client.get(f"/v1/games/{first['id']}/legal-moves",
-                       headers=auth(first["seats"][to_act[0]]["token"]))
+    moves = client.get(
+        f"/v1/games/{first['id']}/legal-moves", headers=auth(first["seats"][to_act[0]]["token"])
+    )
     assert moves.status_code == 200 and moves.json["moves"]
 
 
-@pytest.mark.parametrize("bad, code", [
-    ({"engine": "chess", "players": [{"name": "A"}, {"name": "B"}]}, "unknown-engine"),
-    ({"engine": "space-worm", "players": [{"name": f"P{i}"} for i in range(9)]},
-     "bad-player-count"),
-    ({"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}],
-      "options": {"no-such-option": 1}}, "bad-options"),
-    ({"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}],
-      "clock": {"type": "per-move", "seconds": -5}}, "bad-clock"),
-])
+@pytest.mark.parametrize(
+    "bad, code",
+    [
+        ({"engine": "chess", "players": [{"name": "A"}, {"name": "B"}]}, "unknown-engine"),
+        (
+            {"engine": "space-worm", "players": [{"name": f"P{i}"} for i in range(9)]},
+            "bad-player-count",
+        ),
+        (
+            {
+                "engine": "space-worm",
+                "players": [{"name": "A"}, {"name": "B"}],
+                "options": {"no-such-option": 1},
+            },
+            "bad-options",
+        ),
+        (
+            {
+                "engine": "space-worm",
+                "players": [{"name": "A"}, {"name": "B"}],
+                "clock": {"type": "per-move", "seconds": -5},
+            },
+            "bad-clock",
+        ),
+    ],
+)
 def test_one_bad_game_creates_nothing_and_is_named(closed_app, organiser, bad, code):
     client, token = organiser
     body = batch(300)
     body["games"][137] = bad
     before = counts(closed_app)
-    answer = client.post("/v1/bulk-games", json=body,
-                         headers={**auth(token), "Idempotency-Key": str(uuid.uuid4())})
+    answer = client.post(
+        "/v1/bulk-games", json=body, headers={**auth(token), "Idempotency-Key": str(uuid.uuid4())}
+    )
     assert answer.status_code == 422
     assert answer.mimetype == "application/problem+json"
     assert answer.json["code"] == "bad-game" and answer.json["index"] == 137
@@ -143,8 +164,7 @@ def test_a_game_the_schema_refuses_is_named_by_its_index(closed_app, organiser):
     assert counts(closed_app) == before
 
 
-def test_idempotent_replay_returns_the_first_answer_and_creates_nothing(closed_app,
-                                                                        organiser):
+def test_idempotent_replay_returns_the_first_answer_and_creates_nothing(closed_app, organiser):
     client, token = organiser
     key = {"Idempotency-Key": str(uuid.uuid4())}
     body = batch(20)
@@ -168,8 +188,7 @@ def test_another_callers_key_makes_its_own_games(closed_app, organiser):
     mine = client.post("/v1/bulk-games", json=body, headers={**auth(token), **key})
     theirs = client.post("/v1/bulk-games", json=body, headers={**auth(full), **key})
     assert mine.status_code == theirs.status_code == 201
-    assert {g["id"] for g in mine.json["games"]}.isdisjoint(
-        g["id"] for g in theirs.json["games"])
+    assert {g["id"] for g in mine.json["games"]}.isdisjoint(g["id"] for g in theirs.json["games"])
     assert counts(closed_app)["games"] - before["games"] == 4
 
 
@@ -206,7 +225,13 @@ def test_a_body_over_the_bulk_limit_is_413_and_other_routes_keep_64_kib(sqlite_u
     assert "100 KiB" in refused.json["detail"]
     assert counts(app)["games"] == 0
     assert client.post("/v1/bulk-games", json=fits).status_code == 201
-    single = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "A"}, {"name": "B"}], "options": {"pad": "x" * 70_000}})
+    single = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "A"}, {"name": "B"}],
+            "options": {"pad": "x" * 70_000},
+        },
+    )
     assert single.status_code == 413 and "64 KiB" in single.json["detail"]
     assert counts(app)["games"] == 500

@@ -21,16 +21,26 @@ from tests.helpers import auth, roll, sign_in
 
 
 def _batch(*seat_lists, **extra) -> dict:
-    return {"games": [{"engine": "space-worm",
-                       "players": [{"name": f"G{g}P{i}", "email": e}
-                                   for i, e in enumerate(seats)]}
-                      for g, seats in enumerate(seat_lists)], **extra}
+    return {
+        "games": [
+            {
+                "engine": "space-worm",
+                "players": [{"name": f"G{g}P{i}", "email": e} for i, e in enumerate(seats)],
+            }
+            for g, seats in enumerate(seat_lists)
+        ],
+        **extra,
+    }
 
 
 def _kinds(app, game_id):
     with app.app_context():
-        return [e.kind for e in db.session.scalars(
-            sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq))]
+        return [
+            e.kind
+            for e in db.session.scalars(
+                sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq)
+            )
+        ]
 
 
 def test_a_batch_start_at_holds_every_game_until_then_and_starts_them_together(sqlite_url):
@@ -44,8 +54,12 @@ def test_a_batch_start_at_holds_every_game_until_then_and_starts_them_together(s
     sign_in(client, app, "bob@example.org")
     register(client, ann, "http://127.0.0.1:9/hook", ["turn"])
     start = utcnow() + timedelta(hours=1)
-    body = _batch(["ann@example.org", "bob@example.org"], [None, None],
-                  ["bob@example.org", "ann@example.org"], start_at=iso(start))
+    body = _batch(
+        ["ann@example.org", "bob@example.org"],
+        [None, None],
+        ["bob@example.org", "ann@example.org"],
+        start_at=iso(start),
+    )
     body["games"][1]["clock"] = {"type": "per-move", "seconds": 3600}
     made = client.post("/v1/bulk-games", headers=auth(ann), json=body)
     assert made.status_code == 201, made.json
@@ -57,8 +71,11 @@ def test_a_batch_start_at_holds_every_game_until_then_and_starts_them_together(s
     assert client.get(f"/v1/games/{ids[1]}").json["deadline"] is None
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(WebhookDelivery)) == 0
-        assert not db.session.scalar(sa.select(sa.func.count()).select_from(OutboxMail)
-                                     .where(OutboxMail.dedupe_key.like("turn:%")))
+        assert not db.session.scalar(
+            sa.select(sa.func.count())
+            .select_from(OutboxMail)
+            .where(OutboxMail.dedupe_key.like("turn:%"))
+        )
     with time_machine.travel(start - timedelta(seconds=5), tick=False):
         with app.app_context():
             assert game_start.start_due() == 0
@@ -72,8 +89,10 @@ def test_a_batch_start_at_holds_every_game_until_then_and_starts_them_together(s
         clocked = client.get(f"/v1/games/{ids[1]}").json
     assert clocked["deadline"] is not None
     with app.app_context():
-        told = [json.loads(d.body)["data"]["game"]
-                for d in db.session.scalars(sa.select(WebhookDelivery))]
+        told = [
+            json.loads(d.body)["data"]["game"]
+            for d in db.session.scalars(sa.select(WebhookDelivery))
+        ]
     assert sorted(told) == sorted([ids[0], ids[1], ids[2]])  # Ann made all three
 
 
@@ -83,8 +102,9 @@ def test_a_batch_start_at_in_the_past_is_refused_and_creates_nothing(sqlite_url)
     app = hook_app(sqlite_url)
     client = app.test_client()
     before = counts(app)
-    answer = client.post("/v1/bulk-games", json=_batch([None, None], start_at=iso(
-        utcnow() - timedelta(minutes=1))))
+    answer = client.post(
+        "/v1/bulk-games", json=_batch([None, None], start_at=iso(utcnow() - timedelta(minutes=1)))
+    )
     assert answer.status_code == 422 and answer.json["code"] == "bad-start"
     assert answer.mimetype == "application/problem+json" and counts(app) == before
 
@@ -96,8 +116,13 @@ def test_seats_name_accounts_or_invite_addresses_with_consent(sqlite_url):
     app = hook_app(sqlite_url)
     client = app.test_client()
     ann = sign_in(client, app, "ann@example.org")
-    made = client.post("/v1/bulk-games", headers=auth(ann), json=_batch(
-        ["ann@example.org", "carol@example.org"], ["carol@example.org", "ann@example.org"]))
+    made = client.post(
+        "/v1/bulk-games",
+        headers=auth(ann),
+        json=_batch(
+            ["ann@example.org", "carol@example.org"], ["carol@example.org", "ann@example.org"]
+        ),
+    )
     assert made.status_code == 201, made.json
     ids = [g["id"] for g in made.json["games"]]
     with app.app_context():
@@ -106,8 +131,11 @@ def test_seats_name_accounts_or_invite_addresses_with_consent(sqlite_url):
         assert seats[(ids[0], 1)] is None
         invitations = list(db.session.scalars(sa.select(Invitation).order_by(Invitation.seat)))
         assert sorted(i.game_id for i in invitations) == sorted(ids)
-        mails = list(db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.to_addr == "carol@example.org")))
+        mails = list(
+            db.session.scalars(
+                sa.select(OutboxMail).where(OutboxMail.to_addr == "carol@example.org")
+            )
+        )
         assert len(mails) == 1 and mails[0].dedupe_key.startswith("invite:")
     assert [client.get(f"/v1/games/{i}").json["status"] for i in ids] == ["waiting"] * 2
 
@@ -124,18 +152,26 @@ def test_a_blocked_address_in_one_game_creates_no_game_of_the_batch(sqlite_url):
         consent.address("dave@example.org").blocked_at = utcnow()
         db.session.commit()
     before = counts(app)
-    answer = client.post("/v1/bulk-games", json=_batch(
-        [None, "erin@example.org"], [None, "dave@example.org"]))
+    answer = client.post(
+        "/v1/bulk-games", json=_batch([None, "erin@example.org"], [None, "dave@example.org"])
+    )
     assert answer.status_code == 422 and answer.json["code"] == "bad-game"
     assert answer.json["index"] == 1
     assert answer.json["problem"]["code"] == "invitation-refused"
     assert counts(app) == before
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Invitation)) == 0
-        assert db.session.scalar(sa.select(sa.func.count()).select_from(OutboxMail).where(
-            OutboxMail.to_addr == "erin@example.org")) == 0
-    started = client.post("/v1/bulk-games", json=_batch(
-        [None, "dave@example.org"], unfilled="start"))
+        assert (
+            db.session.scalar(
+                sa.select(sa.func.count())
+                .select_from(OutboxMail)
+                .where(OutboxMail.to_addr == "erin@example.org")
+            )
+            == 0
+        )
+    started = client.post(
+        "/v1/bulk-games", json=_batch([None, "dave@example.org"], unfilled="start")
+    )
     assert started.status_code == 201, started.json
     game = client.get(f"/v1/games/{started.json['games'][0]['id']}").json
     assert game["unfilled"] == "start"
@@ -147,8 +183,14 @@ def test_a_single_game_with_start_at_and_no_invitation_waits_for_it(sqlite_url):
     app = hook_app(sqlite_url)
     client = app.test_client()
     start = utcnow() + timedelta(minutes=30)
-    made = client.post("/v1/games", json={"engine": "space-worm", "start_at": iso(start),
-                                          "players": [{"name": "A"}, {"name": "B"}]})
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "start_at": iso(start),
+            "players": [{"name": "A"}, {"name": "B"}],
+        },
+    )
     assert made.status_code == 201 and made.json["status"] == "waiting"
     with time_machine.travel(start + timedelta(seconds=1), tick=False):
         with app.app_context():
@@ -167,9 +209,12 @@ def test_a_start_at_with_an_idempotency_key_is_created_once_and_replayed(sqlite_
     ann = sign_in(client, app, "ann@example.org")
     start = iso(utcnow() + timedelta(hours=1))
     for route, body in (
-            ("/v1/games", {"engine": "space-worm", "start_at": start,
-                           "players": [{"name": "A"}, {"name": "B"}]}),
-            ("/v1/bulk-games", _batch([None, None], start_at=start))):
+        (
+            "/v1/games",
+            {"engine": "space-worm", "start_at": start, "players": [{"name": "A"}, {"name": "B"}]},
+        ),
+        ("/v1/bulk-games", _batch([None, None], start_at=start)),
+    ):
         key = {"Idempotency-Key": f"start-at-key-{route.replace('/', '-')}"}
         first = client.post(route, headers={**auth(ann), **key}, json=body)
         again = client.post(route, headers={**auth(ann), **key}, json=body)
@@ -186,10 +231,11 @@ def test_a_start_at_beyond_max_start_ahead_is_refused_with_its_limit(sqlite_url)
     saying the limit, single and bulk, and nothing is made; one within it is taken."""
     app = make_app(sqlite_url)
     client = app.test_client()
-    far = {"engine": "space-worm", "players": [{"name": "Ann"}],
-           "start_at": "9999-12-31T23:59:59Z"}
-    for route, body in (("/v1/games", far), ("/v1/bulk-games", _batch(
-            [None], start_at="9999-12-31T23:59:59Z"))):
+    far = {"engine": "space-worm", "players": [{"name": "Ann"}], "start_at": "9999-12-31T23:59:59Z"}
+    for route, body in (
+        ("/v1/games", far),
+        ("/v1/bulk-games", _batch([None], start_at="9999-12-31T23:59:59Z")),
+    ):
         answer = client.post(route, json=body)
         assert answer.status_code == 422 and answer.json["code"] == "bad-start", answer.json
         assert "365 days" in answer.json["detail"] and "MAX_START_AHEAD" in answer.json["detail"]
@@ -207,10 +253,19 @@ def test_a_paused_game_waiting_for_its_start_time_says_so(sqlite_url):
     app = make_app(sqlite_url)
     client = app.test_client()
     start = iso(utcnow() + timedelta(days=30))
-    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "Ann"}], "start_at": start, "clock": {"type": "per-move", "seconds": 3600}})
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "Ann"}],
+            "start_at": start,
+            "clock": {"type": "per-move", "seconds": 3600},
+        },
+    )
     assert made.status_code == 201, made.json
-    answer = client.post(f"/v1/games/{made.json['id']}/pause",
-                         headers={"Authorization": f"Bearer {made.json['creator_token']}"})
+    answer = client.post(
+        f"/v1/games/{made.json['id']}/pause",
+        headers={"Authorization": f"Bearer {made.json['creator_token']}"},
+    )
     assert answer.status_code == 409 and answer.json["code"] == "game-not-started"
     assert answer.json["detail"] == f"The game has not started: it starts at {start}."

@@ -9,14 +9,20 @@ from tests.helpers import agreed, auth, play_out
 
 def create(client, players=2, engine="star-maps"):
     agreed(client.application, *(f"p{i}@example.org" for i in range(players)))
-    return client.post("/v1/campaigns", json={
-        "engine": engine, "name": "Spring league",
-        "players": [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(players)]})
+    return client.post(
+        "/v1/campaigns",
+        json={
+            "engine": engine,
+            "name": "Spring league",
+            "players": [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(players)],
+        },
+    )
 
 
 def next_game(client, campaign, token, **body):
-    return client.post(f"/v1/campaigns/{campaign}/games", json=body,
-                       headers=auth(token) if token else {})
+    return client.post(
+        f"/v1/campaigns/{campaign}/games", json=body, headers=auth(token) if token else {}
+    )
 
 
 def test_a_campaign_carries_the_losers_bonus_into_its_next_game(app, client, monkeypatch):
@@ -67,7 +73,8 @@ def test_a_solo_campaign_carries_the_bonuses_unlocked_in_play(app, client, monke
     assert second.status_code == 201
     assert set(second.json["options"]["unlocked_bonuses"]) == set(in_play)
     assert client.get(f"/v1/campaigns/{created['id']}").json["carried"] == {
-        "unlocked_bonuses": second.json["options"]["unlocked_bonuses"]}
+        "unlocked_bonuses": second.json["options"]["unlocked_bonuses"]
+    }
 
 
 def test_campaign_bad_input_is_refused(client):

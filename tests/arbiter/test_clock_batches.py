@@ -54,8 +54,10 @@ def due_games(app, count: int) -> list[str]:
     (all due at T0 + 61)."""
     client = app.test_client()
     with time_machine.travel(T0, tick=False):
-        return [clocked_game(client, app, {"type": "per-move", "seconds": 60}, players=1)[0]
-                for _ in range(count)]
+        return [
+            clocked_game(client, app, {"type": "per-move", "seconds": 60}, players=1)[0]
+            for _ in range(count)
+        ]
 
 
 @contextmanager
@@ -75,8 +77,7 @@ def statements(app):
         sa.event.remove(engine, "before_cursor_execute", record)
 
 
-def test_a_batch_is_one_update_and_one_insert_and_each_game_times_out_once(
-        own_app, monkeypatch):
+def test_a_batch_is_one_update_and_one_insert_and_each_game_times_out_once(own_app, monkeypatch):
     """Given 5 due games and batches of 2, one sweep times each out once, writing the
     snapshots with one UPDATE statement per batch (not per game) and the events with
     one INSERT per batch; a second sweep finds nothing."""

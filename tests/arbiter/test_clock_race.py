@@ -20,9 +20,10 @@ def test_a_move_racing_its_timeout_is_recorded_exactly_once(any_app):
     together (a barrier): exactly one of them is appended, ten times over."""
     app, client = any_app, any_app.test_client()
     outcomes = []
-    for round_ in range(10):
-        game_id, tokens, _, s = clocked_game(client, app, {"type": "per-move", "seconds": 1},
-                                             players=1)
+    for _round in range(10):
+        game_id, tokens, _, s = clocked_game(
+            client, app, {"type": "per-move", "seconds": 1}, players=1
+        )
         legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
         before = event_count(app, game_id)
         now = utcnow() + timedelta(seconds=5)
@@ -35,8 +36,9 @@ def test_a_move_racing_its_timeout_is_recorded_exactly_once(any_app):
             with app.app_context():
                 barrier.wait()
                 try:
-                    result["move"] = moves.submit_move(game_id, tokens[0], legal["moves"][0],
-                                                       legal["version"])[0]
+                    result["move"] = moves.submit_move(
+                        game_id, tokens[0], legal["moves"][0], legal["version"]
+                    )[0]
                 except Conflict as err:
                     result["move"] = err.status
                 finally:
@@ -106,8 +108,11 @@ def test_a_simultaneous_round_fills_every_missing_answer_when_its_deadline_passe
 
     client = app.test_client()
     with time_machine.travel(T0, tick=False):
-        body = {"engine": "star-maps", "clock": {"type": "per-move", "seconds": 60},
-                "players": [{"name": "A"}, {"name": "B"}]}
+        body = {
+            "engine": "star-maps",
+            "clock": {"type": "per-move", "seconds": 60},
+            "players": [{"name": "A"}, {"name": "B"}],
+        }
         created = client.post("/v1/games", json=body).json
         game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
         s = until_decision(client, app, game_id)
@@ -117,8 +122,14 @@ def test_a_simultaneous_round_fills_every_missing_answer_when_its_deadline_passe
             pytest.skip("star-maps did not open with a simultaneous round")
         assert len(s["clock"]["seats"]) == 2 and all(x["deadline"] for x in s["clock"]["seats"])
         legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-        assert client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                           json={"move": legal["moves"][0]}).status_code == 201
+        assert (
+            client.post(
+                f"/v1/games/{game_id}/moves",
+                headers=auth(tokens[0]),
+                json={"move": legal["moves"][0]},
+            ).status_code
+            == 201
+        )
         assert summary(client, game_id)["clock"]["seats"][0]["deadline"] is None
     assert sweep(app, after(T0, 61))["timeouts"] == 1
     [late] = timeouts(app, game_id)

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import time_machine
 
-from tests.arbiter.clock_helpers import (T0, after, clocked_game, deadline_of, events,
-                                         parse, sweep, timeouts)
+from tests.arbiter.clock_helpers import (
+    T0,
+    after,
+    clocked_game,
+    deadline_of,
+    events,
+    parse,
+    sweep,
+    timeouts,
+)
 from tests.arbiter.test_games_api import assert_problem
 from tests.helpers import auth, event_count, play_out, summary
 
@@ -26,8 +34,9 @@ def test_pause_stops_every_clock_and_resume_moves_deadlines_by_the_pause(app, cl
         paused = summary(client, game_id)
         assert paused["clock"]["paused"] is True and paused["deadline"] is None
         assert sweep(app, after(deadline, 60))["timeouts"] == 0
-        assert_problem(client.post(f"/v1/games/{game_id}/pause", headers=auth(creator)),
-                       409, "already-paused")
+        assert_problem(
+            client.post(f"/v1/games/{game_id}/pause", headers=auth(creator)), 409, "already-paused"
+        )
         traveller.move_to(after(T0, 600 + 7200))
         assert client.post(f"/v1/games/{game_id}/resume", headers=auth(creator)).status_code == 201
     assert deadline_of(client, game_id) == after(deadline, 7200)
@@ -40,8 +49,11 @@ def test_the_creator_extends_a_deadline(app, client):
     with time_machine.travel(T0, tick=False):
         game_id, _, creator, s = clocked_game(client, app, CLOCK)
         seat = s["to_act"][0]
-        answer = client.post(f"/v1/games/{game_id}/extend", headers=auth(creator),
-                             json={"seconds": 1800, "seat": seat})
+        answer = client.post(
+            f"/v1/games/{game_id}/extend",
+            headers=auth(creator),
+            json={"seconds": 1800, "seat": seat},
+        )
     assert answer.status_code == 201
     assert deadline_of(client, game_id) == after(parse(s["deadline"]), 1800)
     [ext] = events(app, game_id, "deadline-extended")
@@ -54,14 +66,19 @@ def test_vacation_stops_the_players_clock_within_the_allowance(app, client):
     with time_machine.travel(T0, tick=False):
         game_id, tokens, _, s = clocked_game(client, app, CLOCK)
         seat = s["to_act"][0]
-        answer = client.post(f"/v1/games/{game_id}/vacation", headers=auth(tokens[seat]),
-                             json={"days": 2})
+        answer = client.post(
+            f"/v1/games/{game_id}/vacation", headers=auth(tokens[seat]), json={"days": 2}
+        )
         assert answer.status_code == 201
         s2 = summary(client, game_id)
         before = event_count(app, game_id)
-        assert_problem(client.post(f"/v1/games/{game_id}/vacation",
-                                   headers=auth(tokens[seat]), json={"days": 4}),
-                       422, "vacation-exceeds-allowance")
+        assert_problem(
+            client.post(
+                f"/v1/games/{game_id}/vacation", headers=auth(tokens[seat]), json={"days": 4}
+            ),
+            422,
+            "vacation-exceeds-allowance",
+        )
     assert parse(s2["deadline"]) == after(parse(s["deadline"]), 2 * DAY)
     assert s2["clock"]["seats"][seat]["vacation_days_left"] == 3
     assert s2["clock"]["seats"][seat]["vacation_until"]
@@ -75,32 +92,55 @@ def test_bad_clock_requests_are_refused_and_append_nothing(app, client):
     url = f"/v1/games/{game_id}"
     before = event_count(app, game_id)
     assert_problem(client.post(f"{url}/extend", json={"seconds": 60}), 401, "missing-token")
-    assert_problem(client.post(f"{url}/extend", headers=auth(tokens[0]),
-                               json={"seconds": 60}), 401, "not-creator")
+    assert_problem(
+        client.post(f"{url}/extend", headers=auth(tokens[0]), json={"seconds": 60}),
+        401,
+        "not-creator",
+    )
     assert_problem(client.post(f"{url}/pause", headers=auth("forged")), 401, "not-creator")
-    assert_problem(client.post(f"{url}/extend", headers=auth(creator),
-                               json={"seconds": -60}), 422, "invalid-request")
-    assert_problem(client.post(f"{url}/extend", headers=auth(creator),
-                               json={"seconds": 60, "seat": 9}), 422, "no-such-seat")
+    assert_problem(
+        client.post(f"{url}/extend", headers=auth(creator), json={"seconds": -60}),
+        422,
+        "invalid-request",
+    )
+    assert_problem(
+        client.post(f"{url}/extend", headers=auth(creator), json={"seconds": 60, "seat": 9}),
+        422,
+        "no-such-seat",
+    )
     idle = 1 - s["to_act"][0]
-    assert_problem(client.post(f"{url}/extend", headers=auth(creator),
-                               json={"seconds": 60, "seat": idle}), 409, "not-on-clock")
+    assert_problem(
+        client.post(f"{url}/extend", headers=auth(creator), json={"seconds": 60, "seat": idle}),
+        409,
+        "not-on-clock",
+    )
     assert_problem(client.post(f"{url}/resume", headers=auth(creator)), 409, "not-paused")
-    assert_problem(client.post(f"{url}/vacation", headers=auth(tokens[0]),
-                               json={"days": 0}), 422, "invalid-request")
+    assert_problem(
+        client.post(f"{url}/vacation", headers=auth(tokens[0]), json={"days": 0}),
+        422,
+        "invalid-request",
+    )
     assert_problem(client.post(f"{url}/vacation", json={"days": 1}), 401, "missing-token")
     assert event_count(app, game_id) == before
     play_out(client, app, game_id, tokens, seed=2)
     over = event_count(app, game_id)
     assert_problem(client.post(f"{url}/pause", headers=auth(creator)), 409, "game-over")
-    assert_problem(client.post(f"{url}/vacation", headers=auth(tokens[0]),
-                               json={"days": 1}), 409, "game-over")
+    assert_problem(
+        client.post(f"{url}/vacation", headers=auth(tokens[0]), json={"days": 1}), 409, "game-over"
+    )
     assert event_count(app, game_id) == over
-    plain = client.post("/v1/games", json={"engine": "space-worm",
-                                           "players": [{"name": "A"}, {"name": "B"}]}).json
-    assert_problem(client.post(f"/v1/games/{plain['id']}/vacation",
-                               headers=auth(plain["seats"][0]["token"]), json={"days": 1}),
-                   409, "no-clock")
+    plain = client.post(
+        "/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]}
+    ).json
+    assert_problem(
+        client.post(
+            f"/v1/games/{plain['id']}/vacation",
+            headers=auth(plain["seats"][0]["token"]),
+            json={"days": 1},
+        ),
+        409,
+        "no-clock",
+    )
 
 
 def test_a_retried_pause_with_its_idempotency_key_answers_the_same(app, client):

@@ -23,15 +23,21 @@ def any_client(any_app):
 def test_an_integer_of_more_than_4300_digits_is_malformed_not_a_crash(any_client):
     body = '{"engine": "space-worm", "players": [{"name": "A"}], "options": {"x": %s}}'
     before = any_client.get("/v1/games").headers["X-Pagination"]
-    answer = any_client.post("/v1/games", data=body % ("9" * 5000),
-                             content_type="application/json")
+    answer = any_client.post("/v1/games", data=body % ("9" * 5000), content_type="application/json")
     assert_problem(answer, 400, "malformed-json")
     assert any_client.get("/v1/games").headers["X-Pagination"] == before
 
 
-@pytest.mark.parametrize("path", ["/v1/games/%00", "/v1/games/a%00b/events",
-                                  "/v1/games/%00/legal-moves", "/v1/campaigns/%00",
-                                  "/v1/engines/%00"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/games/%00",
+        "/v1/games/a%00b/events",
+        "/v1/games/%00/legal-moves",
+        "/v1/campaigns/%00",
+        "/v1/engines/%00",
+    ],
+)
 def test_a_nul_in_a_path_id_names_nothing(any_client, path):
     assert_problem(any_client.get(path), 404, "not-found")
 
@@ -59,34 +65,50 @@ def test_whole_number_floats_are_integers(app, client):
     game_id, tokens = new_game(client, players=1)
     s = until_decision(client, app, game_id)
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                         json={"move": legal["moves"][0], "expected_version": float(s["version"])})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[0]),
+        json={"move": legal["moves"][0], "expected_version": float(s["version"])},
+    )
     assert answer.status_code == 201, answer.json
     for bad in (True, "7", 7.5):
-        answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                             json={"move": legal["moves"][0], "expected_version": bad})
+        answer = client.post(
+            f"/v1/games/{game_id}/moves",
+            headers=auth(tokens[0]),
+            json={"move": legal["moves"][0], "expected_version": bad},
+        )
         assert_problem(answer, 422, "invalid-request")
 
 
 def test_a_null_move_is_refused_and_writes_nothing(app, client):
     game_id, tokens = new_game(client, players=1)
     s = until_decision(client, app, game_id)
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                         json={"move": None})
+    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]), json={"move": None})
     assert_problem(answer, 422, "invalid-request")
     assert event_count(app, game_id) == s["version"]
 
 
-@pytest.mark.parametrize("value, accepted", [('"{v}"', True), ('W/"{v}"', True), ("{v}", True),
-                                             ("*", True), ('"x"', False), ('"{v}', False),
-                                             ('"12345678901"', False)])
+@pytest.mark.parametrize(
+    "value, accepted",
+    [
+        ('"{v}"', True),
+        ('W/"{v}"', True),
+        ("{v}", True),
+        ("*", True),
+        ('"x"', False),
+        ('"{v}', False),
+        ('"12345678901"', False),
+    ],
+)
 def test_if_match_follows_its_pattern(app, client, value, accepted):
     game_id, tokens = new_game(client, players=1)
     s = until_decision(client, app, game_id)
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-    answer = client.post(f"/v1/games/{game_id}/moves",
-                         headers={**auth(tokens[0]), "If-Match": value.format(v=s["version"])},
-                         json={"move": legal["moves"][0]})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers={**auth(tokens[0]), "If-Match": value.format(v=s["version"])},
+        json={"move": legal["moves"][0]},
+    )
     if accepted:
         assert answer.status_code == 201, answer.json
     else:
@@ -95,15 +117,19 @@ def test_if_match_follows_its_pattern(app, client, value, accepted):
 
 @pytest.mark.parametrize("key", ["short", "x" * 201, "sixteen chars ok", "é" * 16])
 def test_idempotency_keys_are_16_to_200_visible_ascii_characters(client, key):
-    answer = client.post("/v1/games", headers={"Idempotency-Key": key},
-                         json={"engine": "space-worm", "players": [{"name": "A"}]})
+    answer = client.post(
+        "/v1/games",
+        headers={"Idempotency-Key": key},
+        json={"engine": "space-worm", "players": [{"name": "A"}]},
+    )
     assert_problem(answer, 422, "bad-idempotency-key")
 
 
 def test_a_missing_token_is_401_before_a_bad_if_match(app, client):
     game_id, _ = new_game(client, players=1)
-    answer = client.post(f"/v1/games/{game_id}/moves", headers={"If-Match": "nonsense"},
-                         json={"move": {}})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves", headers={"If-Match": "nonsense"}, json={"move": {}}
+    )
     assert_problem(answer, 401, "missing-token")
 
 
@@ -122,8 +148,9 @@ def test_every_error_of_every_operation_is_a_problem():
         assert {"400", "414", "431", "503"} <= set(errors), label
         for code, response in errors.items():
             assert list(response["content"]) == ["application/problem+json"], (label, code)
-            assert response["content"]["application/problem+json"]["schema"] == \
-                {"$ref": "#/components/schemas/Problem"}, (label, code)
+            assert response["content"]["application/problem+json"]["schema"] == {
+                "$ref": "#/components/schemas/Problem"
+            }, (label, code)
 
 
 def test_operations_declare_what_their_shape_can_answer():

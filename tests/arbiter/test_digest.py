@@ -18,8 +18,13 @@ from tests.helpers import auth, sign_in, until_decision
 
 def _mails(app, prefix):
     with app.app_context():
-        return list(db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.dedupe_key.startswith(prefix)).order_by(OutboxMail.id)))
+        return list(
+            db.session.scalars(
+                sa.select(OutboxMail)
+                .where(OutboxMail.dedupe_key.startswith(prefix))
+                .order_by(OutboxMail.id)
+            )
+        )
 
 
 def _sweep(app, at=None):
@@ -30,9 +35,15 @@ def _sweep(app, at=None):
 def _games(client, app, token, count):
     ids = []
     for _ in range(count):
-        answer = client.post("/v1/games", headers=auth(token), json={
-            "engine": "space-worm", "players": [{"name": "Ann", "email": "ann@example.org"}],
-            "clock": {"type": "per-move", "seconds": 3 * 86400}})
+        answer = client.post(
+            "/v1/games",
+            headers=auth(token),
+            json={
+                "engine": "space-worm",
+                "players": [{"name": "Ann", "email": "ann@example.org"}],
+                "clock": {"type": "per-move", "seconds": 3 * 86400},
+            },
+        )
         ids.append(answer.json["id"])
         until_decision(client, app, ids[-1])
     return ids
@@ -61,8 +72,9 @@ def test_the_next_digest_waits_for_a_move_or_a_day(client, app):
     with time_machine.travel(later, tick=False):
         assert _sweep(app) == 0
         legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(ann)).json
-        client.post(f"/v1/games/{game_id}/moves", headers=auth(ann),
-                    json={"move": legal["moves"][0]})
+        client.post(
+            f"/v1/games/{game_id}/moves", headers=auth(ann), json={"move": legal["moves"][0]}
+        )
         until_decision(client, app, game_id)
     with time_machine.travel(later + timedelta(minutes=1), tick=False):
         assert _sweep(app) == 1  # moved since: the next digest may go

@@ -34,8 +34,7 @@ class Transport(asyncio.Transport):
         self.closing = True
 
     def get_extra_info(self, name, default=None):
-        return {"peername": ("127.0.0.1", 5000), "sockname": ("127.0.0.1", 8000)}.get(
-            name, default)
+        return {"peername": ("127.0.0.1", 5000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
 
     def pause_reading(self) -> None:
         pass
@@ -54,8 +53,13 @@ def exchange(request: bytes) -> tuple[bytes, list]:
     async def app(scope, receive, send):
         write = scope["extensions"][DIRECT_WRITE]
         returned.append(write(b"too early"))
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/event-stream")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream")],
+            }
+        )
         await send({"type": "http.response.body", "body": b"a", "more_body": True})
         returned.append(write(b"bc"))
         returned.append(write(b""))
@@ -66,8 +70,7 @@ def exchange(request: bytes) -> tuple[bytes, list]:
 
     async def serve():
         config = Config(app=app, lifespan="off", log_level="critical")
-        protocol = ProblemH11Protocol(config, ServerState(), {},
-                                      _loop=asyncio.get_running_loop())
+        protocol = ProblemH11Protocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
         transport = Transport()
         protocol.connection_made(transport)
         transport.unsent = 7
@@ -112,11 +115,9 @@ def test_only_get_requests_are_offered_a_direct_writer():
 
     async def serve():
         config = Config(app=app, lifespan="off", log_level="critical")
-        protocol = ProblemH11Protocol(config, ServerState(), {},
-                                      _loop=asyncio.get_running_loop())
+        protocol = ProblemH11Protocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
         protocol.connection_made(Transport())
-        protocol.data_received(b"POST /v1/games HTTP/1.1\r\nHost: x\r\n"
-                               b"Content-Length: 0\r\n\r\n")
+        protocol.data_received(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         for _ in range(20):
             await asyncio.sleep(0)
 

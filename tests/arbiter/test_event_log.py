@@ -7,28 +7,32 @@ from __future__ import annotations
 import threading
 
 import pytest
-
-import engines
 import sqlalchemy as sa
 from sqlalchemy.exc import DatabaseError
 
+import engines
 from arbiter.extensions import db
 from arbiter.models import Event, Game
 from arbiter.service import games
 from tests.helpers import auth, event_count, new_game, play_out, summary, until_decision
 
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE events SET kind = 'forged' WHERE seq = 1",
-    "DELETE FROM events WHERE seq = 1",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET kind = 'forged' WHERE seq = 1",
+        "DELETE FROM events WHERE seq = 1",
+    ],
+)
 def test_the_database_refuses_updates_and_deletes_of_events(any_app, statement):
     """Given a logged game, UPDATE and DELETE on events fail in the database itself."""
     client = any_app.test_client()
     game_id, _ = new_game(client)
     with any_app.app_context():
         with pytest.raises(DatabaseError, match="append-only"):
-            db.session.execute(sa.text(statement.replace("WHERE", f"WHERE game_id = '{game_id}' AND")))
+            db.session.execute(
+                sa.text(statement.replace("WHERE", f"WHERE game_id = '{game_id}' AND"))
+            )
             db.session.commit()
         db.session.rollback()
         assert db.session.get(Event, (game_id, 1)).kind == "game-created"
@@ -40,8 +44,11 @@ def test_seq_is_gapless_from_one(any_app):
     game_id, tokens = new_game(client, players=2)
     final = play_out(client, any_app, game_id, tokens, seed=11)
     with any_app.app_context():
-        seqs = list(db.session.scalars(sa.select(Event.seq).where(Event.game_id == game_id)
-                                       .order_by(Event.seq)))
+        seqs = list(
+            db.session.scalars(
+                sa.select(Event.seq).where(Event.game_id == game_id).order_by(Event.seq)
+            )
+        )
     assert seqs == list(range(1, final["version"] + 1))
 
 
@@ -49,7 +56,7 @@ def test_two_racing_submitters_exactly_one_wins(any_app):
     """Given two clients posting the same seat's move against the same version at
     once, exactly one is recorded and the other gets 409 stale-version."""
     client = any_app.test_client()
-    for attempt in range(5):
+    for _attempt in range(5):
         game_id, tokens = new_game(client, players=1)
         s = until_decision(client, any_app, game_id)
         legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
@@ -60,8 +67,13 @@ def test_two_racing_submitters_exactly_one_wins(any_app):
         def submit(move):
             c = any_app.test_client()
             barrier.wait()
-            answers.append(c.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                                  json={"move": move, "expected_version": s["version"]}))
+            answers.append(
+                c.post(
+                    f"/v1/games/{game_id}/moves",
+                    headers=auth(tokens[0]),
+                    json={"move": move, "expected_version": s["version"]},
+                )
+            )
 
         threads = [threading.Thread(target=submit, args=(m,)) for m in moves]
         for t in threads:
@@ -90,8 +102,11 @@ def test_an_idempotency_key_returns_the_first_answer_and_writes_nothing(any_app)
     assert first.status_code == second.status_code == 201
     assert first.json == second.json
     assert event_count(any_app, game_id) == count
-    other = client.post(f"/v1/games/{game_id}/moves", headers=headers,
-                        json={"move": legal["moves"][-1], "expected_version": s["version"]})
+    other = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=headers,
+        json={"move": legal["moves"][-1], "expected_version": s["version"]},
+    )
     assert other.status_code == 422 and other.json["code"] == "idempotency-key-reused"
 
 
@@ -103,9 +118,11 @@ def test_a_refused_request_keeps_no_key_so_it_can_be_fixed_and_sent_again(any_ap
     game_id, tokens = new_game(client, players=1)
     s = until_decision(client, any_app, game_id)
     headers = {**auth(tokens[0]), "Idempotency-Key": "fix-and-retry-0001"}
-    refused = client.post(f"/v1/games/{game_id}/moves", headers=headers,
-                          json={"move": {"die": 99, "direction": "up"},
-                                "expected_version": s["version"]})
+    refused = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=headers,
+        json={"move": {"die": 99, "direction": "up"}, "expected_version": s["version"]},
+    )
     assert refused.status_code == 422, refused.json
     assert refused.json["code"] != "idempotency-key-reused"
     assert event_count(any_app, game_id) == s["version"]
@@ -113,11 +130,12 @@ def test_a_refused_request_keeps_no_key_so_it_can_be_fixed_and_sent_again(any_ap
     body = {"move": legal["moves"][0], "expected_version": s["version"]}
     fixed = client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body)
     assert fixed.status_code == 201, fixed.json
-    assert client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body).json \
-        == fixed.json
-    other = client.post(f"/v1/games/{game_id}/moves", headers=headers,
-                        json={"move": {"die": 99, "direction": "up"},
-                              "expected_version": s["version"]})
+    assert client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body).json == fixed.json
+    other = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=headers,
+        json={"move": {"die": 99, "direction": "up"}, "expected_version": s["version"]},
+    )
     assert other.status_code == 422 and other.json["code"] == "idempotency-key-reused"
 
 
@@ -130,8 +148,11 @@ def test_an_idempotency_key_used_on_another_route_is_refused(any_app):
     seat = s["to_act"][0]
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
     headers = {**auth(tokens[seat]), "Idempotency-Key": "route-key-00000001"}
-    moved = client.post(f"/v1/games/{game_id}/moves", headers=headers,
-                        json={"move": legal["moves"][0], "expected_version": s["version"]})
+    moved = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=headers,
+        json={"move": legal["moves"][0], "expected_version": s["version"]},
+    )
     assert moved.status_code == 201, moved.json
     count = event_count(any_app, game_id)
     for route, body in (("resign", None), ("vacation", {"days": 1})):
@@ -161,8 +182,7 @@ def test_loading_uses_the_snapshot_and_refolds_after_an_engine_change(app, clien
     with app.app_context():
         game, engine, state = games.load(game_id)
         assert state is game.state
-        db.session.execute(sa.update(Game).where(Game.id == game_id)
-                           .values(engine_version="0-old"))
+        db.session.execute(sa.update(Game).where(Game.id == game_id).values(engine_version="0-old"))
         db.session.commit()
         db.session.expire_all()
         _, _, refolded = games.load(game_id)

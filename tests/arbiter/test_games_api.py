@@ -10,8 +10,16 @@ import pytest
 import engines
 from arbiter.service.games import load
 from engines.base import EngineError
-from tests.helpers import (agreed, auth, event_count, new_game, play_out, random_move, summary,
-                           until_decision)
+from tests.helpers import (
+    agreed,
+    auth,
+    event_count,
+    new_game,
+    play_out,
+    random_move,
+    summary,
+    until_decision,
+)
 
 SPACE_WORM = engines.get("space-worm")
 
@@ -52,10 +60,18 @@ def test_worms_options_say_what_they_accept(client):
     """GET /v1/engines/worms gives every option's type, default and range; the nine
     optional rules are booleans (issue 14: "check every option's schema")."""
     options = client.get("/v1/engines/worms").json["options"]
-    rules = ["parting_gifts", "true_elimination", "sudden_death_draft", "no_sudden_death",
-             "late_superweapons", "longer_game", "reduced_blast", "larger_map", "timer"]
-    assert all(options[r]["type"] == "Boolean" and options[r]["default"] is False
-               for r in rules)
+    rules = [
+        "parting_gifts",
+        "true_elimination",
+        "sudden_death_draft",
+        "no_sudden_death",
+        "late_superweapons",
+        "longer_game",
+        "reduced_blast",
+        "larger_map",
+        "timer",
+    ]
+    assert all(options[r]["type"] == "Boolean" and options[r]["default"] is False for r in rules)
     assert options["setup"]["enum"] == ["standard", "first-game"]
     assert (options["extra_tiles"]["minimum"], options["extra_tiles"]["maximum"]) == (1, 2)
     assert options["timer_seconds"]["nullable"] and options["youngest"]["maximum"] == 3
@@ -67,26 +83,37 @@ def test_worms_options_that_contradict_each_other_are_refused_saying_which(clien
     (issue 14, "Bad input"). Nothing is created."""
     before = client.get("/v1/games").json
     players = [{"name": "Ann"}, {"name": "Bob"}]
-    answer = client.post("/v1/games", json={"engine": "worms", "players": players, "options": {
-        "no_sudden_death": True, "sudden_death_draft": True}})
+    answer = client.post(
+        "/v1/games",
+        json={
+            "engine": "worms",
+            "players": players,
+            "options": {"no_sudden_death": True, "sudden_death_draft": True},
+        },
+    )
     assert_problem(answer, 422, "contradictory-options")
     assert answer.json["options"] == ["no_sudden_death", "sudden_death_draft"]
     assert "nothing to draft" in answer.json["detail"]
-    answer = client.post("/v1/games", json={"engine": "worms", "players": players,
-                                            "options": {"timer": "yes"}})
+    answer = client.post(
+        "/v1/games", json={"engine": "worms", "players": players, "options": {"timer": "yes"}}
+    )
     assert_problem(answer, 422, "bad-options")
     assert "timer: Not a boolean" in answer.json["detail"]
     assert client.get("/v1/games").json == before
     listed = client.get("/v1/engines/worms").json["reference"]["contradicting_options"]
-    assert {"options": ["no_sudden_death", "sudden_death_draft"],
-            "why": listed[0]["why"]} in listed
+    assert {"options": ["no_sudden_death", "sudden_death_draft"], "why": listed[0]["why"]} in listed
 
 
 def test_create_answers_summary_tokens_and_commitment(client):
     """Given a creation, the answer carries the wire shape DESIGN.md promises."""
     agreed(client.application, "ann@example.org")
-    answer = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}]})
+    answer = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}],
+        },
+    )
     assert answer.status_code == 201
     body = answer.json
     assert body["engine"] == "space-worm" and body["status"] == "active"
@@ -170,24 +197,37 @@ def unchanged(app, client, game_id, before_version):
 
 def test_malformed_json_is_refused(app, client, live):
     game_id, tokens, s = live
-    answer = client.post(f"/v1/games/{game_id}/moves", data="{not json",
-                         content_type="application/json", headers=auth(tokens[s["to_act"][0]]))
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        data="{not json",
+        content_type="application/json",
+        headers=auth(tokens[s["to_act"][0]]),
+    )
     assert_problem(answer, 400, "malformed-json")
     unchanged(app, client, game_id, s["version"])
 
 
 def test_unknown_engine_and_player_counts_are_refused(client):
     def create(engine, n):
-        return client.post("/v1/games", json={"engine": engine,
-                                              "players": [{"name": f"p{i}"} for i in range(n)]})
+        return client.post(
+            "/v1/games", json={"engine": engine, "players": [{"name": f"p{i}"} for i in range(n)]}
+        )
+
     assert_problem(create("chess", 2), 422, "unknown-engine")
     assert_problem(create("space-worm", 7), 422, "bad-player-count")
-    assert_problem(client.post("/v1/games", json={"engine": "space-worm", "players": []}),
-                   422, "invalid-request")
-    assert_problem(client.post("/v1/games", json={"engine": "space-worm",
-                                                  "players": [{"name": "a"}],
-                                                  "options": {"sheet": "nope"}}),
-                   422, "bad-options")
+    assert_problem(
+        client.post("/v1/games", json={"engine": "space-worm", "players": []}),
+        422,
+        "invalid-request",
+    )
+    assert_problem(
+        client.post(
+            "/v1/games",
+            json={"engine": "space-worm", "players": [{"name": "a"}], "options": {"sheet": "nope"}},
+        ),
+        422,
+        "bad-options",
+    )
 
 
 def test_missing_wrong_and_other_games_tokens_are_refused(app, client, live):
@@ -198,8 +238,9 @@ def test_missing_wrong_and_other_games_tokens_are_refused(app, client, live):
     assert_problem(client.post(url, json=move), 401, "missing-token")
     assert_problem(client.post(url, json=move, headers=auth("x" * 40)), 401, "bad-token")
     assert_problem(client.post(url, json=move, headers=auth(other_tokens[0])), 401, "bad-token")
-    assert_problem(client.post(url, json=move, headers={"Authorization": "Basic abc"}),
-                   401, "bad-token")
+    assert_problem(
+        client.post(url, json=move, headers={"Authorization": "Basic abc"}), 401, "bad-token"
+    )
     assert_problem(client.get(f"/v1/games/{game_id}/legal-moves"), 401, "missing-token")
     unchanged(app, client, game_id, s["version"])
 
@@ -207,8 +248,11 @@ def test_missing_wrong_and_other_games_tokens_are_refused(app, client, live):
 def test_another_seats_token_is_not_your_turn(app, client, live):
     game_id, tokens, s = live
     idle = 1 - s["to_act"][0]
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[idle]),
-                         json={"move": {"die": 0, "direction": "up"}})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[idle]),
+        json={"move": {"die": 0, "direction": "up"}},
+    )
     assert_problem(answer, 409, "not-your-turn")
     unchanged(app, client, game_id, s["version"])
 
@@ -221,8 +265,9 @@ def test_a_die_already_taken_is_refused(app, client, live):
     s = until_decision(client, app, game_id)
     mover = s["to_act"][0]
     again = {**move} if "heart" in move else {"die": move["die"], "direction": move["direction"]}
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[mover]),
-                         json={"move": again})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves", headers=auth(tokens[mover]), json={"move": again}
+    )
     assert_problem(answer, 422, "die-taken")
     unchanged(app, client, game_id, s["version"])
 
@@ -255,8 +300,11 @@ def test_lines_off_the_map_or_through_the_body_are_refused(app, client, code):
         seat = s["to_act"][0]
         move = _find_illegal(app, game_id, seat, code)
         if move:
-            answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                                 json={"move": move, "expected_version": s["version"]})
+            answer = client.post(
+                f"/v1/games/{game_id}/moves",
+                headers=auth(tokens[seat]),
+                json={"move": move, "expected_version": s["version"]},
+            )
             assert_problem(answer, 422, code)
             unchanged(app, client, game_id, s["version"])
             return
@@ -269,26 +317,39 @@ def test_stale_version_and_if_match_are_refused(app, client, live):
     seat = s["to_act"][0]
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
     url = f"/v1/games/{game_id}/moves"
-    answer = client.post(url, headers=auth(tokens[seat]),
-                         json={"move": legal["moves"][0], "expected_version": s["version"] - 1})
+    answer = client.post(
+        url,
+        headers=auth(tokens[seat]),
+        json={"move": legal["moves"][0], "expected_version": s["version"] - 1},
+    )
     assert_problem(answer, 409, "stale-version")
-    answer = client.post(url, headers={**auth(tokens[seat]), "If-Match": '"2"'},
-                         json={"move": legal["moves"][0]})
+    answer = client.post(
+        url, headers={**auth(tokens[seat]), "If-Match": '"2"'}, json={"move": legal["moves"][0]}
+    )
     assert_problem(answer, 409, "stale-version")
-    answer = client.post(url, headers={**auth(tokens[seat]), "If-Match": "yesterday"},
-                         json={"move": legal["moves"][0]})
+    answer = client.post(
+        url,
+        headers={**auth(tokens[seat]), "If-Match": "yesterday"},
+        json={"move": legal["moves"][0]},
+    )
     assert_problem(answer, 400, "bad-if-match")
     unchanged(app, client, game_id, s["version"])
-    answer = client.post(url, headers={**auth(tokens[seat]), "If-Match": f'"{s["version"]}"'},
-                         json={"move": legal["moves"][0]})
+    answer = client.post(
+        url,
+        headers={**auth(tokens[seat]), "If-Match": f'"{s["version"]}"'},
+        json={"move": legal["moves"][0]},
+    )
     assert answer.status_code == 201
 
 
 def test_moves_after_the_game_is_over_are_refused(app, client):
     game_id, tokens = new_game(client, players=1)
     final = play_out(client, app, game_id, tokens)
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                         json={"move": {"die": 0, "heart": True}})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[0]),
+        json={"move": {"die": 0, "heart": True}},
+    )
     assert_problem(answer, 409, "game-over")
     unchanged(app, client, game_id, final["version"])
 
@@ -297,16 +358,24 @@ def test_oversized_bodies_and_malformed_moves_are_refused(app, client, live):
     game_id, tokens, s = live
     seat = s["to_act"][0]
     url = f"/v1/games/{game_id}/moves"
-    answer = client.post(url, headers=auth(tokens[seat]),
-                         json={"move": {"die": 0, "direction": "up", "pad": "x" * 70000}})
+    answer = client.post(
+        url,
+        headers=auth(tokens[seat]),
+        json={"move": {"die": 0, "direction": "up", "pad": "x" * 70000}},
+    )
     assert_problem(answer, 413, "body-too-large")
-    assert_problem(client.post(url, headers=auth(tokens[seat]), json={"move": "fly"}),
-                   422, "bad-move")
+    assert_problem(
+        client.post(url, headers=auth(tokens[seat]), json={"move": "fly"}), 422, "bad-move"
+    )
     assert_problem(client.post(url, headers=auth(tokens[seat]), json={}), 422, "missing-move")
-    assert_problem(client.post(url, headers=auth(tokens[seat]),
-                               json={"move": {"die": 99, "direction": "up"}}), 422, "no-such-die")
-    assert_problem(client.post(url, headers=auth(tokens[seat]),
-                               json={"text": "eat the moon"}), 422, "bad-move")
+    assert_problem(
+        client.post(url, headers=auth(tokens[seat]), json={"move": {"die": 99, "direction": "up"}}),
+        422,
+        "no-such-die",
+    )
+    assert_problem(
+        client.post(url, headers=auth(tokens[seat]), json={"text": "eat the moon"}), 422, "bad-move"
+    )
     unchanged(app, client, game_id, s["version"])
     assert_problem(client.get("/v1/games/nope"), 404, "game-not-found")
     assert_problem(client.get("/v1/nothing-here"), 404, "not-found")
@@ -318,8 +387,11 @@ def test_a_move_in_notation_is_accepted(app, client, live):
     game_id, tokens, s = live
     seat = s["to_act"][0]
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                         json={"text": legal["notation"][0]})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[seat]),
+        json={"text": legal["notation"][0]},
+    )
     assert answer.status_code == 201 and answer.json["text"] == legal["notation"][0]
 
 
@@ -330,8 +402,9 @@ def test_resigning_ends_a_two_player_game_and_ranks_the_resigner_last(app, clien
     final = summary(client, game_id)
     assert final["result"]["ranking"] == [[0], [1]]
     assert final["result"]["reason"] == "resignation"
-    assert_problem(client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[0])),
-                   409, "game-over")
+    assert_problem(
+        client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[0])), 409, "game-over"
+    )
     from arbiter.verify import verify
 
     assert verify(client.get(f"/v1/games/{game_id}/record").json).ok
@@ -341,13 +414,17 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_timeout_moves(app, 
     game_id, tokens = new_game(client, players=3)
     until_decision(client, app, game_id)
     assert client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[2])).status_code == 201
-    assert_problem(client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[2])),
-                   409, "already-resigned")
+    assert_problem(
+        client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[2])), 409, "already-resigned"
+    )
     final = play_out(client, app, game_id, tokens[:2] + [None], seed=3)
     assert final["result"]["ranking"][-1] == [2]
     record = client.get(f"/v1/games/{game_id}/record").json
-    auto = [e for e in record["events"] if e["kind"] == "move" and e["seat"] == 2
-            and e["payload"].get("auto") == "resigned"]
+    auto = [
+        e
+        for e in record["events"]
+        if e["kind"] == "move" and e["seat"] == 2 and e["payload"].get("auto") == "resigned"
+    ]
     assert auto
     from arbiter.verify import verify
 

@@ -32,8 +32,13 @@ def test_readyz_is_ready_with_a_migrated_database_and_a_broker(client):
 def test_readyz_is_503_on_a_database_that_is_not_migrated(tmp_path):
     from arbiter import create_app
 
-    app = create_app({"TESTING": True, "ENQUEUE": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'empty.sqlite3'}"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "ENQUEUE": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'empty.sqlite3'}",
+        }
+    )
     answer = app.test_client().get("/readyz")
     assert_problem(answer, 503, "not-ready")
     assert answer.headers["Retry-After"] == "5" and "db-upgrade" in answer.json["detail"]
@@ -52,9 +57,13 @@ def test_readyz_is_503_when_the_broker_does_not_answer(sqlite_url):
 def doctor(tmp_path, sqlite_url):
     """Run ``arbiter doctor`` on a migrated SQLite deployment; returns (run, app)."""
     app = make_app(sqlite_url)
-    env = {"DATABASE_URL": sqlite_url, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-           "SECRET_KEY": "a-real-secret-key", "BASE_URL": "https://arbiter.example.org",
-           "SMTP_URL": ""}
+    env = {
+        "DATABASE_URL": sqlite_url,
+        "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "SECRET_KEY": "a-real-secret-key",
+        "BASE_URL": "https://arbiter.example.org",
+        "SMTP_URL": "",
+    }
 
     def run(**more):
         return CliRunner().invoke(main, ["doctor"], env={**env, **more})
@@ -81,12 +90,28 @@ def test_doctor_names_every_broken_part(doctor):
     with app.app_context():
         db.session.add(ClockSweep(name="clock", last_run=long_ago))
         db.session.get(Game, game_id).deadline = long_ago
-        db.session.add(OutboxMail(dedupe_key="doctor-test", game_id=game_id, seat=0,
-                                  to_addr="p0@example.org", subject="Your turn", body="...",
-                                  created_at=long_ago))
-        db.session.add(WebhookDelivery(message_id="msg_doctor", event="turn",
-                                       url="https://example.org/", url_hash="x", body="{}",
-                                       attempts=0, created_at=long_ago))
+        db.session.add(
+            OutboxMail(
+                dedupe_key="doctor-test",
+                game_id=game_id,
+                seat=0,
+                to_addr="p0@example.org",
+                subject="Your turn",
+                body="...",
+                created_at=long_ago,
+            )
+        )
+        db.session.add(
+            WebhookDelivery(
+                message_id="msg_doctor",
+                event="turn",
+                url="https://example.org/",
+                url_hash="x",
+                body="{}",
+                attempts=0,
+                created_at=long_ago,
+            )
+        )
         db.session.commit()
     result = run(SMTP_URL=f"smtp://127.0.0.1:{free_port()}")
     assert result.exit_code == 1
@@ -100,8 +125,10 @@ def test_doctor_names_every_broken_part(doctor):
 
 
 def test_doctor_says_the_schema_needs_upgrading_and_what_it_did_not_check(tmp_path):
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}",
-           "ARBITER_INSTANCE_PATH": str(tmp_path / "instance")}
+    env = {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'new.sqlite3'}",
+        "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+    }
     result = CliRunner().invoke(main, ["doctor"], env=env)
     assert result.exit_code == 1
     assert "run `arbiter db-upgrade`" in result.output
@@ -109,21 +136,24 @@ def test_doctor_says_the_schema_needs_upgrading_and_what_it_did_not_check(tmp_pa
     assert "SECRET_KEY is not set" in result.output
 
 
-def test_the_default_base_url_follows_port_and_doctor_says_what_it_checked(doctor,
-                                                                           tmp_path):
+def test_the_default_base_url_follows_port_and_doctor_says_what_it_checked(doctor, tmp_path):
     """Given no BASE_URL, the default is the one ``make run`` gives its processes,
     http://127.0.0.1:$PORT (8000 without PORT), and doctor's warning says it checked
     that default of its own environment, not the service's processes' setting."""
     from arbiter import config
 
-    assert config.load(str(tmp_path / "i"), {"PORT": "8123"})["BASE_URL"] \
-        == "http://127.0.0.1:8123"
+    assert config.load(str(tmp_path / "i"), {"PORT": "8123"})["BASE_URL"] == "http://127.0.0.1:8123"
     assert config.load(str(tmp_path / "i"), {})["BASE_URL"] == "http://127.0.0.1:8000"
     run, _ = doctor
     result = run(BASE_URL=None, PORT="8123")
     [line] = [line for line in result.output.splitlines() if " config " in line]
-    assert "BASE_URL is not set in this command's environment, so the default from PORT " \
-           "is http://127.0.0.1:8123" in line, line
-    line = [line for line in run(BASE_URL="http://localhost:9000").output.splitlines()
-            if " config " in line][0]
+    assert (
+        "BASE_URL is not set in this command's environment, so the default from PORT "
+        "is http://127.0.0.1:8123" in line
+    ), line
+    line = [
+        line
+        for line in run(BASE_URL="http://localhost:9000").output.splitlines()
+        if " config " in line
+    ][0]
     assert "BASE_URL is set to http://localhost:9000" in line, line

@@ -13,24 +13,30 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
-from arbiter.models import (Account, ConsentEvent, Event, Game, Invitation, OutboxMail,
-                            Seat)
+from arbiter.models import Account, ConsentEvent, Event, Game, Invitation, OutboxMail, Seat
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import game_start, mail as outbox
+from arbiter.service import game_start
+from arbiter.service import mail as outbox
 from arbiter.service.consent import NoConsent
 from tests.helpers import agreed, auth, roll, sign_in, until_decision
 
 
 def _create(client, *emails, **extra):
-    body = {"engine": "space-worm", "players": [
-        {"name": f"P{i}", "email": e} for i, e in enumerate(emails)], **extra}
+    body = {
+        "engine": "space-worm",
+        "players": [{"name": f"P{i}", "email": e} for i, e in enumerate(emails)],
+        **extra,
+    }
     return client.post("/v1/games", json=body)
 
 
 def _mails(app, address):
     with app.app_context():
-        return list(db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.to_addr == address).order_by(OutboxMail.id)))
+        return list(
+            db.session.scalars(
+                sa.select(OutboxMail).where(OutboxMail.to_addr == address).order_by(OutboxMail.id)
+            )
+        )
 
 
 def _link(app, address):
@@ -43,8 +49,12 @@ def _link(app, address):
 
 def _events(app, game_id):
     with app.app_context():
-        return [e.kind for e in db.session.scalars(
-            sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq))]
+        return [
+            e.kind
+            for e in db.session.scalars(
+                sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq)
+            )
+        ]
 
 
 def test_an_unknown_address_gets_one_invitation_and_the_game_waits(client, app):
@@ -57,9 +67,11 @@ def test_an_unknown_address_gets_one_invitation_and_the_game_waits(client, app):
     assert _mails(app, "ann@example.org") == []  # not started: no turn mail to anyone
     assert client.get(f"/v1/games/{game_id}").json["to_act"] == []
     assert roll(app, game_id) == 0  # nothing is rolled while it waits
-    moved = client.post(f"/v1/games/{game_id}/moves",
-                        headers=auth(made.json["seats"][0]["token"]),
-                        json={"move": {"die": 0, "heart": True}})
+    moved = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(made.json["seats"][0]["token"]),
+        json={"move": {"die": 0, "heart": True}},
+    )
     assert moved.status_code == 409 and moved.json["code"] == "game-not-started"
 
 
@@ -77,8 +89,10 @@ def test_accepting_by_link_makes_the_account_and_starts_the_game(client, app):
     bob = accepted.json["token"]
     assert client.get(f"/v1/games/{made['id']}/view", headers=auth(bob)).json["seat"] == 1
     again = client.post(f"/v1/invitations/{invitation}/accept", json={"token": nonce})
-    assert again.status_code == 409 and again.json["code"] in ("invitation-answered",
-                                                              "game-started")
+    assert again.status_code == 409 and again.json["code"] in (
+        "invitation-answered",
+        "game-started",
+    )
 
 
 @pytest.mark.parametrize("query", [{"token": "bad"}, {}, {"token": ""}])
@@ -100,15 +114,19 @@ def test_an_answered_invitation_shows_its_answer_without_buttons(client, app):
     invitation, nonce = _link(app, "bob@example.org")
     page = client.get(f"/v1/invitations/{invitation}", query_string={"token": nonce})
     assert page.status_code == 200 and page.data.count(b"<button") == 3
-    assert client.post(f"/v1/invitations/{invitation}/accept",
-                       json={"token": nonce}).status_code == 201
+    assert (
+        client.post(f"/v1/invitations/{invitation}/accept", json={"token": nonce}).status_code
+        == 201
+    )
     page = client.get(f"/v1/invitations/{invitation}", query_string={"token": nonce})
     assert page.status_code == 200 and b"you accepted this invitation" in page.data
     assert b"<button" not in page.data
     _create(client, None, "cy@example.org")
     invitation, nonce = _link(app, "cy@example.org")
-    assert client.post(f"/v1/invitations/{invitation}/decline",
-                       json={"token": nonce}).status_code == 200
+    assert (
+        client.post(f"/v1/invitations/{invitation}/decline", json={"token": nonce}).status_code
+        == 200
+    )
     page = client.get(f"/v1/invitations/{invitation}", query_string={"token": nonce})
     assert page.status_code == 200 and b"<button" not in page.data
     assert b"you declined this invitation" in page.data
@@ -126,15 +144,16 @@ def test_turn_mails_flow_only_after_acceptance(client, app):
 def test_an_invitation_accepted_twice_is_refused(client, app):
     _create(client, None, "bob@example.org", "carl@example.org")
     invitation, nonce = _link(app, "bob@example.org")
-    assert client.post(f"/v1/invitations/{invitation}/accept",
-                       json={"token": nonce}).status_code == 201
+    assert (
+        client.post(f"/v1/invitations/{invitation}/accept", json={"token": nonce}).status_code
+        == 201
+    )
     twice = client.post(f"/v1/invitations/{invitation}/accept", json={"token": nonce})
     assert twice.status_code == 409 and twice.json["code"] == "invitation-answered"
 
 
 def test_a_start_at_in_the_past_is_refused_and_writes_nothing(client, app):
-    made = _create(client, None, "bob@example.org",
-                   start_at=iso(utcnow() - timedelta(minutes=1)))
+    made = _create(client, None, "bob@example.org", start_at=iso(utcnow() - timedelta(minutes=1)))
     assert made.status_code == 422 and made.json["code"] == "bad-start"
     assert made.mimetype == "application/problem+json"
     assert _mails(app, "bob@example.org") == []
@@ -144,8 +163,7 @@ def test_a_start_at_in_the_past_is_refused_and_writes_nothing(client, app):
 
 def test_an_invitation_accepted_after_the_game_started_is_refused(client, app):
     start = utcnow() + timedelta(hours=1)
-    made = _create(client, None, "bob@example.org", start_at=iso(start),
-                   unfilled="start").json
+    made = _create(client, None, "bob@example.org", start_at=iso(start), unfilled="start").json
     invitation, nonce = _link(app, "bob@example.org")
     with time_machine.travel(start + timedelta(seconds=1), tick=False):
         with app.app_context():
@@ -189,8 +207,7 @@ def test_an_unanswered_address_is_not_mailed_a_second_invitation(client, app):
     pending = client.get("/v1/me/invitations", headers=auth(bob)).json
     assert len(pending) == 2 and sum(i["mailed"] for i in pending) == 1
     unmailed = next(i for i in pending if not i["mailed"])
-    accepted = client.post(f"/v1/invitations/{unmailed['id']}/accept", json={},
-                           headers=auth(bob))
+    accepted = client.post(f"/v1/invitations/{unmailed['id']}/accept", json={}, headers=auth(bob))
     assert accepted.status_code == 201 and accepted.json["token"] is None
     assert client.get(f"/v1/games/{second.json['id']}").json["status"] == "active"
 
@@ -199,8 +216,7 @@ def test_another_account_cannot_answer_an_invitation(client, app):
     _create(client, None, "bob@example.org")
     invitation, _ = _link(app, "bob@example.org")
     eve = sign_in(client, app, "eve@example.org")
-    answer = client.post(f"/v1/invitations/{invitation}/accept", json={},
-                         headers=auth(eve))
+    answer = client.post(f"/v1/invitations/{invitation}/accept", json={}, headers=auth(eve))
     assert answer.status_code == 403 and answer.json["code"] == "bad-invitation-link"
     forged = client.post(f"/v1/invitations/{invitation}/accept", json={"token": "forged"})
     assert forged.status_code == 403
@@ -221,8 +237,12 @@ def test_one_click_block_refuses_every_later_invitation(client, app):
 def test_100_invitations_to_one_address_from_one_creator_are_limited(tmp_path):
     from tests.conftest import make_app
 
-    app = make_app(f"sqlite:///{tmp_path / 'limits.sqlite3'}", RATELIMIT_ENABLED=True,
-                   RATELIMIT_CREATE="", RATELIMIT_INVITE="3 per minute")
+    app = make_app(
+        f"sqlite:///{tmp_path / 'limits.sqlite3'}",
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_CREATE="",
+        RATELIMIT_INVITE="3 per minute",
+    )
     client = app.test_client()
     answers = [_create(client, None, "bob@example.org").status_code for _ in range(100)]
     assert answers[:3] == [201, 201, 201] and set(answers[3:]) == {429}
@@ -235,8 +255,16 @@ def test_the_outbox_refuses_turn_mail_without_consent(client, app):
     made = _create(client, None, "bob@example.org").json
     with app.app_context():
         db.session.get(Seat, (made["id"], 1))
-        db.session.add(OutboxMail(dedupe_key=f"turn:{made['id']}:9:1", game_id=made["id"],
-                                  seat=1, to_addr="bob@example.org", subject="x", body="x"))
+        db.session.add(
+            OutboxMail(
+                dedupe_key=f"turn:{made['id']}:9:1",
+                game_id=made["id"],
+                seat=1,
+                to_addr="bob@example.org",
+                subject="x",
+                body="x",
+            )
+        )
         with pytest.raises(NoConsent):
             db.session.flush()
         db.session.rollback()
@@ -267,18 +295,17 @@ def test_one_click_unsubscribe_stops_mail_for_that_game(client, app):
     path = header.removeprefix("http://arbiter.test")
     page = client.get(path)
     assert page.status_code == 200 and b"Unsubscribe" in page.data
-    done = client.post(path, data="List-Unsubscribe=One-Click",
-                       content_type="application/x-www-form-urlencoded")
-    assert done.status_code == 200 and done.json == {"scope": "game",
-                                                     "game_id": first["id"]}
+    done = client.post(
+        path, data="List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+    assert done.status_code == 200 and done.json == {"scope": "game", "game_id": first["id"]}
     with app.app_context():
         assert db.session.get(Seat, (first["id"], 0)).mail_off
         kinds = [e.kind for e in db.session.scalars(sa.select(ConsentEvent))]
     assert kinds == ["unsubscribed"]
     other = _create(client, "ann@example.org").json  # another game still mails
     until_decision(client, app, other["id"])
-    assert {m.game_id for m in _turn_mail(app, "ann@example.org")} == {first["id"],
-                                                                      other["id"]}
+    assert {m.game_id for m in _turn_mail(app, "ann@example.org")} == {first["id"], other["id"]}
 
 
 def test_an_unsubscribe_link_with_a_forged_signature_is_refused(client, app):
@@ -289,8 +316,11 @@ def test_an_unsubscribe_link_with_a_forged_signature_is_refused(client, app):
         header = outbox.message(_turn_mail(app, "ann@example.org")[0])["List-Unsubscribe"]
     token = header.strip("<>").split("t=", 1)[1]
     forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
-    answer = client.post(f"/v1/unsubscribe?t={forged}", data="List-Unsubscribe=One-Click",
-                         content_type="application/x-www-form-urlencoded")
+    answer = client.post(
+        f"/v1/unsubscribe?t={forged}",
+        data="List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert answer.status_code == 400 and answer.json["code"] == "bad-unsubscribe-link"
     with app.app_context():
         assert not db.session.get(Seat, (made["id"], 0)).mail_off
@@ -302,8 +332,7 @@ def test_unsubscribing_from_everything_stops_all_mail_and_invitations(client, ap
 
     agreed(app, "ann@example.org")
     with app.app_context():
-        path = consent.unsubscribe_url("ann@example.org", None).removeprefix(
-            "http://arbiter.test")
+        path = consent.unsubscribe_url("ann@example.org", None).removeprefix("http://arbiter.test")
     assert client.post(path, json={}).json["scope"] == "all"
     made = _create(client, "ann@example.org").json
     until_decision(client, app, made["id"])

@@ -18,7 +18,10 @@ def test_a_map_tile_decision_is_described_by_parts(app, client):
     assert len(legal["moves"]) == len(legal["notation"])
     part = legal["parts"][-1]
     move = {**part["move"], **{k: v[-1] for k, v in part["fill"].items()}}
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                         json={"move": move, "expected_version": legal["version"]})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[seat]),
+        json={"move": move, "expected_version": legal["version"]},
+    )
     assert answer.status_code == 201, answer.json
     assert move_parts.pick(legal, random.Random(1)) is not None

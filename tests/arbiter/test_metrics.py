@@ -25,9 +25,11 @@ def scraped(sqlite_url):
         answer = client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
         assert answer.status_code == 200
         assert answer.content_type.startswith("text/plain")
-        return {(s.name, tuple(sorted(s.labels.items()))): s.value
-                for family in text_string_to_metric_families(answer.get_data(as_text=True))
-                for s in family.samples}
+        return {
+            (s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(answer.get_data(as_text=True))
+            for s in family.samples
+        }
 
     yield app, client, scrape
     with app.app_context():
@@ -49,8 +51,13 @@ def test_moves_requests_and_backlogs_are_counted(scraped):
     backlog."""
     app, client, scrape = scraped
     agreed(app, "ann@example.org")  # an account: agreed to mail
-    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}]}).get_json()
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}],
+        },
+    ).get_json()
     with app.app_context():
         advance_chance(made["id"], made["version"])
     before = scrape()
@@ -58,10 +65,20 @@ def test_moves_requests_and_backlogs_are_counted(scraped):
     seat = summary["to_act"][0]
     auth = {"Authorization": f"Bearer {made['seats'][seat]['token']}"}
     moves = client.get(f"/v1/games/{made['id']}/legal-moves", headers=auth).get_json()
-    assert client.post(f"/v1/games/{made['id']}/moves", headers=auth,
-                       json={"move": moves["moves"][0], "expected_version": 1}).status_code == 409
-    assert client.post(f"/v1/games/{made['id']}/moves", headers=auth,
-                       json={"move": moves["moves"][0]}).status_code == 201
+    assert (
+        client.post(
+            f"/v1/games/{made['id']}/moves",
+            headers=auth,
+            json={"move": moves["moves"][0], "expected_version": 1},
+        ).status_code
+        == 409
+    )
+    assert (
+        client.post(
+            f"/v1/games/{made['id']}/moves", headers=auth, json={"move": moves["moves"][0]}
+        ).status_code
+        == 201
+    )
     after = scrape()
 
     def grew(key) -> float:
@@ -69,8 +86,10 @@ def test_moves_requests_and_backlogs_are_counted(scraped):
 
     assert grew(("arbiter_moves_total", (("code", ""), ("outcome", "accepted")))) == 1
     assert grew(("arbiter_moves_total", (("code", "stale-version"), ("outcome", "refused")))) == 1
-    route = ("arbiter_request_seconds_count", (("method", "GET"), ("route", "/v1/games/<game_id>"),
-                                               ("status", "200")))
+    route = (
+        "arbiter_request_seconds_count",
+        (("method", "GET"), ("route", "/v1/games/<game_id>"), ("status", "200")),
+    )
     assert grew(route) == 1
     assert after[("arbiter_outbox_unsent", ())] >= 1
     assert ("arbiter_clock_sweep_age_seconds", ()) in after

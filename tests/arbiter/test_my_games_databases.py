@@ -66,12 +66,23 @@ def test_my_games_filter_by_every_status_a_game_has(any_app):
     client = any_app.test_client()
     email = f"ann-{uuid.uuid4().hex[:8]}@example.org"
     token = sign_in(client, any_app, email, "Ann")
-    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "Ann", "email": email},
-        {"name": "Bob", "email": f"bob-{uuid.uuid4().hex[:8]}@example.org"}]})
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [
+                {"name": "Ann", "email": email},
+                {"name": "Bob", "email": f"bob-{uuid.uuid4().hex[:8]}@example.org"},
+            ],
+        },
+    )
     assert made.status_code == 201 and made.json["status"] == "waiting", made.json
-    for status, listed in (("waiting", [made.json["id"]]), ("active", []), ("over", []),
-                           ("cancelled", [])):
+    for status, listed in (
+        ("waiting", [made.json["id"]]),
+        ("active", []),
+        ("over", []),
+        ("cancelled", []),
+    ):
         answer = client.get(f"/v1/me/games?status={status}", headers=auth(token))
         assert answer.status_code == 200, answer.json
         assert [g["id"] for g in answer.json["games"]] == listed, status

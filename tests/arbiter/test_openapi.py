@@ -14,18 +14,27 @@ def test_the_committed_openapi_yaml_is_what_the_code_generates(app):
     """Given the app, its generated spec equals the committed file (run `make openapi`)."""
     generated = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
     committed = yaml.safe_load(SPEC.read_text())
-    assert committed == yaml.safe_load(yaml.safe_dump(generated)), \
+    assert committed == yaml.safe_load(yaml.safe_dump(generated)), (
         "openapi.yaml is stale: run `make openapi` and commit it"
+    )
 
 
 def test_the_spec_is_valid_openapi_and_lists_every_route():
     spec = yaml.safe_load(SPEC.read_text())
     validate(spec)
     paths = set(spec["paths"])
-    assert {"/v1/engines", "/v1/engines/{engine_id}", "/v1/games", "/v1/games/{game_id}",
-            "/v1/games/{game_id}/view", "/v1/games/{game_id}/legal-moves",
-            "/v1/games/{game_id}/moves", "/v1/games/{game_id}/events",
-            "/v1/games/{game_id}/record", "/v1/games/{game_id}/resign"} <= paths
+    assert {
+        "/v1/engines",
+        "/v1/engines/{engine_id}",
+        "/v1/games",
+        "/v1/games/{game_id}",
+        "/v1/games/{game_id}/view",
+        "/v1/games/{game_id}/legal-moves",
+        "/v1/games/{game_id}/moves",
+        "/v1/games/{game_id}/events",
+        "/v1/games/{game_id}/record",
+        "/v1/games/{game_id}/resign",
+    } <= paths
 
 
 def test_every_rate_limited_operation_declares_429_with_retry_after(app):

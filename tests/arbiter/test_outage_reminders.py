@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import time_machine
 
-from tests.arbiter.clock_helpers import (T0, after, clocked_game, deadline_of, events,
-                                         reminder_mails, sweep)
+from tests.arbiter.clock_helpers import (
+    T0,
+    after,
+    clocked_game,
+    deadline_of,
+    events,
+    reminder_mails,
+    sweep,
+)
 
 CLOCK = {"type": "per-move", "seconds": 3600, "reminders": [1800, 600]}
 

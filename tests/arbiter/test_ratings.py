@@ -27,8 +27,12 @@ def accounts(client, app, count: int) -> list[tuple[str, str, str]]:
 
 def rated_game(client, players, engine: str, rated: bool = True, clock=None) -> dict:
     """Create a game whose seats are ``players``' addresses; return the answer."""
-    body = {"engine": engine, "rated": rated, "clock": clock or {},
-            "players": [{"name": name, "email": email} for email, name, _ in players]}
+    body = {
+        "engine": engine,
+        "rated": rated,
+        "clock": clock or {},
+        "players": [{"name": name, "email": email} for email, name, _ in players],
+    }
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
     return answer.json
@@ -37,8 +41,7 @@ def rated_game(client, players, engine: str, rated: bool = True, clock=None) -> 
 def expected(ranking: list[list[int]], players: int) -> list[tuple[float, float]]:
     """Recompute the ratings after one game from fresh ones, independently."""
     model = PlackettLuce()
-    ranks = [next(n for n, group in enumerate(ranking) if seat in group)
-             for seat in range(players)]
+    ranks = [next(n for n, group in enumerate(ranking) if seat in group) for seat in range(players)]
     rated = model.rate([[model.rating()] for _ in range(players)], ranks=ranks)
     return [(team[0].mu, team[0].sigma) for team in rated]
 
@@ -52,7 +55,7 @@ def test_a_rated_multiplayer_game_updates_every_players_rating(any_app):
     want = expected(over["result"]["ranking"], 3)
     board = client.get("/v1/ratings/dark-horse?limit=1000").json["ratings"]
     mine = {row["display_name"]: row for row in board}
-    for (email, name, token), (mu, sigma) in zip(players, want):
+    for (_email, name, token), (mu, sigma) in zip(players, want):
         row = mine[name]
         assert abs(row["mu"] - mu) < 1e-3 and abs(row["sigma"] - sigma) < 1e-3
         assert row["games"] == 1 and abs(row["ordinal"] - (mu - 3 * sigma)) < 1e-2
@@ -81,8 +84,9 @@ def test_timeouts_count_in_reliability_rated_or_not(any_app):
     client = any_app.test_client()
     players = accounts(client, any_app, 2)
     with time_machine.travel(T0, tick=False):
-        game = rated_game(client, players, "space-worm", rated=False,
-                          clock={"type": "per-move", "seconds": 3600})
+        game = rated_game(
+            client, players, "space-worm", rated=False, clock={"type": "per-move", "seconds": 3600}
+        )
         s = until_decision(client, any_app, game["id"])
     late = s["to_act"][0]
     deadline = parse(s["deadline"])
@@ -104,29 +108,43 @@ def test_an_unrated_game_changes_no_rating(any_app):
     game = rated_game(client, players, "space-worm", rated=False)
     play_out(client, any_app, game["id"], [s["token"] for s in game["seats"]])
     with any_app.app_context():
-        ids = [a for a, in db.session.execute(
-            sa.select(Rating.account_id).where(Rating.engine == "space-worm"))]
+        ids = [
+            a
+            for (a,) in db.session.execute(
+                sa.select(Rating.account_id).where(Rating.engine == "space-worm")
+            )
+        ]
     me = client.get("/v1/me", headers=auth(players[0][2])).json
     assert me["id"] not in ids and me["ratings"] == []
 
 
 def test_a_rated_game_needs_distinct_accounts_in_every_seat(any_app):
     client = any_app.test_client()
-    (email, name, _), = accounts(client, any_app, 1)
+    ((email, name, _),) = accounts(client, any_app, 1)
     with any_app.app_context():
         before = db.session.scalar(sa.select(sa.func.count()).select_from(Game))
     # a seat without an account cannot be rated; one account in two seats is refused
     # earlier, by the rule that every seat has its own address (duplicate-player-email)
     for players, code in (
-            ([{"name": name, "email": email}, {"name": "Anon"}], "unrated-seat"),
-            ([{"name": name, "email": email}, {"name": "Again", "email": email}],
-             "duplicate-player-email")):
-        answer = client.post("/v1/games", json={"engine": "space-worm", "rated": True,
-                                                "players": players})
+        ([{"name": name, "email": email}, {"name": "Anon"}], "unrated-seat"),
+        (
+            [{"name": name, "email": email}, {"name": "Again", "email": email}],
+            "duplicate-player-email",
+        ),
+    ):
+        answer = client.post(
+            "/v1/games", json={"engine": "space-worm", "rated": True, "players": players}
+        )
         assert answer.status_code == 422 and answer.json["code"] == code
-    bulk = client.post("/v1/bulk-games", json={"games": [
-        {"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]},
-        {"engine": "space-worm", "rated": True, "players": [{"name": "A"}, {"name": "B"}]}]})
+    bulk = client.post(
+        "/v1/bulk-games",
+        json={
+            "games": [
+                {"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]},
+                {"engine": "space-worm", "rated": True, "players": [{"name": "A"}, {"name": "B"}]},
+            ]
+        },
+    )
     assert bulk.status_code == 422 and bulk.json["index"] == 1
     assert bulk.json["problem"]["code"] == "unrated-seat"
     with any_app.app_context():

@@ -17,24 +17,31 @@ KEY = "9f1c2d3e-4b5a-6978-8a9b-0c1d2e3f4a5b"
 
 
 def test_a_campaign_answer_is_not_returned_to_a_caller_without_the_organiser_token(client):
-    created = client.post("/v1/campaigns", json={"engine": "star-maps",
-                                                 "players": [{"name": "A"}, {"name": "B"}]})
+    created = client.post(
+        "/v1/campaigns", json={"engine": "star-maps", "players": [{"name": "A"}, {"name": "B"}]}
+    )
     campaign, token = created.json["id"], created.json["token"]
-    first = client.post(f"/v1/campaigns/{campaign}/games",
-                        headers={**auth(token), "Idempotency-Key": KEY}, json={})
+    first = client.post(
+        f"/v1/campaigns/{campaign}/games", headers={**auth(token), "Idempotency-Key": KEY}, json={}
+    )
     assert first.status_code == 201
-    replay = client.post(f"/v1/campaigns/{campaign}/games",
-                         headers={"Idempotency-Key": KEY}, json={})
+    replay = client.post(
+        f"/v1/campaigns/{campaign}/games", headers={"Idempotency-Key": KEY}, json={}
+    )
     assert_problem(replay, 401, "missing-token")
-    again = client.post(f"/v1/campaigns/{campaign}/games",
-                        headers={**auth(token), "Idempotency-Key": KEY}, json={})
+    again = client.post(
+        f"/v1/campaigns/{campaign}/games", headers={**auth(token), "Idempotency-Key": KEY}, json={}
+    )
     assert again.json == first.json
 
 
 def test_short_idempotency_keys_are_refused_and_answers_are_stored_sealed(app, client):
     body = {"engine": "space-worm", "players": [{"name": "A"}]}
-    assert_problem(client.post("/v1/games", json=body, headers={"Idempotency-Key": "1"}),
-                   422, "bad-idempotency-key")
+    assert_problem(
+        client.post("/v1/games", json=body, headers={"Idempotency-Key": "1"}),
+        422,
+        "bad-idempotency-key",
+    )
     created = client.post("/v1/games", json=body, headers={"Idempotency-Key": KEY}).json
     with app.app_context():
         stored = db.session.execute(sa.text("SELECT body FROM idempotency")).scalar_one()
@@ -52,8 +59,9 @@ def test_a_text_move_retried_with_its_key_gets_its_first_answer(app, client):
     first = client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body)
     again = client.post(f"/v1/games/{game_id}/moves", headers=headers, json=body)
     assert first.status_code == again.status_code == 201 and first.json == again.json
-    assert_problem(client.post(f"/v1/games/{game_id}/moves", json={"text": "play 1"}),
-                   401, "missing-token")
+    assert_problem(
+        client.post(f"/v1/games/{game_id}/moves", json={"text": "play 1"}), 401, "missing-token"
+    )
 
 
 def test_the_list_shows_each_game_as_its_summary(client):
@@ -74,8 +82,11 @@ def test_a_resignation_mid_round_keeps_the_round_and_its_mails(app, client):
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(OutboxMail)) == mails_before
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                         json={"move": legal["moves"][0], "expected_version": s["version"]})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[0]),
+        json={"move": legal["moves"][0], "expected_version": s["version"]},
+    )
     assert answer.status_code == 201
 
 
@@ -96,6 +107,7 @@ def test_a_move_that_loses_a_race_is_checked_again(app, client, monkeypatch):
 
     monkeypatch.setattr("arbiter.service.commit.store.append", append_once_lost)
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                         json={"move": legal["moves"][0]})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves", headers=auth(tokens[0]), json={"move": legal["moves"][0]}
+    )
     assert lost and answer.status_code == 201

@@ -24,20 +24,25 @@ WITH_SECRETS = [e for e in engines.all_engines() if type(e).secrets is not engin
 def responses_for(client, game_id, token, after):
     """Everything a reader with ``token`` (None: spectator) can fetch now, as text."""
     headers = auth(token) if token else {}
-    parts = [client.get(f"/v1/games/{game_id}", headers=headers).get_data(as_text=True),
-             client.get(f"/v1/games/{game_id}/view", headers=headers).get_data(as_text=True),
-             client.get(f"/v1/games/{game_id}/events?after={after}",
-                        headers=headers).get_data(as_text=True)]
+    parts = [
+        client.get(f"/v1/games/{game_id}", headers=headers).get_data(as_text=True),
+        client.get(f"/v1/games/{game_id}/view", headers=headers).get_data(as_text=True),
+        client.get(f"/v1/games/{game_id}/events?after={after}", headers=headers).get_data(
+            as_text=True
+        ),
+    ]
     if token:
-        parts.append(client.get(f"/v1/games/{game_id}/legal-moves",
-                                headers=headers).get_data(as_text=True))
+        parts.append(
+            client.get(f"/v1/games/{game_id}/legal-moves", headers=headers).get_data(as_text=True)
+        )
     return "\n".join(parts)
 
 
 def mails_to(app, game_id, seat):
     with app.app_context():
-        rows = db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.game_id == game_id, OutboxMail.seat == seat))
+        rows = db.session.scalars(
+            sa.select(OutboxMail).where(OutboxMail.game_id == game_id, OutboxMail.seat == seat)
+        )
         return "\n".join(m.subject + m.body for m in rows)
 
 
@@ -70,8 +75,9 @@ def test_no_response_or_mail_leaks_another_seats_secrets(app, client, engine):
                 secrets = held_by_others(engine, state, players, reader)
                 if not secrets:
                     continue
-                seen = responses_for(client, game_id, tokens[reader] if reader is not None
-                                     else None, after)
+                seen = responses_for(
+                    client, game_id, tokens[reader] if reader is not None else None, after
+                )
                 if reader is not None:
                     seen += mails_to(app, game_id, reader)
                 leaked = [x for x in secrets if x in seen]

@@ -13,9 +13,14 @@ from tests.helpers import auth, new_game, summary, until_decision
 
 def turn_mails(app, game_id):
     with app.app_context():
-        return sorted(m.dedupe_key for m in db.session.scalars(
-            sa.select(OutboxMail).where(OutboxMail.game_id == game_id,
-                                        OutboxMail.dedupe_key.like("turn:%"))))
+        return sorted(
+            m.dedupe_key
+            for m in db.session.scalars(
+                sa.select(OutboxMail).where(
+                    OutboxMail.game_id == game_id, OutboxMail.dedupe_key.like("turn:%")
+                )
+            )
+        )
 
 
 def answer(client, game_id, token, move=None):
@@ -59,8 +64,11 @@ def test_answers_made_against_the_rounds_version_do_not_conflict(app, client):
     s = until_decision(client, app, game_id)
     for seat in s["to_act"]:
         legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
-        answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                             json={"move": legal["moves"][0], "expected_version": s["version"]})
+        answer = client.post(
+            f"/v1/games/{game_id}/moves",
+            headers=auth(tokens[seat]),
+            json={"move": legal["moves"][0], "expected_version": s["version"]},
+        )
         assert answer.status_code == 201, answer.json
     late = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
     assert late["moves"] == [] or summary(client, game_id)["version"] > s["version"]
@@ -75,13 +83,23 @@ def test_a_second_answer_against_the_rounds_version_is_already_answered(app, cli
     first = s["to_act"][0]
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[first])).json
     body = {"move": legal["moves"][0], "expected_version": s["version"]}
-    assert client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[first]),
-                       json=body).status_code == 201
+    assert (
+        client.post(
+            f"/v1/games/{game_id}/moves", headers=auth(tokens[first]), json=body
+        ).status_code
+        == 201
+    )
     version = summary(client, game_id)["version"]
-    again = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[first]),
-                        json=dict(body, move=legal["moves"][-1]))
+    again = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[first]),
+        json=dict(body, move=legal["moves"][-1]),
+    )
     assert again.status_code == 409 and again.json["code"] == "already-answered", again.json
-    old = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[first]),
-                      json=dict(body, expected_version=s["version"] - 1))
+    old = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[first]),
+        json=dict(body, expected_version=s["version"] - 1),
+    )
     assert old.status_code == 409 and old.json["code"] == "stale-version", old.json
     assert summary(client, game_id)["version"] == version

@@ -48,9 +48,16 @@ def game(any_app):
     to its first decision: ``(client, game id, seat on turn, its token)``."""
     client = any_app.test_client()
     agreed(any_app, "ann@example.org", "bob@example.org")  # accounts: they agreed to mail
-    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "Ann", "email": "ann@example.org"},
-        {"name": "Bob", "email": "bob@example.org"}]}).get_json()
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [
+                {"name": "Ann", "email": "ann@example.org"},
+                {"name": "Bob", "email": "bob@example.org"},
+            ],
+        },
+    ).get_json()
     with any_app.app_context():
         advance_chance(made["id"], made["version"])
     seat = client.get(f"/v1/games/{made['id']}").get_json()["to_act"][0]
@@ -65,9 +72,11 @@ def test_accepted_move_is_five_statements_and_reads_nothing_after_writing(any_ap
     auth = {"Authorization": f"Bearer {token}"}
     listed = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).get_json()
     with statements(any_app) as seen:
-        answer = client.post(f"/v1/games/{game_id}/moves", headers={
-            **auth, "Idempotency-Key": str(uuid.uuid4())},
-            json={"move": listed["moves"][0], "expected_version": listed["version"]})
+        answer = client.post(
+            f"/v1/games/{game_id}/moves",
+            headers={**auth, "Idempotency-Key": str(uuid.uuid4())},
+            json={"move": listed["moves"][0], "expected_version": listed["version"]},
+        )
     assert answer.status_code == 201, answer.get_json()
     hooks = [s for s in seen if s.lstrip().startswith(HOOKS_LOOKUP)]
     assert len(hooks) <= 1, hooks
@@ -87,8 +96,9 @@ def test_reads_take_at_most_two_statements(any_app, game, route):
     (the game with its seats, then the state only where it is needed)."""
     client, game_id, _seat, token = game
     with statements(any_app) as seen:
-        answer = client.get(f"/v1/games/{game_id}{route}",
-                            headers={"Authorization": f"Bearer {token}"})
+        answer = client.get(
+            f"/v1/games/{game_id}{route}", headers={"Authorization": f"Bearer {token}"}
+        )
     assert answer.status_code == 200
     assert len(seen) <= READ_LIMIT, seen
 
@@ -98,8 +108,9 @@ def test_summary_reads_no_state(any_app, game):
     client, game_id, _seat, _token = game
     with statements(any_app) as seen:
         assert client.get(f"/v1/games/{game_id}").status_code == 200
-    assert len(seen) == 1 and "state" not in seen[0].split("FROM")[0].replace(
-        "clock_state", ""), seen
+    assert len(seen) == 1 and "state" not in seen[0].split("FROM")[0].replace("clock_state", ""), (
+        seen
+    )
 
 
 @pytest.mark.parametrize("route", ["", "/view", "/legal-moves"])
@@ -111,13 +122,13 @@ def test_if_none_match_gives_304_in_one_statement(any_app, game, route):
     first = client.get(f"/v1/games/{game_id}{route}", headers=auth)
     tag = first.headers["ETag"]
     with statements(any_app) as seen:
-        again = client.get(f"/v1/games/{game_id}{route}",
-                           headers={**auth, "If-None-Match": tag})
+        again = client.get(f"/v1/games/{game_id}{route}", headers={**auth, "If-None-Match": tag})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
     assert len(seen) == 1, seen
     listed = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).get_json()
-    moved = client.post(f"/v1/games/{game_id}/moves", headers=auth,
-                        json={"move": listed["moves"][0]})
+    moved = client.post(
+        f"/v1/games/{game_id}/moves", headers=auth, json={"move": listed["moves"][0]}
+    )
     assert moved.status_code == 201
     after = client.get(f"/v1/games/{game_id}{route}", headers={**auth, "If-None-Match": tag})
     assert after.status_code == 200 and after.headers["ETag"] != tag
@@ -128,8 +139,9 @@ def test_view_etag_differs_per_reader(any_app, game):
     to another reader (a spectator or another seat)."""
     client, game_id, _seat, token = game
     mine = client.get(f"/v1/games/{game_id}/view", headers={"Authorization": f"Bearer {token}"})
-    spectator = client.get(f"/v1/games/{game_id}/view",
-                           headers={"If-None-Match": mine.headers["ETag"]})
+    spectator = client.get(
+        f"/v1/games/{game_id}/view", headers={"If-None-Match": mine.headers["ETag"]}
+    )
     assert spectator.status_code == 200
     assert spectator.headers["ETag"] != mine.headers["ETag"]
 
@@ -144,9 +156,13 @@ def test_games_list_page_seats_and_total_in_one_statement(any_app):
     client = any_app.test_client()
     engine = "dark-horse"  # the PostgreSQL schema is shared: count only a fresh player
     player = f"P-{uuid.uuid4().hex[:8]}"
-    made = [client.post("/v1/games", json={"engine": engine, "players": [
-        {"name": player}, {"name": "Bob"}, {"name": "Cy"}]}).get_json()["id"]
-        for _ in range(3)]
+    made = [
+        client.post(
+            "/v1/games",
+            json={"engine": engine, "players": [{"name": player}, {"name": "Bob"}, {"name": "Cy"}]},
+        ).get_json()["id"]
+        for _ in range(3)
+    ]
     with statements(any_app) as seen:
         first = client.get(f"/v1/games?player={player}&page_size=2")
     assert first.status_code == 200 and len(seen) == 1, seen

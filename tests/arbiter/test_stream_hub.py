@@ -5,7 +5,7 @@ a real game on SQLite)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from arbiter.service.chance import advance_chance
@@ -16,8 +16,9 @@ from arbiter.streams.hub import Hub, Reader
 
 def played(app, client) -> tuple[str, list]:
     """A Dark Horse game with its opening chance rolled; its id and its events."""
-    made = client.post("/v1/games", json={"engine": "dark-horse",
-                                          "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    made = client.post(
+        "/v1/games", json={"engine": "dark-horse", "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    )
     game_id = made.get_json()["id"]
     with app.app_context():
         advance_chance(game_id, 3)
@@ -56,8 +57,9 @@ def test_readers_share_rendering_but_see_only_their_own_secrets(app, client):
     async def scenario():
         hub = Hub(app)
         hub.loop = asyncio.get_running_loop()
-        readers = [Reader({game_id: seat}, render_sse, 100, {game_id: 0})
-                   for seat in (None, None, 0, 1)]
+        readers = [
+            Reader({game_id: seat}, render_sse, 100, {game_id: 0}) for seat in (None, None, 0, 1)
+        ]
         for reader in readers:
             hub.join(reader, {})
         hub.deliver(game_id, hub.feeds[game_id], rows)
@@ -76,6 +78,7 @@ def test_readers_share_rendering_but_see_only_their_own_secrets(app, client):
 
 def test_long_poll_waiter_wakes_on_a_later_version_only(app):
     """A waiter for "after 5" is not woken by version 5, and is by version 6."""
+
     async def scenario():
         hub = Hub(app)
         hub.loop = asyncio.get_running_loop()
@@ -107,8 +110,9 @@ class Connection:
         return self.unsent
 
 
-def direct_reader(game_id: str, seat, connection: Connection, after: int = 0,
-                  buffer: int = 100) -> Reader:
+def direct_reader(
+    game_id: str, seat, connection: Connection, after: int = 0, buffer: int = 100
+) -> Reader:
     reader = Reader({game_id: seat}, render_sse, buffer, {game_id: after}, b": ka\n\n")
     reader.go_direct(connection, {game_id: after})
     return reader
@@ -116,9 +120,14 @@ def direct_reader(game_id: str, seat, connection: Connection, after: int = 0,
 
 def secret_draw(seq: int, seat: int) -> SimpleNamespace:
     """An event as the store returns it: a card drawn that only ``seat`` may see."""
-    return SimpleNamespace(seq=seq, kind="chance", seat=None, visible_to=[seat],
-                           payload={"spec": {"kind": "draw"}, "outcome": [f"card-of-{seat}"]},
-                           at=datetime.now(timezone.utc))
+    return SimpleNamespace(
+        seq=seq,
+        kind="chance",
+        seat=None,
+        visible_to=[seat],
+        payload={"spec": {"kind": "draw"}, "outcome": [f"card-of-{seat}"]},
+        at=datetime.now(UTC),
+    )
 
 
 def test_direct_readers_share_one_write_per_audience_and_see_only_their_secrets(app, client):
@@ -171,8 +180,7 @@ def test_direct_reader_gets_only_what_it_lacks_once_and_the_queue_first(app, cli
         return connection.writes
 
     writes = asyncio.run(scenario())
-    seqs = [[int(line[4:]) for line in w.split(b"\n") if line.startswith(b"id: ")]
-            for w in writes]
+    seqs = [[int(line[4:]) for line in w.split(b"\n") if line.startswith(b"id: ")] for w in writes]
     assert seqs == [[first[1].seq], [e.seq for e in rest]]
 
 
@@ -184,7 +192,7 @@ def test_direct_reader_too_far_behind_or_gone_is_cut_off(app, client):
     async def scenario():
         hub = Hub(app)
         hub.loop = asyncio.get_running_loop()
-        stuck, gone, fine = Connection(unsent=10 ** 9), Connection(), Connection()
+        stuck, gone, fine = Connection(unsent=10**9), Connection(), Connection()
         gone.gone = True
         readers = [direct_reader(game_id, None, c) for c in (stuck, gone, fine)]
         for reader in readers:
@@ -207,8 +215,11 @@ def test_keep_alive_ticker_pings_quiet_readers_only(app):
         hub = Hub(app)
         hub.loop = asyncio.get_running_loop()
         quiet, busy = Connection(), Connection()
-        readers = [direct_reader("g", None, quiet), direct_reader("g", None, busy),
-                   Reader({"g": None}, render_sse, 4, {"g": 0}, b": ka\n\n")]
+        readers = [
+            direct_reader("g", None, quiet),
+            direct_reader("g", None, busy),
+            Reader({"g": None}, render_sse, 4, {"g": 0}, b": ka\n\n"),
+        ]
         for reader in readers:
             hub.join(reader, {})
         ticker = asyncio.ensure_future(hub._keep_alive())
@@ -232,12 +243,14 @@ def test_a_revocation_ends_the_readers_of_that_token_or_account_only(app):
     "account deleted" one every reader of that account (``ended == "revoked"``); the
     others, and readers with no personal token, go on. A reader that joins just after
     the notice (authenticated just before it) is ended at once."""
+
     async def scenario():
         hub = Hub(app)
         hub.loop = asyncio.get_running_loop()
-        readers = [Reader({"g": None}, render_sse, 4, {"g": 0}, b"", token, account)
-                   for token, account in (("t1", "a1"), ("t2", "a1"), ("t3", "a2"),
-                                          (None, None))]
+        readers = [
+            Reader({"g": None}, render_sse, 4, {"g": 0}, b"", token, account)
+            for token, account in (("t1", "a1"), ("t2", "a1"), ("t3", "a2"), (None, None))
+        ]
         for reader in readers:
             hub.join(reader, {})
         first = hub.revoke("token", "t1")
@@ -258,16 +271,20 @@ def test_a_revocation_ends_the_readers_of_that_token_or_account_only(app):
 
 
 def test_a_game_stream_ends_after_the_last_event_the_account_stream_goes_on(app, client):
-    """Delivering the last event of a game over (``seed-revealed``) finishes the readers made ``until_over``: a queued
+    """Delivering the last event of a game over (``seed-revealed``) finishes the readers made
+    ``until_over``: a queued
     one gets :data:`END` after the event, a direct one is ended once it is written;
     a reader not ``until_over`` (the account stream) is not."""
     from arbiter.streams.hub import END
 
-    made = client.post("/v1/games", json={"engine": "space-worm",
-                                          "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    made = client.post(
+        "/v1/games", json={"engine": "space-worm", "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    )
     game = made.get_json()
-    answer = client.post(f"/v1/games/{game['id']}/resign",
-                         headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    answer = client.post(
+        f"/v1/games/{game['id']}/resign",
+        headers={"Authorization": f"Bearer {game['seats'][1]['token']}"},
+    )
     assert answer.status_code == 201 and answer.get_json()["status"] == "over"
     with app.app_context():
         rows = events_after(game["id"], 0)
@@ -276,8 +293,7 @@ def test_a_game_stream_ends_after_the_last_event_the_account_stream_goes_on(app,
     async def scenario():
         hub = Hub(app)
         hub.loop = asyncio.get_running_loop()
-        queued = Reader({game["id"]: None}, render_sse, 100, {game["id"]: 0}, b"",
-                        until_over=True)
+        queued = Reader({game["id"]: None}, render_sse, 100, {game["id"]: 0}, b"", until_over=True)
         account = Reader({game["id"]: None}, render_sse, 100, {game["id"]: 0}, b"")
         connection = Connection()
         direct = direct_reader(game["id"], None, connection)
@@ -309,11 +325,13 @@ def test_the_recheck_ends_readers_of_tokens_revoked_without_a_notice(app, client
     sign_in(client, app, "ann@example.org", "Ann")
     sign_in(client, app, "bob@example.org", "Bob")
     with app.app_context():
-        rows = db.session.execute(sa.select(ApiToken.id, ApiToken.account_id)
-                                  .order_by(ApiToken.created_at)).all()
+        rows = db.session.execute(
+            sa.select(ApiToken.id, ApiToken.account_id).order_by(ApiToken.created_at)
+        ).all()
         (dead_id, dead_account), (live_id, live_account) = rows[:2]
-        db.session.execute(sa.update(ApiToken).where(ApiToken.id == dead_id)
-                           .values(revoked_at=utcnow()))
+        db.session.execute(
+            sa.update(ApiToken).where(ApiToken.id == dead_id).values(revoked_at=utcnow())
+        )
         db.session.commit()
     app.config["STREAM_REVOKE_CHECK_SECONDS"] = 0.05
 

@@ -33,8 +33,7 @@ class SSE:
     """A Server-Sent Events client over ``requests`` (one message per :meth:`next`)."""
 
     def __init__(self, url: str, headers: dict | None = None) -> None:
-        self.response = requests.get(url, headers=headers or {}, stream=True,
-                                     timeout=(5, TIMEOUT))
+        self.response = requests.get(url, headers=headers or {}, stream=True, timeout=(5, TIMEOUT))
         self.lines = self.response.iter_lines(chunk_size=None, decode_unicode=True)
         self.comments = 0
 
@@ -73,10 +72,15 @@ def server(request, tmp_path_factory):
     ``send``: both ways of feeding a reader are served for real."""
     tmp_path = tmp_path_factory.mktemp(request.param)
     sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
-    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-           "WEB_THREADS": "2", "STREAM_POLL_SECONDS": "0.2", "STREAM_KEEPALIVE_SECONDS": "1",
-           "METRICS_TOKEN": "scrape-me",
-           "STREAM_REVOKE_CHECK_SECONDS": "600"}  # revocations must come as notices
+    env = {
+        **os.environ,
+        "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "WEB_THREADS": "2",
+        "STREAM_POLL_SECONDS": "0.2",
+        "STREAM_KEEPALIVE_SECONDS": "1",
+        "METRICS_TOKEN": "scrape-me",
+        "STREAM_REVOKE_CHECK_SECONDS": "600",
+    }  # revocations must come as notices
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.pop("CELERY_BROKER_URL", None)
     if request.param == "embedded":
@@ -85,17 +89,28 @@ def server(request, tmp_path_factory):
         db_url = request.getfixturevalue("postgres_url")
         redis_url = need(REDIS_URL, "Redis", "ARBITER_TEST_REDIS_URL")
         channel = f"t{uuid.uuid4().hex[:8]}"
-        env.update(STREAM_REDIS_URL=redis_url, STREAM_CHANNEL=channel,
-                   STREAM_POLL_SECONDS="30")  # delivery must come through Redis
+        env.update(
+            STREAM_REDIS_URL=redis_url, STREAM_CHANNEL=channel, STREAM_POLL_SECONDS="30"
+        )  # delivery must come through Redis
         config = {"STREAM_REDIS_URL": redis_url, "STREAM_CHANNEL": channel}
         http = ["--http", "arbiter.serve:ProblemH11Protocol"]
     env["DATABASE_URL"] = db_url
     app = make_app(db_url, **config)
     port = free_port()
-    procs = processes.start({"web": [processes.BIN / "uvicorn", "--factory",
-                                     "arbiter.streams.asgi:create_app", "--port", str(port),
-                                     *http]},
-                            env, tmp_path / "logs")
+    procs = processes.start(
+        {
+            "web": [
+                processes.BIN / "uvicorn",
+                "--factory",
+                "arbiter.streams.asgi:create_app",
+                "--port",
+                str(port),
+                *http,
+            ]
+        },
+        env,
+        tmp_path / "logs",
+    )
     request.addfinalizer(lambda: processes.stop(procs, 5))
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
@@ -113,8 +128,11 @@ def server(request, tmp_path_factory):
 
 def new_game(url: str, engine: str = "dark-horse") -> dict:
     """Create a two-seat game through the API; return the creation answer."""
-    answer = requests.post(f"{url}/v1/games", json={
-        "engine": engine, "players": [{"name": "Ann"}, {"name": "Bob"}]}, timeout=TIMEOUT)
+    answer = requests.post(
+        f"{url}/v1/games",
+        json={"engine": engine, "players": [{"name": "Ann"}, {"name": "Bob"}]},
+        timeout=TIMEOUT,
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -172,8 +190,9 @@ def test_stream_is_filtered_per_reader(server):
         stream = SSE(f"{url}/v1/games/{game['id']}/stream", headers)
         streamed = [m["data"] for m in stream.events(version)]
         stream.close()
-        listed = requests.get(f"{url}/v1/games/{game['id']}/events", headers=headers,
-                              timeout=TIMEOUT).json()["events"]
+        listed = requests.get(
+            f"{url}/v1/games/{game['id']}/events", headers=headers, timeout=TIMEOUT
+        ).json()["events"]
         assert [{k: v for k, v in e.items() if k != "version"} for e in streamed] == listed
     spectator = requests.get(f"{url}/v1/games/{game['id']}/events", timeout=TIMEOUT).json()
     assert any(e["payload"].get("hidden") for e in spectator["events"])  # something to hide
@@ -186,10 +205,12 @@ def test_stream_refuses_bad_token_and_bad_last_event_id(server):
     url, _app = server
     game = new_game(url)
     base = f"{url}/v1/games/{game['id']}/stream"
-    cases = [(base, {"Authorization": "Bearer nope"}, 401, "bad-token"),
-             (base, {"Last-Event-ID": "x"}, 400, "bad-last-event-id"),
-             (f"{base}?after=-5", {}, 400, "bad-last-event-id"),
-             (f"{url}/v1/games/nosuch/stream", {}, 404, "game-not-found")]
+    cases = [
+        (base, {"Authorization": "Bearer nope"}, 401, "bad-token"),
+        (base, {"Last-Event-ID": "x"}, 400, "bad-last-event-id"),
+        (f"{base}?after=-5", {}, 400, "bad-last-event-id"),
+        (f"{url}/v1/games/nosuch/stream", {}, 404, "game-not-found"),
+    ]
     for address, headers, status, code in cases:
         answer = requests.get(address, headers=headers, timeout=TIMEOUT)
         assert answer.status_code == status
@@ -204,8 +225,9 @@ def test_stream_refuses_bad_token_and_bad_last_event_id(server):
 
 def test_the_flask_stream_names_the_after_parameter_it_refuses(client):
     """Without the event loop, ``?after=-5`` is 400 bad-last-event-id naming ``after``."""
-    game = client.post("/v1/games", json={"engine": "space-worm",
-                                          "players": [{"name": "A"}, {"name": "B"}]}).json
+    game = client.post(
+        "/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]}
+    ).json
     answer = client.get(f"/v1/games/{game['id']}/stream?after=-5")
     assert answer.status_code == 400 and answer.json["code"] == "bad-last-event-id"
     assert answer.json["detail"].startswith("The after parameter must be the seq")
@@ -216,13 +238,17 @@ def test_idle_streams_and_long_polls_hold_no_thread(server):
     answering; a move then reaches every long-poll and every stream."""
     url, app = server
     game = new_game(url)
-    streams = [SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": "3"})
-               for _ in range(30)]
+    streams = [
+        SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": "3"}) for _ in range(30)
+    ]
     answers: list = []
 
     def poll() -> None:
-        answers.append(requests.get(f"{url}/v1/games/{game['id']}/events",
-                                    params={"after": 3, "wait": 25}, timeout=60))
+        answers.append(
+            requests.get(
+                f"{url}/v1/games/{game['id']}/events", params={"after": 3, "wait": 25}, timeout=60
+            )
+        )
 
     polls = [threading.Thread(target=poll) for _ in range(30)]
     for thread in polls:
@@ -244,8 +270,9 @@ def test_long_poll_answers_problems_and_immediate_events_as_flask_does(server):
     """A long-poll with news answers at once; bad queries are Flask's problems."""
     url, _app = server
     game = new_game(url)
-    now = requests.get(f"{url}/v1/games/{game['id']}/events",
-                       params={"after": 0, "wait": 20}, timeout=5)
+    now = requests.get(
+        f"{url}/v1/games/{game['id']}/events", params={"after": 0, "wait": 20}, timeout=5
+    )
     assert [e["seq"] for e in now.json()["events"]] == [1, 2, 3]
     bad = requests.get(f"{url}/v1/games/{game['id']}/events", params={"wait": 99}, timeout=5)
     assert bad.status_code == 422
@@ -271,10 +298,14 @@ def test_open_streams_are_counted_in_metrics(server):
     game = new_game(url)
 
     def open_now() -> float:
-        text = requests.get(f"{url}/metrics", headers={"Authorization": "Bearer scrape-me"},
-                            timeout=TIMEOUT).text
-        return sum(float(line.split()[-1]) for line in text.splitlines()
-                   if line.startswith("arbiter_open_streams"))
+        text = requests.get(
+            f"{url}/metrics", headers={"Authorization": "Bearer scrape-me"}, timeout=TIMEOUT
+        ).text
+        return sum(
+            float(line.split()[-1])
+            for line in text.splitlines()
+            if line.startswith("arbiter_open_streams")
+        )
 
     before = open_now()
     streams = [SSE(f"{url}/v1/games/{game['id']}/stream") for _ in range(3)]
@@ -294,16 +325,28 @@ def test_me_stream_follows_every_game_of_the_account(server):
     token = sign_in(app.test_client(), app, email, "Ann")
     made = []
     for engine in ("dark-horse", "space-worm"):
-        answer = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
-            "engine": engine, "players": [{"name": "Ann", "email": email},
-                                          {"name": "Bob"}]})
+        answer = requests.post(
+            f"{url}/v1/games",
+            timeout=TIMEOUT,
+            json={"engine": engine, "players": [{"name": "Ann", "email": email}, {"name": "Bob"}]},
+        )
         made.append(answer.json())
     assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT).status_code == 401
     seat_token = made[0]["seats"][0]["token"]
-    assert requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT,
-                        headers={"Authorization": f"Bearer {seat_token}"}).status_code == 401
-    stream = requests.get(f"{url}/v1/me/stream", headers={"Authorization": f"Bearer {token}"},
-                          stream=True, timeout=(5, TIMEOUT))
+    assert (
+        requests.get(
+            f"{url}/v1/me/stream",
+            timeout=TIMEOUT,
+            headers={"Authorization": f"Bearer {seat_token}"},
+        ).status_code
+        == 401
+    )
+    stream = requests.get(
+        f"{url}/v1/me/stream",
+        headers={"Authorization": f"Bearer {token}"},
+        stream=True,
+        timeout=(5, TIMEOUT),
+    )
     assert stream.headers["Content-Type"] == "application/x-ndjson"
     lines = stream.iter_lines(chunk_size=None)
     for game in made:
@@ -334,9 +377,17 @@ def test_me_stream_cursor_resumes_with_every_missed_event_once(server):
     email = f"cy-{uuid.uuid4().hex[:8]}@example.org"  # the PostgreSQL schema is shared
     token = sign_in(app.test_client(), app, email, "Cy")
     headers = {"Authorization": f"Bearer {token}"}
-    made = [requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
-        "engine": "dark-horse", "players": [{"name": "Cy", "email": email},
-                                            {"name": "Bob"}]}).json() for _ in range(2)]
+    made = [
+        requests.post(
+            f"{url}/v1/games",
+            timeout=TIMEOUT,
+            json={
+                "engine": "dark-horse",
+                "players": [{"name": "Cy", "email": email}, {"name": "Bob"}],
+            },
+        ).json()
+        for _ in range(2)
+    ]
     ids = [g["id"] for g in made]
     got: dict[str, list[int]] = {g: [] for g in ids}
 
@@ -353,23 +404,30 @@ def test_me_stream_cursor_resumes_with_every_missed_event_once(server):
                 assert wire.read_cursor(cursor)[event["game"]] == event["seq"]
         return cursor
 
-    first = requests.get(f"{url}/v1/me/stream", headers=headers, stream=True,
-                         timeout=(5, TIMEOUT))
+    first = requests.get(f"{url}/v1/me/stream", headers=headers, stream=True, timeout=(5, TIMEOUT))
     roll(app, made[0], 3)  # live: a few events of the first game
     cursor = read(first, lambda: len(got[ids[0]]) >= 1)
     first.close()  # whatever else was on its way is missed
     roll(app, made[1], 3)  # while away: the second game's setup roll
-    versions = {g: requests.get(f"{url}/v1/games/{g}", timeout=TIMEOUT).json()["version"]
-                for g in ids}
+    versions = {
+        g: requests.get(f"{url}/v1/games/{g}", timeout=TIMEOUT).json()["version"] for g in ids
+    }
     assert all(v > 3 for v in versions.values())
-    again = requests.get(f"{url}/v1/me/stream", headers={**headers, "Last-Event-ID": cursor},
-                         stream=True, timeout=(5, TIMEOUT))
+    again = requests.get(
+        f"{url}/v1/me/stream",
+        headers={**headers, "Last-Event-ID": cursor},
+        stream=True,
+        timeout=(5, TIMEOUT),
+    )
     assert again.status_code == 200
     read(again, lambda: all(len(got[g]) >= versions[g] - 3 for g in ids))
     again.close()
     assert got == {g: list(range(4, versions[g] + 1)) for g in ids}
-    refused = requests.get(f"{url}/v1/me/stream", timeout=TIMEOUT,
-                           headers={**headers, "Last-Event-ID": "1.not-a-cursor"})
+    refused = requests.get(
+        f"{url}/v1/me/stream",
+        timeout=TIMEOUT,
+        headers={**headers, "Last-Event-ID": "1.not-a-cursor"},
+    )
     assert refused.status_code == 400 and refused.json()["code"] == "bad-cursor"
 
 
@@ -379,19 +437,23 @@ def test_me_stream_without_the_event_loop_answers_the_missed_events_and_ends(app
     email = f"di-{uuid.uuid4().hex[:8]}@example.org"
     token = sign_in(client, app, email, "Di")
     headers = {"Authorization": f"Bearer {token}"}
-    game = client.post("/v1/games", json={"engine": "dark-horse", "players": [
-        {"name": "Di", "email": email}, {"name": "Bob"}]}).get_json()
+    game = client.post(
+        "/v1/games",
+        json={"engine": "dark-horse", "players": [{"name": "Di", "email": email}, {"name": "Bob"}]},
+    ).get_json()
     assert client.get("/v1/me/stream", headers=headers).data == b"\n"
     with app.app_context():
         advance_chance(game["id"], 3)
     version = client.get(f"/v1/games/{game['id']}").get_json()["version"]
-    answer = client.get("/v1/me/stream", headers={
-        **headers, "Last-Event-ID": wire.cursor({game["id"]: 3})})
+    answer = client.get(
+        "/v1/me/stream", headers={**headers, "Last-Event-ID": wire.cursor({game["id"]: 3})}
+    )
     lines = [json.loads(line) for line in answer.data.splitlines() if line]
     assert [e["seq"] for e in lines] == list(range(4, version + 1))
     assert wire.read_cursor(lines[-1]["cursor"]) == {game["id"]: version}
-    assert client.get("/v1/me/stream?cursor=2.x", headers=headers).get_json()["code"] \
-        == "bad-cursor"
+    assert (
+        client.get("/v1/me/stream?cursor=2.x", headers=headers).get_json()["code"] == "bad-cursor"
+    )
 
 
 def account_with_game(url: str, app) -> tuple[str, str, dict]:
@@ -399,11 +461,17 @@ def account_with_game(url: str, app) -> tuple[str, str, dict]:
     Dark Horse game: ``(token, token_id, game)``."""
     email = f"rev-{uuid.uuid4().hex[:8]}@example.org"
     token = sign_in(app.test_client(), app, email, "Ann")
-    game = requests.post(f"{url}/v1/games", timeout=TIMEOUT, json={
-        "engine": "dark-horse", "players": [{"name": "Ann", "email": email},
-                                            {"name": "Bob"}]}).json()
-    mine = requests.get(f"{url}/v1/me/tokens", headers={"Authorization": f"Bearer {token}"},
-                        timeout=TIMEOUT).json()
+    game = requests.post(
+        f"{url}/v1/games",
+        timeout=TIMEOUT,
+        json={
+            "engine": "dark-horse",
+            "players": [{"name": "Ann", "email": email}, {"name": "Bob"}],
+        },
+    ).json()
+    mine = requests.get(
+        f"{url}/v1/me/tokens", headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT
+    ).json()
     assert len(mine) == 1
     return token, mine[0]["id"], game
 
@@ -441,14 +509,14 @@ def test_revoking_the_token_ends_every_stream_it_opened_at_once(server, how):
     token, token_id, game = account_with_game(url, app)
     bearer = {"Authorization": f"Bearer {token}"}
     me = requests.get(f"{url}/v1/me/stream", headers=bearer, stream=True, timeout=(5, TIMEOUT))
-    mine = requests.get(f"{url}/v1/games/{game['id']}/stream", headers=bearer, stream=True,
-                        timeout=(5, TIMEOUT))
+    mine = requests.get(
+        f"{url}/v1/games/{game['id']}/stream", headers=bearer, stream=True, timeout=(5, TIMEOUT)
+    )
     spectator = SSE(f"{url}/v1/games/{game['id']}/stream", {"Last-Event-ID": "3"})
     assert me.status_code == 200 and mine.status_code == 200
     time.sleep(0.3)  # both joined their hub
     if how == "revoke-token":
-        gone = requests.delete(f"{url}/v1/me/tokens/{token_id}", headers=bearer,
-                               timeout=TIMEOUT)
+        gone = requests.delete(f"{url}/v1/me/tokens/{token_id}", headers=bearer, timeout=TIMEOUT)
     else:
         gone = requests.delete(f"{url}/v1/me", headers=bearer, timeout=TIMEOUT)
     assert gone.status_code == 204, gone.text
@@ -456,8 +524,9 @@ def test_revoking_the_token_ends_every_stream_it_opened_at_once(server, how):
     took_me, _ = ends_within(me, 3)
     took_game, text = ends_within(mine, 3)
     assert took_me < 2 and took_game < 2
-    assert text.rstrip().endswith(b'"detail": "The token that opened this stream has been '
-                                  b'revoked."}')
+    assert text.rstrip().endswith(
+        b'"detail": "The token that opened this stream has been revoked."}'
+    )
     assert b"event: revoked" in text and b"id: 4\n" not in text
     assert spectator.next()["data"]["seq"] == 4  # the others go on
     spectator.close()
@@ -472,10 +541,12 @@ def test_a_start_past_the_games_version_is_refused(server):
     url, _app = server
     game = new_game(url)  # version 3
     base = f"{url}/v1/games/{game['id']}"
-    cases = [(f"{base}/stream", {"Last-Event-ID": "8"}, "bad-last-event-id"),
-             (f"{base}/stream?after=8", {}, "bad-last-event-id"),
-             (f"{base}/events?after=8", {}, "after-past-version"),
-             (f"{base}/events?after=8&wait=6", {}, "after-past-version")]
+    cases = [
+        (f"{base}/stream", {"Last-Event-ID": "8"}, "bad-last-event-id"),
+        (f"{base}/stream?after=8", {}, "bad-last-event-id"),
+        (f"{base}/events?after=8", {}, "after-past-version"),
+        (f"{base}/events?after=8&wait=6", {}, "after-past-version"),
+    ]
     for address, headers, code in cases:
         start = time.monotonic()
         answer = requests.get(address, headers=headers, timeout=TIMEOUT)
@@ -500,8 +571,11 @@ def test_a_finished_game_answers_at_once_and_its_streams_end(server):
     version = requests.get(base, timeout=TIMEOUT).json()["version"]
     live = SSE(f"{base}/stream", {"Last-Event-ID": str(version)})
     time.sleep(0.3)
-    resigned = requests.post(f"{base}/resign", timeout=TIMEOUT,
-                             headers={"Authorization": f"Bearer {game['seats'][1]['token']}"})
+    resigned = requests.post(
+        f"{base}/resign",
+        timeout=TIMEOUT,
+        headers={"Authorization": f"Bearer {game['seats'][1]['token']}"},
+    )
     assert resigned.status_code == 201 and resigned.json()["status"] == "over"
     final = requests.get(base, timeout=TIMEOUT).json()["version"]
     kinds = [m["event"] for m in live.events(final - version)]
@@ -509,13 +583,11 @@ def test_a_finished_game_answers_at_once_and_its_streams_end(server):
     with pytest.raises(EOFError):
         live.next()  # the stream ended
     start = time.monotonic()
-    done = requests.get(f"{base}/stream", headers={"Last-Event-ID": str(final)},
-                        timeout=TIMEOUT)
+    done = requests.get(f"{base}/stream", headers={"Last-Event-ID": str(final)}, timeout=TIMEOUT)
     assert done.status_code == 204 and done.content == b""
     rest = requests.get(f"{base}/stream?after={final - 2}", timeout=TIMEOUT)
     assert rest.status_code == 200 and rest.text.count("id: ") == 2
-    answer = requests.get(f"{base}/events", params={"after": final, "wait": 5},
-                          timeout=TIMEOUT)
+    answer = requests.get(f"{base}/events", params={"after": final, "wait": 5}, timeout=TIMEOUT)
     assert answer.status_code == 200
     assert answer.json() == {"events": [], "version": final}
     assert time.monotonic() - start < 2

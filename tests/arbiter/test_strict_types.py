@@ -45,8 +45,7 @@ def test_digest_must_be_a_json_boolean(client, app, value):
 def test_rated_must_be_a_json_boolean(client, value):
     """POST /v1/games with "rated": "yes" is 422 invalid-request (not unrated-seat:
     the field itself is wrong), and no game is made."""
-    body = {"engine": "space-worm", "rated": value,
-            "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    body = {"engine": "space-worm", "rated": value, "players": [{"name": "Ann"}, {"name": "Bob"}]}
     answer = client.post("/v1/games", json=body)
     assert_problem(answer, 422, "invalid-request")
     assert "rated" in answer.json["errors"]["json"]
@@ -62,13 +61,19 @@ def test_expected_version_must_be_a_json_integer(client, app, value):
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
     move = legal["moves"][0]
     wrong = {"6": str(legal["version"]), True: True, 6.5: legal["version"] + 0.5}[value]
-    answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                         json={"move": move, "expected_version": wrong})
+    answer = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[seat]),
+        json={"move": move, "expected_version": wrong},
+    )
     assert_problem(answer, 422, "invalid-request")
     assert "expected_version" in answer.json["errors"]["json"]
     assert summary(client, game_id)["version"] == legal["version"]
-    right = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                        json={"move": move, "expected_version": legal["version"]})
+    right = client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(tokens[seat]),
+        json={"move": move, "expected_version": legal["version"]},
+    )
     assert right.status_code == 201, right.json
 
 
@@ -79,15 +84,22 @@ def test_the_contract_says_what_expected_version_takes(client):
     assert "integer" in field["type"] and 'not "6", true or 6.5' in field["description"]
 
 
-@pytest.mark.parametrize("options", [{"dilly_dally": 1}, {"dilly_dally": "yes"},
-                                     {"dilly_dally": 0}])
+@pytest.mark.parametrize(
+    "options", [{"dilly_dally": 1}, {"dilly_dally": "yes"}, {"dilly_dally": 0}]
+)
 def test_an_engine_flag_must_be_a_json_boolean(client, options):
     """Dark Horse's dilly_dally (rules/dark-horse.md, "Dilly Dally Variant") is true or
     false: 1 (which Python's ``1 in {True}`` would take) is refused 422 bad-options, and
     no game is made."""
     before = client.get("/v1/games?engine=dark-horse").headers["X-Pagination"]
-    answer = client.post("/v1/games", json={"engine": "dark-horse", "options": options,
-                                            "players": [{"name": "A"}, {"name": "B"}]})
+    answer = client.post(
+        "/v1/games",
+        json={
+            "engine": "dark-horse",
+            "options": options,
+            "players": [{"name": "A"}, {"name": "B"}],
+        },
+    )
     assert_problem(answer, 422, "bad-options")
     assert "dilly_dally" in answer.json["detail"]
     assert client.get("/v1/games?engine=dark-horse").headers["X-Pagination"] == before
@@ -96,16 +108,25 @@ def test_an_engine_flag_must_be_a_json_boolean(client, options):
 def test_whole_number_floats_are_integers_in_options_and_clocks(client):
     """An integer is a JSON Schema integer everywhere, as expected_version is: 3600.0 in
     a clock and 1.0 in an engine option are 3600 and 1; 1.5 stays refused."""
-    made = client.post("/v1/games", json={
-        "engine": "space-worm", "options": {"hungriest_seat": 1.0},
-        "clock": {"type": "per-move", "seconds": 3600.0, "reminders": [600.0]},
-        "players": [{"name": "A"}, {"name": "B"}]})
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "options": {"hungriest_seat": 1.0},
+            "clock": {"type": "per-move", "seconds": 3600.0, "reminders": [600.0]},
+            "players": [{"name": "A"}, {"name": "B"}],
+        },
+    )
     assert made.status_code == 201, made.json
     game = client.get(f"/v1/games/{made.json['id']}").json
     assert game["options"]["hungriest_seat"] == 1, game
     assert game["clock"]["seconds"] == 3600 and game["clock"]["reminders"] == [600], game
-    for body in ({"options": {"hungriest_seat": 1.5}}, {"clock": {"type": "per-move",
-                                                                  "seconds": 60.5}}):
-        answer = client.post("/v1/games", json={"engine": "space-worm", **body, "players": [
-            {"name": "A"}, {"name": "B"}]})
+    for body in (
+        {"options": {"hungriest_seat": 1.5}},
+        {"clock": {"type": "per-move", "seconds": 60.5}},
+    ):
+        answer = client.post(
+            "/v1/games",
+            json={"engine": "space-worm", **body, "players": [{"name": "A"}, {"name": "B"}]},
+        )
         assert answer.status_code == 422, answer.json

@@ -7,7 +7,6 @@ every bad input. The whole tournaments with real worker processes are in
 from __future__ import annotations
 
 import json
-
 import random
 import uuid
 from datetime import timedelta
@@ -25,14 +24,12 @@ from tests.helpers import auth, random_move, scoped_token, sign_in, until_decisi
 def accounts(client, app, count: int) -> list[str]:
     """Sign up ``count`` fresh accounts; return their personal tokens (every scope)."""
     tag = uuid.uuid4().hex[:8]
-    return [sign_in(client, app, f"t{i}-{tag}@example.org", f"T{i}{tag}")
-            for i in range(count)]
+    return [sign_in(client, app, f"t{i}-{tag}@example.org", f"T{i}{tag}") for i in range(count)]
 
 
 def create(client, token: str, **fields) -> dict:
     """Create a tournament (201 expected); return it."""
-    body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2,
-            **fields}
+    body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2, **fields}
     answer = client.post("/v1/tournaments", json=body, headers=auth(token))
     assert answer.status_code == 201, answer.json
     return answer.json
@@ -54,8 +51,9 @@ def start(client, tournament_id: str, token: str) -> dict:
     return answer.json
 
 
-def play_round(client, app, tournament_id: str, number: int, token_of: dict,
-               rng: random.Random) -> dict:
+def play_round(
+    client, app, tournament_id: str, number: int, token_of: dict, rng: random.Random
+) -> dict:
     """Play every game of round ``number`` to its end by random legal moves (each
     seat with its entrant's personal token); return the round."""
     rnd = client.get(f"/v1/tournaments/{tournament_id}/rounds/{number}").json
@@ -81,8 +79,13 @@ def problem(answer, status: int, code: str) -> None:
 
 def log_kinds(app, tournament_id: str) -> list[str]:
     with app.app_context():
-        return list(db.session.scalars(sa.select(TournamentEvent.kind).where(
-            TournamentEvent.tournament_id == tournament_id).order_by(TournamentEvent.seq)))
+        return list(
+            db.session.scalars(
+                sa.select(TournamentEvent.kind)
+                .where(TournamentEvent.tournament_id == tournament_id)
+                .order_by(TournamentEvent.seq)
+            )
+        )
 
 
 def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app):
@@ -98,8 +101,9 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
     late = client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(players[5]))
     assert late.status_code == 201 and late.json["joined_round"] == 2
     token_of[late.json["id"]] = players[5]
-    gone = client.post(f"/v1/tournaments/{t['id']}/entries/{entries[0]}/withdraw",
-                       headers=auth(players[0]))
+    gone = client.post(
+        f"/v1/tournaments/{t['id']}/entries/{entries[0]}/withdraw", headers=auth(players[0])
+    )
     assert gone.status_code == 200 and gone.json["withdrawn_round"] == 2
     assert advance(any_app, t["id"]) == "advanced"
     second = client.get(f"/v1/tournaments/{t['id']}/rounds/2").json
@@ -127,13 +131,22 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
     by_entry = {s["entry"]: s for s in standings}
     assert by_entry[entries[0]]["games"] + by_entry[entries[0]]["byes"] == 1
     assert by_entry[entries[0]]["withdrawn"]
-    assert all(s["games"] + s["byes"] == 3 for e, s in by_entry.items()
-               if e in entries[1:])
+    assert all(s["games"] + s["byes"] == 3 for e, s in by_entry.items() if e in entries[1:])
     assert by_entry[late.json["id"]]["games"] + by_entry[late.json["id"]]["byes"] == 2
     assert log_kinds(any_app, t["id"]) == [
-        "tournament-created", *["entry-added"] * 5, "tournament-started", "round-paired", "entry-added", "entry-withdrawn",
-        "round-ended", "round-paired", "round-ended", "round-paired", "round-ended",
-        "tournament-over"]
+        "tournament-created",
+        *["entry-added"] * 5,
+        "tournament-started",
+        "round-paired",
+        "entry-added",
+        "entry-withdrawn",
+        "round-ended",
+        "round-paired",
+        "round-ended",
+        "round-paired",
+        "round-ended",
+        "tournament-over",
+    ]
     csv = client.get(f"/v1/tournaments/{t['id']}/standings", headers={"Accept": "text/csv"})
     assert csv.mimetype == "text/csv"
     lines = csv.get_data(as_text=True).splitlines()
@@ -144,6 +157,7 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
     record = client.get(f"/v1/tournaments/{t['id']}/record").json
     assert len(record["games"]) == 2 + 2 + 2
     from arbiter.verify_tournament import verify_tournament
+
     verdict = verify_tournament(record)
     assert verdict.ok, verdict.mismatch
 
@@ -152,8 +166,12 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
 def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, policy):
     client = app.test_client()
     organiser, *players = accounts(client, app, 5)
-    clock = {"type": "per-move", "seconds": 86400, "timeout_policy": policy,
-             **({"forfeit_after": 1} if policy == "forfeit" else {})}
+    clock = {
+        "type": "per-move",
+        "seconds": 86400,
+        "timeout_policy": policy,
+        **({"forfeit_after": 1} if policy == "forfeit" else {}),
+    }
     t = create(client, organiser, rounds=2, round_seconds=3600, clock=clock)
     enter_all(client, t["id"], players)
     start(client, t["id"], organiser)
@@ -163,6 +181,7 @@ def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, 
     assert advance(app, t["id"]) == "waiting"
     with app.app_context():
         from arbiter.models import TournamentRound
+
         row = db.session.get(TournamentRound, (t["id"], 1))
         late = row.deadline + timedelta(seconds=1)
     with time_machine.travel(late, tick=False):
@@ -174,8 +193,11 @@ def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, 
         assert game["status"] == "over"
         with app.app_context():
             kinds = dict(forfeit="resigned", **{"timeout-move": "move"})
-            decided = db.session.scalars(sa.select(Event.payload).where(
-                Event.game_id == table["game"], Event.kind == kinds[policy])).all()
+            decided = db.session.scalars(
+                sa.select(Event.payload).where(
+                    Event.game_id == table["game"], Event.kind == kinds[policy]
+                )
+            ).all()
         if policy == "forfeit":
             assert game["result"]["reason"] == "resignation"
             assert decided and all(p["forfeit"] for p in decided)
@@ -183,6 +205,7 @@ def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, 
             assert decided and decided[-1]["timeout"]["round"] is True
         record = client.get(f"/v1/games/{table['game']}/record").json
         from arbiter.verify import verify
+
         assert verify(record).ok
     assert client.get(f"/v1/tournaments/{t['id']}").json["round"] == 2
     assert "round-deadline" in log_kinds(app, t["id"])
@@ -191,8 +214,13 @@ def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, 
 def test_the_organiser_pauses_extends_and_replaces_and_each_is_logged(app):
     client = app.test_client()
     organiser, *players = accounts(client, app, 5)
-    t = create(client, organiser, rounds=2, round_seconds=3600,
-               clock={"type": "per-move", "seconds": 86400})
+    t = create(
+        client,
+        organiser,
+        rounds=2,
+        round_seconds=3600,
+        clock={"type": "per-move", "seconds": 86400},
+    )
     entries = enter_all(client, t["id"], players)
     start(client, t["id"], organiser)
     base = f"/v1/tournaments/{t['id']}"
@@ -211,18 +239,29 @@ def test_the_organiser_pauses_extends_and_replaces_and_each_is_logged(app):
     after = client.get(f"{base}/rounds/1").json["deadline"]
     assert after > before
     seated = client.get(f"{base}/rounds/1").json["tables"][0]["players"][0]["entry"]
-    problem(client.post(f"{base}/entries/{seated}/replace", headers=auth(organiser)),
-            409, "entry-not-withdrawn")
+    problem(
+        client.post(f"{base}/entries/{seated}/replace", headers=auth(organiser)),
+        409,
+        "entry-not-withdrawn",
+    )
     client.post(f"{base}/entries/{seated}/withdraw", headers=auth(organiser))
     replaced = client.post(f"{base}/entries/{seated}/replace", headers=auth(organiser))
     assert replaced.status_code == 200 and len(replaced.json["games"]) == 1
     game = client.get(f"/v1/games/{replaced.json['games'][0]}").json
     assert game["status"] == "over"  # a 2-player game ends when one seat resigns
-    problem(client.post(f"{base}/entries/{seated}/replace", headers=auth(organiser)),
-            409, "nothing-to-replace")
+    problem(
+        client.post(f"{base}/entries/{seated}/replace", headers=auth(organiser)),
+        409,
+        "nothing-to-replace",
+    )
     kinds = log_kinds(app, t["id"])
-    for kind in ("tournament-paused", "tournament-resumed", "round-extended",
-                 "entry-withdrawn", "entry-replaced"):
+    for kind in (
+        "tournament-paused",
+        "tournament-resumed",
+        "round-extended",
+        "entry-withdrawn",
+        "entry-replaced",
+    ):
         assert kind in kinds
     assert entries
 
@@ -231,27 +270,37 @@ def test_every_bad_input_is_a_problem_with_a_stable_code(app):
     client = app.test_client()
     organiser, a, b, c = accounts(client, app, 4)
     no_scope = scoped_token(client, organiser, "games:play")
-    problem(client.post("/v1/tournaments", json={"engine": "space-worm", "table_size": 2,
-                                                 "format": "swiss", "rounds": 2},
-                        headers=auth(no_scope)), 403, "missing-scope")
+    problem(
+        client.post(
+            "/v1/tournaments",
+            json={"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2},
+            headers=auth(no_scope),
+        ),
+        403,
+        "missing-scope",
+    )
     problem(client.post("/v1/tournaments", json={}), 401, "missing-token")
-    seat_token = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "A"}, {"name": "B"}]}).json["seats"][0]["token"]
-    problem(client.post("/v1/tournaments", json={}, headers=auth(seat_token)), 401,
-            "not-an-account-token")
-    for fields, code in (({"engine": "chess"}, "unknown-engine"),
-                         ({"table_size": 9}, "bad-player-count"),
-                         ({"rounds": None}, "rounds-needed"),
-                         ({"format": "round_robin"}, "rounds-not-allowed"),
-                         ({"scoring": {"place_points": [1]}}, "bad-scoring"),
-                         ({"scoring": {"place_points": [0, 1]}}, "bad-scoring"),
-                         ({"clock": {"type": "per-move"}}, "bad-clock"),
-                         ({"options": {"no_such_option": 1}}, "bad-options"),
-                         ({"format": "knockout"}, "invalid-request")):
-        body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2,
-                **fields}
-        problem(client.post("/v1/tournaments", json=body, headers=auth(organiser)),
-                422, code)
+    seat_token = client.post(
+        "/v1/games", json={"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]}
+    ).json["seats"][0]["token"]
+    problem(
+        client.post("/v1/tournaments", json={}, headers=auth(seat_token)),
+        401,
+        "not-an-account-token",
+    )
+    for fields, code in (
+        ({"engine": "chess"}, "unknown-engine"),
+        ({"table_size": 9}, "bad-player-count"),
+        ({"rounds": None}, "rounds-needed"),
+        ({"format": "round_robin"}, "rounds-not-allowed"),
+        ({"scoring": {"place_points": [1]}}, "bad-scoring"),
+        ({"scoring": {"place_points": [0, 1]}}, "bad-scoring"),
+        ({"clock": {"type": "per-move"}}, "bad-clock"),
+        ({"options": {"no_such_option": 1}}, "bad-options"),
+        ({"format": "knockout"}, "invalid-request"),
+    ):
+        body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2, **fields}
+        problem(client.post("/v1/tournaments", json=body, headers=auth(organiser)), 422, code)
     t = create(client, organiser, format="round_robin", rounds=None, late_entries=False)
     base = f"/v1/tournaments/{t['id']}"
     problem(client.get("/v1/tournaments/nope"), 404, "tournament-not-found")
@@ -261,25 +310,33 @@ def test_every_bad_input_is_a_problem_with_a_stable_code(app):
     entries = enter_all(client, t["id"], [a, b])
     problem(client.post(f"{base}/entries", headers=auth(a)), 409, "already-entered")
     problem(client.post(f"{base}/start", headers=auth(a)), 403, "not-organiser")
-    problem(client.post(f"{base}/entries/{entries[0]}/withdraw", headers=auth(b)),
-            403, "not-your-entry")
-    problem(client.post(f"{base}/entries/nope/withdraw", headers=auth(a)), 404,
-            "entry-not-found")
+    problem(
+        client.post(f"{base}/entries/{entries[0]}/withdraw", headers=auth(b)), 403, "not-your-entry"
+    )
+    problem(client.post(f"{base}/entries/nope/withdraw", headers=auth(a)), 404, "entry-not-found")
     problem(client.get(f"{base}/record"), 409, "tournament-not-over")
     problem(client.get(f"{base}/trf"), 409, "not-two-player-swiss")
     problem(client.post(f"{base}/pause", headers=auth(organiser)), 409, "not-running")
-    problem(client.post(f"{base}/extend", json={"seconds": 0}, headers=auth(organiser)),
-            422, "invalid-request")
+    problem(
+        client.post(f"{base}/extend", json={"seconds": 0}, headers=auth(organiser)),
+        422,
+        "invalid-request",
+    )
     start(client, t["id"], organiser)
     problem(client.post(f"{base}/start", headers=auth(organiser)), 409, "already-started")
     problem(client.post(f"{base}/entries", headers=auth(c)), 409, "entries-closed")
-    problem(client.post(f"{base}/extend", json={"seconds": 60}, headers=auth(organiser)),
-            409, "no-round-deadline")
+    problem(
+        client.post(f"{base}/extend", json={"seconds": 60}, headers=auth(organiser)),
+        409,
+        "no-round-deadline",
+    )
     problem(client.get(f"{base}/rounds/9"), 404, "round-not-found")
-    assert client.post(f"{base}/entries/{entries[0]}/withdraw",
-                       headers=auth(a)).status_code == 200
-    problem(client.post(f"{base}/entries/{entries[0]}/withdraw", headers=auth(a)),
-            409, "already-withdrawn")
+    assert client.post(f"{base}/entries/{entries[0]}/withdraw", headers=auth(a)).status_code == 200
+    problem(
+        client.post(f"{base}/entries/{entries[0]}/withdraw", headers=auth(a)),
+        409,
+        "already-withdrawn",
+    )
 
 
 def test_an_entry_above_the_reliability_threshold_is_refused(app):
@@ -287,17 +344,22 @@ def test_an_entry_above_the_reliability_threshold_is_refused(app):
     organiser, steady, flaky = accounts(client, app, 3)
     flaky_email = client.get("/v1/me", headers=auth(flaky)).json["email"]
     steady_email = client.get("/v1/me", headers=auth(steady)).json["email"]
-    game = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "F", "email": flaky_email}, {"name": "S", "email": steady_email}]}).json
+    game = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "F", "email": flaky_email}, {"name": "S", "email": steady_email}],
+        },
+    ).json
     until_decision(client, app, game["id"])
-    assert client.post(f"/v1/games/{game['id']}/resign",
-                       headers=auth(flaky)).status_code == 201
+    assert client.post(f"/v1/games/{game['id']}/resign", headers=auth(flaky)).status_code == 201
     t = create(client, organiser, reliability_threshold=0.5)
     answer = client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(flaky))
     problem(answer, 403, "too-unreliable")
     assert answer.json["reliability"] == {"timeouts": 0, "resignations": 1, "games": 1}
-    assert client.post(f"/v1/tournaments/{t['id']}/entries",
-                       headers=auth(steady)).status_code == 201
+    assert (
+        client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(steady)).status_code == 201
+    )
 
 
 @pytest.mark.parametrize("kind", ["update", "delete"])
@@ -306,8 +368,11 @@ def test_the_tournament_log_is_append_only_in_the_database(app, kind):
     (organiser,) = accounts(client, app, 1)
     t = create(client, organiser)
     with app.app_context():
-        statement = (sa.update(TournamentEvent).values(kind="forged") if kind == "update"
-                     else sa.delete(TournamentEvent))
+        statement = (
+            sa.update(TournamentEvent).values(kind="forged")
+            if kind == "update"
+            else sa.delete(TournamentEvent)
+        )
         with pytest.raises(sa.exc.DatabaseError):
             db.session.execute(statement.where(TournamentEvent.tournament_id == t["id"]))
         db.session.rollback()
@@ -323,8 +388,7 @@ def test_a_round_robin_table_that_loses_its_withdrawn_player_becomes_a_bye(app):
     assert started["rounds"] == 3  # 4 entrants, 2-player tables: every pair once
     play_round(client, app, t["id"], 1, token_of, random.Random(1))
     gone = entries[0]
-    client.post(f"/v1/tournaments/{t['id']}/entries/{gone}/withdraw",
-                headers=auth(token_of[gone]))
+    client.post(f"/v1/tournaments/{t['id']}/entries/{gone}/withdraw", headers=auth(token_of[gone]))
     assert advance(app, t["id"]) == "advanced"
     second = client.get(f"/v1/tournaments/{t['id']}/rounds/2").json
     assert len(second["tables"]) == 1 and len(second["byes"]) == 1
@@ -342,14 +406,20 @@ def test_numbers_and_booleans_are_json_types_as_the_contract_says(app):
     made = create(client, organiser, table_size=2.0, rounds=3.0, round_seconds=86400.0)
     assert (made["table_size"], made["rounds"], made["round_seconds"]) == (2, 3, 86400)
     before = client.get("/v1/tournaments?limit=100").json
-    for fields in ({"table_size": "2"}, {"table_size": True}, {"rounds": 2.5},
-                   {"round_seconds": "60"}, {"rated": "yes"}, {"rated": 1},
-                   {"late_entries": "false"}, {"reliability_threshold": "0.5"},
-                   {"reliability_threshold": True},
-                   {"scoring": {"place_points": ["1", 0]}},
-                   {"scoring": {"place_points": [1, 0], "bye_points": "1"}}):
-        body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2,
-                **fields}
+    for fields in (
+        {"table_size": "2"},
+        {"table_size": True},
+        {"rounds": 2.5},
+        {"round_seconds": "60"},
+        {"rated": "yes"},
+        {"rated": 1},
+        {"late_entries": "false"},
+        {"reliability_threshold": "0.5"},
+        {"reliability_threshold": True},
+        {"scoring": {"place_points": ["1", 0]}},
+        {"scoring": {"place_points": [1, 0], "bye_points": "1"}},
+    ):
+        body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2, **fields}
         answer = client.post("/v1/tournaments", json=body, headers=auth(organiser))
         problem(answer, 422, "invalid-request")
         assert list(fields)[0] in json.dumps(answer.json["errors"]), answer.json
@@ -357,8 +427,11 @@ def test_numbers_and_booleans_are_json_types_as_the_contract_says(app):
     t = create(client, organiser, round_seconds=3600)
     base = f"/v1/tournaments/{t['id']}"
     for seconds in ("60", True, 1.5):
-        problem(client.post(f"{base}/extend", json={"seconds": seconds},
-                            headers=auth(organiser)), 422, "invalid-request")
+        problem(
+            client.post(f"{base}/extend", json={"seconds": seconds}, headers=auth(organiser)),
+            422,
+            "invalid-request",
+        )
 
 
 def test_a_retried_creation_with_an_idempotency_key_creates_one_tournament(app):
@@ -367,23 +440,36 @@ def test_a_retried_creation_with_an_idempotency_key_creates_one_tournament(app):
     body, or too short a key, is a 422 and creates nothing either."""
     client = app.test_client()
     organiser, other = accounts(client, app, 2)
-    body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 2,
-            "name": f"Retried {uuid.uuid4().hex[:6]}"}
+    body = {
+        "engine": "space-worm",
+        "table_size": 2,
+        "format": "swiss",
+        "rounds": 2,
+        "name": f"Retried {uuid.uuid4().hex[:6]}",
+    }
     key = {"Idempotency-Key": uuid.uuid4().hex}
     first = client.post("/v1/tournaments", json=body, headers={**auth(organiser), **key})
     again = client.post("/v1/tournaments", json=body, headers={**auth(organiser), **key})
     assert first.status_code == again.status_code == 201
     assert again.json == first.json
-    problem(client.post("/v1/tournaments", json={**body, "rounds": 3},
-                        headers={**auth(organiser), **key}), 422, "idempotency-key-reused")
-    problem(client.post("/v1/tournaments", json=body,
-                        headers={**auth(organiser), "Idempotency-Key": "short"}),
-            422, "bad-idempotency-key")
+    problem(
+        client.post(
+            "/v1/tournaments", json={**body, "rounds": 3}, headers={**auth(organiser), **key}
+        ),
+        422,
+        "idempotency-key-reused",
+    )
+    problem(
+        client.post(
+            "/v1/tournaments", json=body, headers={**auth(organiser), "Idempotency-Key": "short"}
+        ),
+        422,
+        "bad-idempotency-key",
+    )
     # the same key from another caller is another request
     theirs = client.post("/v1/tournaments", json=body, headers={**auth(other), **key})
     assert theirs.status_code == 201 and theirs.json["id"] != first.json["id"]
-    named = [t for t in client.get("/v1/tournaments?limit=100").json
-             if t["name"] == body["name"]]
+    named = [t for t in client.get("/v1/tournaments?limit=100").json if t["name"] == body["name"]]
     assert sorted(t["id"] for t in named) == sorted([first.json["id"], theirs.json["id"]])
 
 
@@ -398,15 +484,24 @@ def test_a_deleted_accounts_name_is_erased_from_its_tournaments(any_app):
     start(client, t["id"], organiser)
     name = client.get("/v1/me", headers=auth(players[0])).json["display_name"]
     with any_app.app_context():
-        log_before = [(e.seq, e.kind, e.payload) for e in db.session.scalars(
-            sa.select(TournamentEvent).where(TournamentEvent.tournament_id == t["id"])
-            .order_by(TournamentEvent.seq))]
+        log_before = [
+            (e.seq, e.kind, e.payload)
+            for e in db.session.scalars(
+                sa.select(TournamentEvent)
+                .where(TournamentEvent.tournament_id == t["id"])
+                .order_by(TournamentEvent.seq)
+            )
+        ]
     assert name in json.dumps(client.get(f"/v1/tournaments/{t['id']}/events").json)
     assert client.delete("/v1/me", headers=auth(players[0])).status_code == 204
-    urls = [f"/v1/tournaments/{t['id']}", f"/v1/tournaments/{t['id']}/standings",
-            f"/v1/tournaments/{t['id']}/standings?format=csv",
-            f"/v1/tournaments/{t['id']}/rounds/1", f"/v1/tournaments/{t['id']}/events",
-            f"/tournaments/{t['id']}"]
+    urls = [
+        f"/v1/tournaments/{t['id']}",
+        f"/v1/tournaments/{t['id']}/standings",
+        f"/v1/tournaments/{t['id']}/standings?format=csv",
+        f"/v1/tournaments/{t['id']}/rounds/1",
+        f"/v1/tournaments/{t['id']}/events",
+        f"/tournaments/{t['id']}",
+    ]
     for url in urls:
         answer = client.get(url)
         assert answer.status_code == 200, url
@@ -416,12 +511,18 @@ def test_a_deleted_accounts_name_is_erased_from_its_tournaments(any_app):
     assert {s["entry"]: s["name"] for s in standings}[entries[0]] == "(deleted player)"
     events = client.get(f"/v1/tournaments/{t['id']}/events").json["events"]
     added = [e["payload"] for e in events if e["kind"] == "entry-added"]
-    assert {"entry": entries[0], "name": "(deleted player)"}.items() <= \
-        next(p for p in added if p["entry"] == entries[0]).items()
+    assert {"entry": entries[0], "name": "(deleted player)"}.items() <= next(
+        p for p in added if p["entry"] == entries[0]
+    ).items()
     with any_app.app_context():
-        log_after = [(e.seq, e.kind, e.payload) for e in db.session.scalars(
-            sa.select(TournamentEvent).where(TournamentEvent.tournament_id == t["id"])
-            .order_by(TournamentEvent.seq))]
+        log_after = [
+            (e.seq, e.kind, e.payload)
+            for e in db.session.scalars(
+                sa.select(TournamentEvent)
+                .where(TournamentEvent.tournament_id == t["id"])
+                .order_by(TournamentEvent.seq)
+            )
+        ]
     assert log_after == log_before
 
 

@@ -14,27 +14,38 @@ import sqlalchemy as sa
 from arbiter.extensions import db
 from arbiter.models import Tournament, TournamentEvent, TournamentRound
 from arbiter.service import tournament_rounds
-from tests.arbiter.test_tournaments import (accounts, advance, create, enter_all,
-                                            log_kinds, play_round, problem, start)
+from tests.arbiter.test_tournaments import (
+    accounts,
+    advance,
+    create,
+    enter_all,
+    log_kinds,
+    play_round,
+    problem,
+    start,
+)
 from tests.helpers import auth
 
 
 def _withdraw(client, tournament_id: str, entry: str, token: str):
-    answer = client.post(f"/v1/tournaments/{tournament_id}/entries/{entry}/withdraw",
-                         headers=auth(token))
+    answer = client.post(
+        f"/v1/tournaments/{tournament_id}/entries/{entry}/withdraw", headers=auth(token)
+    )
     assert answer.status_code == 200, answer.json
     return answer.json
 
 
 def _over_payload(app, tournament_id: str) -> dict:
     with app.app_context():
-        return db.session.scalars(sa.select(TournamentEvent.payload).where(
-            TournamentEvent.tournament_id == tournament_id,
-            TournamentEvent.kind == "tournament-over")).one()
+        return db.session.scalars(
+            sa.select(TournamentEvent.payload).where(
+                TournamentEvent.tournament_id == tournament_id,
+                TournamentEvent.kind == "tournament-over",
+            )
+        ).one()
 
 
-def test_a_swiss_left_with_one_player_ends_and_the_organisers_forfeit_is_no_resignation(
-        any_app):
+def test_a_swiss_left_with_one_player_ends_and_the_organisers_forfeit_is_no_resignation(any_app):
     client = any_app.test_client()
     me, bob = accounts(client, any_app, 2)
     t = create(client, me, name="Sw2", rounds=2)
@@ -61,8 +72,9 @@ def test_a_swiss_left_with_one_player_ends_and_the_organisers_forfeit_is_no_resi
     # the organiser withdrew and replaced Bob: that forfeit is not Bob's resignation
     assert client.get("/v1/me", headers=auth(bob)).json["reliability"]["resignations"] == 0
     strict = create(client, me, reliability_threshold=0)
-    assert client.post(f"/v1/tournaments/{strict['id']}/entries",
-                       headers=auth(bob)).status_code == 201
+    assert (
+        client.post(f"/v1/tournaments/{strict['id']}/entries", headers=auth(bob)).status_code == 201
+    )
 
 
 def test_a_player_who_withdraws_himself_and_is_replaced_has_resigned(app):
@@ -72,8 +84,12 @@ def test_a_player_who_withdraws_himself_and_is_replaced_has_resigned(app):
     _, bobs = enter_all(client, t["id"], [ann, bob])
     start(client, t["id"], organiser)
     _withdraw(client, t["id"], bobs, bob)
-    assert client.post(f"/v1/tournaments/{t['id']}/entries/{bobs}/replace",
-                       headers=auth(organiser)).status_code == 200
+    assert (
+        client.post(
+            f"/v1/tournaments/{t['id']}/entries/{bobs}/replace", headers=auth(organiser)
+        ).status_code
+        == 200
+    )
     assert client.get("/v1/me", headers=auth(bob)).json["reliability"]["resignations"] == 1
 
 
@@ -113,8 +129,9 @@ def test_one_broken_tournament_neither_stops_the_sweep_nor_floods_the_log(app, c
         start(client, t["id"], organiser)
         play_round(client, app, t["id"], 1, dict(zip(entries, pair)), random.Random(4))
     with app.app_context():  # a row the pairing cannot read: its scoring is lost
-        db.session.execute(sa.update(Tournament).where(Tournament.id == broken["id"])
-                           .values(scoring={}))
+        db.session.execute(
+            sa.update(Tournament).where(Tournament.id == broken["id"]).values(scoring={})
+        )
         db.session.commit()
     with caplog.at_level(logging.DEBUG, logger=tournament_rounds.__name__):
         with app.app_context():
@@ -136,8 +153,9 @@ def test_a_withdrawal_before_the_start_can_be_taken_back(any_app):
     again = client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(bob))
     assert again.status_code == 201, again.json
     assert again.json["id"] == bobs and again.json["withdrawn_round"] is None
-    problem(client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(bob)),
-            409, "already-entered")
+    problem(
+        client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(bob)), 409, "already-entered"
+    )
     assert start(client, t["id"], organiser)["status"] == "running"
     assert "entry-returned" in log_kinds(any_app, t["id"])
 
@@ -159,20 +177,29 @@ def test_a_round_number_too_large_for_the_database_is_a_404(app):
     (organiser,) = accounts(client, app, 1)
     t = create(client, organiser)
     base = f"/v1/tournaments/{t['id']}/rounds"
-    for number in ("99999999999999999999", "9223372036854775808", "9223372036854775807",
-                   "2147483648"):
+    for number in (
+        "99999999999999999999",
+        "9223372036854775808",
+        "9223372036854775807",
+        "2147483648",
+    ):
         problem(client.get(f"{base}/{number}"), 404, "not-found")
     problem(client.get(f"{base}/2147483647"), 404, "round-not-found")
     spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
-    [param] = [p for p in spec["paths"]["/v1/tournaments/{tournament_id}/rounds/{number}"]
-               ["parameters"] if p["name"] == "number"]
+    [param] = [
+        p
+        for p in spec["paths"]["/v1/tournaments/{tournament_id}/rounds/{number}"]["parameters"]
+        if p["name"] == "number"
+    ]
     assert param["schema"] == {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}
 
 
 def test_the_web_lists_answer_a_bad_page_or_status_with_an_html_page(app):
     client = app.test_client()
-    for address, said in (("/games?page=99999999999999999999", "no page"),
-                          ("/tournaments?status=zzz", "zzz")):
+    for address, said in (
+        ("/games?page=99999999999999999999", "no page"),
+        ("/tournaments?status=zzz", "zzz"),
+    ):
         answer = client.get(address)
         assert answer.status_code == 400 and answer.mimetype == "text/html", address
         assert said in answer.get_data(as_text=True)

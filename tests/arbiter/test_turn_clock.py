@@ -11,11 +11,10 @@ import time_machine
 from arbiter.extensions import db
 from arbiter.models import OutboxMail
 from arbiter.service import mail
-from tests.arbiter.clock_helpers import (T0, after, events, parse, reminder_mails, sweep,
-                                         timeouts)
-from tests.conftest import make_app
-from tests.arbiter.test_games_api import assert_problem
 from arbiter.service.games import load
+from tests.arbiter.clock_helpers import T0, after, events, parse, reminder_mails, sweep, timeouts
+from tests.arbiter.test_games_api import assert_problem
+from tests.conftest import make_app
 from tests.helpers import agreed, auth, summary, until_decision
 
 TIMER = {"setup": "first-game", "timer": True, "timer_seconds": 60}
@@ -23,9 +22,14 @@ TIMER = {"setup": "first-game", "timer": True, "timer_seconds": 60}
 
 def timed_game(client, app, clock: dict | None = None, emails: bool = False):
     """Create a 2-player first game with the Timer; roll to Blue's first decision."""
-    body = {"engine": "worms", "options": TIMER, "clock": clock or {}, "players": [
-        {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None}
-        for i in range(2)]}
+    body = {
+        "engine": "worms",
+        "options": TIMER,
+        "clock": clock or {},
+        "players": [
+            {"name": f"P{i}", "email": f"p{i}@example.org" if emails else None} for i in range(2)
+        ],
+    }
     agreed(app, *(p["email"] for p in body["players"] if p["email"]))
     answer = client.post("/v1/games", json=body)
     assert answer.status_code == 201, answer.json
@@ -39,7 +43,7 @@ def play(client, game_id: str, token: str, text: str):
 
 
 def test_the_turn_deadline_starts_at_the_first_decision_and_survives_the_turn(app, client):
-    """"At the start of a player's turn, before they Activate their worm, they start the
+    """ "At the start of a player's turn, before they Activate their worm, they start the
     timer": one deadline for the whole turn, with no time control at all, shown in the
     summary; later decisions and rolls of the turn keep it (Timer)."""
     with time_machine.travel(T0, tick=False):
@@ -51,13 +55,13 @@ def test_the_turn_deadline_starts_at_the_first_decision_and_survives_the_turn(ap
     assert parse(timer["started"]) == T0 and parse(timer["deadline"]) == after(T0, 60)
     with time_machine.travel(after(T0, 20), tick=False):
         assert play(client, game_id, tokens[0], "activate B1").status_code == 201
-        assert play(client, game_id, tokens[0], "inch 4").status_code == 201   # crate + mine
+        assert play(client, game_id, tokens[0], "inch 4").status_code == 201  # crate + mine
         s = until_decision(client, app, game_id)
-    assert parse(s["deadline"]) == after(T0, 60)        # the same deadline, not 20 s later
+    assert parse(s["deadline"]) == after(T0, 60)  # the same deadline, not 20 s later
 
 
 def test_the_sweep_jumps_the_turn_to_end_turn_and_later_moves_are_refused(app, client):
-    """"If they do not, their turn immediately Jumps to step 6": after the deadline a
+    """ "If they do not, their turn immediately Jumps to step 6": after the deadline a
     move is refused (409 turn-time-up, nothing written) and the sweep plays the Timer's
     timeout move, not counted as a missed deadline."""
     with time_machine.travel(T0, tick=False):
@@ -73,15 +77,15 @@ def test_the_sweep_jumps_the_turn_to_end_turn_and_later_moves_are_refused(app, c
     s = until_decision(client, app, game_id)
     with app.app_context():
         _, _, state = load(game_id)
-    if state["turn"]["number"] == 1:                    # Blue's Drop card asks a target
+    if state["turn"]["number"] == 1:  # Blue's Drop card asks a target
         assert state["log"][0] == "time is up" and state["log"][1].startswith("drop ")
-        assert s["clock"]["turn_clock"] is None         # the Drop card is not timed
-    else:                                               # or it needed none: Red's turn
+        assert s["clock"]["turn_clock"] is None  # the Drop card is not timed
+    else:  # or it needed none: Red's turn
         assert state["turn"]["seat"] == 1 and s["to_act"] == [1]
-        assert s["clock"]["turn_clock"]["seat"] == 1    # Red's own Timer
+        assert s["clock"]["turn_clock"]["seat"] == 1  # Red's own Timer
     assert s["clock"]["seats"][0]["misses"] == 0
     moves = [e.payload["move"] for e in events(app, game_id, "move")]
-    assert {"move": "activate", "worm": "B1"} not in moves   # no step after the deadline
+    assert {"move": "activate", "worm": "B1"} not in moves  # no step after the deadline
 
 
 def test_the_turn_mail_shows_the_turn_deadline(app, client):
@@ -89,8 +93,11 @@ def test_the_turn_mail_shows_the_turn_deadline(app, client):
     with time_machine.travel(T0, tick=False):
         game_id, _, _ = timed_game(client, app, emails=True)
     with app.app_context():
-        bodies = list(db.session.scalars(sa.select(OutboxMail.body).where(
-            OutboxMail.dedupe_key.like(f"turn:{game_id}:%"))))
+        bodies = list(
+            db.session.scalars(
+                sa.select(OutboxMail.body).where(OutboxMail.dedupe_key.like(f"turn:{game_id}:%"))
+            )
+        )
     assert bodies and "Deadline: 2026-12-01 12:01 UTC" in bodies[-1]
     assert "Timer: this turn must reach End turn within 60 seconds" in bodies[-1]
 
@@ -99,6 +106,7 @@ def test_the_game_page_shows_the_turn_deadline(app, client):
     """Web players see the Timer's deadline on the game page (issue 14: "the deadline
     is shown in their mails and pages")."""
     from tests.arbiter.test_web_pages import open_seat, page
+
     with time_machine.travel(T0, tick=False):
         game_id, _, _ = timed_game(client, app)
         assert open_seat(client, app, game_id, 0).status_code == 303
@@ -118,33 +126,37 @@ def test_a_turn_deadline_is_mailed_and_reminded_over_real_smtp(sqlite_url, smtp)
     clock = {"type": "per-move", "seconds": 3 * 86400, "reminders": [86400, 3600]}
     options = {**TIMER, "timer_seconds": 7200}
     with time_machine.travel(T0, tick=False):
-        body = {"engine": "worms", "options": options, "clock": clock, "players": [
-            {"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)]}
+        body = {
+            "engine": "worms",
+            "options": options,
+            "clock": clock,
+            "players": [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(2)],
+        }
         agreed(app, "p0@example.org", "p1@example.org")  # accounts: they agreed to mail
         created = client.post("/v1/games", json=body).json
         game_id, tokens = created["id"], created["seats"]
         s = until_decision(client, app, game_id)
-        assert parse(s["deadline"]) == after(T0, 7200)        # the Timer, not 3 days
+        assert parse(s["deadline"]) == after(T0, 7200)  # the Timer, not 3 days
         send_all(app)
     [turn] = inbox.to("p0@example.org")
     text = turn.get_body(preferencelist=("plain",)).get_content()
     assert "Deadline: 2026-12-01 14:00 UTC" in text
     assert "Timer: this turn must reach End turn within 7200 seconds" in text
-    assert sweep(app, after(T0, 60))["reminders"] == 0       # no 24 h reminder for 2 h
+    assert sweep(app, after(T0, 60))["reminders"] == 0  # no 24 h reminder for 2 h
     with time_machine.travel(after(T0, 3601), tick=False):  # the reminder's created_at
         assert sweep(app, after(T0, 3601))["reminders"] == 1  # is then, not the real now
-    assert sweep(app, after(T0, 3700))["reminders"] == 0     # once
+    assert sweep(app, after(T0, 3700))["reminders"] == 0  # once
     with time_machine.travel(after(T0, 3601), tick=False):
         send_all(app)
     [reminder] = [m for m in inbox.to("p0@example.org") if "Reminder" in m["Subject"]]
     text = reminder.get_content()
     assert "deadline 2026-12-01 14:00 UTC (the turn's Timer" in text
-    assert not inbox.to("p1@example.org")                    # Red owes nothing yet
+    assert not inbox.to("p1@example.org")  # Red owes nothing yet
     with time_machine.travel(after(T0, 3700), tick=False):
         token = [s["token"] for s in tokens]
         assert play(client, game_id, token[0], "activate B1").status_code == 201
         until_decision(client, app, game_id)
-    assert sweep(app, after(T0, 3710))["reminders"] == 0     # not again each decision
+    assert sweep(app, after(T0, 3710))["reminders"] == 0  # not again each decision
 
 
 def test_no_reminder_of_a_turn_deadline_without_reminders(app, client):

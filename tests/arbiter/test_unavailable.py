@@ -15,21 +15,30 @@ from tests.conftest import free_port
 def unreachable_client():
     """A client of an app whose PostgreSQL URL points at a port nobody listens on."""
     port = free_port()
-    app = create_app({"TESTING": True, "ENQUEUE": False, "DB_RETRY_AFTER_SECONDS": 7,
-                      "SQLALCHEMY_DATABASE_URI":
-                          f"postgresql+psycopg://postgres@127.0.0.1:{port}/nothing"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "ENQUEUE": False,
+            "DB_RETRY_AFTER_SECONDS": 7,
+            "SQLALCHEMY_DATABASE_URI": f"postgresql+psycopg://postgres@127.0.0.1:{port}/nothing",
+        }
+    )
     return app.test_client()
 
 
-@pytest.mark.parametrize("method, path, body", [
-    ("get", "/v1/games/abc", None),
-    ("get", "/v1/games", None),
-    ("get", "/v1/games/abc/events?after=0&wait=5", None),
-    ("post", "/v1/games", {"engine": "space-worm", "players": [{"name": "Ann"}]}),
-    ("post", "/v1/games/abc/moves", {"move": {"die": 0, "direction": "up"}}),
-])
-def test_requests_needing_the_database_get_503_with_retry_after(unreachable_client,
-                                                                method, path, body):
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("get", "/v1/games/abc", None),
+        ("get", "/v1/games", None),
+        ("get", "/v1/games/abc/events?after=0&wait=5", None),
+        ("post", "/v1/games", {"engine": "space-worm", "players": [{"name": "Ann"}]}),
+        ("post", "/v1/games/abc/moves", {"move": {"die": 0, "direction": "up"}}),
+    ],
+)
+def test_requests_needing_the_database_get_503_with_retry_after(
+    unreachable_client, method, path, body
+):
     """Given the database down, reads, writes and long-polls answer at once with 503
     ``database-unavailable`` as problem+json, and Retry-After the configured seconds."""
     started = time.monotonic()
@@ -64,8 +73,13 @@ def test_a_stream_asked_for_while_the_database_is_down_gets_503(unreachable_clie
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "GET", "path": "/v1/games/abc/stream",
-             "query_string": b"", "headers": []}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/v1/games/abc/stream",
+        "query_string": b"",
+        "headers": [],
+    }
     asyncio.run(front(scope, receive, send))
     start = sent[0]
     assert start["status"] == 503
@@ -75,8 +89,9 @@ def test_a_stream_asked_for_while_the_database_is_down_gets_503(unreachable_clie
 
 
 @pytest.mark.parametrize("pre_ping", [False, True])
-def test_a_pooled_connection_that_died_gives_503_once_then_the_pool_recovers(postgres_url,
-                                                                              pre_ping):
+def test_a_pooled_connection_that_died_gives_503_once_then_the_pool_recovers(
+    postgres_url, pre_ping
+):
     """Given the web process's pool (no pre-ping, ``config.web_settings``) holding
     connections whose server processes were terminated (as a PostgreSQL restart does),
     the next request answers 503 problem+json with Retry-After, never a 500, and the
@@ -88,8 +103,11 @@ def test_a_pooled_connection_that_died_gives_503_once_then_the_pool_recovers(pos
     from arbiter.extensions import db
     from tests.conftest import make_app
 
-    app = make_app(postgres_url, DB_RETRY_AFTER_SECONDS=7,
-                   SQLALCHEMY_ENGINE_OPTIONS=engine_options(postgres_url, pre_ping))
+    app = make_app(
+        postgres_url,
+        DB_RETRY_AFTER_SECONDS=7,
+        SQLALCHEMY_ENGINE_OPTIONS=engine_options(postgres_url, pre_ping),
+    )
     client = app.test_client()
     assert client.get("/v1/games").status_code == 200
     with app.app_context():

@@ -61,26 +61,31 @@ def test_the_command_exits_0_on_a_true_record_and_1_on_a_forged_one(record, tmp_
     roll["outcome"] = [v % 6 + 1 for v in roll["outcome"]]  # every die changed
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(forged))
-    ok = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(good)],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "verify", str(good)], capture_output=True, text=True
+    )
     assert ok.returncode == 0 and ok.stdout.startswith("OK")
-    fail = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(bad)],
-                          capture_output=True, text=True)
+    fail = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "verify", str(bad)], capture_output=True, text=True
+    )
     assert fail.returncode == 1 and "MISMATCH" in fail.stderr
 
 
 def test_a_move_whose_text_was_changed_is_caught(record):
     forged = copy.deepcopy(record)
     move = next(e for e in forged["events"] if e["kind"] == "move")
-    move["payload"]["text"] = "die 7 heart" if move["payload"]["text"] != "die 7 heart" else "die 6 up"
+    move["payload"]["text"] = (
+        "die 7 heart" if move["payload"]["text"] != "die 7 heart" else "die 6 up"
+    )
     assert "text" in verify(forged).mismatch
 
 
 def test_the_command_refuses_a_record_that_is_not_an_object(tmp_path):
     path = tmp_path / "list.json"
     path.write_text("[1, 2]")
-    done = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(path)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "verify", str(path)], capture_output=True, text=True
+    )
     assert done.returncode == 2 and "not a game record" in done.stderr
 
 
@@ -91,8 +96,9 @@ def test_a_record_without_its_seed_revealed_event_fails(record):
     forged["events"] = [e for e in forged["events"] if e["kind"] != "seed-revealed"]
     verdict = verify(forged)
     assert not verdict.ok
-    assert verdict.mismatch == ("the record has no seed-revealed event: its log never "
-                                "reveals the seed it gives")
+    assert verdict.mismatch == (
+        "the record has no seed-revealed event: its log never reveals the seed it gives"
+    )
 
 
 def test_a_seed_revealed_event_naming_another_seed_fails(record):
@@ -103,8 +109,10 @@ def test_a_seed_revealed_event_naming_another_seed_fails(record):
     event["payload"]["seed"] = "cd" * 32
     verdict = verify(forged)
     assert not verdict.ok
-    assert verdict.mismatch.startswith(f"seq {event['seq']}: the seed-revealed event names "
-                                       f"seed \"{'cd' * 32}\", not the record's seed")
+    assert verdict.mismatch.startswith(
+        f"seq {event['seq']}: the seed-revealed event names "
+        f'seed "{"cd" * 32}", not the record\'s seed'
+    )
 
 
 @pytest.mark.parametrize("name", ["chess", ["space-worm"], None])
@@ -113,19 +121,20 @@ def test_an_unknown_engine_is_named_as_such(record, name):
     engine, instead of a missing field or a crash."""
     verdict = verify({**record, "engine": name})
     assert not verdict.ok
-    assert verdict.mismatch.startswith(f"this record is for engine {json.dumps(name)}, "
-                                       "which this arbiter does not have")
+    assert verdict.mismatch.startswith(
+        f"this record is for engine {json.dumps(name)}, which this arbiter does not have"
+    )
 
 
 def test_the_command_names_an_unknown_engine(record, tmp_path):
     """``arbiter verify`` exits 1 and prints the unknown engine's name."""
     path = tmp_path / "chess.json"
     path.write_text(json.dumps({**record, "engine": "chess"}))
-    done = subprocess.run([sys.executable, "-m", "arbiter.cli", "verify", str(path)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "verify", str(path)], capture_output=True, text=True
+    )
     assert done.returncode == 1
-    assert ('this record is for engine "chess", which this arbiter does not have'
-            in done.stderr)
+    assert 'this record is for engine "chess", which this arbiter does not have' in done.stderr
 
 
 def test_a_version_no_longer_played_is_checked_under_todays_rules_with_a_note(record):
@@ -133,6 +142,8 @@ def test_a_version_no_longer_played_is_checked_under_todays_rules_with_a_note(re
     it under today's rules and says so in a note."""
     verdict = verify({**record, "engine_version": "0-retired"})
     assert verdict.ok
-    assert verdict.notes == ['recorded with space-worm version "0-retired", which this '
-                             f'arbiter no longer plays; checked with version '
-                             f'{record["engine_version"]}']
+    assert verdict.notes == [
+        'recorded with space-worm version "0-retired", which this '
+        f"arbiter no longer plays; checked with version "
+        f"{record['engine_version']}"
+    ]

@@ -20,8 +20,10 @@ from tests.conftest import make_app
 from tests.helpers import auth, event_count, new_game, play_out, summary, until_decision
 
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
-MOVE_BUTTON = re.compile(r'<button type="submit" name="move" value="([^"]+)"'
-                         r'|<option value="([^"]+)"')
+MOVE_BUTTON = re.compile(
+    r'<button type="submit" name="move" value="([^"]+)"'
+    r'|<option value="([^"]+)"'
+)
 
 
 def open_seat(client, app, game_id: str, seat: int):
@@ -40,11 +42,13 @@ def page(client, game_id: str) -> str:
 
 def form_fields(text: str) -> dict:
     """Return the hidden fields of the move form of a page."""
-    form = text[text.index('class="move-form"'):]
-    return {"csrf_token": CSRF.search(form).group(1),
-            "expected_version": re.search(r'name="expected_version" value="(\d+)"', form).group(1),
-            "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
-            "move": html.unescape([g for g in MOVE_BUTTON.search(form).groups() if g][0])}
+    form = text[text.index('class="move-form"') :]
+    return {
+        "csrf_token": CSRF.search(form).group(1),
+        "expected_version": re.search(r'name="expected_version" value="(\d+)"', form).group(1),
+        "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
+        "move": html.unescape([g for g in MOVE_BUTTON.search(form).groups() if g][0]),
+    }
 
 
 def seat_to_move(client, app, engine: str = "space-worm", players: int = 2):
@@ -84,8 +88,7 @@ def test_config_makes_the_cookie_secure_for_an_https_base_url(tmp_path) -> None:
     assert not load(str(tmp_path), {"BASE_URL": "http://127.0.0.1:8000"})["SESSION_COOKIE_SECURE"]
 
 
-@pytest.mark.parametrize("mangle", [lambda k: k[:-3] + "abc", lambda k: "x" + k,
-                                    lambda k: ""])
+@pytest.mark.parametrize("mangle", [lambda k: k[:-3] + "abc", lambda k: "x" + k, lambda k: ""])
 def test_a_forged_link_is_refused(client, app, mangle) -> None:
     """A link whose key was altered or cut is refused (403) and opens no seat."""
     game_id, _ = new_game(client, "space-worm", 2)
@@ -128,8 +131,9 @@ def test_a_move_by_button_is_recorded_once_even_when_sent_twice(client, app) -> 
     second = client.post(f"/games/{game_id}/move", data=fields)
     assert first.status_code == second.status_code == 303
     assert event_count(app, game_id) == before + 1
-    moves = [e for e in client.get(f"/v1/games/{game_id}/events").json["events"]
-             if e["kind"] == "move"]
+    moves = [
+        e for e in client.get(f"/v1/games/{game_id}/events").json["events"] if e["kind"] == "move"
+    ]
     assert len(moves) == 1 and moves[0]["seat"] == seat
     assert moves[0]["payload"]["move"] == json.loads(fields["move"])
     assert "Move recorded" in page(client, game_id)
@@ -157,8 +161,14 @@ def test_a_stale_form_says_the_game_moved_on(client, app) -> None:
     game_id, tokens, seat = seat_to_move(client, app)
     fields = form_fields(page(client, game_id))
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
-    assert client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                       json={"move": legal["moves"][-1]}).status_code == 201
+    assert (
+        client.post(
+            f"/v1/games/{game_id}/moves",
+            headers=auth(tokens[seat]),
+            json={"move": legal["moves"][-1]},
+        ).status_code
+        == 201
+    )
     until_decision(client, app, game_id)
     before = event_count(app, game_id)
     answer = client.post(f"/games/{game_id}/move", data=fields, follow_redirects=True)
@@ -168,8 +178,7 @@ def test_a_stale_form_says_the_game_moved_on(client, app) -> None:
     assert event_count(app, game_id) == before
 
 
-def test_an_old_form_sent_again_with_another_move_says_the_game_moved_on(client,
-                                                                       app) -> None:
+def test_an_old_form_sent_again_with_another_move_says_the_game_moved_on(client, app) -> None:
     """A page's form used for a move, then sent again (its old key and version) with
     another move, records nothing and the page says the game moved on, without
     Idempotency-Key jargon."""
@@ -180,8 +189,9 @@ def test_an_old_form_sent_again_with_another_move_says_the_game_moved_on(client,
     assert client.post(f"/games/{game_id}/move", data=fields).status_code == 303
     until_decision(client, app, game_id)
     before = event_count(app, game_id)
-    answer = client.post(f"/games/{game_id}/move", data=dict(fields, move=json.dumps(other)),
-                         follow_redirects=True)
+    answer = client.post(
+        f"/games/{game_id}/move", data=dict(fields, move=json.dumps(other)), follow_redirects=True
+    )
     text = answer.get_data(as_text=True)
     assert "The game moved on" in text and "not recorded" in text
     assert "Idempotency-Key" not in text
@@ -193,8 +203,9 @@ def test_a_move_in_notation_and_an_unreadable_one(client, app) -> None:
     with the engine's sentence and nothing recorded."""
     game_id, tokens, seat = seat_to_move(client, app)
     fields = form_fields(page(client, game_id))
-    text = client.get(f"/v1/games/{game_id}/legal-moves",
-                      headers=auth(tokens[seat])).json["notation"][0]
+    text = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json[
+        "notation"
+    ][0]
     bad = dict(fields, move="", text="fly to the moon", key=fields["key"] + "x")
     before = event_count(app, game_id)
     answer = client.post(f"/games/{game_id}/move", data=bad, follow_redirects=True)
@@ -213,8 +224,11 @@ def test_a_spectator_cannot_move(client, app) -> None:
     assert 'class="move-form"' not in text and "You are watching" in text
     csrf = CSRF.search(text).group(1)  # the seat-token form's
     before = event_count(app, game_id)
-    answer = client.post(f"/games/{game_id}/move", follow_redirects=True, data={
-        "csrf_token": csrf, "expected_version": 3, "key": "k" * 20, "move": "{}"})
+    answer = client.post(
+        f"/games/{game_id}/move",
+        follow_redirects=True,
+        data={"csrf_token": csrf, "expected_version": 3, "key": "k" * 20, "move": "{}"},
+    )
     assert "Open your seat first" in answer.get_data(as_text=True)
     assert event_count(app, game_id) == before
 
@@ -224,11 +238,15 @@ def test_a_seat_token_opens_the_seat(client, app) -> None:
     wrong token says so."""
     game_id, tokens = new_game(client, "space-worm", 2)
     csrf = CSRF.search(page(client, game_id)).group(1)
-    wrong = client.post(f"/games/{game_id}/token", data={"csrf_token": csrf, "token": "nope"},
-                        follow_redirects=True)
+    wrong = client.post(
+        f"/games/{game_id}/token", data={"csrf_token": csrf, "token": "nope"}, follow_redirects=True
+    )
     assert "not a seat token of this game" in wrong.get_data(as_text=True)
-    right = client.post(f"/games/{game_id}/token",
-                        data={"csrf_token": csrf, "token": tokens[1]}, follow_redirects=True)
+    right = client.post(
+        f"/games/{game_id}/token",
+        data={"csrf_token": csrf, "token": tokens[1]},
+        follow_redirects=True,
+    )
     assert "You are playing seat 1" in right.get_data(as_text=True)
 
 
@@ -259,8 +277,11 @@ def test_dark_horse_pages_never_show_another_seats_cards(client, app) -> None:
             assert secret not in public
         s = summary(client, game_id)["to_act"][0]
         legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[s])).json
-        client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[s]),
-                    json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]})
+        client.post(
+            f"/v1/games/{game_id}/moves",
+            headers=auth(tokens[s]),
+            json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]},
+        )
         steps += 1
     assert steps >= 10
 
@@ -280,8 +301,9 @@ def test_pages_carry_a_strict_csp_and_no_inline_script(client, app) -> None:
         assert "style=" not in text and "<style" not in text
         assert not re.search(r"<[^>]*\son[a-z]+=", text)  # no inline event handlers
     text = page(client, game_id)
-    assert re.search(r'<svg [^>]*role="(img|group)" aria-labelledby="board-title board-desc"',
-                     text)  # group: the picture holds pick links on the seat's turn
+    assert re.search(
+        r'<svg [^>]*role="(img|group)" aria-labelledby="board-title board-desc"', text
+    )  # group: the picture holds pick links on the seat's turn
     assert "<desc" in text and "The board in words" in text
 
 
@@ -319,10 +341,14 @@ def test_turn_mails_carry_the_signed_link_of_the_seat(client, app) -> None:
     game_id, _ = new_game(client, "space-worm", 2, emails=True)
     until_decision(client, app, game_id)
     with app.app_context():
-        mails = db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.game_id == game_id, OutboxMail.dedupe_key.like("turn:%"))).all()
-        links = [(m.seat, re.search(r"http://arbiter.test(/games/\S+)", m.body).group(1))
-                 for m in mails]
+        mails = db.session.scalars(
+            sa.select(OutboxMail).where(
+                OutboxMail.game_id == game_id, OutboxMail.dedupe_key.like("turn:%")
+            )
+        ).all()
+        links = [
+            (m.seat, re.search(r"http://arbiter.test(/games/\S+)", m.body).group(1)) for m in mails
+        ]
     assert links
     for seat, link in links:
         browser = app.test_client()
@@ -333,8 +359,9 @@ def test_turn_mails_carry_the_signed_link_of_the_seat(client, app) -> None:
 def test_creation_answers_carry_each_seats_link(client, app) -> None:
     """The creation answer gives each seat its signed page link (shown once, like the
     token)."""
-    answer = client.post("/v1/games", json={"engine": "worms", "players": [
-        {"name": "Ann"}, {"name": "Bob"}]}).json
+    answer = client.post(
+        "/v1/games", json={"engine": "worms", "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    ).json
     for seat in answer["seats"]:
         browser = app.test_client()
         assert browser.get(seat["link"].replace("http://arbiter.test", "")).status_code == 303
@@ -381,8 +408,9 @@ def test_a_place_picked_on_the_board_narrows_the_moves(client, app) -> None:
     narrowed = client.get(f"/games/{game_id}?pick={picks[0]}").get_data(as_text=True)
     assert "picked on the board" in narrowed
     shown = [html.unescape(t) for t in re.findall(r'class="move">([^<]+)</button>', narrowed)]
-    shown += [html.unescape(t) for t in re.findall(r'<option value="[^"]+">([^<]+)</option>',
-                                                    narrowed)]
+    shown += [
+        html.unescape(t) for t in re.findall(r'<option value="[^"]+">([^<]+)</option>', narrowed)
+    ]
     assert shown and all(names(pick, t) for t in shown)
 
 
@@ -433,17 +461,24 @@ def test_the_deadline_is_shown_in_the_seats_zone(client, app) -> None:
     """With a turn clock, the page gives the deadline in the seat's own time zone (and
     UTC), marked up for the browser to show in the viewer's zone; a spectator reads it
     in UTC."""
-    answer = client.post("/v1/games", json={
-        "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400},
-        "players": [{"name": "Ann", "tz": "Asia/Tokyo"}, {"name": "Bob", "tz": "Asia/Tokyo"}]})
+    answer = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "clock": {"type": "per-move", "seconds": 86400},
+            "players": [{"name": "Ann", "tz": "Asia/Tokyo"}, {"name": "Bob", "tz": "Asia/Tokyo"}],
+        },
+    )
     assert answer.status_code == 201, answer.json
     game_id = answer.json["id"]
     until_decision(client, app, game_id)
     assert open_seat(client, app, game_id, 0).status_code == 303
-    mine = re.search(r'<time class="local" datetime="([^"]+)">([^<]+)</time>',
-                     page(client, game_id))
+    mine = re.search(
+        r'<time class="local" datetime="([^"]+)">([^<]+)</time>', page(client, game_id)
+    )
     assert mine, "no deadline on the page"
     assert mine.group(1).endswith("Z") and "JST" in mine.group(2) and "UTC)" in mine.group(2)
-    public = re.search(r'<time class="local" datetime="[^"]+">([^<]+)</time>',
-                       page(app.test_client(), game_id))
+    public = re.search(
+        r'<time class="local" datetime="[^"]+">([^<]+)</time>', page(app.test_client(), game_id)
+    )
     assert public.group(1).endswith("UTC") and "JST" not in public.group(1)

@@ -9,19 +9,23 @@ import html
 import random
 import re
 
-from tests.arbiter.test_tournaments import (accounts, advance, create, enter_all,
-                                             play_round, start)
+from tests.arbiter.test_tournaments import accounts, advance, create, enter_all, play_round, start
 from tests.arbiter.test_web_accounts import browser_sign_in, csrf
 from tests.helpers import sign_in
 
 
 def rows(text: str, table_class: str) -> list[list[str]]:
     """Return the cells of the body rows of the page's table of ``table_class``."""
-    block = re.search(rf'<table class="[^"]*\b{table_class}\b.*?<tbody>(.*?)</tbody>',
-                      text, re.S).group(1)
-    return [[html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
-             for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
-            for row in re.findall(r"<tr>(.*?)</tr>", block, re.S)]
+    block = re.search(
+        rf'<table class="[^"]*\b{table_class}\b.*?<tbody>(.*?)</tbody>', text, re.S
+    ).group(1)
+    return [
+        [
+            html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+            for c in re.findall(r"<td>(.*?)</td>", row, re.S)
+        ]
+        for row in re.findall(r"<tr>(.*?)</tr>", block, re.S)
+    ]
 
 
 def test_the_page_shows_the_standings_and_rounds_the_api_gives(client, app) -> None:
@@ -37,14 +41,24 @@ def test_the_page_shows_the_standings_and_rounds_the_api_gives(client, app) -> N
     text = client.get(f"/tournaments/{t['id']}").get_data(as_text=True)
     api = client.get(f"/v1/tournaments/{t['id']}/standings").json["standings"]
     assert rows(text, "standings") == [
-        [str(s["rank"]), s["name"], f"{s['points']:g}", str(s["games"]), str(s["byes"]),
-         f"{s['buchholz']:g}", f"{s['sonneborn_berger']:g}", f"{s['head_to_head']:g}"]
-        for s in api]
+        [
+            str(s["rank"]),
+            s["name"],
+            f"{s['points']:g}",
+            str(s["games"]),
+            str(s["byes"]),
+            f"{s['buchholz']:g}",
+            f"{s['sonneborn_berger']:g}",
+            f"{s['head_to_head']:g}",
+        ]
+        for s in api
+    ]
     first = client.get(f"/v1/tournaments/{t['id']}/rounds/1").json
     for table in first["tables"]:
         assert f'href="/games/{table["game"]}"' in text
-        names = ", ".join(f"{p['name']} ({place}.)"
-                          for p, place in zip(table["players"], table["places"]))
+        names = ", ".join(
+            f"{p['name']} ({place}.)" for p, place in zip(table["players"], table["places"])
+        )
         assert names in html.unescape(re.sub(r"\s+", " ", text))
     assert f"Bye: {first['byes'][0]['name']}" in text
     assert "Round 2 is being played" in text and "<h3>Round 2" in text
@@ -68,19 +82,25 @@ def test_a_signed_in_browser_enters_and_withdraws(client, app) -> None:
     assert "Enter this tournament" in page
     assert browser.post(f"/tournaments/{t['id']}/enter").status_code == 400
     assert "No entries yet." in browser.get(f"/tournaments/{t['id']}").get_data(as_text=True)
-    done = browser.post(f"/tournaments/{t['id']}/enter", data={"csrf_token": csrf(page)},
-                        follow_redirects=True).get_data(as_text=True)
+    done = browser.post(
+        f"/tournaments/{t['id']}/enter", data={"csrf_token": csrf(page)}, follow_redirects=True
+    ).get_data(as_text=True)
     assert "Entered as Ann: you play from round 1." in done and "Withdraw" in done
     again = browser.post(f"/tournaments/{t['id']}/enter", data={"csrf_token": csrf(done)})
     assert again.status_code == 409 and "already entered" in again.get_data(as_text=True)
-    entry = re.search(r'/entries/([0-9a-f]+)/withdraw', done).group(1)
-    gone = browser.post(f"/tournaments/{t['id']}/entries/{entry}/withdraw",
-                        data={"csrf_token": csrf(done)}, follow_redirects=True)
+    entry = re.search(r"/entries/([0-9a-f]+)/withdraw", done).group(1)
+    gone = browser.post(
+        f"/tournaments/{t['id']}/entries/{entry}/withdraw",
+        data={"csrf_token": csrf(done)},
+        follow_redirects=True,
+    )
     assert "Withdrawn: you are not paired from round 1 on." in gone.get_data(as_text=True)
     assert "(withdrawn)" in gone.get_data(as_text=True)
-    back = browser.post(f"/tournaments/{t['id']}/enter",  # before the start: Enter again
-                        data={"csrf_token": csrf(gone.get_data(as_text=True))},
-                        follow_redirects=True).get_data(as_text=True)
+    back = browser.post(
+        f"/tournaments/{t['id']}/enter",  # before the start: Enter again
+        data={"csrf_token": csrf(gone.get_data(as_text=True))},
+        follow_redirects=True,
+    ).get_data(as_text=True)
     assert "Entered as Ann: you play from round 1." in back and "(withdrawn)" not in back
     anonymous = app.test_client().get(f"/tournaments/{t['id']}").get_data(as_text=True)
     assert "Sign in</a> to enter." in anonymous

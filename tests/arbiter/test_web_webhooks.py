@@ -31,8 +31,9 @@ def app(sqlite_url):
 def register(browser, url: str, events=("turn", "game_over")):
     """Post the page's registration form; return the answer."""
     page = browser.get("/me/webhooks").get_data(as_text=True)
-    return browser.post("/me/webhooks", data={"csrf_token": csrf(page), "url": url,
-                                              "events": list(events)})
+    return browser.post(
+        "/me/webhooks", data={"csrf_token": csrf(page), "url": url, "events": list(events)}
+    )
 
 
 def test_a_hook_made_on_the_page_is_signed_and_logged(client, app) -> None:
@@ -50,9 +51,14 @@ def test_a_hook_made_on_the_page_is_signed_and_logged(client, app) -> None:
         assert secret not in listing and receiver.url + "arbiter" in listing
         hook_id = re.search(r'href="/me/webhooks/(wh_[0-9a-f]+)"', listing).group(1)
         token = sign_in(client, app, "ann@example.org")
-        game = client.post("/v1/games", headers=auth(token), json={
-            "engine": "space-worm", "players": [{"name": "Ann", "email": "ann@example.org"},
-                                                {"name": "Bob"}]}).json["id"]
+        game = client.post(
+            "/v1/games",
+            headers=auth(token),
+            json={
+                "engine": "space-worm",
+                "players": [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}],
+            },
+        ).json["id"]
         until_decision(client, app, game)
         assert deliver_due(app) >= 1
         got = receiver.wait_for(1)
@@ -73,8 +79,9 @@ def test_a_refused_url_registers_nothing_and_says_why(app, url) -> None:
     assert refused.status_code == 422 and "Not registered:" in text
     assert "No web hooks yet." in text
     page = browser.get("/me/webhooks").get_data(as_text=True)
-    empty = browser.post("/me/webhooks", data={"csrf_token": csrf(page),
-                                                "url": "https://example.org/h"})
+    empty = browser.post(
+        "/me/webhooks", data={"csrf_token": csrf(page), "url": "https://example.org/h"}
+    )
     assert empty.status_code == 422 and "nothing was recorded" in empty.get_data(as_text=True)
     assert "No web hooks yet." in browser.get("/me/webhooks").get_data(as_text=True)
 
@@ -85,8 +92,10 @@ def test_forms_without_csrf_and_other_accounts_hooks_are_refused(app) -> None:
     ann = app.test_client()
     browser_sign_in(ann, app, "ann@example.org")
     with ReceiverServer() as receiver:
-        assert ann.post("/me/webhooks", data={"url": receiver.url, "events": ["turn"]}
-                        ).status_code == 400
+        assert (
+            ann.post("/me/webhooks", data={"url": receiver.url, "events": ["turn"]}).status_code
+            == 400
+        )
         assert register(ann, receiver.url).status_code == 200
     listing = ann.get("/me/webhooks").get_data(as_text=True)
     hook_id = re.search(r'href="/me/webhooks/(wh_[0-9a-f]+)"', listing).group(1)
@@ -94,11 +103,14 @@ def test_forms_without_csrf_and_other_accounts_hooks_are_refused(app) -> None:
     bob = app.test_client()
     text = browser_sign_in(bob, app, "bob@example.org", "Bob")
     assert bob.get(f"/me/webhooks/{hook_id}").status_code == 404
-    assert bob.post(f"/me/webhooks/{hook_id}/delete",
-                    data={"csrf_token": csrf(text)}).status_code == 404
+    assert (
+        bob.post(f"/me/webhooks/{hook_id}/delete", data={"csrf_token": csrf(text)}).status_code
+        == 404
+    )
     assert hook_id in ann.get("/me/webhooks").get_data(as_text=True)
-    gone = ann.post(f"/me/webhooks/{hook_id}/delete", data={"csrf_token": csrf(listing)},
-                    follow_redirects=True).get_data(as_text=True)
+    gone = ann.post(
+        f"/me/webhooks/{hook_id}/delete", data={"csrf_token": csrf(listing)}, follow_redirects=True
+    ).get_data(as_text=True)
     assert "Web hook deleted" in gone and hook_id not in gone
 
 
@@ -119,17 +131,23 @@ def test_a_hook_is_disabled_enabled_and_its_events_changed(app) -> None:
     listing = browser.get("/me/webhooks").get_data(as_text=True)
     hook_id = re.search(r'href="/me/webhooks/(wh_[0-9a-f]+)"', listing).group(1)
     page = browser.get(f"/me/webhooks/{hook_id}").get_data(as_text=True)
-    off = browser.post(f"/me/webhooks/{hook_id}/disable", data={"csrf_token": csrf(page)},
-                       follow_redirects=True).get_data(as_text=True)
+    off = browser.post(
+        f"/me/webhooks/{hook_id}/disable", data={"csrf_token": csrf(page)}, follow_redirects=True
+    ).get_data(as_text=True)
     assert "Disabled" in off and "Disabled by its owner." in off and "Enable it again" in off
-    assert "disabled: Disabled by its owner." in browser.get("/me/webhooks").get_data(
-        as_text=True)
-    on = browser.post(f"/me/webhooks/{hook_id}/enable", data={"csrf_token": csrf(off)},
-                      follow_redirects=True).get_data(as_text=True)
+    assert "disabled: Disabled by its owner." in browser.get("/me/webhooks").get_data(as_text=True)
+    on = browser.post(
+        f"/me/webhooks/{hook_id}/enable", data={"csrf_token": csrf(off)}, follow_redirects=True
+    ).get_data(as_text=True)
     assert "enabled again" in on and "Disable it" in on
-    changed = browser.post(f"/me/webhooks/{hook_id}/events", follow_redirects=True, data={
-        "csrf_token": csrf(on), "events": ["game_over", "tournament_over"]})
+    changed = browser.post(
+        f"/me/webhooks/{hook_id}/events",
+        follow_redirects=True,
+        data={"csrf_token": csrf(on), "events": ["game_over", "tournament_over"]},
+    )
     text = changed.get_data(as_text=True)
     assert "Events changed." in text and "for game_over, tournament_over," in text
-    assert browser.post(f"/me/webhooks/{hook_id}/events", data={
-        "csrf_token": csrf(text)}).status_code == 422  # no event: nothing changed
+    assert (
+        browser.post(f"/me/webhooks/{hook_id}/events", data={"csrf_token": csrf(text)}).status_code
+        == 422
+    )  # no event: nothing changed

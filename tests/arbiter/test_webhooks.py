@@ -17,7 +17,6 @@ from standardwebhooks import WebhookVerificationError
 
 from arbiter.extensions import db
 from arbiter.models import Webhook, WebhookDelivery
-from arbiter.models.timestamps import utcnow
 from arbiter.service import webhook_delivery, webhooks
 from tests.conftest import make_app
 from tests.helpers import auth, new_game, play_out, sign_in, until_decision
@@ -34,8 +33,9 @@ def hook_app(db_url, **config):
 
 def register(client, token, url, events=("turn", "game_over")) -> dict:
     """Register a web hook over the API; return the creation answer."""
-    answer = client.post("/v1/me/webhooks", headers=auth(token),
-                         json={"url": url, "events": list(events)})
+    answer = client.post(
+        "/v1/me/webhooks", headers=auth(token), json={"url": url, "events": list(events)}
+    )
     assert answer.status_code == 201, answer.json
     return answer.json
 
@@ -60,9 +60,17 @@ def two_players(client, app):
     """Sign up Ann and Bob; return their tokens and a game of theirs made by Ann."""
     ann = sign_in(client, app, "ann@example.org", "Ann")
     bob = sign_in(client, app, "bob@example.org", "Bob")
-    answer = client.post("/v1/games", headers=auth(ann), json={
-        "engine": "space-worm", "players": [{"name": "Ann", "email": "ann@example.org"},
-                                            {"name": "Bob", "email": "bob@example.org"}]})
+    answer = client.post(
+        "/v1/games",
+        headers=auth(ann),
+        json={
+            "engine": "space-worm",
+            "players": [
+                {"name": "Ann", "email": "ann@example.org"},
+                {"name": "Bob", "email": "bob@example.org"},
+            ],
+        },
+    )
     assert answer.status_code == 201, answer.json
     return ann, bob, answer.json["id"]
 
@@ -94,46 +102,54 @@ def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url)
     assert client.get("/v1/me/webhooks", headers=auth(bob)).json == []
     other = client.delete(f"/v1/me/webhooks/{made['id']}", headers=auth(bob))
     assert other.status_code == 404 and other.json["code"] == "no-such-webhook"
-    assert client.get(f"/v1/me/webhooks/{made['id']}/deliveries",
-                      headers=auth(bob)).status_code == 404
+    assert (
+        client.get(f"/v1/me/webhooks/{made['id']}/deliveries", headers=auth(bob)).status_code == 404
+    )
     assert client.delete(f"/v1/me/webhooks/{made['id']}", headers=auth(ann)).status_code == 204
     assert client.get("/v1/me/webhooks", headers=auth(ann)).json == []
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Webhook)) == 0
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"url": "http://127.0.0.1:9/"}, "invalid-request"),
-    ({"url": "http://127.0.0.1:9/", "events": ["move"]}, "invalid-request"),
-    ({"url": "http://127.0.0.1:9/", "events": []}, "invalid-request"),
-    ({"url": "ftp://example.org/x", "events": ["turn"]}, "webhook-url-invalid"),
-    ({"url": "not-a-url", "events": ["turn"]}, "webhook-url-invalid"),
-    ({"url": "not a url", "events": ["turn"]}, "invalid-request"),
-    ({"url": "http://user:pw@127.0.0.1:9/", "events": ["turn"]}, "webhook-url-invalid"),
-    ({"url": "http://127.0.0.1:99999/", "events": ["turn"]}, "webhook-url-invalid"),
-    ({"url": "https://93.184.215.14:0/x", "events": ["turn"]}, "webhook-url-invalid"),
-    ({"url": "https://93.184.215.14/x\u0000y", "events": ["turn"]}, "invalid-request"),
-    ({"url": "https://93.184.215.14/x y", "events": ["turn"]}, "invalid-request"),
-    ({"url": " https://93.184.215.14/x", "events": ["turn"]}, "invalid-request"),
-    ({"url": "https://93.184.215.14/x\ty", "events": ["turn"]}, "invalid-request"),
-    ({"url": "https://93.184.215.14/x\u007f", "events": ["turn"]}, "invalid-request"),
-    ({"url": "http://10.1.2.3/hook", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://192.168.0.10/hook", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://169.254.169.254/latest/meta-data", "events": ["turn"]},
-     "webhook-url-private"),
-    ({"url": "http://[fe80::1]/hook", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[::ffff:10.0.0.1]/hook", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[64:ff9b::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[2002:a00:1::]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[64:ff9b:1::5db8:d70e]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[::ffff:0:7f00:1]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[5f00::1]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[1::]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://[3fff::1]/", "events": ["turn"]}, "webhook-url-private"),
-    ({"url": "http://no-such-host.invalid/hook", "events": ["turn"]},
-     "webhook-url-unresolvable"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"url": "http://127.0.0.1:9/"}, "invalid-request"),
+        ({"url": "http://127.0.0.1:9/", "events": ["move"]}, "invalid-request"),
+        ({"url": "http://127.0.0.1:9/", "events": []}, "invalid-request"),
+        ({"url": "ftp://example.org/x", "events": ["turn"]}, "webhook-url-invalid"),
+        ({"url": "not-a-url", "events": ["turn"]}, "webhook-url-invalid"),
+        ({"url": "not a url", "events": ["turn"]}, "invalid-request"),
+        ({"url": "http://user:pw@127.0.0.1:9/", "events": ["turn"]}, "webhook-url-invalid"),
+        ({"url": "http://127.0.0.1:99999/", "events": ["turn"]}, "webhook-url-invalid"),
+        ({"url": "https://93.184.215.14:0/x", "events": ["turn"]}, "webhook-url-invalid"),
+        ({"url": "https://93.184.215.14/x\u0000y", "events": ["turn"]}, "invalid-request"),
+        ({"url": "https://93.184.215.14/x y", "events": ["turn"]}, "invalid-request"),
+        ({"url": " https://93.184.215.14/x", "events": ["turn"]}, "invalid-request"),
+        ({"url": "https://93.184.215.14/x\ty", "events": ["turn"]}, "invalid-request"),
+        ({"url": "https://93.184.215.14/x\u007f", "events": ["turn"]}, "invalid-request"),
+        ({"url": "http://10.1.2.3/hook", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://192.168.0.10/hook", "events": ["turn"]}, "webhook-url-private"),
+        (
+            {"url": "http://169.254.169.254/latest/meta-data", "events": ["turn"]},
+            "webhook-url-private",
+        ),
+        ({"url": "http://[fe80::1]/hook", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[::ffff:10.0.0.1]/hook", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[64:ff9b::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[2002:a00:1::]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[::a00:1]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[64:ff9b:1::5db8:d70e]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[::ffff:0:7f00:1]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[5f00::1]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[1::]/", "events": ["turn"]}, "webhook-url-private"),
+        ({"url": "http://[3fff::1]/", "events": ["turn"]}, "webhook-url-private"),
+        (
+            {"url": "http://no-such-host.invalid/hook", "events": ["turn"]},
+            "webhook-url-unresolvable",
+        ),
+    ],
+)
 def test_bad_hooks_are_refused_with_problem_json_and_nothing_written(sqlite_url, body, code):
     """Given loopback allowed by the operator, a missing or unknown event, a URL that
     is not http(s), has credentials, a space or control character (NUL: PostgreSQL
@@ -148,17 +164,19 @@ def test_bad_hooks_are_refused_with_problem_json_and_nothing_written(sqlite_url,
     assert client.get("/v1/me/webhooks", headers=auth(ann)).json == []
 
 
-@pytest.mark.parametrize("url", ["https://93.184.215.14/x\u0000y",
-                                 "https://93.184.215.14/x y",
-                                 "https://93.184.215.14:0/x"])
+@pytest.mark.parametrize(
+    "url",
+    ["https://93.184.215.14/x\u0000y", "https://93.184.215.14/x y", "https://93.184.215.14:0/x"],
+)
 def test_a_nul_a_space_or_port_0_in_a_url_is_a_422_on_each_database(db_url, url):
     """Given either database (PostgreSQL stores no NUL in text), a URL with a NUL, a
     space or port 0 is a 422 problem, never 201 or 500, and no hook is stored."""
     app = make_app(db_url)
     client = app.test_client()
     token = sign_in(client, app, f"nul-{uuid.uuid4().hex[:8]}@example.org")
-    answer = client.post("/v1/me/webhooks", headers=auth(token),
-                         json={"url": url, "events": ["turn"]})
+    answer = client.post(
+        "/v1/me/webhooks", headers=auth(token), json={"url": url, "events": ["turn"]}
+    )
     assert answer.status_code == 422, answer.json
     assert answer.json["code"] in ("invalid-request", "webhook-url-invalid")
     assert client.get("/v1/me/webhooks", headers=auth(token)).json == []
@@ -172,12 +190,18 @@ def test_loopback_and_names_resolving_to_it_are_refused_unless_allowed(sqlite_ur
     app = make_app(sqlite_url, WEBHOOK_ALLOW_HTTP=True, WEBHOOK_ALLOWED_NETWORKS="")
     client = app.test_client()
     ann = sign_in(client, app, "ann@example.org")
-    for url in ("http://127.0.0.1:8080/hook", "http://localhost:8080/hook",
-                "http://[::1]:8080/hook", "http://0.0.0.0:8080/",
-                "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::]/",
-                "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"):
-        answer = client.post("/v1/me/webhooks", headers=auth(ann),
-                             json={"url": url, "events": ["turn"]})
+    for url in (
+        "http://127.0.0.1:8080/hook",
+        "http://localhost:8080/hook",
+        "http://[::1]:8080/hook",
+        "http://0.0.0.0:8080/",
+        "http://[64:ff9b::7f00:1]/",
+        "http://[2002:7f00:1::]/",
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    ):
+        answer = client.post(
+            "/v1/me/webhooks", headers=auth(ann), json={"url": url, "events": ["turn"]}
+        )
         assert answer.status_code == 422 and answer.json["code"] == "webhook-url-private", url
     app.config["WEBHOOK_ALLOWED_NETWORKS"] = "127.0.0.0/8"
     assert register(client, ann, "http://127.0.0.1:8080/hook")["url"]
@@ -188,22 +212,28 @@ def test_production_takes_only_https(sqlite_url):
     app = hook_app(sqlite_url, WEBHOOK_ALLOW_HTTP=False)
     client = app.test_client()
     ann = sign_in(client, app, "ann@example.org")
-    answer = client.post("/v1/me/webhooks", headers=auth(ann),
-                         json={"url": "http://127.0.0.1:9/", "events": ["turn"]})
+    answer = client.post(
+        "/v1/me/webhooks",
+        headers=auth(ann),
+        json={"url": "http://127.0.0.1:9/", "events": ["turn"]},
+    )
     assert answer.status_code == 422 and answer.json["code"] == "webhook-url-not-https"
 
 
-@pytest.mark.parametrize("allow_http, allowed", [(True, "https:// or http://"),
-                                                 (False, "https://")])
-def test_a_url_of_another_scheme_is_told_what_this_server_allows(sqlite_url, allow_http,
-                                                                  allowed):
+@pytest.mark.parametrize(
+    "allow_http, allowed", [(True, "https:// or http://"), (False, "https://")]
+)
+def test_a_url_of_another_scheme_is_told_what_this_server_allows(sqlite_url, allow_http, allowed):
     """Given ftp://, the refusal names the schemes allowed under the current config:
     https and http where WEBHOOK_ALLOW_HTTP is on, https alone where it is off."""
     app = hook_app(sqlite_url, WEBHOOK_ALLOW_HTTP=allow_http)
     client = app.test_client()
     ann = sign_in(client, app, "ann@example.org")
-    answer = client.post("/v1/me/webhooks", headers=auth(ann),
-                         json={"url": "ftp://example.org/x", "events": ["turn"]})
+    answer = client.post(
+        "/v1/me/webhooks",
+        headers=auth(ann),
+        json={"url": "ftp://example.org/x", "events": ["turn"]},
+    )
     assert answer.status_code == 422 and answer.json["code"] == "webhook-url-invalid"
     assert f"must be an absolute {allowed} address" in answer.json["detail"]
 
@@ -231,8 +261,11 @@ def test_hooks_need_a_personal_token_with_account_write(sqlite_url):
     assert seat.status_code == 401 and seat.json["code"] == "not-an-account-token"
     ann = sign_in(client, app, "ann@example.org")
     reader = scoped_token(client, ann, "games:read")
-    answer = client.post("/v1/me/webhooks", headers=auth(reader),
-                         json={"url": "http://127.0.0.1:9/", "events": ["turn"]})
+    answer = client.post(
+        "/v1/me/webhooks",
+        headers=auth(reader),
+        json={"url": "http://127.0.0.1:9/", "events": ["turn"]},
+    )
     assert answer.status_code == 403 and answer.mimetype == "application/problem+json"
 
 
@@ -243,8 +276,11 @@ def test_an_account_has_at_most_webhooks_per_account(sqlite_url):
     ann = sign_in(client, app, "ann@example.org")
     register(client, ann, "http://127.0.0.1:9/a")
     register(client, ann, "http://127.0.0.1:9/b")
-    answer = client.post("/v1/me/webhooks", headers=auth(ann),
-                         json={"url": "http://127.0.0.1:9/c", "events": ["turn"]})
+    answer = client.post(
+        "/v1/me/webhooks",
+        headers=auth(ann),
+        json={"url": "http://127.0.0.1:9/c", "events": ["turn"]},
+    )
     assert answer.status_code == 422 and answer.json["code"] == "too-many-webhooks"
 
 
@@ -261,10 +297,13 @@ def test_each_event_reaches_a_shared_url_once_signed_for_each_hook(db_url):
     client = app.test_client()
     with ReceiverServer() as receiver:
         ann, bob, game_id = two_players(client, app)
-        secrets = {"ann": register(client, ann, receiver.url + "hook")["secret"],
-                   "bob": register(client, bob, receiver.url + "hook")["secret"]}
-        bob_again = register(client, bob, receiver.url.replace("http://", "HTTP://")
-                             + "hook#again", ["game_over"])
+        secrets = {
+            "ann": register(client, ann, receiver.url + "hook")["secret"],
+            "bob": register(client, bob, receiver.url + "hook")["secret"],
+        }
+        bob_again = register(
+            client, bob, receiver.url.replace("http://", "HTTP://") + "hook#again", ["game_over"]
+        )
         assert bob_again["url"] == receiver.url + "hook"
         tokens = {0: ann, 1: bob}
         turns = 0
@@ -275,11 +314,12 @@ def test_each_event_reaches_a_shared_url_once_signed_for_each_hook(db_url):
                 break
             turns += 1
             seat = s["to_act"][0]
-            legal = client.get(f"/v1/games/{game_id}/legal-moves",
-                               headers=auth(tokens[seat])).json
-            moved = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                                json={"move": legal["moves"][0],
-                                      "expected_version": legal["version"]})
+            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
+            moved = client.post(
+                f"/v1/games/{game_id}/moves",
+                headers=auth(tokens[seat]),
+                json={"move": legal["moves"][0], "expected_version": legal["version"]},
+            )
             assert moved.status_code == 201, moved.json
         deliver_due(app)
         got = receiver.ok()
@@ -307,7 +347,7 @@ def test_each_event_reaches_a_shared_url_once_signed_for_each_hook(db_url):
     assert [d["event"] for d in log["deliveries"]] == ["game_over"]
     assert log["deliveries"][0]["state"] == "delivered"
     assert log["deliveries"][0]["message_id"] == ids[-1]
-    ann_log = client.get(f"/v1/me/webhooks", headers=auth(ann)).json[0]
+    ann_log = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
     full = client.get(f"/v1/me/webhooks/{ann_log['id']}/deliveries", headers=auth(ann)).json
     assert len(full["deliveries"]) == turns + 1
     assert all(d["attempts"] == 1 and d["last_status"] == 204 for d in full["deliveries"])
@@ -324,8 +364,11 @@ def test_deliveries_are_written_in_the_events_transaction(sqlite_url):
     s = until_decision(client, app, game_id)
     assert s["to_act"] == [0] and deliveries(app) == []  # Ann's turn: Bob is not told
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(ann)).json
-    client.post(f"/v1/games/{game_id}/moves", headers=auth(ann),
-                json={"move": legal["moves"][0], "expected_version": legal["version"]})
+    client.post(
+        f"/v1/games/{game_id}/moves",
+        headers=auth(ann),
+        json={"move": legal["moves"][0], "expected_version": legal["version"]},
+    )
     s = until_decision(client, app, game_id)
     [row] = deliveries(app)
     assert row.event == "turn" and json.loads(row.body)["data"]["version"] == s["version"]
@@ -378,8 +421,12 @@ def test_a_hook_is_disabled_only_once_a_delivery_failed_all_its_tries(sqlite_url
     deliveries failing at once (60 failed tries in all), the hook stays enabled until
     one delivery has failed its third try; then it is disabled, the list says why,
     the other deliveries are given up and later events are not queued for it."""
-    app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=3, WEBHOOK_RETRY_FIRST_SECONDS=0,
-                   WEBHOOK_RETRY_MAX_SECONDS=0)
+    app = hook_app(
+        sqlite_url,
+        WEBHOOK_MAX_ATTEMPTS=3,
+        WEBHOOK_RETRY_FIRST_SECONDS=0,
+        WEBHOOK_RETRY_MAX_SECONDS=0,
+    )
     client = app.test_client()
     with ReceiverServer() as receiver:
         receiver.default = 500
@@ -415,8 +462,12 @@ def test_a_delivery_given_up_after_a_later_one_succeeded_leaves_the_hook_enabled
     """Given WEBHOOK_MAX_ATTEMPTS=3 and two deliveries, the first always failing and
     the second delivered at its first try, the first is given up after three tries but
     the hook stays enabled: it worked since that delivery was written."""
-    app = hook_app(sqlite_url, WEBHOOK_MAX_ATTEMPTS=3, WEBHOOK_RETRY_FIRST_SECONDS=0,
-                   WEBHOOK_RETRY_MAX_SECONDS=0)
+    app = hook_app(
+        sqlite_url,
+        WEBHOOK_MAX_ATTEMPTS=3,
+        WEBHOOK_RETRY_FIRST_SECONDS=0,
+        WEBHOOK_RETRY_MAX_SECONDS=0,
+    )
     client = app.test_client()
     with ReceiverServer() as receiver:
         receiver.plan, receiver.default = [500, 204], 500
@@ -492,13 +543,24 @@ def test_the_connection_refuses_an_address_no_longer_allowed(sqlite_url):
     assert row.delivered_at is None and "refused to connect to 127.0.0.1" in row.last_error
 
 
-@pytest.mark.parametrize("peer, allowed", [
-    ("64:ff9b::7f00:1", False), ("2002:7f00:1::", False), ("64:ff9b::a00:1", False),
-    ("::ffff:127.0.0.1", False), ("64:ff9b:1::5db8:d70e", False),
-    ("::ffff:0:7f00:1", False), ("5f00::1", False), ("3fff::1", False),
-    ("2606:4700::1111", True), ("64:ff9b::5db8:d70e", True), ("2002:5db8:d70e::", True), ("93.184.215.14", True)])
-def test_the_connection_check_applies_the_same_rule_to_embedded_ipv4(sqlite_url, peer,
-                                                                     allowed):
+@pytest.mark.parametrize(
+    "peer, allowed",
+    [
+        ("64:ff9b::7f00:1", False),
+        ("2002:7f00:1::", False),
+        ("64:ff9b::a00:1", False),
+        ("::ffff:127.0.0.1", False),
+        ("64:ff9b:1::5db8:d70e", False),
+        ("::ffff:0:7f00:1", False),
+        ("5f00::1", False),
+        ("3fff::1", False),
+        ("2606:4700::1111", True),
+        ("64:ff9b::5db8:d70e", True),
+        ("2002:5db8:d70e::", True),
+        ("93.184.215.14", True),
+    ],
+)
+def test_the_connection_check_applies_the_same_rule_to_embedded_ipv4(sqlite_url, peer, allowed):
     """Given no allowed networks, the check every delivery's connection makes on its
     peer (DNS rebinding) refuses an IPv6 peer that carries a loopback or private IPv4
     address through NAT64, 6to4 or mapping, and takes one that carries a public one."""
@@ -563,13 +625,18 @@ def test_a_disabled_hook_is_enabled_again_and_its_events_changed(sqlite_url):
         deliver_due(app)
         path = f"/v1/me/webhooks/{hook['id']}"
         assert client.get("/v1/me/webhooks", headers=auth(ann)).json[0]["disabled_at"]
-        again = client.patch(path, headers=auth(ann), json={"enabled": True,
-                                                            "events": ["game_over", "turn"]})
+        again = client.patch(
+            path, headers=auth(ann), json={"enabled": True, "events": ["game_over", "turn"]}
+        )
         assert again.status_code == 200 and again.json["disabled_at"] is None
         assert again.json["failures"] == 0 and again.json["events"] == ["game_over", "turn"]
         with app.app_context():
-            webhooks.notify(db.session, "turn", {"game": game_id, "again": True},
-                            [db.session.scalar(sa.select(Webhook.account_id))])
+            webhooks.notify(
+                db.session,
+                "turn",
+                {"game": game_id, "again": True},
+                [db.session.scalar(sa.select(Webhook.account_id))],
+            )
             db.session.commit()
         deliver_due(app)
         assert [r.status for r in receiver.received] == [500, 204]

@@ -25,25 +25,30 @@ def test_a_patch_body_that_is_no_object_and_a_nested_one_are_told_so(client, app
     """PATCH /v1/me with [] says the body must be an object; a player that is no object
     in POST /v1/games is named by its place."""
     token = sign_in(client, app, "ann@example.org")
-    answer = client.patch("/v1/me", headers=auth(token), data="[]",
-                          content_type="application/json")
+    answer = client.patch("/v1/me", headers=auth(token), data="[]", content_type="application/json")
     assert_problem(answer, 422, "invalid-request")
     assert answer.json["detail"] == "The body must be a JSON object."
-    nested = client.post("/v1/games", data=json.dumps(
-        {"engine": "space-worm", "players": [[], {"name": "Bob"}]}),
-        content_type="application/json")
+    nested = client.post(
+        "/v1/games",
+        data=json.dumps({"engine": "space-worm", "players": [[], {"name": "Bob"}]}),
+        content_type="application/json",
+    )
     assert_problem(nested, 422, "invalid-request")
     assert "players.0: Must be a JSON object" in nested.json["detail"]
     assert "_schema" not in nested.json["detail"]
 
 
-@pytest.mark.parametrize("query, words, status", [
-    ("status=bogus", "no game status &#39;bogus&#39;", 400),
-    ("engine=chess", "no game &#39;chess&#39;", 400),
-    ("engine=%00", "NUL character", 422),
-])
-def test_the_game_list_page_answers_bad_filters_with_a_page_that_says_why(client, query,
-                                                                          words, status):
+@pytest.mark.parametrize(
+    "query, words, status",
+    [
+        ("status=bogus", "no game status &#39;bogus&#39;", 400),
+        ("engine=chess", "no game &#39;chess&#39;", 400),
+        ("engine=%00", "NUL character", 422),
+    ],
+)
+def test_the_game_list_page_answers_bad_filters_with_a_page_that_says_why(
+    client, query, words, status
+):
     """The HTML list of games answers a bad ``status`` or ``engine`` with an HTML page
     (4xx) that names what was wrong, as it does for a NUL character."""
     answer = client.get(f"/games?{query}")
@@ -52,11 +57,15 @@ def test_the_game_list_page_answers_bad_filters_with_a_page_that_says_why(client
     assert words in answer.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("query, missing", [("email=&token=abc", "address"),
-                                            ("email=ann%40example.org", "token"),
-                                            ("", "address and token")])
-def test_a_sign_in_link_cut_short_gets_a_page_that_says_it_is_incomplete(client, query,
-                                                                         missing):
+@pytest.mark.parametrize(
+    "query, missing",
+    [
+        ("email=&token=abc", "address"),
+        ("email=ann%40example.org", "token"),
+        ("", "address and token"),
+    ],
+)
+def test_a_sign_in_link_cut_short_gets_a_page_that_says_it_is_incomplete(client, query, missing):
     """/sign-in/confirm without the address or the token is a 400 HTML page saying the
     link is incomplete (never "Sign in as ?") with a way to ask for a new one."""
     answer = client.get(f"/sign-in/confirm?{query}")
@@ -84,9 +93,15 @@ def test_an_invitation_names_the_game_by_its_title(client, app):
 def test_a_bad_game_of_a_batch_is_counted_from_one_in_words(client):
     """The second game of a batch refused: ``index`` 1 in the body, "Game 2 of the
     batch" in the sentence."""
-    answer = client.post("/v1/bulk-games", json={"games": [
-        {"engine": "space-worm", "players": [{"name": "A"}]},
-        {"engine": "no-such-engine", "players": [{"name": "B"}]}]})
+    answer = client.post(
+        "/v1/bulk-games",
+        json={
+            "games": [
+                {"engine": "space-worm", "players": [{"name": "A"}]},
+                {"engine": "no-such-engine", "players": [{"name": "B"}]},
+            ]
+        },
+    )
     assert_problem(answer, 422, "bad-game")
     assert answer.json["index"] == 1
     assert answer.json["detail"].startswith("Game 2 of the batch (index 1) cannot be created")
@@ -115,5 +130,7 @@ def test_a_mail_reply_names_players_where_the_engine_says_seat_numbers(client, a
         assert f"seat {actor}" in said.lower()
         told = named(seat_grant(game_id, other), said)
         assert f"P{actor}" in told and f"seat {actor}" not in told.lower(), told
-        assert named(seat_grant(game_id, 0), "It is not seat 0's turn to move.") \
+        assert (
+            named(seat_grant(game_id, 0), "It is not seat 0's turn to move.")
             == "It is not your turn to move."
+        )

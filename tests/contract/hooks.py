@@ -37,8 +37,9 @@ def fixtures() -> dict:
 
 def _draw(case, salt: str) -> int:
     """Return a number in 0..99 that depends only on the case's generated values."""
-    seen = json.dumps([case.operation.label, case.path_parameters, case.query, salt],
-                      sort_keys=True, default=str)
+    seen = json.dumps(
+        [case.operation.label, case.path_parameters, case.query, salt], sort_keys=True, default=str
+    )
     return zlib.crc32(seen.encode()) % 100
 
 
@@ -88,8 +89,11 @@ def _token_for(path: str, game: dict, draw: int) -> str | None:
 
 def _legal_move(game_id: str, token: str) -> dict | None:
     """Return a body playing the seat's first legal move now, or None."""
-    answer = requests.get(f"{fixtures()['url']}/v1/games/{game_id}/legal-moves",
-                          headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    answer = requests.get(
+        f"{fixtures()['url']}/v1/games/{game_id}/legal-moves",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
     legal = answer.json() if answer.ok else {}
     if legal.get("moves"):
         return {"move": legal["moves"][0], "expected_version": legal["version"]}
@@ -123,8 +127,9 @@ class SeededTokens:
         elif "campaign_id" in params:
             token = data["campaign"]["token"]
         else:
-            game = _seeded_game(params.get("game_id", "")) or \
-                _game_for(case.operation.path, 0, secured=True)
+            game = _seeded_game(params.get("game_id", "")) or _game_for(
+                case.operation.path, 0, secured=True
+            )
             token = _token_for(case.operation.path, game, _draw(case, "seat"))
         if token:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}

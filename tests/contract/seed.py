@@ -22,9 +22,14 @@ KEYS = "fuzz-keys@example.org"
 it learns from listings, which must never be the first account's token."""
 
 
-def _create(url: str, players: int, clock: dict | None = None,
-            engine: str = "space-worm", token: str | None = None,
-            email: str | None = None) -> dict:
+def _create(
+    url: str,
+    players: int,
+    clock: dict | None = None,
+    engine: str = "space-worm",
+    token: str | None = None,
+    email: str | None = None,
+) -> dict:
     """Create a game (with ``token`` as its creator; seat 0's email ``email``); return
     its id, seat tokens and creator token."""
     body = {"engine": engine, "players": [{"name": f"Fuzz {i}"} for i in range(players)]}
@@ -36,8 +41,11 @@ def _create(url: str, players: int, clock: dict | None = None,
     answer = requests.post(f"{url}/v1/games", json=body, headers=auth, timeout=30)
     answer.raise_for_status()
     created = answer.json()
-    return {"id": created["id"], "tokens": [s["token"] for s in created["seats"]],
-            "creator": created["creator_token"]}
+    return {
+        "id": created["id"],
+        "tokens": [s["token"] for s in created["seats"]],
+        "creator": created["creator_token"],
+    }
 
 
 def _wait_for_decision(url: str, game: dict, seconds: float = 120) -> None:
@@ -54,8 +62,11 @@ def sign_in(url: str, inbox, email: str, seconds: float = 120) -> str:
     """Sign ``email`` in as a user would: ask for a link, read the mail the service
     sent to ``inbox`` (:class:`tests.smtp_server.Inbox`), post the link's token; return
     the personal token (every scope)."""
-    answer = requests.post(f"{url}/v1/auth/links", timeout=30,
-                           json={"email": email, "display_name": email.split("@")[0]})
+    answer = requests.post(
+        f"{url}/v1/auth/links",
+        timeout=30,
+        json={"email": email, "display_name": email.split("@")[0]},
+    )
     answer.raise_for_status()
     deadline = time.monotonic() + seconds
     while not (mails := inbox.to(email)) and time.monotonic() < deadline:
@@ -64,8 +75,9 @@ def sign_in(url: str, inbox, email: str, seconds: float = 120) -> str:
         raise RuntimeError(f"no sign-in mail came for {email}")
     body = mails[-1].get_body(preferencelist=("plain",)).get_content()
     nonce = re.search(r'"token": "([^"]+)"', body).group(1)
-    answer = requests.post(f"{url}/v1/auth/sessions", timeout=30,
-                           json={"email": email, "token": nonce})
+    answer = requests.post(
+        f"{url}/v1/auth/sessions", timeout=30, json={"email": email, "token": nonce}
+    )
     answer.raise_for_status()
     return answer.json()["token"]["token"]
 
@@ -76,13 +88,21 @@ def _account(url: str, inbox) -> dict:
     keys = sign_in(url, inbox, KEYS)
     spares = []
     for i in range(3):
-        answer = requests.post(f"{url}/v1/me/tokens", timeout=30,
-                               headers={"Authorization": f"Bearer {keys}"},
-                               json={"name": f"spare {i}", "scopes": ["games:read"]})
+        answer = requests.post(
+            f"{url}/v1/me/tokens",
+            timeout=30,
+            headers={"Authorization": f"Bearer {keys}"},
+            json={"name": f"spare {i}", "scopes": ["games:read"]},
+        )
         answer.raise_for_status()
         spares.append(answer.json()["id"])
-    return {"email": ACCOUNT, "token": sign_in(url, inbox, ACCOUNT), "keys": keys,
-            "spare_tokens": spares, "doomed": sign_in(url, inbox, DOOMED)}
+    return {
+        "email": ACCOUNT,
+        "token": sign_in(url, inbox, ACCOUNT),
+        "keys": keys,
+        "spare_tokens": spares,
+        "doomed": sign_in(url, inbox, DOOMED),
+    }
 
 
 def seed(url: str, folder: Path, inbox) -> Path:
@@ -100,21 +120,42 @@ def seed(url: str, folder: Path, inbox) -> Path:
     """
     account = _account(url, inbox)
     me = account["token"]
-    games = {name: _create(url, players, clock, engine, me) for name, players, clock, engine
-             in (("active", 2, None, "space-worm"), ("clocked", 2, CLOCK, "space-worm"),
-                 ("resign", 4, None, "space-worm"), ("board", 2, None, "worms"))}
+    games = {
+        name: _create(url, players, clock, engine, me)
+        for name, players, clock, engine in (
+            ("active", 2, None, "space-worm"),
+            ("clocked", 2, CLOCK, "space-worm"),
+            ("resign", 4, None, "space-worm"),
+            ("board", 2, None, "worms"),
+        )
+    }
     mine = _create(url, 2, CLOCK, token=me, email=ACCOUNT)
     games["mine"] = {"id": mine["id"], "tokens": [me], "creator": me}
     for game in games.values():
         _wait_for_decision(url, game)
-    played = play(url, "space-worm", 1, seed=7, out_dir=folder / "records",
-                  echo=lambda line: None, timeout=300, token=me)
+    played = play(
+        url,
+        "space-worm",
+        1,
+        seed=7,
+        out_dir=folder / "records",
+        echo=lambda line: None,
+        timeout=300,
+        token=me,
+    )
     games["over"] = {"id": played.game_id, "tokens": [], "creator": None}
-    answer = requests.post(f"{url}/v1/campaigns", timeout=30, json={
-        "engine": "star-maps", "players": [{"name": "Fuzz A"}, {"name": "Fuzz B"}]})
+    answer = requests.post(
+        f"{url}/v1/campaigns",
+        timeout=30,
+        json={"engine": "star-maps", "players": [{"name": "Fuzz A"}, {"name": "Fuzz B"}]},
+    )
     answer.raise_for_status()
-    fixtures = {"url": url, "games": games, "account": account,
-                "campaign": {"id": answer.json()["id"], "token": answer.json()["token"]}}
+    fixtures = {
+        "url": url,
+        "games": games,
+        "account": account,
+        "campaign": {"id": answer.json()["id"], "token": answer.json()["token"]},
+    }
     path = folder / "fuzz-fixtures.json"
     path.write_text(json.dumps(fixtures, indent=1))
     return path

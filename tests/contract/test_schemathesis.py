@@ -30,26 +30,50 @@ from tests.smtp_server import BreakableSmtp
 HERE = Path(__file__).parent
 NEVER_ENDS = ["/v1/games/{game_id}/stream"]
 """Operations whose answer never ends (Server-Sent Events: a request/response fuzzer
-would wait forever on a real game); their own tests are tests/arbiter/test_streams.py and test_stream_hub.py."""
+would wait forever on a real game); their own tests are tests/arbiter/test_streams.py and
+test_stream_hub.py."""
 EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "25")
 SEED = os.environ.get("ARBITER_FUZZ_SEED", "16")
 
 
 def run_schemathesis(url: str, fixtures: Path, folder: Path) -> dict:
     """Run ``st run`` with every check against ``url``; return its JSON report."""
-    env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.contract.hooks",
-           "ARBITER_FUZZ_FIXTURES": str(fixtures)}
-    command = [processes.BIN / "st", "--config-file", HERE / "schemathesis.toml", "--no-color",
-               "run", f"{url}/openapi.json", "--checks", "all", "--max-examples", EXAMPLES,
-               "--seed", SEED, "--workers", "1", "--request-timeout", "40",
-               # generating a 500-game bulk body is slow on a loaded machine: that is
-               # hypothesis's own health check, not a finding about the API
-               "--suppress-health-check", "too_slow",
-               "--report", "json", "--report-json-path", folder / "report.json"]
+    env = {
+        **os.environ,
+        "SCHEMATHESIS_HOOKS": "tests.contract.hooks",
+        "ARBITER_FUZZ_FIXTURES": str(fixtures),
+    }
+    command = [
+        processes.BIN / "st",
+        "--config-file",
+        HERE / "schemathesis.toml",
+        "--no-color",
+        "run",
+        f"{url}/openapi.json",
+        "--checks",
+        "all",
+        "--max-examples",
+        EXAMPLES,
+        "--seed",
+        SEED,
+        "--workers",
+        "1",
+        "--request-timeout",
+        "40",
+        # generating a 500-game bulk body is slow on a loaded machine: that is
+        # hypothesis's own health check, not a finding about the API
+        "--suppress-health-check",
+        "too_slow",
+        "--report",
+        "json",
+        "--report-json-path",
+        folder / "report.json",
+    ]
     for path in NEVER_ENDS:
         command += ["--exclude-path", path]
-    done = subprocess.run([str(c) for c in command], env=env, cwd=HERE.parents[1],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [str(c) for c in command], env=env, cwd=HERE.parents[1], capture_output=True, text=True
+    )
     (folder / "schemathesis.log").write_text(done.stdout + done.stderr)
     report = json.loads((folder / "report.json").read_text())
     report["output"] = done.stdout[-20000:] + done.stderr[-5000:]
@@ -59,19 +83,21 @@ def run_schemathesis(url: str, fixtures: Path, folder: Path) -> dict:
 def figures(backend: str, report: dict) -> str:
     """Return the run's figures as one line."""
     ops, cases = report["operations"], report["test_cases"]
-    return (f"schemathesis on {backend}: {ops['tested']}/{ops['total']} operations, "
-            f"{cases['generated']} cases, {len(report['failures'])} findings, "
-            f"{len(report['errors'])} errors, {report['running_time']:.0f} s")
+    return (
+        f"schemathesis on {backend}: {ops['tested']}/{ops['total']} operations, "
+        f"{cases['generated']} cases, {len(report['failures'])} findings, "
+        f"{len(report['errors'])} errors, {report['running_time']:.0f} s"
+    )
 
 
-def fuzz(tmp_path: Path, backend: str, database_url: str | None = None,
-         broker_url: str | None = None) -> None:
+def fuzz(
+    tmp_path: Path, backend: str, database_url: str | None = None, broker_url: str | None = None
+) -> None:
     """Start the service, seed games, fuzz it; fail on any finding."""
     port = free_port()
     smtp = BreakableSmtp()  # the sign-in links of the seeded accounts come by mail
     smtp.start()
-    env = processes.service_env(tmp_path, port, database_url, broker_url,
-                                SMTP_URL=smtp.url)
+    env = processes.service_env(tmp_path, port, database_url, broker_url, SMTP_URL=smtp.url)
     # /metrics is off (404) without a token; fuzz it as production runs it: token-protected.
     env["METRICS_TOKEN"] = "fuzz-metrics-token-not-given-to-schemathesis"
     procs = processes.serve(tmp_path, port, env)
@@ -86,8 +112,9 @@ def fuzz(tmp_path: Path, backend: str, database_url: str | None = None,
     ops = report["operations"]
     assert ops["tested"] == ops["selected"] == ops["total"] - len(NEVER_ENDS) > 0, line
     assert report["test_cases"]["generated"] > 0, line
-    assert not report["failures"] and not report["errors"] and report["exit_code"] == 0, \
+    assert not report["failures"] and not report["errors"] and report["exit_code"] == 0, (
         f"{line}\n{report['output']}"
+    )
 
 
 def test_schemathesis_finds_nothing_on_sqlite(tmp_path):

@@ -76,8 +76,10 @@ def test_headers_too_large_are_a_problem(web):
 
 def test_a_body_too_large_is_refused_and_the_connection_closed(web):
     body = b'{"engine": "' + b"z" * 200_000 + b'"}'
-    raw = (b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-           b"Content-Length: %d\r\n\r\n" % len(body)) + body[:1000]
+    raw = (
+        b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    ) + body[:1000]
     answer = exchange(web, raw)
     assert_problem(answer, 413, "body-too-large")
     assert answer[1]["connection"] == "close" and answer[3], "the connection stays open"
@@ -90,8 +92,11 @@ def test_an_ordinary_answer_keeps_the_connection_alive(web):
 
 def create_game(port: int) -> tuple[str, list[str]]:
     """Create a Space Worm game of two over HTTP; return its id and seat tokens."""
-    body = {"engine": "space-worm", "options": {},
-            "players": [{"name": "Ann", "email": None}, {"name": "Bob", "email": None}]}
+    body = {
+        "engine": "space-worm",
+        "options": {},
+        "players": [{"name": "Ann", "email": None}, {"name": "Bob", "email": None}],
+    }
     answer = requests.post(f"http://127.0.0.1:{port}/v1/games", json=body, timeout=10)
     assert answer.status_code == 201, answer.text
     return answer.json()["id"], [s["token"] for s in answer.json()["seats"]]
@@ -102,9 +107,11 @@ def test_a_body_still_arriving_holds_no_database_lock(web):
     guard's transaction ends before the body is read)."""
     slow_game, tokens = create_game(web)
     other_game, _ = create_game(web)
-    head = (f"POST /v1/games/{slow_game}/moves HTTP/1.1\r\nHost: t\r\n"
-            f"Authorization: Bearer {tokens[0]}\r\nContent-Type: application/json\r\n"
-            "Content-Length: 1000\r\n\r\n{").encode()
+    head = (
+        f"POST /v1/games/{slow_game}/moves HTTP/1.1\r\nHost: t\r\n"
+        f"Authorization: Bearer {tokens[0]}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n{"
+    ).encode()
     with socket.create_connection(("127.0.0.1", web), timeout=10) as held:
         held.sendall(head)
         time.sleep(0.5)  # the guard has run: the server waits for the rest of the body
@@ -117,24 +124,33 @@ def test_a_body_still_arriving_holds_no_database_lock(web):
 
 def test_a_bad_token_is_refused_before_the_body_is_read(web):
     game_id, _ = create_game(web)
-    raw = (f"POST /v1/games/{game_id}/moves HTTP/1.1\r\nHost: t\r\n"
-           "Authorization: Bearer wrong\r\nContent-Type: application/json\r\n"
-           "Content-Length: 1000\r\n\r\n{").encode()
+    raw = (
+        f"POST /v1/games/{game_id}/moves HTTP/1.1\r\nHost: t\r\n"
+        "Authorization: Bearer wrong\r\nContent-Type: application/json\r\n"
+        "Content-Length: 1000\r\n\r\n{"
+    ).encode()
     got, _, body, _ = exchange(web, raw)
     assert got == 401, body
 
 
 def chunked(body: bytes, size: int = 4096) -> bytes:
     """Return ``body`` in the chunked transfer coding."""
-    parts = [body[i:i + size] for i in range(0, len(body), size)]
+    parts = [body[i : i + size] for i in range(0, len(body), size)]
     return b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts) + b"0\r\n\r\n"
 
 
 def test_a_chunked_body_is_read(web):
-    body = json.dumps({"engine": "space-worm", "options": {}, "players": [
-        {"name": "Ann", "email": None}, {"name": "Bob", "email": None}]}).encode()
-    raw = (b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-           b"Transfer-Encoding: chunked\r\n\r\n") + chunked(body, 10)
+    body = json.dumps(
+        {
+            "engine": "space-worm",
+            "options": {},
+            "players": [{"name": "Ann", "email": None}, {"name": "Bob", "email": None}],
+        }
+    ).encode()
+    raw = (
+        b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    ) + chunked(body, 10)
     got, _, answer, _ = exchange(web, raw)
     assert got == 201, answer
     assert [s["name"] for s in json.loads(answer)["seats"]] == ["Ann", "Bob"]
@@ -142,14 +158,18 @@ def test_a_chunked_body_is_read(web):
 
 def test_a_chunked_body_too_large_is_refused(web):
     body = b'{"engine": "' + b"z" * 300_000 + b'"}'
-    raw = (b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-           b"Transfer-Encoding: chunked\r\n\r\n") + chunked(body)
+    raw = (
+        b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    ) + chunked(body)
     assert_problem(exchange(web, raw), 413, "body-too-large")
 
 
 def test_a_chunked_body_that_is_not_json_is_refused(web):
-    raw = (b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
-           b"Transfer-Encoding: chunked\r\n\r\n") + chunked(b"engine=space-worm")
+    raw = (
+        b"POST /v1/games HTTP/1.1\r\nHost: t\r\nContent-Type: text/plain\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    ) + chunked(b"engine=space-worm")
     assert_problem(exchange(web, raw), 415, "unsupported-media-type")
 
 
@@ -157,8 +177,10 @@ def test_a_client_that_sends_a_large_body_in_full_reads_the_413(web):
     """python-requests sends the whole body before it reads: the server reads it
     (up to BODY_DRAIN_BYTES) before it answers, so the 413 arrives, not a reset."""
     game_id, tokens = create_game(web)
-    answer = requests.post(f"http://127.0.0.1:{web}/v1/games/{game_id}/moves",
-                           data=b'{"move": "' + b"x" * 600_000 + b'"}', timeout=10,
-                           headers={"Authorization": f"Bearer {tokens[0]}",
-                                    "Content-Type": "application/json"})
+    answer = requests.post(
+        f"http://127.0.0.1:{web}/v1/games/{game_id}/moves",
+        data=b'{"move": "' + b"x" * 600_000 + b'"}',
+        timeout=10,
+        headers={"Authorization": f"Bearer {tokens[0]}", "Content-Type": "application/json"},
+    )
     assert answer.status_code == 413 and answer.json()["code"] == "body-too-large"

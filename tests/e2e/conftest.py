@@ -33,22 +33,33 @@ def start_stack(tmp_path, request):
     that migrates the database and starts web, worker, beat (and mailin when
     ``mailin_url`` is given), stopped at the end of the test."""
 
-    def start(database_url: str | None, broker_url: str | None, smtp_url: str,
-              mailin_url: str | None = None) -> str:
+    def start(
+        database_url: str | None,
+        broker_url: str | None,
+        smtp_url: str,
+        mailin_url: str | None = None,
+    ) -> str:
         port = free_port()
-        env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-               "SMTP_URL": smtp_url, "BASE_URL": f"http://127.0.0.1:{port}",
-               "MAIL_DOMAIN": "play.arbiter.test", "MAIL_REPLIES_PER_HOUR": "100000",
-               "OPEN_CREATION": "1",
-               "PATH": f"{BIN}:{os.environ['PATH']}"}
-        for key, value in (("DATABASE_URL", database_url), ("CELERY_BROKER_URL", broker_url),
-                           ("MAILIN_URL", mailin_url)):
+        env = {
+            **os.environ,
+            "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+            "SMTP_URL": smtp_url,
+            "BASE_URL": f"http://127.0.0.1:{port}",
+            "MAIL_DOMAIN": "play.arbiter.test",
+            "MAIL_REPLIES_PER_HOUR": "100000",
+            "OPEN_CREATION": "1",
+            "PATH": f"{BIN}:{os.environ['PATH']}",
+        }
+        for key, value in (
+            ("DATABASE_URL", database_url),
+            ("CELERY_BROKER_URL", broker_url),
+            ("MAILIN_URL", mailin_url),
+        ):
             if value:
                 env[key] = value
             else:
                 env.pop(key, None)
-        subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True)
         commands = {
             "web": processes.web_command(port),
             **processes.celery_commands(tmp_path),
@@ -64,8 +75,14 @@ def start_stack(tmp_path, request):
 
 
 CHROMIUM = os.environ.get("ARBITER_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "browser-test-output" / "screenshots"
 
 
@@ -77,8 +94,12 @@ def browser_type_launch_args(browser_type_launch_args):
         if REQUIRE_SERVICES:
             pytest.fail(message + " (ARBITER_REQUIRE_SERVICES=1)")
         pytest.skip(message)
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
-            "args": CHROMIUM_ARGS}
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": CHROMIUM_ARGS,
+    }
 
 
 @pytest.fixture(scope="session")
@@ -105,18 +126,25 @@ def service(tmp_path_factory, inbox):
     base URL."""
     folder = tmp_path_factory.mktemp("browser-stack")
     port = free_port()
-    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
-           "BASE_URL": f"http://127.0.0.1:{port}", "CLOCK_SWEEP_SECONDS": "5",
-           "SMTP_URL": inbox[0], "SECRET_KEY": SECRET_KEY,
-           "PATH": f"{processes.BIN}:{os.environ['PATH']}",
-           # the web hook test's receiver listens on loopback, which must be allowed
-           "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8", "WEBHOOK_ALLOW_HTTP": "1"}
+    env = {
+        **os.environ,
+        "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+        "BASE_URL": f"http://127.0.0.1:{port}",
+        "CLOCK_SWEEP_SECONDS": "5",
+        "SMTP_URL": inbox[0],
+        "SECRET_KEY": SECRET_KEY,
+        "PATH": f"{processes.BIN}:{os.environ['PATH']}",
+        # the web hook test's receiver listens on loopback, which must be allowed
+        "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+        "WEBHOOK_ALLOW_HTTP": "1",
+    }
     for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
         env.pop(key, None)
     if REDIS_URL:  # kombu's filesystem transport can hand a half-written message to
         env["CELERY_BROKER_URL"] = REDIS_URL  # a worker under heavy load, killing it
-    subprocess.run([processes.BIN / "arbiter", "db-upgrade"], env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [processes.BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True
+    )
     commands = {"web": processes.web_command(port), **processes.celery_commands(folder)}
     procs = processes.start(commands, env, SCREENSHOTS.parent / "logs")
     try:
@@ -136,8 +164,11 @@ def screenshots() -> Path:
 
 def create(url: str, engine: str, players: int) -> dict:
     """Create a game over REST; return the creation answer (tokens and seat links)."""
-    answer = requests.post(f"{url}/v1/games", timeout=30, json={
-        "engine": engine, "players": [{"name": f"Player {i}"} for i in range(players)]})
+    answer = requests.post(
+        f"{url}/v1/games",
+        timeout=30,
+        json={"engine": engine, "players": [{"name": f"Player {i}"} for i in range(players)]},
+    )
     answer.raise_for_status()
     return answer.json()
 

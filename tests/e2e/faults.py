@@ -12,9 +12,9 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import requests
 import sqlalchemy as sa
@@ -37,19 +37,29 @@ class Stack:
     """The Procfile's processes: web (uvicorn), worker (chance + clock), mailer (mail)
     and beat, with ``env``; each can be killed and started again by name."""
 
-    def __init__(self, folder: Path, database_url: str, broker_url: str, smtp_url: str,
-                 **settings: str) -> None:
+    def __init__(
+        self, folder: Path, database_url: str, broker_url: str, smtp_url: str, **settings: str
+    ) -> None:
         self.folder, self.logs = folder, folder / "logs"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "ARBITER_INSTANCE_PATH": str(folder / "instance"),
-                    "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url,
-                    "SMTP_URL": smtp_url, "BASE_URL": self.url,
-                    "SECRET_KEY": uuid.uuid4().hex, "PATH": f"{BIN}:{os.environ['PATH']}",
-                    "CLOCK_SWEEP_SECONDS": "1", "SWEEP_SECONDS": "5", "OPEN_CREATION": "1",
-                    **settings}
-        subprocess.run([BIN / "arbiter", "db-upgrade"], env=self.env, check=True,
-                       capture_output=True)
+        self.env = {
+            **os.environ,
+            "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url,
+            "SMTP_URL": smtp_url,
+            "BASE_URL": self.url,
+            "SECRET_KEY": uuid.uuid4().hex,
+            "PATH": f"{BIN}:{os.environ['PATH']}",
+            "CLOCK_SWEEP_SECONDS": "1",
+            "SWEEP_SECONDS": "5",
+            "OPEN_CREATION": "1",
+            **settings,
+        }
+        subprocess.run(
+            [BIN / "arbiter", "db-upgrade"], env=self.env, check=True, capture_output=True
+        )
         self.commands = {
             "web": processes.web_command(self.port),
             **processes.celery_commands(folder),
@@ -63,8 +73,9 @@ class Stack:
         processes.wait_until_up(self.url, list(self.procs.values()))
         self.watching = True
         threading.Thread(target=self._supervise, daemon=True).start()
-        self.app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "ENQUEUE": False,
-                               "TESTING": True})
+        self.app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": database_url, "ENQUEUE": False, "TESTING": True}
+        )
 
     def agree(self, emails: list[str]) -> None:
         """Make each address an account (as a sign-up would), so that it has agreed to
@@ -89,10 +100,13 @@ class Stack:
         self.logs.mkdir(parents=True, exist_ok=True)
         out = open(self.logs / f"{name}.log", "a")
         self.starts[name] += 1
-        self.procs[name] = subprocess.Popen([str(c) for c in self.commands[name]],
-                                            env=self.env, stdout=out,
-                                            stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+        self.procs[name] = subprocess.Popen(
+            [str(c) for c in self.commands[name]],
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def kill(self, name: str) -> None:
         """SIGKILL process ``name`` and its children (a prefork worker's pool: each
@@ -169,12 +183,20 @@ class Driver:
         try:
             response = self.http.request(method, self.url + path, timeout=30, **kwargs)
         except requests.RequestException as err:
-            self._keep(Answer(started, what, type(err).__name__, time.time() - started,
-                              str(err)[:300]))
+            self._keep(
+                Answer(started, what, type(err).__name__, time.time() - started, str(err)[:300])
+            )
             return None
-        self._keep(Answer(started, what, response.status_code, time.time() - started,
-                          response.headers.get("Content-Type", ""),
-                          response.headers.get("Retry-After")))
+        self._keep(
+            Answer(
+                started,
+                what,
+                response.status_code,
+                time.time() - started,
+                response.headers.get("Content-Type", ""),
+                response.headers.get("Retry-After"),
+            )
+        )
         return response
 
     def _keep(self, answer: Answer) -> None:
@@ -184,18 +206,24 @@ class Driver:
     def create(self) -> None:
         """Create the games (each retried under one Idempotency-Key until created)."""
         if self.agree:
-            self.agree([f"g{g}s{s}@example.org" for g in range(self.games)
-                        for s in range(self.players)])
+            self.agree(
+                [f"g{g}s{s}@example.org" for g in range(self.games) for s in range(self.players)]
+            )
         for g in range(self.games):
-            body = {"engine": "space-worm", "options": self.options, "players": [
-                {"name": f"P{s}", "email": f"g{g}s{s}@example.org"}
-                for s in range(self.players)]}
+            body = {
+                "engine": "space-worm",
+                "options": self.options,
+                "players": [
+                    {"name": f"P{s}", "email": f"g{g}s{s}@example.org"} for s in range(self.players)
+                ],
+            }
             if self.clock:
                 body["clock"] = self.clock
             key = uuid.uuid4().hex
             while True:
-                answer = self.call("POST", "/v1/games", "create", json=body,
-                                   headers={"Idempotency-Key": key})
+                answer = self.call(
+                    "POST", "/v1/games", "create", json=body, headers={"Idempotency-Key": key}
+                )
                 if answer is not None and answer.status_code == 201:
                     break
                 time.sleep(0.5)
@@ -239,22 +267,30 @@ class Driver:
                 return
             seats = [s for s in state["to_act"] if s not in self.sleepers]
             if not seats:  # wait for the roll or the clock, as a client would
-                self.call("GET", f"/v1/games/{game_id}/events?after={state['version']}"
-                          "&wait=2", "long-poll")
+                self.call(
+                    "GET",
+                    f"/v1/games/{game_id}/events?after={state['version']}&wait=2",
+                    "long-poll",
+                )
                 continue
             seat = rng.choice(seats)
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
-            legal = self.call("GET", f"/v1/games/{game_id}/legal-moves", "legal-moves",
-                              headers=auth)
+            legal = self.call(
+                "GET", f"/v1/games/{game_id}/legal-moves", "legal-moves", headers=auth
+            )
             if legal is None or legal.status_code != 200:
                 time.sleep(0.5)
                 continue
             body = legal.json()
             if not body["moves"]:
                 continue
-            moved = self.call("POST", f"/v1/games/{game_id}/moves", "move", headers={
-                **auth, "Idempotency-Key": uuid.uuid4().hex},
-                json={"move": rng.choice(body["moves"]), "expected_version": body["version"]})
+            moved = self.call(
+                "POST",
+                f"/v1/games/{game_id}/moves",
+                "move",
+                headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
+                json={"move": rng.choice(body["moves"]), "expected_version": body["version"]},
+            )
             if moved is not None and moved.status_code == 201:
                 with self.lock:
                     self.moved.append(time.time())
@@ -267,8 +303,11 @@ class Driver:
 
     def first_success_after(self, instant: float) -> float | None:
         """Seconds from ``instant`` to the first 2xx answer started after it."""
-        ok = [a.at + a.seconds for a in self.answers
-              if a.at >= instant and isinstance(a.status, int) and a.status < 300]
+        ok = [
+            a.at + a.seconds
+            for a in self.answers
+            if a.at >= instant and isinstance(a.status, int) and a.status < 300
+        ]
         return min(ok) - instant if ok else None
 
     def bad_answers(self) -> list[Answer]:
@@ -278,8 +317,7 @@ class Driver:
         for a in self.answers:
             if isinstance(a.status, int):
                 json_body = "json" in a.media
-                unavailable = (a.status == 503 and "problem+json" in a.media
-                               and a.retry_after)
+                unavailable = a.status == 503 and "problem+json" in a.media and a.retry_after
                 if (a.status >= 500 and not unavailable) or not json_body:
                     bad.append(a)
             if a.seconds > 15:
@@ -298,13 +336,11 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
-def settle_mail(stack: Stack, seconds: float = 120, game_ids: list[str] | None = None
-                ) -> None:
+def settle_mail(stack: Stack, seconds: float = 120, game_ids: list[str] | None = None) -> None:
     """Wait until every outbox mail (of ``game_ids`` or of no game, when given) is sent (or
     ``seconds`` pass), then a moment for a late duplicate to arrive."""
     deadline = time.monotonic() + seconds
-    query = sa.select(sa.func.count()).select_from(OutboxMail).where(
-        OutboxMail.sent_at.is_(None))
+    query = sa.select(sa.func.count()).select_from(OutboxMail).where(OutboxMail.sent_at.is_(None))
     if game_ids is not None:
         query = query.where(OutboxMail.game_id.in_(game_ids) | OutboxMail.game_id.is_(None))
     while time.monotonic() < deadline:
@@ -348,8 +384,11 @@ def check(stack: Stack, driver: Driver, inbox) -> Outcome:
         verdict = verify(record)
         if not verdict.ok:
             out.problems.append(f"{game_id}: record does not verify: {verdict.mismatch}")
-        enforced = [(e["seat"], e["payload"]["timeout"]["deadline"]) for e in record["events"]
-                    if e["kind"] == "move" and "timeout" in e["payload"]]
+        enforced = [
+            (e["seat"], e["payload"]["timeout"]["deadline"])
+            for e in record["events"]
+            if e["kind"] == "move" and "timeout" in e["payload"]
+        ]
         out.timeouts += len(enforced)
         if len(set(enforced)) != len(enforced):
             out.problems.append(f"{game_id}: a timeout applied twice")
@@ -358,19 +397,21 @@ def check(stack: Stack, driver: Driver, inbox) -> Outcome:
     return out
 
 
-def _check_mail(stack: Stack, game_id: str, record: dict, players: int, inbox,
-                out: Outcome) -> None:
+def _check_mail(
+    stack: Stack, game_id: str, record: dict, players: int, inbox, out: Outcome
+) -> None:
     """Exactly one turn mail per seat per prompt it owed, and one end mail per seat."""
     moves = Counter(e["seat"] for e in record["events"] if e["kind"] == "move")
     with stack.app.app_context():
-        rows = list(db.session.scalars(sa.select(OutboxMail)
-                                       .where(OutboxMail.game_id == game_id)))
+        rows = list(db.session.scalars(sa.select(OutboxMail).where(OutboxMail.game_id == game_id)))
         keys = Counter(r.dedupe_key.split(":")[0] + f":{r.seat}" for r in rows)
         db.session.remove()
     for seat in range(players):
         if keys[f"turn:{seat}"] != moves[seat]:
-            out.problems.append(f"{game_id}: seat {seat} has {keys[f'turn:{seat}']} turn "
-                                f"mails for {moves[seat]} prompts")
+            out.problems.append(
+                f"{game_id}: seat {seat} has {keys[f'turn:{seat}']} turn "
+                f"mails for {moves[seat]} prompts"
+            )
         if keys[f"over:{seat}"] != 1:
             out.problems.append(f"{game_id}: seat {seat} has {keys[f'over:{seat}']} end mails")
 
@@ -380,8 +421,14 @@ def _check_inbox(stack: Stack, inbox, out: Outcome, game_ids: list[str]) -> None
     exactly once; no Message-ID twice. Other drivers' games, still being played
     beside these, are checked when their own driver finishes."""
     with stack.app.app_context():
-        rows = {r.id: r for r in db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.game_id.in_(game_ids) | OutboxMail.game_id.is_(None)))}
+        rows = {
+            r.id: r
+            for r in db.session.scalars(
+                sa.select(OutboxMail).where(
+                    OutboxMail.game_id.in_(game_ids) | OutboxMail.game_id.is_(None)
+                )
+            )
+        }
         unsent = [i for i, r in rows.items() if r.sent_at is None or r.given_up_at]
         db.session.remove()
     if unsent:
@@ -403,12 +450,15 @@ def events_of(stack: Stack, game_ids: list[str], kind: str | None = None) -> lis
     from arbiter.models import Event
 
     with stack.app.app_context():
-        query = sa.select(Event).where(Event.game_id.in_(game_ids)).order_by(
-            Event.game_id, Event.seq)
+        query = (
+            sa.select(Event).where(Event.game_id.in_(game_ids)).order_by(Event.game_id, Event.seq)
+        )
         if kind:
             query = query.where(Event.kind == kind)
-        rows = [(e.game_id, e.seq, e.kind, e.seat, e.payload, e.at.timestamp())
-                for e in db.session.scalars(query)]
+        rows = [
+            (e.game_id, e.seq, e.kind, e.seat, e.payload, e.at.timestamp())
+            for e in db.session.scalars(query)
+        ]
         db.session.remove()
     return rows
 
@@ -418,8 +468,12 @@ def roll_delays(stack: Stack, game_ids: list[str]) -> list[float]:
     rows = events_of(stack, game_ids)
     delays = []
     for before, event in zip(rows, rows[1:]):
-        if event[2] == "chance" and before[0] == event[0] and before[2] != "chance" \
-                and before[2] != "seat-joined":
+        if (
+            event[2] == "chance"
+            and before[0] == event[0]
+            and before[2] != "chance"
+            and before[2] != "seat-joined"
+        ):
             delays.append(event[5] - before[5])
     return delays
 
@@ -431,8 +485,7 @@ def timeout_lateness(stack: Stack, game_ids: list[str]) -> list[float]:
     out = []
     for _, _, _, _, payload, at in events_of(stack, game_ids, "move"):
         if "timeout" in payload:
-            deadline = datetime.fromisoformat(payload["timeout"]["deadline"]
-                                              .replace("Z", "+00:00"))
+            deadline = datetime.fromisoformat(payload["timeout"]["deadline"].replace("Z", "+00:00"))
             out.append(at - deadline.timestamp())
     return out
 
@@ -440,8 +493,10 @@ def timeout_lateness(stack: Stack, game_ids: list[str]) -> list[float]:
 def unsent_ids(stack: Stack) -> list[tuple[int, float]]:
     """Return ``(id, created_at as time.time())`` of the mails not sent yet."""
     with stack.app.app_context():
-        rows = [(m.id, m.created_at.timestamp()) for m in db.session.scalars(
-            sa.select(OutboxMail).where(OutboxMail.sent_at.is_(None)))]
+        rows = [
+            (m.id, m.created_at.timestamp())
+            for m in db.session.scalars(sa.select(OutboxMail).where(OutboxMail.sent_at.is_(None)))
+        ]
         db.session.remove()
     return rows
 

@@ -98,8 +98,10 @@ def click_a_move(page, rng: random.Random) -> str:
 def check_recorded(page) -> None:
     """The page after a move says it was recorded."""
     messages = page.locator(".messages")
-    assert messages.count() and "Move recorded" in messages.inner_text(), \
-        (page.url, page.content()[:4000])
+    assert messages.count() and "Move recorded" in messages.inner_text(), (
+        page.url,
+        page.content()[:4000],
+    )
 
 
 def keyboard_move(page) -> None:
@@ -121,9 +123,11 @@ def serious_violations(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']} at "
-            f"{[n['target'] for n in v['nodes']][:3]}"
-            for v in results.response["violations"] if v["impact"] in SERIOUS]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in SERIOUS
+    ]
 
 
 def check_board_alternative(page) -> None:
@@ -133,8 +137,7 @@ def check_board_alternative(page) -> None:
     assert svg.get_attribute("role") in ("img", "group")  # group: it holds pick links
     assert svg.get_attribute("aria-labelledby") == "board-title board-desc"
     assert page.locator(".picture svg title").count() == 1
-    assert page.locator(".picture svg desc").count() == 1 or \
-        page.locator(".words li").count() > 0
+    assert page.locator(".picture svg desc").count() == 1 or page.locator(".words li").count() > 0
     assert page.locator(".words li").count() > 0
 
 
@@ -183,8 +186,9 @@ def test_a_whole_game_by_clicking(service, new_context, screenshots, engine) -> 
     shows the ranking with the scores the record holds, the revealed seed and a
     verification that passes, and ``arbiter verify`` agrees."""
     url = service
-    game_id, spectator, moves = play_by_clicking(url, engine, new_context, screenshots,
-                                                 random.Random(engine))
+    game_id, spectator, moves = play_by_clicking(
+        url, engine, new_context, screenshots, random.Random(engine)
+    )
     assert moves > 1
     record = requests.get(f"{url}/v1/games/{game_id}/record", timeout=30).json()
     verdict = verify(record)
@@ -197,7 +201,8 @@ def test_a_whole_game_by_clicking(service, new_context, screenshots, engine) -> 
     items = spectator.locator("ul.result li").all_inner_texts()
     scores = record["result"]["scores"]
     assert sorted(items) == sorted(
-        f"{place}. {names[s]}: {scores[s]}" for place, s in _places(record["result"]))
+        f"{place}. {names[s]}: {scores[s]}" for place, s in _places(record["result"])
+    )
     assert serious_violations(spectator) == []
 
 
@@ -226,8 +231,9 @@ def test_dark_horse_pages_never_hold_the_other_seats_cards(service, new_context)
         s = settled(url, game_id)
         for page in (pages[0], spectator):
             page.goto(f"{url}/games/{game_id}")
-        versions = {int(p.locator("main").get_attribute("data-version"))
-                    for p in (pages[0], spectator)}
+        versions = {
+            int(p.locator("main").get_attribute("data-version")) for p in (pages[0], spectator)
+        }
         if len(versions) == 1:
             seen.append((versions.pop(), pages[0].content(), spectator.content()))
         if s["status"] == "over":
@@ -242,8 +248,9 @@ def test_dark_horse_pages_never_hold_the_other_seats_cards(service, new_context)
         state = state_at(engine, record, version)
         if engine.prompt(state).to_json()["type"] == "over":
             continue
-        hidden_from_seat = engine.secrets(state, 1) + engine.secrets(state, 2) + \
-            engine.secrets(state, None)
+        hidden_from_seat = (
+            engine.secrets(state, 1) + engine.secrets(state, 2) + engine.secrets(state, None)
+        )
         for secret in hidden_from_seat:
             assert secret not in seat_html, (version, secret)
         for secret in hidden_from_seat + engine.secrets(state, 0):
@@ -255,9 +262,13 @@ def test_dark_horse_pages_never_hold_the_other_seats_cards(service, new_context)
 def state_at(engine, record: dict, version: int) -> dict:
     """Return the state of a recorded game at ``version`` (its events up to that seq
     folded)."""
-    inputs = [Input("move", e["seat"], e["payload"]["move"]) if e["kind"] == "move"
-              else Input("chance", None, e["payload"]["outcome"])
-              for e in record["events"] if e["seq"] <= version and e["kind"] in ("move", "chance")]
+    inputs = [
+        Input("move", e["seat"], e["payload"]["move"])
+        if e["kind"] == "move"
+        else Input("chance", None, e["payload"]["outcome"])
+        for e in record["events"]
+        if e["seq"] <= version and e["kind"] in ("move", "chance")
+    ]
     return fold(engine, len(record["players"]), record["options"], inputs)
 
 
@@ -269,8 +280,13 @@ def test_the_list_and_a_refused_link_in_the_browser(service, page) -> None:
     page.goto(f"{url}/games")
     assert page.locator(f'a[href="/games/{game["id"]}"]').count() == 1
     assert serious_violations(page) == []
-    answer = page.goto(re.sub(r"key=(.)", lambda m: "key=" + ("A" if m.group(1) != "A" else "B"),
-                              game["seats"][0]["link"]))
+    answer = page.goto(
+        re.sub(
+            r"key=(.)",
+            lambda m: "key=" + ("A" if m.group(1) != "A" else "B"),
+            game["seats"][0]["link"],
+        )
+    )
     assert answer.status == 403
     assert "not valid" in page.content()
     page.goto(f"{url}/games/{game['id']}")
@@ -294,16 +310,23 @@ def test_the_page_updates_itself_when_the_game_moves(service, page, new_context)
         watcher.goto(f"{url}/games/{game['id']}")
         watcher.evaluate("window.notReloaded = true")
     auth = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    legal = requests.get(f"{url}/v1/games/{game['id']}/legal-moves", headers=auth,
-                         timeout=30).json()
-    answer = requests.post(f"{url}/v1/games/{game['id']}/moves", headers=auth, timeout=30,
-                           json={"move": legal["moves"][0], "expected_version": legal["version"]})
+    legal = requests.get(
+        f"{url}/v1/games/{game['id']}/legal-moves", headers=auth, timeout=30
+    ).json()
+    answer = requests.post(
+        f"{url}/v1/games/{game['id']}/moves",
+        headers=auth,
+        timeout=30,
+        json={"move": legal["moves"][0], "expected_version": legal["version"]},
+    )
     assert answer.status_code == 201
     version = settled(url, game["id"])["version"]
     for watcher in (page, other):
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and int(
-                watcher.locator("main").get_attribute("data-version")) < version:
+        while (
+            time.monotonic() < deadline
+            and int(watcher.locator("main").get_attribute("data-version")) < version
+        ):
             time.sleep(0.1)
         assert int(watcher.locator("main").get_attribute("data-version")) == version
         assert watcher.evaluate("window.notReloaded") is True
@@ -316,8 +339,9 @@ def test_the_page_updates_itself_when_the_game_moves(service, page, new_context)
 
 def moves_since(url: str, game_id: str, version: int) -> list[dict]:
     """Return the move events of a game after ``version``."""
-    events = requests.get(f"{url}/v1/games/{game_id}/events?after={version}",
-                          timeout=30).json()["events"]
+    events = requests.get(f"{url}/v1/games/{game_id}/events?after={version}", timeout=30).json()[
+        "events"
+    ]
     return [e for e in events if e["kind"] == "move"]
 
 
@@ -368,9 +392,12 @@ def unreachable(page) -> list[str]:
             seen.add(mark)
         if len(seen) == count:
             break
-    return page.evaluate("""(seen) => [...document.querySelectorAll('[data-reach]')]
+    return page.evaluate(
+        """(seen) => [...document.querySelectorAll('[data-reach]')]
         .filter(e => !seen.includes(e.getAttribute('data-reach')))
-        .map(e => e.outerHTML.slice(0, 120))""", sorted(seen))
+        .map(e => e.outerHTML.slice(0, 120))""",
+        sorted(seen),
+    )
 
 
 @pytest.mark.parametrize("engine", list(engines.ENGINE_MODULES))
@@ -397,9 +424,15 @@ def test_the_deadline_is_shown_in_the_viewers_zone(service, new_context) -> None
     (New York here), whatever zone the seat gave (Tokyo), and the page's script runs
     without an error."""
     url = service
-    game = requests.post(f"{url}/v1/games", timeout=30, json={
-        "engine": "star-maps", "clock": {"type": "per-move", "seconds": 86400},
-        "players": [{"name": "Ann", "tz": "Asia/Tokyo"}, {"name": "Bob"}]}).json()
+    game = requests.post(
+        f"{url}/v1/games",
+        timeout=30,
+        json={
+            "engine": "star-maps",
+            "clock": {"type": "per-move", "seconds": 86400},
+            "players": [{"name": "Ann", "tz": "Asia/Tokyo"}, {"name": "Bob"}],
+        },
+    ).json()
     settled(url, game["id"])
     page = fresh_page(new_context, timezone_id="America/New_York", locale="en-US")
     errors: list[str] = []
@@ -452,9 +485,14 @@ def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context
     page = signed_in_page(url, inbox, new_context, address)
     # her address is an account now (it agreed to mail): a game naming it starts at
     # once with her seat linked (an address that is not an account gets an invitation)
-    game = requests.post(f"{url}/v1/games", timeout=30, json={
-        "engine": "dark-horse", "players": [{"name": "Ann", "email": address},
-                                            {"name": "Bob"}]}).json()
+    game = requests.post(
+        f"{url}/v1/games",
+        timeout=30,
+        json={
+            "engine": "dark-horse",
+            "players": [{"name": "Ann", "email": address}, {"name": "Bob"}],
+        },
+    ).json()
     assert game["status"] == "active"
     page.goto(f"{url}/me/games")
     assert page.locator(f'a[href="/games/{game["id"]}"]').count() == 1
@@ -494,9 +532,14 @@ def test_my_web_hooks_in_the_browser(service, inbox, new_context) -> None:
         secret = page.locator("code.token").inner_text()
         assert secret.startswith("whsec_")
         assert serious_violations(page) == []
-        game = requests.post(f"{url}/v1/games", timeout=30, json={
-            "engine": "star-maps", "players": [{"name": "Hook", "email": address},
-                                               {"name": "Other"}]}).json()
+        game = requests.post(
+            f"{url}/v1/games",
+            timeout=30,
+            json={
+                "engine": "star-maps",
+                "players": [{"name": "Hook", "email": address}, {"name": "Other"}],
+            },
+        ).json()
         got = receiver.wait_for(1, seconds=90)
         assert got, "no web hook delivery arrived"
         Verifier(secret).verify(got[0].body, got[0].headers)  # raises when not signed
@@ -504,8 +547,7 @@ def test_my_web_hooks_in_the_browser(service, inbox, new_context) -> None:
     with page.expect_navigation():
         page.click(f"text={receiver.url}turns")
     deadline = time.monotonic() + 60
-    while "delivered" not in page.locator("table").inner_text() and \
-            time.monotonic() < deadline:
+    while "delivered" not in page.locator("table").inner_text() and time.monotonic() < deadline:
         time.sleep(0.5)
         page.reload()
     assert "delivered" in page.locator("table").inner_text()
@@ -527,10 +569,18 @@ def test_a_tournament_page_in_the_browser(service, inbox, new_context) -> None:
 
     url = service
     organiser, *others = sign_up(url, inbox[1], 3)
-    t = requests.post(f"{url}/v1/tournaments", timeout=30,
-                      headers={"Authorization": f"Bearer {organiser}"},
-                      json={"name": "Browser Swiss", "engine": "space-worm",
-                            "table_size": 2, "format": "swiss", "rounds": 1}).json()
+    t = requests.post(
+        f"{url}/v1/tournaments",
+        timeout=30,
+        headers={"Authorization": f"Bearer {organiser}"},
+        json={
+            "name": "Browser Swiss",
+            "engine": "space-worm",
+            "table_size": 2,
+            "format": "swiss",
+            "rounds": 1,
+        },
+    ).json()
     address = f"swiss-{t['id']}@example.org"
     page = signed_in_page(url, inbox, new_context, address)
     page.goto(f"{url}/tournaments")
@@ -547,39 +597,53 @@ def test_a_tournament_page_in_the_browser(service, inbox, new_context) -> None:
         page.click("text=Make the token")
     mine = page.locator("code.token").inner_text()
     for token in others:
-        answer = requests.post(f"{url}/v1/tournaments/{t['id']}/entries", timeout=30,
-                               headers={"Authorization": f"Bearer {token}"})
+        answer = requests.post(
+            f"{url}/v1/tournaments/{t['id']}/entries",
+            timeout=30,
+            headers={"Authorization": f"Bearer {token}"},
+        )
         assert answer.status_code == 201, answer.text
-    again = requests.post(f"{url}/v1/tournaments/{t['id']}/entries", timeout=30,
-                          headers={"Authorization": f"Bearer {mine}"})
+    again = requests.post(
+        f"{url}/v1/tournaments/{t['id']}/entries",
+        timeout=30,
+        headers={"Authorization": f"Bearer {mine}"},
+    )
     assert again.status_code == 409  # entered on the page already: the same account
-    started = requests.post(f"{url}/v1/tournaments/{t['id']}/start", timeout=30,
-                            headers={"Authorization": f"Bearer {organiser}"})
+    started = requests.post(
+        f"{url}/v1/tournaments/{t['id']}/start",
+        timeout=30,
+        headers={"Authorization": f"Bearer {organiser}"},
+    )
     assert started.status_code == 200, started.text
     token_of = {}  # account id: personal token
     for token in others + [mine]:
-        who = requests.get(f"{url}/v1/me", timeout=30,
-                           headers={"Authorization": f"Bearer {token}"}).json()
+        who = requests.get(
+            f"{url}/v1/me", timeout=30, headers={"Authorization": f"Bearer {token}"}
+        ).json()
         token_of[who["id"]] = token
-    account_of = {e["id"]: e["account"] for e in requests.get(
-        f"{url}/v1/tournaments/{t['id']}", timeout=30).json()["entries"]}
+    account_of = {
+        e["id"]: e["account"]
+        for e in requests.get(f"{url}/v1/tournaments/{t['id']}", timeout=30).json()["entries"]
+    }
     first = requests.get(f"{url}/v1/tournaments/{t['id']}/rounds/1", timeout=30).json()
     for table in first["tables"]:
-        play_game(url, table["game"],
-                  [token_of[account_of[p["entry"]]] for p in table["players"]], seed=7)
+        play_game(
+            url, table["game"], [token_of[account_of[p["entry"]]] for p in table["players"]], seed=7
+        )
     deadline = time.monotonic() + 120
-    while requests.get(f"{url}/v1/tournaments/{t['id']}", timeout=30).json()["status"] \
-            != "over":
+    while requests.get(f"{url}/v1/tournaments/{t['id']}", timeout=30).json()["status"] != "over":
         assert time.monotonic() < deadline, "the worker did not end the tournament"
         time.sleep(0.5)
     page.goto(f"{url}/tournaments/{t['id']}")
     assert "The tournament is over." in page.content()
-    standings = requests.get(f"{url}/v1/tournaments/{t['id']}/standings",
-                             timeout=30).json()["standings"]
+    standings = requests.get(f"{url}/v1/tournaments/{t['id']}/standings", timeout=30).json()[
+        "standings"
+    ]
     shown = page.locator("table.standings tbody tr").all_inner_texts()
     assert [row.split("\t")[:3] for row in shown] == [
-        [str(s["rank"]), s["name"] + (" (withdrawn)" if s["withdrawn"] else ""),
-         f"{s['points']:g}"] for s in standings]
+        [str(s["rank"]), s["name"] + (" (withdrawn)" if s["withdrawn"] else ""), f"{s['points']:g}"]
+        for s in standings
+    ]
     table = first["tables"][0]
     assert page.locator(f'a[href="/games/{table["game"]}"]').count() == 1
     assert f"Bye: {first['byes'][0]['name']}" in page.locator("ul.tables").inner_text()
@@ -587,8 +651,7 @@ def test_a_tournament_page_in_the_browser(service, inbox, new_context) -> None:
     assert serious_violations(page) == [] and unreachable(page) == []
 
 
-def test_a_mailed_links_button_works_under_the_content_security_policy(service,
-                                                                       new_context):
+def test_a_mailed_links_button_works_under_the_content_security_policy(service, new_context):
     """Given the one-click unsubscribe page a mail links to (issue 10), its button
     works in a real browser under the pages' Content-Security-Policy (no inline
     script runs): the POST is made and the page says it was done."""
@@ -597,7 +660,8 @@ def test_a_mailed_links_button_works_under_the_content_security_policy(service,
     from tests.e2e.conftest import SECRET_KEY
 
     token = URLSafeSerializer(SECRET_KEY, salt="arbiter.unsubscribe").dumps(
-        {"e": "nobody@example.org", "g": None})
+        {"e": "nobody@example.org", "g": None}
+    )
     page = fresh_page(new_context)
     refused = []
     page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)

@@ -23,15 +23,25 @@ full-length ones with more games.
 
 from __future__ import annotations
 
-from collections import Counter
 import threading
 import time
 import uuid
+from collections import Counter
 
 import pytest
 
-from tests.e2e.faults import (SOAK, Driver, Stack, arrivals, check, events_of, roll_delays,
-                               settle_mail, timeout_lateness, unsent_ids)
+from tests.e2e.faults import (
+    SOAK,
+    Driver,
+    Stack,
+    arrivals,
+    check,
+    events_of,
+    roll_delays,
+    settle_mail,
+    timeout_lateness,
+    unsent_ids,
+)
 from tests.servers import PrivatePostgres, PrivateRedis
 from tests.smtp_server import BreakableSmtp
 
@@ -88,16 +98,18 @@ def report(name: str, **figures) -> None:
     print(f"\n[fault] {name}: " + ", ".join(f"{k}={v}" for k, v in figures.items()))
 
 
-KOMBU_RESTORE_RACE = ("Unrecoverable error: AttributeError(\"'NoneType' object has no "
-                      "attribute 'hostname'\")")
+KOMBU_RESTORE_RACE = (
+    "Unrecoverable error: AttributeError(\"'NoneType' object has no attribute 'hostname'\")"
+)
 """What kombu 5.7's Redis transport logs when a worker exits on the race it has when the
 broker's connection drops while it restores unacknowledged messages (its channel's
 connection is gone before ``restore_unacked`` asks it for its host): seen once in about
 seven runs of the Redis fault; a process manager restarts the worker (README, Faults)."""
 
 
-def finish(stack: Stack, driver: Driver, smtp, seconds: float = 300,
-           tolerated: tuple[str, ...] = ()) -> None:
+def finish(
+    stack: Stack, driver: Driver, smtp, seconds: float = 300, tolerated: tuple[str, ...] = ()
+) -> None:
     """Wait for every game to end and the mail to settle, then assert the checks and
     that no process exited by itself, except processes in ``tolerated`` whose log
     shows kombu's restore race (:data:`KOMBU_RESTORE_RACE`) once for each exit."""
@@ -140,8 +152,9 @@ def test_postgres_stopped_for_30_seconds_then_started(world, servers):
     up = time.time()
     outcome = finish(stack, driver, smtp)
     during = driver.during(down + 1, starting)
-    dropped = [a for a in driver.answers
-               if down <= a.at <= starting and not isinstance(a.status, int)]
+    dropped = [
+        a for a in driver.answers if down <= a.at <= starting and not isinstance(a.status, int)
+    ]
     answered = {s for s in during if isinstance(s, int)}
     assert answered == {503} and during[503] > 0, during
     # a connection the client saw closed without an answer (seen once in ~6 runs,
@@ -152,9 +165,14 @@ def test_postgres_stopped_for_30_seconds_then_started(world, servers):
     recovery = driver.first_success_after(up)
     assert recovery is not None and recovery < 10
     assert stack.alive() and all(n == 1 for n in stack.starts.values())
-    report("postgres down 30 s", during=dict(during), recovery_s=round(recovery, 2),
-           dropped=[a.media for a in dropped],
-           events=outcome.events, mails=outcome.mails)
+    report(
+        "postgres down 30 s",
+        during=dict(during),
+        recovery_s=round(recovery, 2),
+        dropped=[a.media for a in dropped],
+        events=outcome.events,
+        mails=outcome.mails,
+    )
 
 
 def start_games(stack: Stack, **kwargs) -> Driver:
@@ -198,11 +216,16 @@ def test_redis_stopped_then_started(world, servers):
     rolls = [at for _, _, _, _, _, at in events_of(stack, driver.ids, "chance") if at > up]
     mails = [at for at in smtp.inbox.times if at > up]
     assert rolls and mails, "the workers did not resume after Redis came back"
-    report("redis down", seconds=round(starting - down), during=dict(during),
-           slowest_answer_s=round(slowest, 2),
-           first_roll_after_s=round(min(rolls) - up, 1) if rolls else None,
-           first_mail_after_s=round(min(mails) - up, 1) if mails else None,
-           events=outcome.events, mails=outcome.mails)
+    report(
+        "redis down",
+        seconds=round(starting - down),
+        during=dict(during),
+        slowest_answer_s=round(slowest, 2),
+        first_roll_after_s=round(min(rolls) - up, 1) if rolls else None,
+        first_mail_after_s=round(min(mails) - up, 1) if mails else None,
+        events=outcome.events,
+        mails=outcome.mails,
+    )
 
 
 def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world):
@@ -222,9 +245,14 @@ def test_smtp_down_for_minutes_then_up_sends_waiting_mail_within_a_minute(world)
     arrived = arrivals(smtp.inbox)
     delays = [arrived[i] - max(up, created) for i, created in waiting]
     assert waiting and max(delays) < 60, (len(waiting), max(delays))
-    report("smtp down", seconds=round(up - down), waiting_mails=len(waiting),
-           last_waiting_mail_after_s=round(max(delays), 1),
-           answers_during=dict(driver.during(down, up)), mails=outcome.mails)
+    report(
+        "smtp down",
+        seconds=round(up - down),
+        waiting_mails=len(waiting),
+        last_waiting_mail_after_s=round(max(delays), 1),
+        answers_during=dict(driver.during(down, up)),
+        mails=outcome.mails,
+    )
 
 
 def test_a_slow_smtp_server_never_delays_dice_timeouts_or_answers(world):
@@ -234,8 +262,7 @@ def test_a_slow_smtp_server_never_delays_dice_timeouts_or_answers(world):
     stack, smtp = world()
     smtp.data_delay = 2.0
     driver = start_games(stack)
-    clocked = start_games(stack, games=2, clock={"type": "per-move", "seconds": 3},
-                          sleepers=(1,))
+    clocked = start_games(stack, games=2, clock={"type": "per-move", "seconds": 3}, sleepers=(1,))
     time.sleep(10)
     backlog = len(unsent_ids(stack))
     smtp.data_delay = 0.0
@@ -246,11 +273,14 @@ def test_a_slow_smtp_server_never_delays_dice_timeouts_or_answers(world):
     moves = sorted(a.seconds for a in driver.answers if a.what == "move")
     assert backlog > 5  # mail really was waiting behind the slow server
     assert max(rolls) < 10 and late and max(late) < 10, (max(rolls), late)
-    report("slow smtp (2 s per mail)", mail_backlog=backlog,
-           roll_delay_max_s=round(max(rolls), 2),
-           roll_delay_median_s=round(sorted(rolls)[len(rolls) // 2], 2),
-           timeout_late_max_s=round(max(late), 2),
-           move_p95_s=round(moves[int(len(moves) * 0.95)], 2))
+    report(
+        "slow smtp (2 s per mail)",
+        mail_backlog=backlog,
+        roll_delay_max_s=round(max(rolls), 2),
+        roll_delay_median_s=round(sorted(rolls)[len(rolls) // 2], 2),
+        timeout_late_max_s=round(max(late), 2),
+        move_p95_s=round(moves[int(len(moves) * 0.95)], 2),
+    )
 
 
 def test_workers_killed_mid_roll_and_mid_send_then_restarted(world):
@@ -273,8 +303,11 @@ def test_workers_killed_mid_roll_and_mid_send_then_restarted(world):
     driver = start_games(stack, options={})
     deadline = time.monotonic() + 60
     seen = 0
-    while (time.monotonic() < deadline and kills["worker"] < 3
-           and any(t.is_alive() for t in driver.threads)):
+    while (
+        time.monotonic() < deadline
+        and kills["worker"] < 3
+        and any(t.is_alive() for t in driver.threads)
+    ):
         time.sleep(0.05)
         if len(driver.moved) > seen + 10:
             seen = len(driver.moved)
@@ -286,8 +319,13 @@ def test_workers_killed_mid_roll_and_mid_send_then_restarted(world):
     outcome = finish(stack, driver, smtp)
     rolls = roll_delays(stack, driver.ids)
     assert kills["worker"] >= 2 and kills["mailer"] >= 1, kills
-    report("workers killed", kills=kills, roll_delay_max_s=round(max(rolls), 1),
-           events=outcome.events, mails=outcome.mails)
+    report(
+        "workers killed",
+        kills=kills,
+        roll_delay_max_s=round(max(rolls), 1),
+        events=outcome.events,
+        mails=outcome.mails,
+    )
 
 
 def test_beat_killed_around_deadlines_then_restarted(world):
@@ -296,8 +334,9 @@ def test_beat_killed_around_deadlines_then_restarted(world):
     enforced late) and later for 8 s (an outage: deadlines extended, and reminded
     again for the new deadline), each deadline is enforced exactly once."""
     stack, smtp = world(CLOCK_OUTAGE_SECONDS="5")
-    driver = start_games(stack, clock={"type": "per-move", "seconds": 3, "reminders": [2]},
-                         sleepers=(1,))
+    driver = start_games(
+        stack, clock={"type": "per-move", "seconds": 3, "reminders": [2]}, sleepers=(1,)
+    )
     gaps = []
     for pause, off in ((4, 3), (3, 8)):
         time.sleep(pause)
@@ -310,12 +349,17 @@ def test_beat_killed_around_deadlines_then_restarted(world):
     extended = events_of(stack, driver.ids, "deadline-extended")
     assert extended, "the 8 s stop of beat was no outage"
     reminders = reminder_times(stack)
-    for game_id, _, _, _, payload, at in extended:
+    for game_id, _, _, _, _payload, at in extended:
         assert any(g == game_id and t >= at for g, t in reminders), game_id
     late = timeout_lateness(stack, driver.ids)
-    report("beat killed", stops=[round(b - a, 1) for a, b in gaps],
-           timeouts=outcome.timeouts, extensions=len(extended),
-           timeout_late_max_s=round(max(late), 1), reminders=len(reminders))
+    report(
+        "beat killed",
+        stops=[round(b - a, 1) for a, b in gaps],
+        timeouts=outcome.timeouts,
+        extensions=len(extended),
+        timeout_late_max_s=round(max(late), 1),
+        reminders=len(reminders),
+    )
 
 
 def reminder_times(stack: Stack) -> list[tuple[str, float]]:
@@ -326,7 +370,11 @@ def reminder_times(stack: Stack) -> list[tuple[str, float]]:
     from arbiter.models import OutboxMail
 
     with stack.app.app_context():
-        rows = [(m.game_id, m.created_at.timestamp()) for m in db.session.scalars(
-            sa.select(OutboxMail).where(OutboxMail.dedupe_key.like("remind:%")))]
+        rows = [
+            (m.game_id, m.created_at.timestamp())
+            for m in db.session.scalars(
+                sa.select(OutboxMail).where(OutboxMail.dedupe_key.like("remind:%"))
+            )
+        ]
         db.session.remove()
     return rows

@@ -2,7 +2,8 @@
 a real SMTP server on loopback, played over HTTP only by ``arbiter play``.
 
 Once on the embedded default (SQLite, filesystem broker) and once on PostgreSQL +
-Redis, each time a game of every engine at once on one running service. Checks: the game ends, the scores match the engine's own replay (the record
+Redis, each time a game of every engine at once on one running service. Checks: the game ends, the
+scores match the engine's own replay (the record
 verifies), every player got one turn mail per prompt and no duplicates, and the
 game's end mailed everyone.
 """
@@ -18,7 +19,6 @@ import pytest
 import requests
 
 import engines
-
 from arbiter.play import play
 from tests.conftest import REDIS_URL, need
 
@@ -29,8 +29,7 @@ ENGINES_TO_PLAY = list(engines.ENGINE_MODULES)
 def stack(start_stack, smtp):
     """Start web, worker and beat with mail to the loopback SMTP server."""
     smtp_url, inbox = smtp
-    return (lambda database_url, broker_url: start_stack(database_url, broker_url,
-                                                           smtp_url)), inbox
+    return (lambda database_url, broker_url: start_stack(database_url, broker_url, smtp_url)), inbox
 
 
 def sign_up_by_mail(url: str, inbox, email: str) -> str:
@@ -59,8 +58,16 @@ def play_and_check(url: str, inbox, engine: str, players: int, tmp_path: Path) -
     for email in emails:  # mail goes only to addresses that agreed: accounts
         sign_up_by_mail(url, inbox, email)
     lines: list[str] = []
-    played = play(url, engine, players, seed=42, out_dir=tmp_path / "records" / engine,
-                  emails=emails, echo=lines.append, timeout=300)
+    played = play(
+        url,
+        engine,
+        players,
+        seed=42,
+        out_dir=tmp_path / "records" / engine,
+        emails=emails,
+        echo=lines.append,
+        timeout=300,
+    )
     assert played.verdict.ok, played.verdict.mismatch
     assert played.record["result"]["scores"] is not None
     assert any(line.startswith("record: ") and "verified" in line for line in lines)
@@ -70,8 +77,7 @@ def play_and_check(url: str, inbox, engine: str, players: int, tmp_path: Path) -
             prompts[event["seat"]] += 1
     expected = {emails[s]: prompts[s] + 2 for s in range(players)}  # + sign-in, end mail
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and any(
-            len(inbox.to(a)) < n for a, n in expected.items()):
+    while time.monotonic() < deadline and any(len(inbox.to(a)) < n for a, n in expected.items()):
         time.sleep(0.2)
     time.sleep(1)  # a duplicate would arrive now
     for address, count in expected.items():
@@ -86,8 +92,10 @@ def check_every_engine(url: str, inbox, tmp_path: Path) -> None:
     """Play a 3-player game of every engine at once on one running service (as its users
     would: several games in flight) and fail with every engine whose game went wrong."""
     with ThreadPoolExecutor(max_workers=len(ENGINES_TO_PLAY)) as pool:
-        futures = {engine: pool.submit(play_and_check, url, inbox, engine, 3, tmp_path)
-                   for engine in ENGINES_TO_PLAY}
+        futures = {
+            engine: pool.submit(play_and_check, url, inbox, engine, 3, tmp_path)
+            for engine in ENGINES_TO_PLAY
+        }
     failed = {engine: repr(f.exception()) for engine, f in futures.items() if f.exception()}
     assert not failed, failed
 

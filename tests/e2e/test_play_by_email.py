@@ -19,8 +19,7 @@ from arbiter.play_mail import Sink, play_by_email
 from tests.conftest import REDIS_URL, free_port, need
 
 
-def play_games(start_stack, tmp_path, games: list[str], database_url=None, broker_url=None
-               ) -> dict:
+def play_games(start_stack, tmp_path, games: list[str], database_url=None, broker_url=None) -> dict:
     """Start one stack (web, worker, beat, mailin) with its mail going to a sink, play
     a 2-seat game of each engine in ``games`` by mail at the same time (one thread
     each), and return ``{engine: (played, check) or the exception}``."""
@@ -31,8 +30,16 @@ def play_games(start_stack, tmp_path, games: list[str], database_url=None, broke
     def one(engine: str) -> None:
         try:
             results[engine] = play_by_email(
-                url, engine, 2, sink, mailin_url, seed=7, out_dir=tmp_path / "records",
-                echo=lambda _: None, timeout=float(os.environ.get("ARBITER_E2E_TIMEOUT", 420)))
+                url,
+                engine,
+                2,
+                sink,
+                mailin_url,
+                seed=7,
+                out_dir=tmp_path / "records",
+                echo=lambda _: None,
+                timeout=float(os.environ.get("ARBITER_E2E_TIMEOUT", 420)),
+            )
         except Exception as err:  # noqa: BLE001 - reported by the test, per engine
             results[engine] = err
 

@@ -53,8 +53,14 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     (user / ".venv").symlink_to(ROOT / ".venv")
     script = "\n".join(tour_blocks((ROOT / "README.md").read_text()))
     script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID"\n'
-    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=user,
-                          capture_output=True, text=True, timeout=600, env=env)
+    done = subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", script],
+        cwd=user,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert output.count("OK: seed matches its commitment") == 2, output
@@ -75,8 +81,9 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     assert output.count("\nid: 3\n") == 1 and output.count(f"\nid: {last}\n") == 2, output
     # the account's stream saw Ann resign her game within its window, each line with
     # a cursor (the reconnection then sent it, with nothing new)
-    lines = [json.loads(line) for line in (user / "me.ndjson").read_text().splitlines()
-             if line.strip()]
+    lines = [
+        json.loads(line) for line in (user / "me.ndjson").read_text().splitlines() if line.strip()
+    ]
     kinds = [line["kind"] for line in lines]
     assert "resigned" in kinds and "game-over" in kinds, lines
     assert all(line["cursor"] for line in lines)

@@ -35,7 +35,6 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import requests
 import time_machine
-
 from standardwebhooks import Webhook as Verifier
 
 from arbiter.verify_tournament import verify_tournament
@@ -68,8 +67,9 @@ def sign_up(url: str, inbox, count: int) -> list[str]:
     tag = uuid.uuid4().hex[:6]
     emails = [f"player{i}-{tag}@example.org" for i in range(count)]
     for i, email in enumerate(emails):
-        answer = requests.post(f"{url}/v1/auth/links", timeout=30,
-                               json={"email": email, "display_name": f"P{i}-{tag}"})
+        answer = requests.post(
+            f"{url}/v1/auth/links", timeout=30, json={"email": email, "display_name": f"P{i}-{tag}"}
+        )
         assert answer.status_code == 202, answer.text
     tokens = []
     for email in emails:
@@ -80,8 +80,14 @@ def sign_up(url: str, inbox, count: int) -> list[str]:
         body = inbox.to(email)[-1].get_body(("plain",)).get_content()
         link = re.search(r"https?://\S+/v1/auth/confirm\?\S+", body).group(0)
         query = parse_qs(urlparse(link).query)
-        session = ok(requests.post(f"{url}/v1/auth/sessions", timeout=30, json={
-            "email": query["email"][0], "token": query["token"][0]}), 201)
+        session = ok(
+            requests.post(
+                f"{url}/v1/auth/sessions",
+                timeout=30,
+                json={"email": query["email"][0], "token": query["token"][0]},
+            ),
+            201,
+        )
         tokens.append(session["token"]["token"])
     return tokens
 
@@ -96,8 +102,11 @@ def play_game(url: str, game_id: str, token_of_seat: list[str], seed: int) -> No
         if game["status"] == "over":
             return
         if not game["to_act"]:
-            http.get(f"{url}/v1/games/{game_id}/events", timeout=30,
-                     params={"after": game["version"], "wait": 2})
+            http.get(
+                f"{url}/v1/games/{game_id}/events",
+                timeout=30,
+                params={"after": game["version"], "wait": 2},
+            )
             continue
         seat = rng.choice(game["to_act"])
         auth = bearer(token_of_seat[seat])
@@ -106,18 +115,27 @@ def play_game(url: str, game_id: str, token_of_seat: list[str], seed: int) -> No
             continue
         legal = ok(legal)
         move = move_parts.pick(legal, rng)
-        answer = http.post(f"{url}/v1/games/{game_id}/moves", headers=auth, timeout=30,
-                           json={"move": move, "expected_version": legal["version"]})
+        answer = http.post(
+            f"{url}/v1/games/{game_id}/moves",
+            headers=auth,
+            timeout=30,
+            json={"move": move, "expected_version": legal["version"]},
+        )
         assert answer.status_code in (201, 409), answer.text  # 409: raced the roll
     raise AssertionError(f"game {game_id} did not end within {GAME_SECONDS} s")
 
 
-def run_tournament(url: str, organiser: str, tokens: list[str], settings: dict,
-                   pool: ThreadPoolExecutor) -> tuple[dict, list[dict], dict]:
+def run_tournament(
+    url: str, organiser: str, tokens: list[str], settings: dict, pool: ThreadPoolExecutor
+) -> tuple[dict, list[dict], dict]:
     """Create, fill, start and play a whole tournament; return it, its rounds and
     ``{entry id: token}``."""
-    t = ok(requests.post(f"{url}/v1/tournaments", json=settings, headers=bearer(organiser),
-                         timeout=30), 201)
+    t = ok(
+        requests.post(
+            f"{url}/v1/tournaments", json=settings, headers=bearer(organiser), timeout=30
+        ),
+        201,
+    )
     base = f"{url}/v1/tournaments/{t['id']}"
     token_of = {}
     for token in tokens:
@@ -127,10 +145,16 @@ def run_tournament(url: str, organiser: str, tokens: list[str], settings: dict,
     rounds, number = [], 1
     while True:
         rnd = ok(requests.get(f"{base}/rounds/{number}", timeout=30))
-        futures = [pool.submit(play_game, url, table["game"],
-                               [token_of[p["entry"]] for p in table["players"]],
-                               number * 100 + table["table"])
-                   for table in rnd["tables"]]
+        futures = [
+            pool.submit(
+                play_game,
+                url,
+                table["game"],
+                [token_of[p["entry"]] for p in table["players"]],
+                number * 100 + table["table"],
+            )
+            for table in rnd["tables"]
+        ]
         for future in futures:
             future.result()
         rounds.append(rnd)
@@ -179,8 +203,11 @@ def check_swiss_repeats(rounds: list[dict], size: int) -> None:
     met: set = set()
     for rnd in rounds:
         seated = sorted(p["entry"] for t in rnd["tables"] for p in t["players"])
-        pairs = [tuple(sorted(p)) for t in rnd["tables"]
-                 for p in combinations([x["entry"] for x in t["players"]], 2)]
+        pairs = [
+            tuple(sorted(p))
+            for t in rnd["tables"]
+            for p in combinations([x["entry"] for x in t["players"]], 2)
+        ]
         if repeat_free_tabling_exists(seated, size, met):
             assert not met.intersection(pairs), f"round {rnd['number']} repeats a pairing"
         met.update(pairs)
@@ -196,8 +223,9 @@ def places(ranking: list[list[int]], players: int) -> list[int]:
     return out
 
 
-def expected_standings(entries: list[str], games: list[tuple[list[str], list[int]]],
-                       byes: Counter, scoring: dict) -> list[dict]:
+def expected_standings(
+    entries: list[str], games: list[tuple[list[str], list[int]]], byes: Counter, scoring: dict
+) -> list[dict]:
     """Recompute the standings from the games' players and places: tied places share
     the average of the points of the places they span; Buchholz sums the table-mates'
     totals, Sonneborn-Berger my points in a game times its table-mates' totals,
@@ -210,7 +238,7 @@ def expected_standings(entries: list[str], games: list[tuple[list[str], list[int
         got = {}
         for p, place in zip(players, placed):
             span = sum(1 for q in placed if q == place)
-            got[p] = sum(table_points[place - 1:place - 1 + span]) / span
+            got[p] = sum(table_points[place - 1 : place - 1 + span]) / span
         per_game.append(got)
     total = {e: byes[e] * scoring["bye_points"] for e in entries}
     played = Counter()
@@ -232,10 +260,26 @@ def expected_standings(entries: list[str], games: list[tuple[list[str], list[int
                 if abs(total[p] - total[e]) < 1e-9:
                     theirs = placed[players.index(p)]
                     h2h += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-        rows.append({"entry": e, "points": total[e], "games": played[e], "byes": byes[e],
-                     "buchholz": buchholz, "sonneborn_berger": sb, "head_to_head": h2h})
-    rows.sort(key=lambda r: (-r["points"], -r["buchholz"], -r["sonneborn_berger"],
-                             -r["head_to_head"], r["entry"]))
+        rows.append(
+            {
+                "entry": e,
+                "points": total[e],
+                "games": played[e],
+                "byes": byes[e],
+                "buchholz": buchholz,
+                "sonneborn_berger": sb,
+                "head_to_head": h2h,
+            }
+        )
+    rows.sort(
+        key=lambda r: (
+            -r["points"],
+            -r["buchholz"],
+            -r["sonneborn_berger"],
+            -r["head_to_head"],
+            r["entry"],
+        )
+    )
     for rank, row in enumerate(rows, start=1):
         row["rank"] = rank
     return rows
@@ -250,8 +294,10 @@ def check_standings(url: str, t: dict, record: dict) -> list[dict]:
             byes.update(event["payload"]["byes"])
             for table in event["payload"]["tables"]:
                 paired[table["game"]] = table["players"]
-    games = [(paired[g["id"]], places(g["result"]["ranking"], len(paired[g["id"]])))
-             for g in record["games"]]
+    games = [
+        (paired[g["id"]], places(g["result"]["ranking"], len(paired[g["id"]])))
+        for g in record["games"]
+    ]
     entries = [e["id"] for e in record["entries"]]
     want = expected_standings(entries, games, byes, t["scoring"])
     got = ok(requests.get(f"{url}/v1/tournaments/{t['id']}/standings", timeout=30))
@@ -260,8 +306,9 @@ def check_standings(url: str, t: dict, record: dict) -> list[dict]:
     for mine, theirs in zip(want, got):
         for key, value in mine.items():
             assert theirs[key] == pytest.approx(value), (key, mine, theirs)
-    csv = requests.get(f"{url}/v1/tournaments/{t['id']}/standings",
-                       headers={"Accept": "text/csv"}, timeout=30)
+    csv = requests.get(
+        f"{url}/v1/tournaments/{t['id']}/standings", headers={"Accept": "text/csv"}, timeout=30
+    )
     assert csv.headers["Content-Type"].startswith("text/csv")
     assert len(csv.text.splitlines()) == len(entries) + 1
     return got
@@ -274,8 +321,9 @@ def check_record(url: str, t: dict, tmp_path) -> dict:
     assert verdict.ok, verdict.mismatch
     path = tmp_path / f"tournament-{t['id']}.json"
     path.write_text(json.dumps(record))
-    cli = subprocess.run([processes.BIN / "arbiter", "verify", str(path)],
-                         capture_output=True, text=True)
+    cli = subprocess.run(
+        [processes.BIN / "arbiter", "verify", str(path)], capture_output=True, text=True
+    )
     assert cli.returncode == 0, cli.stdout + cli.stderr
     return record
 
@@ -284,14 +332,22 @@ def register_hooks(url: str, receiver_url: str, tokens: list[str]) -> dict[str, 
     """Register one web hook per account at the receiver; return ``{token: secret}``."""
     secrets = {}
     for token in tokens:
-        hook = ok(requests.post(f"{url}/v1/me/webhooks", headers=bearer(token), timeout=30,
-                                json={"url": receiver_url, "events": HOOK_EVENTS}), 201)
+        hook = ok(
+            requests.post(
+                f"{url}/v1/me/webhooks",
+                headers=bearer(token),
+                timeout=30,
+                json={"url": receiver_url, "events": HOOK_EVENTS},
+            ),
+            201,
+        )
         secrets[token] = hook["secret"]
     return secrets
 
 
-def check_webhooks(receiver, expected: int, organiser_secret: str,
-                   secret_of_entry: dict[str, str]) -> None:
+def check_webhooks(
+    receiver, expected: int, organiser_secret: str, secret_of_entry: dict[str, str]
+) -> None:
     """Each event arrived once (one URL shared by every account) and verifies."""
     got = receiver.wait_for(expected, seconds=120)
     time.sleep(1.0)  # a duplicate would arrive now
@@ -320,14 +376,22 @@ def whole_tournaments(url: str, inbox, tmp_path) -> None:
 def _whole_tournaments(url: str, inbox, tmp_path, receiver) -> None:
     organiser, *tokens = sign_up(url, inbox, 1 + 9)
     secrets = register_hooks(url, receiver.url, [organiser, *tokens])
-    swiss_settings = {"name": "Dark Horse Swiss", "engine": "dark-horse", "table_size": 3,
-                      "format": "swiss", "rounds": 4}
-    robin_settings = {"name": "Space Worm round robin", "engine": "space-worm",
-                      "table_size": 2, "format": "round_robin"}
+    swiss_settings = {
+        "name": "Dark Horse Swiss",
+        "engine": "dark-horse",
+        "table_size": 3,
+        "format": "swiss",
+        "rounds": 4,
+    }
+    robin_settings = {
+        "name": "Space Worm round robin",
+        "engine": "space-worm",
+        "table_size": 2,
+        "format": "round_robin",
+    }
     with ThreadPoolExecutor(max_workers=8) as pool:
         swiss_run = pool.submit(run_tournament, url, organiser, tokens, swiss_settings, pool)
-        robin_run = pool.submit(run_tournament, url, organiser, tokens[:5], robin_settings,
-                                pool)
+        robin_run = pool.submit(run_tournament, url, organiser, tokens[:5], robin_settings, pool)
         swiss, swiss_rounds, swiss_entries = swiss_run.result()
         robin, robin_rounds, robin_entries = robin_run.result()
 
@@ -357,8 +421,7 @@ def stack(start_stack, smtp, monkeypatch):
     monkeypatch.setenv("WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
     monkeypatch.setenv("WEBHOOK_ALLOW_HTTP", "1")
     smtp_url, inbox = smtp
-    return (lambda database_url, broker_url: start_stack(database_url, broker_url,
-                                                           smtp_url)), inbox
+    return (lambda database_url, broker_url: start_stack(database_url, broker_url, smtp_url)), inbox
 
 
 def test_whole_tournaments_on_the_embedded_default(stack, tmp_path):

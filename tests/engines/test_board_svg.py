@@ -15,7 +15,8 @@ import engines
 from arbiter.playout import random_game
 from engines.dark_horse import board_svg as dark_horse_svg
 from engines.svg import SHAPES
-from tests.engines.dark_horse.support import E as DARK_HORSE, dealt
+from tests.engines.dark_horse.support import E as DARK_HORSE
+from tests.engines.dark_horse.support import dealt
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = {"space-worm": 3, "dark-horse": 3, "star-maps": 2, "worms": 2}
@@ -24,8 +25,13 @@ OPTIONS = {"star-maps": {"sheet": "arms"}}
 
 def moments(engine, seed: int = 5) -> list[dict]:
     """Return three states of a random game: the start, the middle and the end."""
-    game = random_game(engine, PLAYERS[engine.id], OPTIONS.get(engine.id, {}),
-                       random.Random(seed), keep_states=True)
+    game = random_game(
+        engine,
+        PLAYERS[engine.id],
+        OPTIONS.get(engine.id, {}),
+        random.Random(seed),
+        keep_states=True,
+    )
     return [game.states[2], game.states[len(game.states) // 2], game.state]
 
 
@@ -116,7 +122,13 @@ def test_star_types_are_drawn_as_their_named_shapes() -> None:
 
     layout = engines.get("star-maps").view(moments(engines.get("star-maps"))[0], 0)["sheet"]
     assert [type_shape(layout, t) for t in range(1, 7)] == [
-        "circle", "triangle", "square", "diamond", "pentagon", "hexagon"]
+        "circle",
+        "triangle",
+        "square",
+        "diamond",
+        "pentagon",
+        "hexagon",
+    ]
 
 
 def test_the_space_worm_picture_marks_who_took_each_die() -> None:

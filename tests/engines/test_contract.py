@@ -19,8 +19,12 @@ from engines.base import Chance, Decision, Engine, IllegalMove, Over, fold
 
 GAMES_PER_ENGINE = int(os.environ.get("ARBITER_PLAYOUTS", "200"))
 ENGINES = engines.all_engines()
-ENGINES += [old for engine in list(ENGINES) for version in range(1, int(engine.version))
-            if (old := engine.at_version(str(version))) is not None]
+ENGINES += [
+    old
+    for engine in list(ENGINES)
+    for version in range(1, int(engine.version))
+    if (old := engine.at_version(str(version))) is not None
+]
 """Every registered engine, and every older version it still plays for old games."""
 CURRENT = {id(engine) for engine in engines.all_engines()}
 
@@ -39,7 +43,7 @@ def _counts(engine: Engine) -> list[int]:
 def test_random_playouts_end_and_replay(engine: Engine) -> None:
     """Given random legal games, they end with a ranking of every seat and replay exactly."""
     rng = random.Random(f"contract-{engine.id}")
-    for i in range(_games(engine)):
+    for _i in range(_games(engine)):
         players = rng.choice(_counts(engine))
         game = random_game(engine, players, {}, rng)
         result = game.result
@@ -77,7 +81,10 @@ def test_every_step_round_trips_and_views_are_json(engine: Engine) -> None:
                 for seat in idle:
                     with pytest.raises(IllegalMove) as err:
                         engine.play(state, seat, engine.legal_moves(state, prompt.seats[0])[0])
-                    assert err.value.code in ("not-your-turn", "already-answered",
-                                              "not-your-choice")
+                    assert err.value.code in (
+                        "not-your-turn",
+                        "already-answered",
+                        "not-your-choice",
+                    )
             else:
                 assert isinstance(prompt, (Chance, Over))

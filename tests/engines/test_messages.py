@@ -20,19 +20,50 @@ from tests.engines.worms.helpers import start as worms_start
 ENGINES = engines.all_engines()
 PYTHON_REPR = re.compile(r"\b(None|True|False)\b|\['|\{'|'\]|'\}|\\'")
 GARBAGE_MOVES = [
-    None, True, False, 3.5, ["fly"], {"die": 3}, {"die": None, "direction": "up"},
-    {"die": 1, "direction": None}, {"die": 1, "heart": "yes"}, {"die": 1, "extra": [1]},
-    {"move": "jump", "to": "3,-1"}, {"move": "inch", "dir": None}, {"move": True},
-    {"move": "activate", "worm": None}, {"move": "skip", "extra": None},
-    {"place": None}, {"place": "fly", "end": None}, {"play": None}, {"play": ["fly"]},
-    {"play": "mv-nope"}, {"ant": None}, {"swap": None}, {"swap": "one"},
-    {"act": None}, {"act": "dice"}, {"act": "dice", "star": None, "write": 2, "box": "A1"},
-    {"act": "connect", "connection": None}, {"act": "connect", "connection": "C3",
-                                              "bonuses": [{"bonus": None}]},
-    {"act": "choose-bonus", "bonus": True}, {"act": "choose-bonus", "bonus": "nope"},
+    None,
+    True,
+    False,
+    3.5,
+    ["fly"],
+    {"die": 3},
+    {"die": None, "direction": "up"},
+    {"die": 1, "direction": None},
+    {"die": 1, "heart": "yes"},
+    {"die": 1, "extra": [1]},
+    {"move": "jump", "to": "3,-1"},
+    {"move": "inch", "dir": None},
+    {"move": True},
+    {"move": "activate", "worm": None},
+    {"move": "skip", "extra": None},
+    {"place": None},
+    {"place": "fly", "end": None},
+    {"play": None},
+    {"play": ["fly"]},
+    {"play": "mv-nope"},
+    {"ant": None},
+    {"swap": None},
+    {"swap": "one"},
+    {"act": None},
+    {"act": "dice"},
+    {"act": "dice", "star": None, "write": 2, "box": "A1"},
+    {"act": "connect", "connection": None},
+    {"act": "connect", "connection": "C3", "bonuses": [{"bonus": None}]},
+    {"act": "choose-bonus", "bonus": True},
+    {"act": "choose-bonus", "bonus": "nope"},
 ]
-GARBAGE_TEXT = ["", "fly away", "jump 3,,", "inch north", "pick die 9", "order worms",
-                "die 3 sideways", "place fly middle", "play nope", "swap nope", "x" * 200]
+GARBAGE_TEXT = [
+    "",
+    "fly away",
+    "jump 3,,",
+    "inch north",
+    "pick die 9",
+    "order worms",
+    "die 3 sideways",
+    "place fly middle",
+    "play nope",
+    "swap nope",
+    "x" * 200,
+]
 GARBAGE_OUTCOMES = [None, True, {"die": 3}, ["a"], [None], [0], [99, 99], "1,1,1"]
 
 
@@ -44,7 +75,7 @@ def test_shown_writes_json_and_cuts_long_values() -> None:
     assert shown({"die": 3}) == '{"die": 3}'
     assert shown("fly") == '"fly"'
     assert shown("grün") == '"grün"'
-    assert shown({1, 2}) == "{1, 2}"             # not JSON: str
+    assert shown({1, 2}) == "{1, 2}"  # not JSON: str
     long = shown("x" * 200)
     assert len(long) == 60 and long.endswith("…") and long.startswith('"xxx')
 
@@ -53,8 +84,7 @@ def _sample_states(engine: Engine) -> list[dict]:
     """Return some decision and chance states of a random game of ``engine``."""
     rng = random.Random(f"messages-{engine.id}")
     game = random_game(engine, 2, {}, rng, keep_states=True)
-    return [engine.setup(2, engine.load_options(2, {})), *game.states[:40:4],
-            *game.states[-3:]]
+    return [engine.setup(2, engine.load_options(2, {})), *game.states[:40:4], *game.states[-3:]]
 
 
 def _detail(call) -> str | None:
@@ -93,8 +123,10 @@ def test_worms_echoes_a_malformed_jump_as_sent() -> None:
     move and a right one, not the garbled notation ``3,,``."""
     worms = engines.get("worms")
     detail = _detail(lambda: worms.play(worms_start(2), 0, {"move": "jump", "to": "3,-1"}))
-    assert detail == ('Not a well-formed Worms move: {"move": "jump", "to": "3,-1"}; '
-                      'for example {"move": "jump", "to": [3, -1]}.')
+    assert detail == (
+        'Not a well-formed Worms move: {"move": "jump", "to": "3,-1"}; '
+        'for example {"move": "jump", "to": [3, -1]}.'
+    )
 
 
 def test_worms_names_the_decision_it_waits_for() -> None:

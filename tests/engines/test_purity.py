@@ -9,9 +9,25 @@ from pathlib import Path
 import pytest
 
 ENGINES = Path(__file__).resolve().parents[2] / "engines"
-FORBIDDEN = {"flask", "flask_sqlalchemy", "flask_smorest", "sqlalchemy", "celery", "kombu",
-             "redis", "arbiter", "workers", "random", "secrets", "time", "datetime",
-             "requests", "socket", "smtplib", "subprocess"}
+FORBIDDEN = {
+    "flask",
+    "flask_sqlalchemy",
+    "flask_smorest",
+    "sqlalchemy",
+    "celery",
+    "kombu",
+    "redis",
+    "arbiter",
+    "workers",
+    "random",
+    "secrets",
+    "time",
+    "datetime",
+    "requests",
+    "socket",
+    "smtplib",
+    "subprocess",
+}
 
 
 def imported_roots(path: Path) -> set[str]:
@@ -25,7 +41,8 @@ def imported_roots(path: Path) -> set[str]:
     return roots
 
 
-@pytest.mark.parametrize("path", sorted(ENGINES.rglob("*.py")),
-                         ids=lambda p: str(p.relative_to(ENGINES)))
+@pytest.mark.parametrize(
+    "path", sorted(ENGINES.rglob("*.py")), ids=lambda p: str(p.relative_to(ENGINES))
+)
 def test_engine_modules_import_nothing_impure(path):
     assert not imported_roots(path) & FORBIDDEN

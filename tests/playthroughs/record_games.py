@@ -26,10 +26,11 @@ OPTIONS: dict[str, list[dict]] = {
     "dark-horse": [{}, {"dilly_dally": True}, {"dilly_dally": True}],
     "space-worm": [{}, {"start_roll": "shared", "hungriest_seat": 1}, {"hungriest_seat": 2}],
     "star-maps": [{}, {"sheet": "arms"}, {"unlocked_bonuses": ["bridge"]}],
-    "worms": [{}, {"larger_map": True, "extra_tiles": 1, "parting_gifts": True,
-                   "sudden_death_draft": True},
-              {"setup": "first-game", "reduced_blast": True, "timer": True,
-               "timer_seconds": 600}],
+    "worms": [
+        {},
+        {"larger_map": True, "extra_tiles": 1, "parting_gifts": True, "sudden_death_draft": True},
+        {"setup": "first-game", "reduced_blast": True, "timer": True, "timer_seconds": 600},
+    ],
 }
 """Options of the recorded games of an engine, game by game (default: none)."""
 

@@ -22,16 +22,21 @@ RECORDS = sorted(HERE.glob("*/*.json"))
 def test_every_registered_engine_has_saved_playthroughs():
     recorded = {p.parent.name for p in RECORDS}
     missing = set(engines.ENGINE_MODULES) - recorded
-    assert not missing, f"record playthroughs: python -m tests.playthroughs.record_games {' '.join(missing)}"
+    assert not missing, (
+        f"record playthroughs: python -m tests.playthroughs.record_games {' '.join(missing)}"
+    )
 
 
 def test_every_engine_has_playthroughs_of_its_current_version():
     """Each engine's saved games include some recorded with today's rules (older ones
     keep replaying on the version they were recorded with)."""
-    versions = {(r["engine"], r["engine_version"])
-                for r in (json.loads(p.read_text()) for p in RECORDS)}
+    versions = {
+        (r["engine"], r["engine_version"]) for r in (json.loads(p.read_text()) for p in RECORDS)
+    }
     stale = [e.id for e in engines.all_engines() if (e.id, e.version) not in versions]
-    assert not stale, f"record playthroughs: python -m tests.playthroughs.record_games {' '.join(stale)}"
+    assert not stale, (
+        f"record playthroughs: python -m tests.playthroughs.record_games {' '.join(stale)}"
+    )
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)

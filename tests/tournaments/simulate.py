@@ -43,8 +43,10 @@ def splits(players: list[str], k: int):
 
 def fewest_repeats(players: list[str], k: int, met: Counter) -> int:
     """The least number of (table pairs that met before) over every split of ``players``."""
-    return min(sum(1 for t in split for p in itertools.combinations(t, 2) if met[frozenset(p)])
-               for split in splits(sorted(players), k))
+    return min(
+        sum(1 for t in split for p in itertools.combinations(t, 2) if met[frozenset(p)])
+        for split in splits(sorted(players), k)
+    )
 
 
 def run_swiss(entrants_by_round: list[list[str]], k: int, seed: int, draws: float = 0.2):
@@ -58,8 +60,9 @@ def run_swiss(entrants_by_round: list[list[str]], k: int, seed: int, draws: floa
     byes: Counter = Counter()
     rounds = []
     for number, entrants in enumerate(entrants_by_round, start=1):
-        rnd = swiss_round(entrants, results, byes, k, number, scoring,
-                          rounds=len(entrants_by_round))
+        rnd = swiss_round(
+            entrants, results, byes, k, number, scoring, rounds=len(entrants_by_round)
+        )
         rounds.append(rnd)
         byes.update(rnd.byes)
         results.extend(random_result(rnd, rng, draws))

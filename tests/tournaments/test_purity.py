@@ -11,9 +11,26 @@ import pytest
 from tests.engines.test_purity import imported_roots
 
 PACKAGE = Path(__file__).resolve().parents[2] / "arbiter" / "tournaments"
-FORBIDDEN = {"flask", "flask_sqlalchemy", "flask_smorest", "sqlalchemy", "celery", "kombu",
-             "redis", "workers", "engines", "secrets", "time", "datetime", "requests",
-             "socket", "smtplib", "subprocess", "os", "pathlib"}
+FORBIDDEN = {
+    "flask",
+    "flask_sqlalchemy",
+    "flask_smorest",
+    "sqlalchemy",
+    "celery",
+    "kombu",
+    "redis",
+    "workers",
+    "engines",
+    "secrets",
+    "time",
+    "datetime",
+    "requests",
+    "socket",
+    "smtplib",
+    "subprocess",
+    "os",
+    "pathlib",
+}
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)

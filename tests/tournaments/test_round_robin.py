@@ -2,9 +2,8 @@
 of k-player tables in which pairs meet as evenly as possible")."""
 
 import itertools
-from collections import Counter
-
 import random
+from collections import Counter
 
 import pytest
 

@@ -43,8 +43,11 @@ def test_dense_and_competition_ranking_score_alike():
     scoring = default_scoring(3)
     dense = GameResult(round=1, players=("a", "b", "c"), places=(1, 1, 2))
     competition = GameResult(round=1, players=("a", "b", "c"), places=(1, 1, 3))
-    assert game_points(dense, scoring) == game_points(competition, scoring) == {
-        "a": 0.75, "b": 0.75, "c": 0.0}
+    assert (
+        game_points(dense, scoring)
+        == game_points(competition, scoring)
+        == {"a": 0.75, "b": 0.75, "c": 0.0}
+    )
 
 
 def test_all_tied_share_everything():
@@ -52,11 +55,14 @@ def test_all_tied_share_everything():
     assert game_points(result, default_scoring(3)) == {"a": 0.5, "b": 0.5, "c": 0.5}
 
 
-@pytest.mark.parametrize("result", [
-    GameResult(round=1, players=("a", "b"), places=(1,)),
-    GameResult(round=1, players=("a", "a"), places=(1, 2)),
-    GameResult(round=1, players=("a", "b", "c"), places=(1, 2, 3)),
-])
+@pytest.mark.parametrize(
+    "result",
+    [
+        GameResult(round=1, players=("a", "b"), places=(1,)),
+        GameResult(round=1, players=("a", "a"), places=(1, 2)),
+        GameResult(round=1, players=("a", "b", "c"), places=(1, 2, 3)),
+    ],
+)
 def test_malformed_results_are_refused(result):
     with pytest.raises(ValueError):
         game_points(result, default_scoring(2))

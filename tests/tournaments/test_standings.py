@@ -20,8 +20,14 @@ def draw(r, white, black):
 
 # R1: A beats B, C draws D. R2: A draws C, B beats D. R3: A beats D, B draws C.
 # Points A 2.5, B 1.5, C 1.5, D 0.5.
-TWO_PLAYER = [win(1, "A", "B"), draw(1, "C", "D"), draw(2, "A", "C"), win(2, "B", "D"),
-              win(3, "A", "D"), draw(3, "B", "C")]
+TWO_PLAYER = [
+    win(1, "A", "B"),
+    draw(1, "C", "D"),
+    draw(2, "A", "C"),
+    win(2, "B", "D"),
+    win(3, "A", "D"),
+    draw(3, "B", "C"),
+]
 
 
 def by_entrant(rows):
@@ -45,7 +51,11 @@ def test_sonneborn_berger_is_beaten_opponents_plus_half_the_drawn():
     # A: beat B (1.5), drew C (0.75), beat D (0.5); B: beat D (0.5), drew C (0.75);
     # C: drew D, A, B (0.25 + 1.25 + 0.75); D: drew C (0.75).
     assert {e: r.sonneborn_berger for e, r in rows.items()} == {
-        "A": 2.75, "B": 1.25, "C": 2.25, "D": 0.75}
+        "A": 2.75,
+        "B": 1.25,
+        "C": 2.25,
+        "D": 0.75,
+    }
 
 
 def test_head_to_head_counts_only_games_against_the_tied():
@@ -76,9 +86,17 @@ def test_head_to_head_decides_when_points_buchholz_and_sonneborn_berger_are_equa
     # R3: D beat P, E drew Q, B beat F. B, P and Q are on 1.5; P and Q both have Buchholz
     # 5.5 (Q: 1.5 + 1.5 + 2.5; P: 1.5 + 2 + 2) and Sonneborn-Berger 2.75; against the
     # tied, Q drew P and B (1) and P drew Q (1/2): Q ranks above P though "P" < "Q".
-    results = [win(1, "E", "B"), loss(1, "F", "D"), draw(1, "Q", "P"),
-               loss(2, "D", "P"), loss(2, "F", "E"), draw(2, "B", "Q"),
-               win(3, "D", "P"), draw(3, "E", "Q"), win(3, "B", "F")]
+    results = [
+        win(1, "E", "B"),
+        loss(1, "F", "D"),
+        draw(1, "Q", "P"),
+        loss(2, "D", "P"),
+        loss(2, "F", "E"),
+        draw(2, "B", "Q"),
+        win(3, "D", "P"),
+        draw(3, "E", "Q"),
+        win(3, "B", "F"),
+    ]
     rows = standings("BDEFPQ", results, {}, default_scoring(2))
     got = by_entrant(rows)
     assert got["P"].points == got["Q"].points == got["B"].points == 1.5
@@ -92,10 +110,12 @@ def test_head_to_head_decides_when_points_buchholz_and_sonneborn_berger_are_equa
 # R1: (A, B, C) places 1, 2, 3; (D, E, F) places 1, 1, 3 -> D and E 0.75 each.
 # R2: (A, D, F) places 2, 1, 3; (B, C, E) places 1, 2, 3.
 # Totals: A 1.5, B 1.5, C 0.5, D 1.75, E 0.75, F 0.
-THREE_PLAYER = [GameResult(1, ("A", "B", "C"), (1, 2, 3)),
-                GameResult(1, ("D", "E", "F"), (1, 1, 3)),
-                GameResult(2, ("A", "D", "F"), (2, 1, 3)),
-                GameResult(2, ("B", "C", "E"), (1, 2, 3))]
+THREE_PLAYER = [
+    GameResult(1, ("A", "B", "C"), (1, 2, 3)),
+    GameResult(1, ("D", "E", "F"), (1, 1, 3)),
+    GameResult(2, ("A", "D", "F"), (2, 1, 3)),
+    GameResult(2, ("B", "C", "E"), (1, 2, 3)),
+]
 
 
 def test_multiplayer_tie_breaks_use_all_table_mates():

@@ -69,8 +69,12 @@ def test_bye_goes_to_the_lowest_ranked():
 
 def test_bye_skips_those_who_had_one_even_when_lowest():
     entrants = ["a", "b", "c", "d", "e"]
-    results = [GameResult(1, ("a", "c"), (1, 2)), GameResult(1, ("d", "b"), (1, 2)),
-               GameResult(2, ("a", "d"), (1, 2)), GameResult(2, ("c", "e"), (1, 1))]
+    results = [
+        GameResult(1, ("a", "c"), (1, 2)),
+        GameResult(1, ("d", "b"), (1, 2)),
+        GameResult(2, ("a", "d"), (1, 2)),
+        GameResult(2, ("c", "e"), (1, 1)),
+    ]
     # b: bye in round 2, lost round 1 -> 1 point; c 0.5; e 0.5 + bye in round 1 = 1.5.
     # Lowest is c (0.5): c never had a bye, so c sits out.
     byes = {"e": 1, "b": 1}
@@ -81,22 +85,25 @@ def test_bye_skips_those_who_had_one_even_when_lowest():
     byes = {"e": 1, "b": 1, "c": 1}
     order = [e for e, _ in ranking(entrants, results, byes, TWO)]
     assert swiss_round(entrants, results, byes, 2, 3, TWO).byes == (
-        [e for e in order if e in {"a", "d"}][-1],)
+        [e for e in order if e in {"a", "d"}][-1],
+    )
 
 
 def test_when_all_had_a_bye_the_lowest_ranked_gets_a_second():
     entrants = ["a", "b", "c"]
     byes = {"a": 1, "b": 1, "c": 1}
-    results = [GameResult(1, ("a", "b"), (1, 2)), GameResult(2, ("b", "c"), (1, 2)),
-               GameResult(3, ("a", "c"), (1, 2))]
+    results = [
+        GameResult(1, ("a", "b"), (1, 2)),
+        GameResult(2, ("b", "c"), (1, 2)),
+        GameResult(3, ("a", "c"), (1, 2)),
+    ]
     rnd = swiss_round(entrants, results, byes, 2, 4, TWO)
     order = [e for e, _ in ranking(entrants, results, byes, TWO)]
     assert rnd.byes == (order[-1],)
 
 
 def test_a_late_entrant_is_paired_and_has_fewer_games():
-    rounds, results, byes = run_swiss([list("abcdef"), list("abcdef"), list("abcdefgh")],
-                                      2, seed=3)
+    rounds, results, byes = run_swiss([list("abcdef"), list("abcdef"), list("abcdefgh")], 2, seed=3)
     assert "g" in seated(rounds[2]) and "h" in seated(rounds[2])
     games = Counter(p for r in results for p in r.players)
     assert games["g"] == games["h"] == 1 and games["a"] == 3
@@ -140,8 +147,7 @@ def test_nine_players_four_rounds_three_player_tables(seed):
     rounds, results, byes = run_swiss([entrants] * 4, 3, seed)
     assert all(len(t.players) == 3 for r in rounds for t in r.tables)
     assert not byes
-    assert Counter(p for r in results for p in r.players) == Counter(
-        {e: 4 for e in entrants})
+    assert Counter(p for r in results for p in r.players) == Counter({e: 4 for e in entrants})
     # 4 rounds at 3 can meet all 8 others exactly once: the look-ahead gets there.
     assert set(pair_counts(results).values()) == {1}
 
@@ -174,8 +180,12 @@ def test_multiplayer_fewest_repeats_every_round(seed):
     for number, rnd in enumerate(rounds, start=1):
         before = pair_counts([r for r in results if r.round < number])
         playing = [p for t in rnd.tables for p in t.players]
-        made = sum(1 for t in rnd.tables for pair in itertools.combinations(
-            t.players, 2) if before[frozenset(pair)])
+        made = sum(
+            1
+            for t in rnd.tables
+            for pair in itertools.combinations(t.players, 2)
+            if before[frozenset(pair)]
+        )
         assert made == fewest_repeats(playing, k, before), (seed, number)
 
 
@@ -183,13 +193,18 @@ def test_multiplayer_tables_follow_score_groups():
     # 9 players at 3 after one round: the three winners sit together, then the seconds,
     # then the thirds (nobody of a group has met another of it).
     entrants = [f"p{i}" for i in range(9)]
-    results = [GameResult(1, ("p0", "p1", "p2"), (1, 2, 3)),
-               GameResult(1, ("p3", "p4", "p5"), (1, 2, 3)),
-               GameResult(1, ("p6", "p7", "p8"), (1, 2, 3))]
+    results = [
+        GameResult(1, ("p0", "p1", "p2"), (1, 2, 3)),
+        GameResult(1, ("p3", "p4", "p5"), (1, 2, 3)),
+        GameResult(1, ("p6", "p7", "p8"), (1, 2, 3)),
+    ]
     rnd = swiss_round(entrants, results, {}, 3, 2, THREE, rounds=2)
     tables = {frozenset(t.players) for t in rnd.tables}
-    assert tables == {frozenset({"p0", "p3", "p6"}), frozenset({"p1", "p4", "p7"}),
-                      frozenset({"p2", "p5", "p8"})}
+    assert tables == {
+        frozenset({"p0", "p3", "p6"}),
+        frozenset({"p1", "p4", "p7"}),
+        frozenset({"p2", "p5", "p8"}),
+    }
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -223,8 +238,9 @@ def test_same_input_same_round():
     assert rounds_a == rounds_b
 
 
-@pytest.mark.parametrize("entrants,k", [(["a", "a", "b"], 2), (["a"], 2), (["a", "b"], 3),
-                                        (["a", "b"], 1)])
+@pytest.mark.parametrize(
+    "entrants,k", [(["a", "a", "b"], 2), (["a"], 2), (["a", "b"], 3), (["a", "b"], 1)]
+)
 def test_bad_input_is_refused(entrants, k):
     with pytest.raises(ValueError):
         swiss_round(entrants, [], {}, k, 1, default_scoring(max(k, 2)))

@@ -9,8 +9,7 @@ from collections import Counter
 import pytest
 import trf
 
-from arbiter.tournaments import (GameResult, Round, Table, default_scoring, standings,
-                                 trf_export)
+from arbiter.tournaments import GameResult, Round, Table, default_scoring, standings, trf_export
 from tests.tournaments.simulate import run_swiss
 
 ENTRANTS = [("a", "Ann Example"), ("b", "Bob"), ("c", "Cy"), ("d", "Dee")]
@@ -18,7 +17,7 @@ ENTRANTS = [("a", "Ann Example"), ("b", "Bob"), ("c", "Cy"), ("d", "Dee")]
 
 def columns(line: str, first: int, last: int) -> str:
     """The text of 1-based columns first..last."""
-    return line[first - 1:last]
+    return line[first - 1 : last]
 
 
 def parse_player(line: str) -> dict:
@@ -26,20 +25,35 @@ def parse_player(line: str) -> dict:
     games = []
     start = 92
     while len(line) >= start + 7:
-        games.append((columns(line, start, start + 3).strip(), columns(line, start + 5, start + 5),
-                      columns(line, start + 7, start + 7)))
+        games.append(
+            (
+                columns(line, start, start + 3).strip(),
+                columns(line, start + 5, start + 5),
+                columns(line, start + 7, start + 7),
+            )
+        )
         start += 10
-    return {"start": int(columns(line, 5, 8)), "name": columns(line, 15, 47).strip(),
-            "points": float(columns(line, 81, 84)), "rank": int(columns(line, 86, 89)),
-            "games": games}
+    return {
+        "start": int(columns(line, 5, 8)),
+        "name": columns(line, 15, 47).strip(),
+        "points": float(columns(line, 81, 84)),
+        "rank": int(columns(line, 86, 89)),
+        "games": games,
+    }
 
 
 def small_tournament():
-    rounds = [Round(1, (Table(("a", "b")), Table(("c", "d"))), ()),
-              Round(2, (Table(("d", "a")),), ("b",)),
-              Round(3, (Table(("a", "c")), Table(("b", "d"))), ())]
-    results = [GameResult(1, ("a", "b"), (1, 2)), GameResult(1, ("c", "d"), (1, 1)),
-               GameResult(2, ("d", "a"), (2, 1)), GameResult(3, ("a", "c"), (1, 1))]
+    rounds = [
+        Round(1, (Table(("a", "b")), Table(("c", "d"))), ()),
+        Round(2, (Table(("d", "a")),), ("b",)),
+        Round(3, (Table(("a", "c")), Table(("b", "d"))), ()),
+    ]
+    results = [
+        GameResult(1, ("a", "b"), (1, 2)),
+        GameResult(1, ("c", "d"), (1, 1)),
+        GameResult(2, ("d", "a"), (2, 1)),
+        GameResult(3, ("a", "c"), (1, 1)),
+    ]
     return rounds, results
 
 
@@ -47,20 +61,23 @@ def test_header_lines():
     rounds, results = small_tournament()
     text = trf_export("Winter Cup", "2026/12/01", ENTRANTS, rounds, results)
     lines = text.split("\r\n")
-    assert lines[:4] == ["012 Winter Cup", "042 2026/12/01", "062 4",
-                         "092 Individual: Swiss-System"]
+    assert lines[:4] == [
+        "012 Winter Cup",
+        "042 2026/12/01",
+        "062 4",
+        "092 Individual: Swiss-System",
+    ]
     assert text.endswith("\r\n")
 
 
 def test_player_lines_by_column_positions():
     rounds, results = small_tournament()
     text = trf_export("Winter Cup", "2026/12/01", ENTRANTS, rounds, results)
-    players = [parse_player(l) for l in text.split("\r\n") if l.startswith("001")]
+    players = [parse_player(row) for row in text.split("\r\n") if row.startswith("001")]
     by_name = {p["name"]: p for p in players}
     assert [p["start"] for p in players] == [1, 2, 3, 4]
     # a: beat b (white), beat d (black), drew c (white, game over); 2.5 points, first.
-    assert by_name["Ann Example"]["games"] == [("2", "w", "1"), ("4", "b", "1"),
-                                              ("3", "w", "=")]
+    assert by_name["Ann Example"]["games"] == [("2", "w", "1"), ("4", "b", "1"), ("3", "w", "=")]
     assert by_name["Ann Example"]["points"] == 2.5 and by_name["Ann Example"]["rank"] == 1
     # b: lost to a, pairing-allocated bye (1 point), game with d not finished.
     assert by_name["Bob"]["games"] == [("1", "b", "0"), ("0000", "-", "U"), ("4", "w", " ")]
@@ -77,7 +94,10 @@ def test_a_third_party_parser_reads_it():
     ann = parsed.players[0]
     assert (ann.startrank, ann.points, ann.rank) == (1, 2.5, 1)
     assert [(g.startrank, g.color, g.result) for g in ann.games] == [
-        (2, "w", "1"), (4, "b", "1"), (3, "w", "=")]
+        (2, "w", "1"),
+        (4, "b", "1"),
+        (3, "w", "="),
+    ]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -128,5 +148,5 @@ def test_long_names_are_cut_to_the_name_columns():
     rounds = [Round(1, (Table(("a", "b")),), ())]
     long = [("a", "A" * 50), ("b", "Bob")]
     text = trf_export("X", "2026/12/01", long, rounds, [GameResult(1, ("a", "b"), (2, 1))])
-    line = next(l for l in text.split("\r\n") if l.startswith("001"))
+    line = next(row for row in text.split("\r\n") if row.startswith("001"))
     assert columns(line, 15, 47) == "A" * 33 and columns(line, 81, 84) == " 0.0"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import time
 
-from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests import processes
+from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.conftest import REDIS_URL, make_app, need
 
 BIN = processes.BIN
@@ -25,17 +25,20 @@ def test_beat_and_a_worker_enforce_short_deadlines_exactly_once(tmp_path):
     db_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     app = make_app(db_url)
     client = app.test_client()
-    env = {**os.environ, "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
-           "DATABASE_URL": db_url, "CELERY_BROKER_URL": broker, "CLOCK_SWEEP_SECONDS": "0.5",
-           "PATH": f"{BIN}:{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "DATABASE_URL": db_url,
+        "CELERY_BROKER_URL": broker,
+        "CLOCK_SWEEP_SECONDS": "0.5",
+        "PATH": f"{BIN}:{os.environ['PATH']}",
+    }
     env.pop("SMTP_URL", None)
     logs = tmp_path / "logs"
     procs = processes.start(processes.celery_commands(tmp_path), env, logs)
     try:
-        game_id, _, _, _ = clocked_game(client, app, {"type": "per-move", "seconds": 2},
-                                             players=1)
-        quiet, _, _, _ = clocked_game(client, app, {"type": "per-move", "seconds": 300},
-                                      players=1)
+        game_id, _, _, _ = clocked_game(client, app, {"type": "per-move", "seconds": 2}, players=1)
+        quiet, _, _, _ = clocked_game(client, app, {"type": "per-move", "seconds": 300}, players=1)
         deadline = time.monotonic() + 45
         while time.monotonic() < deadline and len(timeouts(app, game_id)) < 2:
             for proc in procs:

@@ -42,8 +42,7 @@ def test_the_back_off_starts_short_doubles_and_is_capped(app):
         assert mail.backoff(10_000) == 40
 
 
-def test_a_failing_mail_is_retried_after_each_back_off_and_never_given_up_early(
-        sqlite_url):
+def test_a_failing_mail_is_retried_after_each_back_off_and_never_given_up_early(sqlite_url):
     """Given the SMTP server down for 20 minutes, the mail is offered again after each
     back-off (not before), its tries keep counting past the old limit of 10, and it
     is not given up."""
@@ -109,8 +108,7 @@ def test_a_mail_is_marked_sent_when_its_data_is_accepted_before_quit(sqlite_url)
         server.stop()
 
 
-def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_all(
-        empty_db_url):
+def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_all(empty_db_url):
     """Given three games' turn mails waiting while the server is down, a drain (the
     outbox sweep) claims none of them and charges no try (so none is left backing off);
     once the server is up, one drain sends them all, oldest first, over one session."""
@@ -127,15 +125,15 @@ def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_
         with app.app_context():
             assert mail.drain() == 0
             rows = db.session.scalars(sa.select(OutboxMail)).all()
-            assert all(r.attempts == 0 and r.retry_at is None and r.sent_at is None
-                       for r in rows)
+            assert all(r.attempts == 0 and r.retry_at is None and r.sent_at is None for r in rows)
             app.config["SMTP_URL"] = server.url
             before = server.sessions  # aiosmtpd's Controller connects once to start
             assert mail.drain() == 3
             assert mail.drain() == 0
         assert server.sessions - before == 2  # the drain that sent, and the one that found none
-        assert [int(m["X-Arbiter-Outbox"]) for m in server.inbox.messages] == \
-            [mail_id for mail_id, _, _, _ in waiting]
+        assert [int(m["X-Arbiter-Outbox"]) for m in server.inbox.messages] == [
+            mail_id for mail_id, _, _, _ in waiting
+        ]
         assert all(sent is not None for _, _, _, sent in outbox(app))
     finally:
         server.stop()
@@ -155,8 +153,7 @@ def test_a_drain_while_the_server_is_down_gives_up_mail_too_old(sqlite_url):
         assert row.given_up_at is not None and "ConnectionRefused" in row.last_error
 
 
-def test_a_failed_send_keeps_its_board_png_for_the_retry_and_drops_it_once_sent(
-        sqlite_url):
+def test_a_failed_send_keeps_its_board_png_for_the_retry_and_drops_it_once_sent(sqlite_url):
     """Given a turn mail whose send failed (server down), its row keeps the PNG that
     try rendered; the retry attaches exactly those bytes, and once the mail is sent
     the kept PNG is dropped."""

@@ -48,7 +48,6 @@ def test_inbound_mail_is_processed_by_the_game_worker_not_the_mailer():
 
     router = create_app({"TESTING": True}).extensions["celery"].amqp.router
     workers = served()
-    for task in (queue.PROCESS_INBOUND, "workers.tasks.sweep_inbound",
-                 "workers.tasks.poll_imap"):
+    for task in (queue.PROCESS_INBOUND, "workers.tasks.sweep_inbound", "workers.tasks.poll_imap"):
         name = router.route({}, task)["queue"].name
         assert name in workers["worker"] and name not in workers["mailer"], (task, name)

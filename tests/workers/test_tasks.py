@@ -168,13 +168,22 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
     from celery.contrib.testing.worker import start_worker
 
     url, inbox = smtp
-    celery_conf = {"broker_url": "memory://", "task_ignore_result": True,
-                   "imports": ("workers.tasks",), "broker_connection_retry_on_startup": True}
+    celery_conf = {
+        "broker_url": "memory://",
+        "task_ignore_result": True,
+        "imports": ("workers.tasks",),
+        "broker_connection_retry_on_startup": True,
+    }
     app = make_app(sqlite_url, SMTP_URL=url, ENQUEUE=True, CELERY=celery_conf)
     app.extensions["celery"].conf.update(celery_conf)
     client = app.test_client()
-    with start_worker(app.extensions["celery"], pool="solo", perform_ping_check=False,
-                      shutdown_timeout=10, queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES]):
+    with start_worker(
+        app.extensions["celery"],
+        pool="solo",
+        perform_ping_check=False,
+        shutdown_timeout=10,
+        queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES],
+    ):
         game_id, tokens = new_game(client, players=1, emails=True)
         moves = 0
         deadline = time.monotonic() + 60
@@ -186,9 +195,11 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
                 time.sleep(0.05)
                 continue
             legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
-            answer = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[0]),
-                                 json={"move": legal["moves"][0],
-                                       "expected_version": legal["version"]})
+            answer = client.post(
+                f"/v1/games/{game_id}/moves",
+                headers=auth(tokens[0]),
+                json={"move": legal["moves"][0], "expected_version": legal["version"]},
+            )
             assert answer.status_code == 201
             moves += 1
         assert summary(client, game_id)["status"] == "over"
@@ -201,12 +212,14 @@ def test_turn_mails_link_the_board_of_every_engine(app, client):
     """Given a game of each engine with emails, every turn mail links /board.svg (every
     engine draws its board, issue 12) and carries the seat's board to attach."""
     for engine in ("worms", "space-worm", "dark-horse", "star-maps"):
-        game_id, _ = new_game(client, engine, players=3 if engine == "dark-horse" else 2,
-                              emails=True)
+        game_id, _ = new_game(
+            client, engine, players=3 if engine == "dark-horse" else 2, emails=True
+        )
         until_decision(client, app, game_id)
         with app.app_context():
-            mails = list(db.session.scalars(
-                sa.select(OutboxMail).where(OutboxMail.game_id == game_id)))
+            mails = list(
+                db.session.scalars(sa.select(OutboxMail).where(OutboxMail.game_id == game_id))
+            )
             bodies = [m.body for m in mails]
             assert all(m.board_svg is not None for m in mails if m.dedupe_key.startswith("turn:"))
         assert bodies
@@ -239,8 +252,8 @@ def test_without_smtp_url_the_logged_mail_is_decoded_so_its_link_pastes(sqlite_u
     """Given no SMTP_URL (the embedded default), a mail whose text would be sent as
     quoted-printable is logged decoded: the long link with ``=`` appears whole, with no
     ``=3D`` and no soft line break; an attachment is named, not dumped."""
-    from email.message import EmailMessage
     import logging
+    from email.message import EmailMessage
 
     app = make_app(sqlite_url, SMTP_URL="")
     link = "http://127.0.0.1:8000/sign-in/confirm?email=ann%40example.org&token=" + "x" * 90

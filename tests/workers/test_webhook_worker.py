@@ -26,8 +26,12 @@ def broker_for(db_url: str) -> str:
 
 
 def worker_app(db_url: str, **config):
-    celery_conf = {"broker_url": broker_for(db_url), "task_ignore_result": True,
-                   "imports": ("workers.tasks",), "broker_connection_retry_on_startup": True}
+    celery_conf = {
+        "broker_url": broker_for(db_url),
+        "task_ignore_result": True,
+        "imports": ("workers.tasks",),
+        "broker_connection_retry_on_startup": True,
+    }
     app = make_app(db_url, ENQUEUE=True, CELERY=celery_conf, **{**LOOPBACK, **config})
     app.extensions["celery"].conf.update(celery_conf)
     return app
@@ -44,9 +48,16 @@ def test_a_real_worker_delivers_every_event_once_and_retries_a_failure(db_url):
     app = worker_app(db_url, WEBHOOK_RETRY_FIRST_SECONDS=0.5)
     client = app.test_client()
     celery_app = app.extensions["celery"]
-    with ReceiverServer() as receiver, start_worker(
-            celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10,
-            queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES]):
+    with (
+        ReceiverServer() as receiver,
+        start_worker(
+            celery_app,
+            pool="solo",
+            perform_ping_check=False,
+            shutdown_timeout=10,
+            queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES],
+        ),
+    ):
         receiver.plan = [500]
         # the PostgreSQL schema is shared by the suite: count only this test's deliveries
         before = len(deliveries(app))
@@ -63,11 +74,12 @@ def test_a_real_worker_delivers_every_event_once_and_retries_a_failure(db_url):
                 time.sleep(0.05)
                 continue
             seat = s["to_act"][0]
-            legal = client.get(f"/v1/games/{game_id}/legal-moves",
-                               headers=auth(tokens[seat])).json
-            moved = client.post(f"/v1/games/{game_id}/moves", headers=auth(tokens[seat]),
-                                json={"move": legal["moves"][0],
-                                      "expected_version": legal["version"]})
+            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json
+            moved = client.post(
+                f"/v1/games/{game_id}/moves",
+                headers=auth(tokens[seat]),
+                json={"move": legal["moves"][0], "expected_version": legal["version"]},
+            )
             assert moved.status_code in (201, 409), moved.json
         assert s["status"] == "over"
         # (accounts of the shared schema may hold earlier tests' hooks: count this URL's)
@@ -79,8 +91,9 @@ def test_a_real_worker_delivers_every_event_once_and_retries_a_failure(db_url):
     assert len(ids) == len(set(ids)) == written
     first = receiver.received[0]
     assert first.status == 500
-    again = [r for r in receiver.received[1:]
-             if r.headers["webhook-id"] == first.headers["webhook-id"]]
+    again = [
+        r for r in receiver.received[1:] if r.headers["webhook-id"] == first.headers["webhook-id"]
+    ]
     assert [r.status for r in again] == [204] and again[0].at - first.at >= 0.5
     kinds = [json.loads(r.body)["type"] for r in got]
     assert kinds.count("game_over") == 1 and kinds.count("turn") == written - 1
@@ -111,14 +124,25 @@ def test_the_task_retries_past_celerys_default_of_3_until_the_delivery_is_given_
     from arbiter.service import webhooks
     from tests.helpers import sign_in
 
-    app = worker_app(db_url, WEBHOOK_RETRY_FIRST_SECONDS=0.05, WEBHOOK_RETRY_MAX_SECONDS=0.1,
-                     WEBHOOK_MAX_ATTEMPTS=8)
+    app = worker_app(
+        db_url,
+        WEBHOOK_RETRY_FIRST_SECONDS=0.05,
+        WEBHOOK_RETRY_MAX_SECONDS=0.1,
+        WEBHOOK_MAX_ATTEMPTS=8,
+    )
     client = app.test_client()
     celery_app = app.extensions["celery"]
     email = f"retry-{time.time_ns()}@example.org"
-    with ReceiverServer() as receiver, start_worker(
-            celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10,
-            queues=[*queue.MAIL_QUEUES]):
+    with (
+        ReceiverServer() as receiver,
+        start_worker(
+            celery_app,
+            pool="solo",
+            perform_ping_check=False,
+            shutdown_timeout=10,
+            queues=[*queue.MAIL_QUEUES],
+        ),
+    ):
         receiver.plan = [500] * 6
         token = sign_in(client, app, email)
         hook = register(client, token, receiver.url, ["turn"])

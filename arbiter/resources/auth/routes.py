@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 from marshmallow import Schema, fields
 
 from arbiter import limits
 from arbiter.resources import pages
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import accounts
 
-blp = Blueprint("auth", __name__, url_prefix="/v1/auth",
-                description="Sign-up and sign-in by a one-time mailed link (no passwords).")
+blp = Blueprint(
+    "auth",
+    __name__,
+    url_prefix="/v1/auth",
+    description="Sign-up and sign-in by a one-time mailed link (no passwords).",
+)
 
 
 @blp.route("/links")
@@ -28,8 +32,10 @@ class Links(MethodView):
         The answer is the same whether or not the address has an account."""
         limits.check("sign_in_client", limits.caller_key(None))
         accounts.request_link(data["email"], data["display_name"])
-        return {"detail": "If the address can receive mail, a sign-in link is on its way; "
-                          "it works once and expires soon."}
+        return {
+            "detail": "If the address can receive mail, a sign-in link is on its way; "
+            "it works once and expires soon."
+        }
 
 
 @blp.route("/sessions")
@@ -60,12 +66,19 @@ class Confirm(MethodView):
     """``/v1/auth/confirm``: the page a mailed link opens."""
 
     @blp.arguments(ConfirmQuerySchema, location="query")
-    @blp.doc(responses={"200": {"description": "a page with a sign-in button",
-                                "content": {"text/html": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "a page with a sign-in button",
+                "content": {"text/html": {"schema": {"type": "string"}}},
+            }
+        }
+    )
     def get(self, args):
         """Show a page whose button uses the link (opening it alone uses nothing, so a
         mail scanner that follows links cannot spend it)."""
         return pages.button_page(
-            "Sign in to Arbiter", f"Sign in as {args['email']}? The link works once.",
-            [("Sign in", "/v1/auth/sessions", {"email": args["email"],
-                                               "token": args["token"]})])
+            "Sign in to Arbiter",
+            f"Sign in as {args['email']}? The link works once.",
+            [("Sign in", "/v1/auth/sessions", {"email": args["email"], "token": args["token"]})],
+        )

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from flask import current_app, request
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 
 from arbiter.resources import guard, headers
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.bulk import schemas as s
 from arbiter.resources.games.routes import CREATE
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import bulk, games
 
-blp = Blueprint("bulk", __name__, url_prefix="/v1/bulk-games",
-                description="Bulk creation: up to BULK_GAMES_MAX games in one transaction.")
+blp = Blueprint(
+    "bulk",
+    __name__,
+    url_prefix="/v1/bulk-games",
+    description="Bulk creation: up to BULK_GAMES_MAX games in one transaction.",
+)
 
 
 @blp.before_request
@@ -29,21 +33,41 @@ class BulkGames(MethodView):
     @guard.needs("create")
     @blp.arguments(s.BulkCreateSchema)
     @blp.response(201, s.BulkCreatedSchema)
-    @blp.alt_response(401, schema=ProblemSchema,
-                      description="no personal token with games:create (OPEN_CREATION off)")
+    @blp.alt_response(
+        401,
+        schema=ProblemSchema,
+        description="no personal token with games:create (OPEN_CREATION off)",
+    )
     @blp.alt_response(413, schema=ProblemSchema, description="body over BULK_BODY_BYTES")
-    @blp.alt_response(422, schema=ProblemSchema,
-                      description="too-many-games, or bad-game: the index of the first game "
-                                  "that cannot be created (nothing was created)")
+    @blp.alt_response(
+        422,
+        schema=ProblemSchema,
+        description="too-many-games, or bad-game: the index of the first game "
+        "that cannot be created (nothing was created)",
+    )
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATE)
     def post(self, data):
         """Create every game of the batch in one transaction, or none: each is checked
         as ``POST /v1/games`` checks it, and one bad game is a 422 ``bad-game`` naming
         its ``index``. The answer carries every seat's token, shown only this once."""
-        specs = [bulk.GameSpec(g["engine"], games.NewPlayer.many(g["players"]),
-                               g["options"], g["clock"], g["rated"], g["start_at"],
-                               g["unfilled"])
-                 for g in data["games"]]
-        status, body = bulk.new_games(specs, headers.idempotency_key(), data,
-                                      guard.principal(), data["start_at"], data["unfilled"])
+        specs = [
+            bulk.GameSpec(
+                g["engine"],
+                games.NewPlayer.many(g["players"]),
+                g["options"],
+                g["clock"],
+                g["rated"],
+                g["start_at"],
+                g["unfilled"],
+            )
+            for g in data["games"]
+        ]
+        status, body = bulk.new_games(
+            specs,
+            headers.idempotency_key(),
+            data,
+            guard.principal(),
+            data["start_at"],
+            data["unfilled"],
+        )
         return body, status

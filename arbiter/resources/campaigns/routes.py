@@ -3,28 +3,35 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 
 from arbiter.contract import link, links
+from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
-from arbiter.problem import ProblemSchema
 from arbiter.service import campaigns, creation
 from arbiter.service.games import NewPlayer
 
-blp = Blueprint("campaigns", __name__, url_prefix="/v1/campaigns",
-                description="Campaigns: games of one engine whose unlocks carry over.")
+blp = Blueprint(
+    "campaigns",
+    __name__,
+    url_prefix="/v1/campaigns",
+    description="Campaigns: games of one engine whose unlocks carry over.",
+)
 
 ORGANISER = headers.security("organiserToken")
 CAMPAIGN = "/v1/campaigns/{campaign_id}"
 CREATED_LINKS = links(
     201,
-    GetCampaign=link(CAMPAIGN, "get", "the new campaign",
-                     path__campaign_id="$response.body#/id"),
-    NextGame=link(CAMPAIGN + "/games", "post", "start its first game (organiser token)",
-                  path__campaign_id="$response.body#/id",
-                  header__Authorization="Bearer {$response.body#/token}"),
+    GetCampaign=link(CAMPAIGN, "get", "the new campaign", path__campaign_id="$response.body#/id"),
+    NextGame=link(
+        CAMPAIGN + "/games",
+        "post",
+        "start its first game (organiser token)",
+        path__campaign_id="$response.body#/id",
+        header__Authorization="Bearer {$response.body#/token}",
+    ),
 )
 
 
@@ -39,8 +46,9 @@ class Campaigns(MethodView):
     def post(self, data):
         """Create a campaign; the answer carries the organiser token, shown only once."""
         players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in data["players"]]
-        campaign, token = campaigns.create_campaign(data["engine"], data["name"], players,
-                                                    data["options"])
+        campaign, token = campaigns.create_campaign(
+            data["engine"], data["name"], players, data["options"]
+        )
         return {**campaigns.summary(campaign), "token": token}
 
 
@@ -68,6 +76,11 @@ class CampaignGames(MethodView):
         """Start the campaign's next game (Bearer organiser token), unlocks carried."""
 
         status, body = creation.next_campaign_game(
-            campaign_id, headers.token(), data.get("options"), data.get("clock"),
-            headers.idempotency_key(), data)
+            campaign_id,
+            headers.token(),
+            data.get("options"),
+            data.get("clock"),
+            headers.idempotency_key(),
+            data,
+        )
         return body, status

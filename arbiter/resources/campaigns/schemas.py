@@ -3,7 +3,6 @@
 from marshmallow import Schema, fields, validate
 
 import engines
-
 from arbiter.resources.games.schemas import PlayerSchema
 from arbiter.resources.text import printable
 
@@ -11,17 +10,28 @@ from arbiter.resources.text import printable
 class CampaignCreateSchema(Schema):
     """``POST /v1/campaigns``: an engine with campaigns, a name, the players."""
 
-    engine = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={
-        "enum": [e.id for e in engines.all_engines() if e.campaign_options([]) is not None],
-        "description": "an engine with campaigns (422 no-campaigns, unknown-engine)"})
-    name = fields.String(load_default="Campaign",
-                         validate=[validate.Length(min=1, max=120), printable])
-    players = fields.List(fields.Nested(PlayerSchema), required=True,
-                          validate=validate.Length(min=1, max=16),
-                          metadata={"description": "as many as the engine seats (422 "
-                                                   "bad-player-count), each with a name "
-                                                   "of their own (422 "
-                                                   "duplicate-player-name)"})
+    engine = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={
+            "enum": [e.id for e in engines.all_engines() if e.campaign_options([]) is not None],
+            "description": "an engine with campaigns (422 no-campaigns, unknown-engine)",
+        },
+    )
+    name = fields.String(
+        load_default="Campaign", validate=[validate.Length(min=1, max=120), printable]
+    )
+    players = fields.List(
+        fields.Nested(PlayerSchema),
+        required=True,
+        validate=validate.Length(min=1, max=16),
+        metadata={
+            "description": "as many as the engine seats (422 "
+            "bad-player-count), each with a name "
+            "of their own (422 "
+            "duplicate-player-name)"
+        },
+    )
     options = fields.Dict(load_default=dict)
 
 
@@ -42,8 +52,9 @@ class CampaignSchema(Schema):
     name = fields.String()
     players = fields.List(fields.String())
     options = fields.Dict()
-    carried = fields.Dict(metadata={"description": "options the next game inherits, "
-                                                   "e.g. unlocked_bonuses"})
+    carried = fields.Dict(
+        metadata={"description": "options the next game inherits, e.g. unlocked_bonuses"}
+    )
     games = fields.List(fields.Nested(CampaignGameSchema))
 
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 from marshmallow import fields as ma_fields
 from marshmallow import missing, validate
 
 import engines
 from arbiter.errors import NotFound
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.engines.schemas import EngineSchema
 from engines.base import Engine
 
-blp = Blueprint("engines", __name__, url_prefix="/v1/engines",
-                description="The games the arbiter runs, their options and notation.")
+blp = Blueprint(
+    "engines",
+    __name__,
+    url_prefix="/v1/engines",
+    description="The games the arbiter runs, their options and notation.",
+)
 
 
 def _field(field: ma_fields.Field) -> dict:
@@ -30,8 +34,9 @@ def _field(field: ma_fields.Field) -> dict:
         if isinstance(rule, validate.OneOf):
             out["enum"] = list(rule.choices)
         elif isinstance(rule, validate.Range):
-            out.update({k: v for k, v in (("minimum", rule.min), ("maximum", rule.max))
-                        if v is not None})
+            out.update(
+                {k: v for k, v in (("minimum", rule.min), ("maximum", rule.max)) if v is not None}
+            )
     if field.allow_none:
         out["nullable"] = True
     if field.metadata.get("description"):
@@ -42,10 +47,15 @@ def _field(field: ma_fields.Field) -> dict:
 def describe(engine: Engine) -> dict:
     """Return the public description of an engine."""
     schema = engine.options_schema()
-    out = {"id": engine.id, "title": engine.title, "version": engine.version,
-           "min_players": engine.min_players, "max_players": engine.max_players,
-           "options": {name: _field(f) for name, f in schema.fields.items()},
-           "notation": engine.notation}
+    out = {
+        "id": engine.id,
+        "title": engine.title,
+        "version": engine.version,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "options": {name: _field(f) for name, f in schema.fields.items()},
+        "notation": engine.notation,
+    }
     reference = engine.reference()
     if reference is not None:
         out["reference"] = reference
@@ -72,4 +82,6 @@ class EngineById(MethodView):
         try:
             return describe(engines.get(engine_id))
         except engines.UnknownEngine:
-            raise NotFound(f"There is no game called {engine_id!r}.", code="unknown-engine")
+            raise NotFound(
+                f"There is no game called {engine_id!r}.", code="unknown-engine"
+            ) from None

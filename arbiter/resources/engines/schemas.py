@@ -13,6 +13,9 @@ class EngineSchema(Schema):
     max_players = fields.Integer()
     options = fields.Dict(metadata={"description": "option name -> its field description"})
     notation = fields.String()
-    reference = fields.Dict(metadata={
-        "description": "component data players may read, where the engine has some "
-                       "(Worms: 'cards', every card with its Action Line and text)"})
+    reference = fields.Dict(
+        metadata={
+            "description": "component data players may read, where the engine has some "
+            "(Worms: 'cards', every card with its Action Line and text)"
+        }
+    )

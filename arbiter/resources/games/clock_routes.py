@@ -15,8 +15,12 @@ from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.fields import WholeNumber
 from arbiter.service import clock, clock_actions
 
-blp = Blueprint("clock", __name__, url_prefix="/v1/games",
-                description="The clock: pause, resume, extend deadlines, vacation.")
+blp = Blueprint(
+    "clock",
+    __name__,
+    url_prefix="/v1/games",
+    description="The clock: pause, resume, extend deadlines, vacation.",
+)
 
 CREATOR = headers.security("creatorToken", "apiToken")
 SEAT = headers.security("seatToken", "apiToken")
@@ -34,9 +38,12 @@ class ExtendSchema(Schema):
     """``POST .../extend``: move a deadline later by ``seconds``."""
 
     seconds = WholeNumber(required=True, validate=validate.Range(min=1, max=clock.MAX_SECONDS))
-    seat = WholeNumber(load_default=None, allow_none=True,
-                       validate=validate.Range(min=0, max=15),
-                       metadata={"description": "default: every seat that owes a move"})
+    seat = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=15),
+        metadata={"description": "default: every seat that owes a move"},
+    )
 
 
 class VacationSchema(Schema):
@@ -71,8 +78,7 @@ class Resume(MethodView):
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATOR)
     def post(self, game_id):
         """Resume a paused game; deadlines move by the pause's length (creator token)."""
-        status, body = clock_actions.resume(game_id, guard.principal(),
-                                            headers.idempotency_key())
+        status, body = clock_actions.resume(game_id, guard.principal(), headers.idempotency_key())
         return body, status
 
 
@@ -88,8 +94,9 @@ class Extend(MethodView):
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATOR)
     def post(self, data, game_id):
         """Extend a seat's deadline, or every running one (Bearer creator token)."""
-        status, body = clock_actions.extend(game_id, guard.principal(), data["seconds"],
-                                            data["seat"], headers.idempotency_key())
+        status, body = clock_actions.extend(
+            game_id, guard.principal(), data["seconds"], data["seat"], headers.idempotency_key()
+        )
         return body, status
 
 
@@ -106,6 +113,7 @@ class Vacation(MethodView):
     @blp.doc(parameters=[headers.IDEMPOTENCY], **SEAT)
     def post(self, data, game_id):
         """Declare vacation days for your seat: its clock stops (Bearer seat token)."""
-        status, body = clock_actions.vacation(game_id, guard.principal(), data["days"],
-                                              headers.idempotency_key())
+        status, body = clock_actions.vacation(
+            game_id, guard.principal(), data["days"], headers.idempotency_key()
+        )
         return body, status

@@ -7,18 +7,21 @@ from flask.views import MethodView
 from sqlalchemy.orm import joinedload
 
 from arbiter.contract import link, links
-from arbiter.extensions import db
+from arbiter.models import Game
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
-from arbiter.models import Game
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
 from arbiter.service import creation, games, moves, reading
 from arbiter.service.moves import MISSING
 from arbiter.streams import wire
 
-blp = Blueprint("games", __name__, url_prefix="/v1/games",
-                description="Games: create them, read them, move in them.")
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/v1/games",
+    description="Games: create them, read them, move in them.",
+)
 
 SEAT = headers.security("seatToken", "apiToken")
 OPTIONAL_SEAT = headers.security("seatToken", "apiToken", optional=True)
@@ -29,34 +32,59 @@ SEAT0 = "Bearer {$response.body#/seats/0/token}"
 CREATED_LINKS = links(
     201,
     GetGame=link(GAME, "get", "the new game's summary", path__game_id="$response.body#/id"),
-    GetView=link(GAME + "/view", "get", "seat 0's view", path__game_id="$response.body#/id",
-                 header__Authorization=SEAT0),
-    GetLegalMoves=link(GAME + "/legal-moves", "get", "seat 0's legal moves",
-                       path__game_id="$response.body#/id", header__Authorization=SEAT0),
+    GetView=link(
+        GAME + "/view",
+        "get",
+        "seat 0's view",
+        path__game_id="$response.body#/id",
+        header__Authorization=SEAT0,
+    ),
+    GetLegalMoves=link(
+        GAME + "/legal-moves",
+        "get",
+        "seat 0's legal moves",
+        path__game_id="$response.body#/id",
+        header__Authorization=SEAT0,
+    ),
     GetEvents=link(GAME + "/events", "get", "the log", path__game_id="$response.body#/id"),
-    Pause=link(GAME + "/pause", "post", "pause the clock (creator token)",
-               path__game_id="$response.body#/id",
-               header__Authorization="Bearer {$response.body#/creator_token}"),
+    Pause=link(
+        GAME + "/pause",
+        "post",
+        "pause the clock (creator token)",
+        path__game_id="$response.body#/id",
+        header__Authorization="Bearer {$response.body#/creator_token}",
+    ),
 )
 LEGAL_LINKS = links(
     200,
-    SubmitMove=link(GAME + "/moves", "post", "play the first legal move",
-                    body={"move": "$response.body#/moves/0",
-                          "expected_version": "$response.body#/version"},
-                    path__game_id="$request.path.game_id",
-                    header__Authorization="$request.header.Authorization"),
+    SubmitMove=link(
+        GAME + "/moves",
+        "post",
+        "play the first legal move",
+        body={"move": "$response.body#/moves/0", "expected_version": "$response.body#/version"},
+        path__game_id="$request.path.game_id",
+        header__Authorization="$request.header.Authorization",
+    ),
 )
 MOVED_LINKS = links(
     201,
     GetGame=link(GAME, "get", "the game after the move", path__game_id="$request.path.game_id"),
-    GetLegalMoves=link(GAME + "/legal-moves", "get", "the next legal moves",
-                       path__game_id="$request.path.game_id",
-                       header__Authorization="$request.header.Authorization"),
+    GetLegalMoves=link(
+        GAME + "/legal-moves",
+        "get",
+        "the next legal moves",
+        path__game_id="$request.path.game_id",
+        header__Authorization="$request.header.Authorization",
+    ),
 )
 
-IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "an ETag this route gave you: 304 while it still holds"}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "an ETag this route gave you: 304 while it still holds",
+}
 NOT_MODIFIED = "not modified since the ETag given in If-None-Match (empty body)"
 
 
@@ -92,8 +120,11 @@ class Games(MethodView):
     @guard.needs("create")
     @blp.arguments(s.GameCreateSchema)
     @blp.response(201, s.GameCreatedSchema)
-    @blp.alt_response(401, schema=ProblemSchema,
-                      description="no personal token with games:create (OPEN_CREATION off)")
+    @blp.alt_response(
+        401,
+        schema=ProblemSchema,
+        description="no personal token with games:create (OPEN_CREATION off)",
+    )
     @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATE, **CREATED_LINKS)
     def post(self, data):
@@ -103,10 +134,18 @@ class Games(MethodView):
         ``OPEN_CREATION``; seats whose email is an account's are linked to it."""
 
         players = games.NewPlayer.many(data["players"])
-        status, body = creation.new_game(data["engine"], players, data["options"],
-                                         data["clock"], headers.idempotency_key(), data,
-                                         guard.principal(), data["rated"],
-                                         data["start_at"], data["unfilled"])
+        status, body = creation.new_game(
+            data["engine"],
+            players,
+            data["options"],
+            data["clock"],
+            headers.idempotency_key(),
+            data,
+            guard.principal(),
+            data["rated"],
+            data["start_at"],
+            data["unfilled"],
+        )
         return body, status, headers.etag(body["version"])
 
 
@@ -142,9 +181,15 @@ class GameView(MethodView):
 class Board(MethodView):
     """``/v1/games/{id}/board.svg``: the board as a picture."""
 
-    @blp.doc(responses={"200": {"description": "the board as SVG",
-                                "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
-             **OPTIONAL_SEAT)
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "the board as SVG",
+                "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+            }
+        },
+        **OPTIONAL_SEAT,
+    )
     @blp.alt_response(404, schema=ProblemSchema, description="no such game, or no board")
     @guard.needs("seat", "games:read", optional=True)
     def get(self, game_id):
@@ -165,8 +210,7 @@ class LegalMoves(MethodView):
     def get(self, game_id):
         """List every legal move of your seat now (Bearer seat token; ETag: version
         and seat; If-None-Match: 304)."""
-        return answer(*reading.legal_moves_if_changed(game_id, guard.principal(),
-                                                      headers.cached))
+        return answer(*reading.legal_moves_if_changed(game_id, guard.principal(), headers.cached))
 
 
 @blp.route("/<game_id>/moves")
@@ -177,16 +221,23 @@ class Moves(MethodView):
     @blp.arguments(s.MoveSchema)
     @blp.response(201, s.MoveAcceptedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
-    @blp.alt_response(409, schema=ProblemSchema,
-                      description="stale version, not your turn, game over")
+    @blp.alt_response(
+        409, schema=ProblemSchema, description="stale version, not your turn, game over"
+    )
     @blp.alt_response(422, schema=ProblemSchema, description="an illegal or unreadable move")
     @blp.doc(parameters=[headers.IDEMPOTENCY, headers.IF_MATCH], **SEAT, **MOVED_LINKS)
     def post(self, data, game_id):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
         expected = headers.expected_version(data.get("expected_version"))
-        status, body = moves.submit_move(game_id, guard.principal(), data.get("move", MISSING),
-                                         expected, headers.idempotency_key(),
-                                         text=data.get("text"), body=data)
+        status, body = moves.submit_move(
+            game_id,
+            guard.principal(),
+            data.get("move", MISSING),
+            expected,
+            headers.idempotency_key(),
+            text=data.get("text"),
+            body=data,
+        )
         return body, status, headers.etag(body["version"])
 
 
@@ -211,10 +262,13 @@ class Events(MethodView):
     @guard.needs("seat", "games:read", optional=True)
     @blp.arguments(s.EventsQuerySchema, location="query")
     @blp.response(200, s.EventsSchema)
-    @blp.alt_response(400, schema=ProblemSchema,
-                      description="a request line, header or body the server cannot "
-                                  "read, or ``after`` past the game's version "
-                                  "(after-past-version)")
+    @blp.alt_response(
+        400,
+        schema=ProblemSchema,
+        description="a request line, header or body the server cannot "
+        "read, or ``after`` past the game's version "
+        "(after-past-version)",
+    )
     @blp.doc(**OPTIONAL_SEAT)
     def get(self, args, game_id):
         """Read the log after seq N as you may see it; ``wait`` long-polls for news.
@@ -223,11 +277,20 @@ class Events(MethodView):
         return reading.events(game_id, guard.principal(), args["after"], args["wait"])
 
 
-LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "the seq of the last event you received: resume after it"}
-AFTER = {"in": "query", "name": "after", "required": False, "schema": {"type": "integer"},
-         "description": "start after this seq (when there is no Last-Event-ID)"}
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "the seq of the last event you received: resume after it",
+}
+AFTER = {
+    "in": "query",
+    "name": "after",
+    "required": False,
+    "schema": {"type": "integer"},
+    "description": "start after this seq (when there is no Last-Event-ID)",
+}
 
 
 @blp.route("/<game_id>/stream")
@@ -235,20 +298,31 @@ class Stream(MethodView):
     """``/v1/games/{id}/stream``: the log as Server-Sent Events."""
 
     @guard.needs("seat", "games:read", optional=True)
-    @blp.doc(responses={"200": {
-        "description": "Server-Sent Events: one message per event, ``id`` its seq, "
-                       "``event`` its kind, ``data`` the event as ``/events`` shows it "
-                       "with the game's ``version``; a ``: keep-alive`` comment when idle; "
-                       "``event: cut`` when the reader fell too far behind; the stream "
-                       "ends once the game is over and its last event sent, and when the token that "
-                       "opened it is revoked (after an ``event: revoked`` message)",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-        "204": {"description": "the game is over and nothing is after Last-Event-ID "
-                               "(an EventSource stops reconnecting)"}},
-        parameters=[LAST_EVENT_ID, AFTER], **OPTIONAL_SEAT)
-    @blp.alt_response(400, schema=ProblemSchema,
-                      description="a Last-Event-ID (or after) that is no seq, or is past "
-                                  "the game's version (bad-last-event-id)")
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "Server-Sent Events: one message per event, ``id`` its seq, "
+                "``event`` its kind, ``data`` the event as ``/events`` shows it "
+                "with the game's ``version``; a ``: keep-alive`` comment when idle; "
+                "``event: cut`` when the reader fell too far behind; the stream "
+                "ends once the game is over and its last event sent, and when the token that "
+                "opened it is revoked (after an ``event: revoked`` message)",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            },
+            "204": {
+                "description": "the game is over and nothing is after Last-Event-ID "
+                "(an EventSource stops reconnecting)"
+            },
+        },
+        parameters=[LAST_EVENT_ID, AFTER],
+        **OPTIONAL_SEAT,
+    )
+    @blp.alt_response(
+        400,
+        schema=ProblemSchema,
+        description="a Last-Event-ID (or after) that is no seq, or is past "
+        "the game's version (bad-last-event-id)",
+    )
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
     @blp.alt_response(404, schema=ProblemSchema, description="no such game")
     def get(self, game_id):
@@ -257,8 +331,7 @@ class Stream(MethodView):
         event loop; a Flask server alone answers the backlog and ends, and the client
         reconnects with its Last-Event-ID). The stream ends after the game's last event;
         a game over with nothing after ``Last-Event-ID`` answers 204."""
-        after = wire.read_start(request.headers.get("Last-Event-ID"),
-                                request.args.get("after"))
+        after = wire.read_start(request.headers.get("Last-Event-ID"), request.args.get("after"))
         seat, over, known = reading.stream_reader(game_id, guard.principal(), after)
         if over and after >= known:
             return Response(status=204)
@@ -266,9 +339,9 @@ class Stream(MethodView):
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
         text = b"retry: %d\n\n" % current_app.config["STREAM_RETRY_MS"] + b"".join(
-            wire.sse(reading.event_json(e, seat, over), version) for e in rows)
-        return Response(text, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache"})
+            wire.sse(reading.event_json(e, seat, over), version) for e in rows
+        )
+        return Response(text, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
 @blp.route("/<game_id>/record")

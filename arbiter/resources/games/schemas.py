@@ -3,10 +3,8 @@
 from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 import engines
-
 from arbiter.resources.fields import JsonBoolean, WholeNumber
 from arbiter.resources.text import printable
-
 from arbiter.service.clock import check_tz
 
 
@@ -24,56 +22,94 @@ class PlayerSchema(Schema):
     """A player at creation: a name (surrounding spaces dropped), and an email address
     for turn mails."""
 
-    name = fields.String(required=True,
-                         validate=[validate.Length(min=1, max=80), printable])
-    email = fields.Email(load_default=None, allow_none=True,
-                         validate=[validate.Length(max=254), mail_address])
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=80), printable])
+    email = fields.Email(
+        load_default=None, allow_none=True, validate=[validate.Length(max=254), mail_address]
+    )
 
     @pre_load
     def _trim(self, data, **_):
         """Drop the spaces around a name (``"  Ann "`` is ``Ann``)."""
-        if isinstance(data, dict) and isinstance(data.get("name"), str) and \
-                data["name"].strip():
+        if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"].strip():
             data = {**data, "name": data["name"].strip()}
         return data
-    tz = fields.String(load_default=None, allow_none=True, validate=[validate.Length(max=64), check_tz],
-                       metadata={"description": "IANA time zone for deadlines in mails, "
-                                                "e.g. Europe/Paris"})
+
+    tz = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=[validate.Length(max=64), check_tz],
+        metadata={"description": "IANA time zone for deadlines in mails, e.g. Europe/Paris"},
+    )
 
 
 class GameCreateSchema(Schema):
     """``POST /v1/games``."""
 
-    engine = fields.String(required=True, validate=validate.Length(min=1, max=40),
-                           metadata={"enum": list(engines.ENGINE_MODULES),
-                                     "description": "an engine id (422 unknown-engine)"})
-    players = fields.List(fields.Nested(PlayerSchema), required=True,
-                          validate=validate.Length(min=1, max=16),
-                          metadata={"description": "as many as the engine seats (422 "
-                                                   "bad-player-count), each with a name "
-                                                   "of their own, compared without case "
-                                                   "(422 duplicate-player-name)"})
-    options = fields.Dict(load_default=dict, metadata={
-        "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
-                       "or contradictory-options naming them in 'options')"})
-    start_at = fields.AwareDateTime(load_default=None, allow_none=True, metadata={
-        "description": "start at this time (UTC, ISO 8601): the game waits until then, "
-                       "clocks stopped; with invited players, once they have all "
-                       "accepted, at this time at the latest, unanswered seats then "
-                       "unfilled (422 bad-start if past, or further ahead than the server's "
-                       "MAX_START_AHEAD, default 365 days)"})
-    unfilled = fields.String(load_default="cancel",
-                             validate=validate.OneOf(["cancel", "start"]), metadata={
-        "description": "seats nobody took (declined, or unanswered at start_at): cancel "
-                       "the game (default), or start without them"})
-    clock = fields.Dict(load_default=dict, metadata={"description": (
-        "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
-        "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
-        "timeout_policy (timeout-move | forfeit, with forfeit_after), vacation_days; "
-        "invalid: 422 bad-clock")})
-    rated = JsonBoolean(load_default=False, metadata={"description": (
-        "the game updates its players' ratings when it ends; every seat must be the "
-        "email of a different verified account (422 unrated-seat)")})
+    engine = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={
+            "enum": list(engines.ENGINE_MODULES),
+            "description": "an engine id (422 unknown-engine)",
+        },
+    )
+    players = fields.List(
+        fields.Nested(PlayerSchema),
+        required=True,
+        validate=validate.Length(min=1, max=16),
+        metadata={
+            "description": "as many as the engine seats (422 "
+            "bad-player-count), each with a name "
+            "of their own, compared without case "
+            "(422 duplicate-player-name)"
+        },
+    )
+    options = fields.Dict(
+        load_default=dict,
+        metadata={
+            "description": "the engine's options (GET /v1/engines/{id}; 422 bad-options, "
+            "or contradictory-options naming them in 'options')"
+        },
+    )
+    start_at = fields.AwareDateTime(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "start at this time (UTC, ISO 8601): the game waits until then, "
+            "clocks stopped; with invited players, once they have all "
+            "accepted, at this time at the latest, unanswered seats then "
+            "unfilled (422 bad-start if past, or further ahead than the server's "
+            "MAX_START_AHEAD, default 365 days)"
+        },
+    )
+    unfilled = fields.String(
+        load_default="cancel",
+        validate=validate.OneOf(["cancel", "start"]),
+        metadata={
+            "description": "seats nobody took (declined, or unanswered at start_at): cancel "
+            "the game (default), or start without them"
+        },
+    )
+    clock = fields.Dict(
+        load_default=dict,
+        metadata={
+            "description": (
+                "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
+                "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
+                "timeout_policy (timeout-move | forfeit, with forfeit_after), vacation_days; "
+                "invalid: 422 bad-clock"
+            )
+        },
+    )
+    rated = JsonBoolean(
+        load_default=False,
+        metadata={
+            "description": (
+                "the game updates its players' ratings when it ends; every seat must be the "
+                "email of a different verified account (422 unrated-seat)"
+            )
+        },
+    )
 
 
 class SeatPublicSchema(Schema):
@@ -90,18 +126,24 @@ class GameSchema(Schema):
     id = fields.String()
     engine = fields.String()
     engine_version = fields.String()
-    status = fields.String(metadata={"description": "waiting (for invited players) | "
-                                                     "active | over | cancelled"})
-    start_at = fields.String(allow_none=True, metadata={
-        "description": "when a waiting game starts at the latest (UTC)"})
+    status = fields.String(
+        metadata={"description": "waiting (for invited players) | active | over | cancelled"}
+    )
+    start_at = fields.String(
+        allow_none=True, metadata={"description": "when a waiting game starts at the latest (UTC)"}
+    )
     unfilled = fields.String(metadata={"description": "cancel | start: seats nobody took"})
     version = fields.Integer(metadata={"description": "seq of the last event; the ETag"})
     to_act = fields.List(fields.Integer(), metadata={"description": "seats that owe a move"})
     prompt = fields.Dict(metadata={"description": "decision (seats, kind) or chance (spec)"})
-    deadline = fields.String(allow_none=True,
-                             metadata={"description": "earliest running deadline, UTC"})
-    clock = fields.Dict(metadata={"description": "time control, paused, and per seat: "
-                                                 "deadline, bank, misses, vacation"})
+    deadline = fields.String(
+        allow_none=True, metadata={"description": "earliest running deadline, UTC"}
+    )
+    clock = fields.Dict(
+        metadata={
+            "description": "time control, paused, and per seat: deadline, bank, misses, vacation"
+        }
+    )
     seed_commitment = fields.String(metadata={"description": "hex SHA-256 of the secret seed"})
     result = fields.Dict(allow_none=True)
     options = fields.Dict()
@@ -117,16 +159,21 @@ class SeatTokenSchema(Schema):
     seat = fields.Integer()
     name = fields.String()
     token = fields.String()
-    link = fields.String(metadata={"description": "the seat's web page: a signed link that "
-                                                  "opens it in a browser without the token"})
+    link = fields.String(
+        metadata={
+            "description": "the seat's web page: a signed link that "
+            "opens it in a browser without the token"
+        }
+    )
 
 
 class GameCreatedSchema(GameSchema):
     """The answer to a creation: the summary plus every seat's token."""
 
     seats = fields.List(fields.Nested(SeatTokenSchema))
-    creator_token = fields.String(metadata={"description": "pause, resume and extend "
-                                                           "deadlines with it; shown once"})
+    creator_token = fields.String(
+        metadata={"description": "pause, resume and extend deadlines with it; shown once"}
+    )
 
 
 GAME_STATUSES = ["waiting", "active", "over", "cancelled"]
@@ -152,16 +199,24 @@ class MoveSchema(Schema):
 
         openapi = {"oneOf": [{"required": ["move"]}, {"required": ["text"]}]}
 
-    move = fields.Raw(metadata={"description": "a move as /legal-moves lists it",
-                                "not": {"type": "null"}})
-    text = fields.String(validate=validate.Length(min=1, max=500),
-                         metadata={"description": "the move in the engine's notation"})
+    move = fields.Raw(
+        metadata={"description": "a move as /legal-moves lists it", "not": {"type": "null"}}
+    )
+    text = fields.String(
+        validate=validate.Length(min=1, max=500),
+        metadata={"description": "the move in the engine's notation"},
+    )
     # JSON Schema's integer includes 6.0 (issue 16: refusing it broke the contract), so
     # WholeNumber takes 6.0 as 6 and refuses "6", true and 6.5
     expected_version = WholeNumber(
-        load_default=None, allow_none=True, validate=validate.Range(min=0, max=2**31 - 1),
-        metadata={"description": "the version (ETag) the move was made against, a JSON "
-                                 "integer (6 or 6.0; not \"6\", true or 6.5)"})
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={
+            "description": "the version (ETag) the move was made against, a JSON "
+            'integer (6 or 6.0; not "6", true or 6.5)'
+        },
+    )
 
 
 class ResignedSchema(Schema):
@@ -196,16 +251,25 @@ class LegalMovesSchema(Schema):
 
     seat = fields.Integer()
     version = fields.Integer()
-    moves = fields.List(fields.Raw(), metadata={
-        "description": "legal moves, each can be sent back unchanged; with 'parts', the "
-                       "short moves and one example of each part"})
+    moves = fields.List(
+        fields.Raw(),
+        metadata={
+            "description": "legal moves, each can be sent back unchanged; with 'parts', the "
+            "short moves and one example of each part"
+        },
+    )
     notation = fields.List(fields.String())
-    parts = fields.List(fields.Dict(), metadata={
-        "description": "only for a large decision: [{'move': template, 'fill': {key: "
-                       "[values]}}]; every combination of one value per fill key merged "
-                       "into the template is a legal move"})
-    count = fields.Integer(metadata={"description": "with 'parts': how many legal moves "
-                                                    "the moves and parts describe"})
+    parts = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "only for a large decision: [{'move': template, 'fill': {key: "
+            "[values]}}]; every combination of one value per fill key merged "
+            "into the template is a legal move"
+        },
+    )
+    count = fields.Integer(
+        metadata={"description": "with 'parts': how many legal moves the moves and parts describe"}
+    )
 
 
 class EventsQuerySchema(Schema):

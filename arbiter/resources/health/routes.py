@@ -11,8 +11,12 @@ from arbiter.errors import problem
 from arbiter.problem import ProblemSchema
 from arbiter.resources.blueprint import Blueprint
 
-blp = Blueprint("health", __name__, url_prefix="",
-                description="Liveness and readiness, for process managers and load balancers.")
+blp = Blueprint(
+    "health",
+    __name__,
+    url_prefix="",
+    description="Liveness and readiness, for process managers and load balancers.",
+)
 
 READY_RETRY_SECONDS = 5
 
@@ -27,8 +31,11 @@ class ReadySchema(Schema):
     """The process can serve: its database and broker answer."""
 
     status = fields.String(metadata={"description": "always ready"})
-    checks = fields.Dict(keys=fields.String(), values=fields.String(),
-                         metadata={"description": "per dependency, what was found"})
+    checks = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "per dependency, what was found"},
+    )
 
 
 @blp.route("/healthz")
@@ -47,18 +54,25 @@ class Ready(MethodView):
     """``/readyz``: readiness."""
 
     @blp.response(200, ReadySchema)
-    @blp.alt_response(503, schema=ProblemSchema,
-                      description="the database or the broker does not answer, or the "
-                                  "schema is not migrated (not-ready; Retry-After)")
+    @blp.alt_response(
+        503,
+        schema=ProblemSchema,
+        description="the database or the broker does not answer, or the "
+        "schema is not migrated (not-ready; Retry-After)",
+    )
     def get(self):
         """Say whether the process can serve: the database answers and is migrated, the
         broker answers. Send traffic elsewhere while it is 503."""
         findings = health.run(current_app, health.READINESS)
         failed = [f for f in findings if not f.ok]
         if failed:
-            answer = problem(503, "not-ready", "Service unavailable",
-                             "Not ready: " + "; ".join(f"{f.name}: {f.detail}" for f in failed),
-                             {"checks": {f.name: f.detail for f in findings}})
+            answer = problem(
+                503,
+                "not-ready",
+                "Service unavailable",
+                "Not ready: " + "; ".join(f"{f.name}: {f.detail}" for f in failed),
+                {"checks": {f.name: f.detail for f in findings}},
+            )
             answer.headers["Retry-After"] = str(READY_RETRY_SECONDS)
             return answer
         return {"status": "ready", "checks": {f.name: f.detail for f in findings}}

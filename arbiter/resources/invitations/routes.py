@@ -14,8 +14,12 @@ from arbiter.resources.me.schemas import MeSchema
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import invitations
 
-blp = Blueprint("invitations", __name__, url_prefix="/v1",
-                description="Invitations with consent, and one-click unsubscribe.")
+blp = Blueprint(
+    "invitations",
+    __name__,
+    url_prefix="/v1",
+    description="Invitations with consent, and one-click unsubscribe.",
+)
 
 OPTIONAL_ACCOUNT = {"security": [{}, {"apiToken": []}]}
 
@@ -23,8 +27,9 @@ OPTIONAL_ACCOUNT = {"security": [{}, {"apiToken": []}]}
 class LinkTokenSchema(Schema):
     """The secret of a mailed invitation link (or none, with an account's token)."""
 
-    token = fields.String(load_default=None, allow_none=True,
-                          metadata={"description": "the token of the mailed link"})
+    token = fields.String(
+        load_default=None, allow_none=True, metadata={"description": "the token of the mailed link"}
+    )
 
 
 class AcceptedSchema(Schema):
@@ -33,8 +38,12 @@ class AcceptedSchema(Schema):
     game_id = fields.String()
     seat = fields.Integer()
     account = fields.Nested(MeSchema)
-    token = fields.String(allow_none=True, metadata={
-        "description": "a personal token with every scope, shown once (accepted by link)"})
+    token = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "a personal token with every scope, shown once (accepted by link)"
+        },
+    )
 
 
 class DeclinedSchema(Schema):
@@ -62,13 +71,22 @@ class InvitationPage(MethodView):
     """``/v1/invitations/{id}``: the page the invitation mail links to."""
 
     @blp.arguments(LinkTokenSchema, location="query")
-    @blp.doc(responses={"200": {"description": "a page with accept, decline, block buttons "
-                                               "while the invitation waits for an answer; "
-                                               "once answered (or too late), its state "
-                                               "and no buttons",
-                                "content": {"text/html": {"schema": {"type": "string"}}}}})
-    @blp.alt_response(403, schema=ProblemSchema,
-                      description="bad-invitation-link: no token, or not this invitation's")
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "a page with accept, decline, block buttons "
+                "while the invitation waits for an answer; "
+                "once answered (or too late), its state "
+                "and no buttons",
+                "content": {"text/html": {"schema": {"type": "string"}}},
+            }
+        }
+    )
+    @blp.alt_response(
+        403,
+        schema=ProblemSchema,
+        description="bad-invitation-link: no token, or not this invitation's",
+    )
     @blp.alt_response(404, schema=ProblemSchema, description="no such invitation")
     def get(self, args, invitation_id):
         """Show the invitation its mailed link opens, with its buttons while it waits
@@ -80,10 +98,14 @@ class InvitationPage(MethodView):
         body = {"token": args["token"]}
         base = f"/v1/invitations/{row.id}"
         return pages.button_page(
-            "An invitation to play", f"{where}: you are invited to play "
-            f"{invitations.engine_title(game.engine)}.",
-            [("Accept", f"{base}/accept", body), ("Decline", f"{base}/decline", body),
-             ("Block every invitation to my address", f"{base}/block", body)])
+            "An invitation to play",
+            f"{where}: you are invited to play {invitations.engine_title(game.engine)}.",
+            [
+                ("Accept", f"{base}/accept", body),
+                ("Decline", f"{base}/decline", body),
+                ("Block every invitation to my address", f"{base}/block", body),
+            ],
+        )
 
 
 def _state(row, game, where: str) -> str:
@@ -110,8 +132,9 @@ class Accept(MethodView):
     @blp.arguments(LinkTokenSchema)
     @blp.response(201, AcceptedSchema)
     @blp.alt_response(403, schema=ProblemSchema, description="bad-invitation-link")
-    @blp.alt_response(409, schema=ProblemSchema,
-                      description="invitation-answered, game-started, game-cancelled")
+    @blp.alt_response(
+        409, schema=ProblemSchema, description="invitation-answered, game-started, game-cancelled"
+    )
     @blp.doc(**OPTIONAL_ACCOUNT)
     def post(self, data, invitation_id):
         """Accept (the link's ``token``, or a personal token of the invited address):
@@ -144,8 +167,7 @@ class Block(MethodView):
     @blp.doc(**OPTIONAL_ACCOUNT)
     def post(self, data, invitation_id):
         """Decline and block every later invitation to this address (one click)."""
-        return invitations.decline(invitation_id, data["token"], guard.principal(),
-                                   block=True)
+        return invitations.decline(invitation_id, data["token"], guard.principal(), block=True)
 
 
 @blp.route("/me/invitations")
@@ -179,16 +201,23 @@ class Unsubscribe(MethodView):
     """``/v1/unsubscribe``: RFC 8058 one-click unsubscribe."""
 
     @blp.arguments(UnsubscribeQuerySchema, location="query")
-    @blp.doc(responses={"200": {"description": "a page with an unsubscribe button",
-                                "content": {"text/html": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "a page with an unsubscribe button",
+                "content": {"text/html": {"schema": {"type": "string"}}},
+            }
+        }
+    )
     def get(self, args):
         """Show a page with the unsubscribe button (opening it stops nothing)."""
         from arbiter.service import consent
 
         email, game_id = consent.read_token(args["t"])
         what = f"mail about game {game_id}" if game_id else "every mail from Arbiter"
-        return pages.button_page("Unsubscribe", f"Stop {what} to {email}?",
-                                 [("Unsubscribe", request.full_path, {})])
+        return pages.button_page(
+            "Unsubscribe", f"Stop {what} to {email}?", [("Unsubscribe", request.full_path, {})]
+        )
 
     @blp.arguments(UnsubscribeQuerySchema, location="query")
     @blp.response(200, UnsubscribedSchema)

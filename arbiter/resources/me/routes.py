@@ -4,27 +4,39 @@ from __future__ import annotations
 
 from flask import Response, request
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 
 from arbiter.contract import link, links
 from arbiter.resources import dumped, guard
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import accounts, my_games, ratings
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
 
-blp = Blueprint("me", __name__, url_prefix="/v1/me",
-                description="My account: profile, personal API tokens, my games.")
+blp = Blueprint(
+    "me",
+    __name__,
+    url_prefix="/v1/me",
+    description="My account: profile, personal API tokens, my games.",
+)
 
 TOKEN = {"security": [{"apiToken": []}]}
 TOKEN_LINKS = links(
     201,
-    ListTokens=link("/v1/me/tokens", "get", "my tokens, the new one among them",
-                    header__Authorization="$request.header.Authorization"),
-    RevokeToken=link("/v1/me/tokens/{token_id}", "delete", "revoke the new token",
-                     path__token_id="$response.body#/id",
-                     header__Authorization="$request.header.Authorization"),
+    ListTokens=link(
+        "/v1/me/tokens",
+        "get",
+        "my tokens, the new one among them",
+        header__Authorization="$request.header.Authorization",
+    ),
+    RevokeToken=link(
+        "/v1/me/tokens/{token_id}",
+        "delete",
+        "revoke the new token",
+        path__token_id="$response.body#/id",
+        header__Authorization="$request.header.Authorization",
+    ),
 )
 
 
@@ -44,8 +56,11 @@ class Me(MethodView):
     def get(self):
         """Read my account (any personal token), with my ratings and reliability."""
         account = _account()
-        return {**accounts.me(account), "ratings": ratings.of_account(account),
-                "reliability": ratings.reliability(account)}
+        return {
+            **accounts.me(account),
+            "ratings": ratings.of_account(account),
+            "reliability": ratings.reliability(account),
+        }
 
     @guard.needs("account", "account:write")
     @blp.arguments(s.MePatchSchema, required=False)
@@ -88,8 +103,9 @@ class Tokens(MethodView):
     @blp.doc(**TOKEN, **TOKEN_LINKS)
     def post(self, data):
         """Make a personal API token with some scopes; the answer shows it this once."""
-        row, plain = accounts.create_token(_account(), data["name"], data["scopes"],
-                                           data["expires_in"])
+        row, plain = accounts.create_token(
+            _account(), data["name"], data["scopes"], data["expires_in"]
+        )
         return accounts.token_json(row, plain)
 
 
@@ -119,15 +135,25 @@ class MyGames(MethodView):
         """List my games, most recently moved first; ``to_act=true``: only those where it
         is my turn, across all my games."""
         return dumped.response(  # already the schema's shape: 500 games, no dump
-            {"games": my_games.games_of(_account(), args["to_act"], args["status"])})
+            {"games": my_games.games_of(_account(), args["to_act"], args["status"])}
+        )
 
 
-CURSOR = {"in": "query", "name": "cursor", "required": False, "schema": {"type": "string"},
-          "description": "the cursor of the last line you received: resume after it "
-                         "(when there is no Last-Event-ID)"}
-LAST_CURSOR = {"in": "header", "name": "Last-Event-ID", "required": False,
-               "schema": {"type": "string"},
-               "description": "the cursor of the last line you received: resume after it"}
+CURSOR = {
+    "in": "query",
+    "name": "cursor",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "the cursor of the last line you received: resume after it "
+    "(when there is no Last-Event-ID)",
+}
+LAST_CURSOR = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "the cursor of the last line you received: resume after it",
+}
 
 
 @blp.route("/stream")
@@ -135,26 +161,34 @@ class MyStream(MethodView):
     """``/v1/me/stream``: every event of my games, as newline-delimited JSON."""
 
     @guard.needs("account", "games:read")
-    @blp.doc(responses={"200": {
-        "description": "application/x-ndjson: one line per new event of any game where "
-                       "my account holds a seat, ``{\"game\", \"seq\", \"version\", "
-                       "\"kind\", \"seat\", \"payload\", \"at\", \"cursor\"}`` as my "
-                       "seat may see it; an empty line as keep-alive. Send a line's "
-                       "``cursor`` back to resume after it. The stream ends when "
-                       "its token is revoked or the account deleted",
-        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}},
-        parameters=[LAST_CURSOR, CURSOR], **TOKEN)
-    @blp.alt_response(400, schema=ProblemSchema,
-                      description="a cursor no line carried (bad-cursor), or a request "
-                                  "line or header the server cannot read")
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "application/x-ndjson: one line per new event of any game where "
+                'my account holds a seat, ``{"game", "seq", "version", '
+                '"kind", "seat", "payload", "at", "cursor"}`` as my '
+                "seat may see it; an empty line as keep-alive. Send a line's "
+                "``cursor`` back to resume after it. The stream ends when "
+                "its token is revoked or the account deleted",
+                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            }
+        },
+        parameters=[LAST_CURSOR, CURSOR],
+        **TOKEN,
+    )
+    @blp.alt_response(
+        400,
+        schema=ProblemSchema,
+        description="a cursor no line carried (bad-cursor), or a request "
+        "line or header the server cannot read",
+    )
     def get(self):
         """Follow all my games at once (personal token with games:read), as Lichess's
         event stream: served live by the web process's event loop; a Flask server
         alone answers one keep-alive line and the events after the cursor, and ends."""
-        resume = wire.read_cursor(request.headers.get("Last-Event-ID")
-                                  or request.args.get("cursor"))
+        resume = wire.read_cursor(
+            request.headers.get("Last-Event-ID") or request.args.get("cursor")
+        )
         games = my_games.followed(_account())
-        lines, _ = resume_stream.missed_lines(games, resume_stream.start_positions(games,
-                                                                                   resume))
-        return Response(wire.NDJSON_KEEPALIVE + b"".join(lines),
-                        mimetype="application/x-ndjson")
+        lines, _ = resume_stream.missed_lines(games, resume_stream.start_positions(games, resume))
+        return Response(wire.NDJSON_KEEPALIVE + b"".join(lines), mimetype="application/x-ndjson")

@@ -3,12 +3,11 @@
 from marshmallow import Schema, fields, validate
 
 from arbiter.resources.fields import JsonBoolean, WholeNumber
-from arbiter.resources.games.schemas import GAME_STATUSES
+from arbiter.resources.games.schemas import GAME_STATUSES, mail_address
 from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 from arbiter.service.clock import check_tz
 from arbiter.service.identity import SCOPES
-from arbiter.resources.games.schemas import mail_address
 
 NAME = [validate.Length(min=1, max=80), printable]
 
@@ -20,14 +19,19 @@ class MeSchema(Schema):
     email = fields.String(metadata={"description": "the verified address"})
     display_name = fields.String()
     tz = fields.String(metadata={"description": "IANA time zone for times in mails"})
-    digest = fields.Boolean(metadata={"description": "one daily digest of the games where "
-                                                     "it is my turn instead of a mail each"})
+    digest = fields.Boolean(
+        metadata={
+            "description": "one daily digest of the games where "
+            "it is my turn instead of a mail each"
+        }
+    )
     created_at = fields.String()
-    ratings = fields.List(fields.Nested(RatingSchema),
-                          metadata={"description": "per engine (GET only)"})
-    reliability = fields.Nested(ReliabilitySchema,
-                                metadata={"description": "timeouts and resignations "
-                                                         "(GET only)"})
+    ratings = fields.List(
+        fields.Nested(RatingSchema), metadata={"description": "per engine (GET only)"}
+    )
+    reliability = fields.Nested(
+        ReliabilitySchema, metadata={"description": "timeouts and resignations (GET only)"}
+    )
 
 
 class MePatchSchema(Schema):
@@ -41,14 +45,21 @@ class MePatchSchema(Schema):
 class TokenCreateSchema(Schema):
     """``POST /v1/me/tokens``."""
 
-    name = fields.String(required=True, validate=NAME,
-                         metadata={"description": "what it is for, e.g. 'my bot'"})
-    scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
-                         validate=validate.Length(min=1, max=len(SCOPES)),
-                         metadata={"description": "of " + ", ".join(SCOPES)})
-    expires_in = WholeNumber(load_default=None, allow_none=True,
-                                validate=validate.Range(min=60, max=10 * 365 * 86400),
-                                metadata={"description": "seconds; default: never"})
+    name = fields.String(
+        required=True, validate=NAME, metadata={"description": "what it is for, e.g. 'my bot'"}
+    )
+    scopes = fields.List(
+        fields.String(validate=validate.OneOf(SCOPES)),
+        required=True,
+        validate=validate.Length(min=1, max=len(SCOPES)),
+        metadata={"description": "of " + ", ".join(SCOPES)},
+    )
+    expires_in = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=60, max=10 * 365 * 86400),
+        metadata={"description": "seconds; default: never"},
+    )
 
 
 class TokenSchema(Schema):
@@ -72,8 +83,12 @@ class LinkRequestSchema(Schema):
     """``POST /v1/auth/links``: mail me a sign-in (or sign-up) link."""
 
     email = fields.Email(required=True, validate=[validate.Length(max=254), mail_address])
-    display_name = fields.String(load_default=None, allow_none=True, validate=NAME,
-                                 metadata={"description": "for a new account"})
+    display_name = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=NAME,
+        metadata={"description": "for a new account"},
+    )
 
 
 class LinkSentSchema(Schema):
@@ -99,11 +114,14 @@ class SessionSchema(Schema):
 class MyGamesQuerySchema(Schema):
     """``GET /v1/me/games`` filters."""
 
-    to_act = fields.Boolean(load_default=False,
-                            metadata={"description": "only games waiting for my move"})
-    status = fields.String(load_default=None, validate=validate.OneOf(GAME_STATUSES),
-                           metadata={"description": "only games of this status, as "
-                                                    "GET /v1/games filters them"})
+    to_act = fields.Boolean(
+        load_default=False, metadata={"description": "only games waiting for my move"}
+    )
+    status = fields.String(
+        load_default=None,
+        validate=validate.OneOf(GAME_STATUSES),
+        metadata={"description": "only games of this status, as GET /v1/games filters them"},
+    )
 
 
 class MyGameSchema(Schema):

@@ -7,24 +7,34 @@ import time
 
 from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 
 from arbiter import metrics
 from arbiter.errors import NotFound, Unauthorized
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import backlog
 
-blp = Blueprint("metrics", __name__, url_prefix="/metrics",
-                description="Prometheus metrics (METRICS_TOKEN bearer token).")
+blp = Blueprint(
+    "metrics",
+    __name__,
+    url_prefix="/metrics",
+    description="Prometheus metrics (METRICS_TOKEN bearer token).",
+)
 
 
 @blp.route("")
 class Metrics(MethodView):
     """``/metrics``: the service's counters and backlogs."""
 
-    @blp.doc(security=[{"metricsToken": []}], responses={"200": {
-        "description": "Prometheus text exposition format",
-        "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        security=[{"metricsToken": []}],
+        responses={
+            "200": {
+                "description": "Prometheus text exposition format",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            }
+        },
+    )
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")
     @blp.alt_response(404, schema=ProblemSchema, description="METRICS_TOKEN is not set")
     def get(self):
@@ -36,8 +46,9 @@ class Metrics(MethodView):
             raise NotFound("There is nothing at this address.", code="not-found")
         given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
         if not hmac.compare_digest(given.encode(), expected.encode()):
-            raise Unauthorized("/metrics needs 'Authorization: Bearer <METRICS_TOKEN>'.",
-                               code="bad-token")
+            raise Unauthorized(
+                "/metrics needs 'Authorization: Bearer <METRICS_TOKEN>'.", code="bad-token"
+            )
         body, content_type = metrics.exposition(backlog.figures)
         return Response(body, content_type=content_type)
 
@@ -56,6 +67,6 @@ def install_timing(app: Flask) -> None:
         if started is not None:
             rule = request.url_rule.rule if request.url_rule else "unmatched"
             metrics.metrics().request_seconds.labels(
-                request.method, rule, str(response.status_code)).observe(
-                time.perf_counter() - started)
+                request.method, rule, str(response.status_code)
+            ).observe(time.perf_counter() - started)
         return response

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from arbiter.resources.blueprint import Blueprint
 
 import engines
 from arbiter.errors import NotFound
+from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
 from arbiter.resources.ratings import schemas as s
 from arbiter.service import ratings
 
-blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings",
-                description="Ratings per engine (openskill Plackett-Luce) and reliability.")
+blp = Blueprint(
+    "ratings",
+    __name__,
+    url_prefix="/v1/ratings",
+    description="Ratings per engine (openskill Plackett-Luce) and reliability.",
+)
 
 
 @blp.route("/<engine>")

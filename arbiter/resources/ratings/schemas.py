@@ -7,8 +7,7 @@ class ReliabilitySchema(Schema):
     """A player's reliability over all its games."""
 
     timeouts = fields.Integer(metadata={"description": "moves the clock played for it"})
-    resignations = fields.Integer(metadata={"description": "resignations (not clock "
-                                                           "forfeits)"})
+    resignations = fields.Integer(metadata={"description": "resignations (not clock forfeits)"})
     games = fields.Integer(metadata={"description": "seats it held"})
 
 

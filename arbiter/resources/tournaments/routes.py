@@ -11,10 +11,15 @@ from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.tournaments import schemas as s
-from arbiter.service import tournament_log, tournament_results as results, tournaments
+from arbiter.service import tournament_log, tournaments
+from arbiter.service import tournament_results as results
 
-blp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments",
-                description="Tournaments: round robin and Swiss at correspondence pace.")
+blp = Blueprint(
+    "tournaments",
+    __name__,
+    url_prefix="/v1/tournaments",
+    description="Tournaments: round robin and Swiss at correspondence pace.",
+)
 
 TOKEN = headers.security("apiToken")
 ORGANISER = "the organiser's personal token with tournaments:write"
@@ -45,12 +50,14 @@ class Tournaments(MethodView):
     @blp.arguments(s.TournamentCreateSchema)
     @blp.response(201, s.TournamentSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="no personal token")
-    @blp.alt_response(403, schema=ProblemSchema, description="missing-scope "
-                                                             "(tournaments:write)")
-    @blp.alt_response(422, schema=ProblemSchema,
-                      description="unknown-engine, bad-player-count, bad-options, bad-clock, "
-                                  "bad-scoring, rounds-needed, rounds-not-allowed, "
-                                  "bad-idempotency-key, idempotency-key-reused")
+    @blp.alt_response(403, schema=ProblemSchema, description="missing-scope (tournaments:write)")
+    @blp.alt_response(
+        422,
+        schema=ProblemSchema,
+        description="unknown-engine, bad-player-count, bad-options, bad-clock, "
+        "bad-scoring, rounds-needed, rounds-not-allowed, "
+        "bad-idempotency-key, idempotency-key-reused",
+    )
     @blp.doc(parameters=[headers.IDEMPOTENCY], **TOKEN)
     def post(self, data):
         """Create a tournament (a personal token with tournaments:write: you organise
@@ -77,12 +84,16 @@ class Entries(MethodView):
 
     @guard.needs("account", "games:play")
     @blp.response(201, s.EntrySchema)
-    @blp.alt_response(403, schema=ProblemSchema,
-                      description="missing-scope (games:play), too-unreliable")
+    @blp.alt_response(
+        403, schema=ProblemSchema, description="missing-scope (games:play), too-unreliable"
+    )
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
-    @blp.alt_response(409, schema=ProblemSchema,
-                      description="entries-closed, already-entered, withdrawn (withdrew "
-                                  "after the start), tournament-full")
+    @blp.alt_response(
+        409,
+        schema=ProblemSchema,
+        description="entries-closed, already-entered, withdrawn (withdrew "
+        "after the start), tournament-full",
+    )
     @blp.doc(**TOKEN)
     def post(self, tournament_id):
         """Enter your account (a personal token with games:play)."""
@@ -96,10 +107,10 @@ class Withdraw(MethodView):
     @guard.needs("account")
     @blp.response(200, s.EntrySchema)
     @blp.alt_response(403, schema=ProblemSchema, description="not-your-entry")
-    @blp.alt_response(404, schema=ProblemSchema,
-                      description="tournament-not-found, entry-not-found")
-    @blp.alt_response(409, schema=ProblemSchema,
-                      description="already-withdrawn, tournament-over")
+    @blp.alt_response(
+        404, schema=ProblemSchema, description="tournament-not-found, entry-not-found"
+    )
+    @blp.alt_response(409, schema=ProblemSchema, description="already-withdrawn, tournament-over")
     @blp.doc(**TOKEN)
     def post(self, tournament_id, entry_id):
         """Withdraw an entry (the entrant with games:play, or the organiser): it is
@@ -114,8 +125,9 @@ class Replace(MethodView):
     @guard.needs("account", "tournaments:write")
     @blp.response(200, s.TournamentSchema)
     @blp.alt_response(403, schema=ProblemSchema, description="not-organiser")
-    @blp.alt_response(409, schema=ProblemSchema,
-                      description="entry-not-withdrawn, nothing-to-replace")
+    @blp.alt_response(
+        409, schema=ProblemSchema, description="entry-not-withdrawn, nothing-to-replace"
+    )
     @blp.doc(**TOKEN)
     def post(self, tournament_id, entry_id):
         """Hand a withdrawn entry's unfinished games to the timeout policy (organiser):
@@ -129,8 +141,11 @@ def _organiser_action(name: str, doc: str, conflicts: str):
     class Action(MethodView):
         @guard.needs("account", "tournaments:write")
         @blp.response(200, s.TournamentSchema)
-        @blp.alt_response(403, schema=ProblemSchema,
-                          description="missing-scope (tournaments:write), not-organiser")
+        @blp.alt_response(
+            403,
+            schema=ProblemSchema,
+            description="missing-scope (tournaments:write), not-organiser",
+        )
         @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
         @blp.alt_response(409, schema=ProblemSchema, description=conflicts)
         @blp.doc(**TOKEN)
@@ -143,15 +158,27 @@ def _organiser_action(name: str, doc: str, conflicts: str):
     return Action
 
 
-blp.route("/<tournament_id>/start")(_organiser_action(
-    "start", f"Start the tournament ({ORGANISER}): round 1 is paired and its games "
-             "start together.", "already-started, too-few-entries"))
-blp.route("/<tournament_id>/pause")(_organiser_action(
-    "pause", f"Pause the whole tournament ({ORGANISER}): its games' clocks and the "
-             "round deadline stop.", "not-running, already-paused"))
-blp.route("/<tournament_id>/resume")(_organiser_action(
-    "resume", f"Resume a paused tournament ({ORGANISER}): deadlines move later by the "
-              "pause's length.", "not-paused"))
+blp.route("/<tournament_id>/start")(
+    _organiser_action(
+        "start",
+        f"Start the tournament ({ORGANISER}): round 1 is paired and its games start together.",
+        "already-started, too-few-entries",
+    )
+)
+blp.route("/<tournament_id>/pause")(
+    _organiser_action(
+        "pause",
+        f"Pause the whole tournament ({ORGANISER}): its games' clocks and the round deadline stop.",
+        "not-running, already-paused",
+    )
+)
+blp.route("/<tournament_id>/resume")(
+    _organiser_action(
+        "resume",
+        f"Resume a paused tournament ({ORGANISER}): deadlines move later by the pause's length.",
+        "not-paused",
+    )
+)
 
 
 @blp.route("/<tournament_id>/extend")
@@ -162,8 +189,7 @@ class Extend(MethodView):
     @blp.arguments(s.RoundExtendSchema)
     @blp.response(200, s.TournamentSchema)
     @blp.alt_response(403, schema=ProblemSchema, description="not-organiser")
-    @blp.alt_response(409, schema=ProblemSchema,
-                      description="not-running, no-round-deadline")
+    @blp.alt_response(409, schema=ProblemSchema, description="not-running, no-round-deadline")
     @blp.doc(**TOKEN)
     def post(self, data, tournament_id):
         """Move the current round's deadline later (the organiser's token with
@@ -195,9 +221,11 @@ class Standings(MethodView):
         t = tournaments.get(tournament_id)
         rows = results.standings(t)
         if wants_csv(args):
-            return Response(results.standings_csv(rows), mimetype="text/csv",
-                            headers={"Content-Disposition":
-                                     f'attachment; filename="standings-{t.id}.csv"'})
+            return Response(
+                results.standings_csv(rows),
+                mimetype="text/csv",
+                headers={"Content-Disposition": f'attachment; filename="standings-{t.id}.csv"'},
+            )
         return {"tournament": t.id, "round": t.round, "status": t.status, "standings": rows}
 
 
@@ -209,9 +237,11 @@ class RoundByNumber(MethodView):
     """``/v1/tournaments/{id}/rounds/{n}``."""
 
     @blp.response(200, s.RoundSchema)
-    @blp.alt_response(404, schema=ProblemSchema,
-                      description="tournament-not-found, round-not-found; not-found "
-                                  "above the maximum")
+    @blp.alt_response(
+        404,
+        schema=ProblemSchema,
+        description="tournament-not-found, round-not-found; not-found above the maximum",
+    )
     def get(self, tournament_id, number):
         """A paired round: its deadline, byes and tables (games, players, places)."""
         return results.round_json(tournaments.get(tournament_id), number)
@@ -228,9 +258,10 @@ class Events(MethodView):
         every organiser action."""
         t = tournaments.get(tournament_id)
         names = tournament_log.entry_names(t.id)
-        return {"events": [tournament_log.event_json(e, names)
-                           for e in tournament_log.events(t.id)],
-                "version": t.version}
+        return {
+            "events": [tournament_log.event_json(e, names) for e in tournament_log.events(t.id)],
+            "version": t.version,
+        }
 
 
 @blp.route("/<tournament_id>/record")
@@ -251,8 +282,14 @@ class Record(MethodView):
 class Trf(MethodView):
     """``/v1/tournaments/{id}/trf``."""
 
-    @blp.doc(responses={"200": {"description": "FIDE TRF-16 text",
-                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "FIDE TRF-16 text",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            }
+        }
+    )
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
     @blp.alt_response(409, schema=ProblemSchema, description="not-two-player-swiss")
     def get(self, tournament_id):

@@ -3,7 +3,6 @@
 from marshmallow import Schema, fields, validate
 
 import engines
-
 from arbiter.resources.fields import JsonBoolean, JsonNumber, WholeNumber
 from arbiter.resources.text import printable
 from arbiter.service.clock import MAX_SECONDS
@@ -12,52 +11,89 @@ from arbiter.service.clock import MAX_SECONDS
 class ScoringSchema(Schema):
     """Points per game: by place at a full table, and for a bye."""
 
-    place_points = fields.List(JsonNumber(validate=validate.Range(min=-1000, max=1000)),
-                               validate=validate.Length(min=1, max=16), metadata={
-                                   "description": "points for 1st, 2nd, ...: one per "
-                                                  "place, never rising (422 bad-scoring); "
-                                                  "tied places share the average"})
+    place_points = fields.List(
+        JsonNumber(validate=validate.Range(min=-1000, max=1000)),
+        validate=validate.Length(min=1, max=16),
+        metadata={
+            "description": "points for 1st, 2nd, ...: one per "
+            "place, never rising (422 bad-scoring); "
+            "tied places share the average"
+        },
+    )
     bye_points = JsonNumber(validate=validate.Range(min=-1000, max=1000), allow_none=True)
 
 
 class TournamentCreateSchema(Schema):
     """``POST /v1/tournaments``."""
 
-    name = fields.String(load_default="Tournament",
-                         validate=[validate.Length(min=1, max=120), printable])
-    engine = fields.String(required=True, validate=validate.Length(min=1, max=40),
-                           metadata={"enum": list(engines.ENGINE_MODULES),
-                                     "description": "an engine id (422 unknown-engine)"})
-    table_size = WholeNumber(required=True,
-                                validate=validate.Range(min=2, max=16), metadata={
-                                    "description": "players per game, within what the "
-                                                   "engine plays (422 bad-player-count)"})
+    name = fields.String(
+        load_default="Tournament", validate=[validate.Length(min=1, max=120), printable]
+    )
+    engine = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={
+            "enum": list(engines.ENGINE_MODULES),
+            "description": "an engine id (422 unknown-engine)",
+        },
+    )
+    table_size = WholeNumber(
+        required=True,
+        validate=validate.Range(min=2, max=16),
+        metadata={
+            "description": "players per game, within what the engine plays (422 bad-player-count)"
+        },
+    )
     format = fields.String(required=True, validate=validate.OneOf(["round_robin", "swiss"]))
-    rounds = WholeNumber(load_default=None, allow_none=True,
-                            validate=validate.Range(min=1, max=100), metadata={
-                                "description": "Swiss only: the number of rounds (422 "
-                                               "rounds-needed / rounds-not-allowed)"})
-    scoring = fields.Nested(ScoringSchema, load_default=None, allow_none=True, metadata={
-        "description": "default: the pairing package's default_scoring(table_size)"})
+    rounds = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=100),
+        metadata={
+            "description": "Swiss only: the number of rounds (422 "
+            "rounds-needed / rounds-not-allowed)"
+        },
+    )
+    scoring = fields.Nested(
+        ScoringSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "default: the pairing package's default_scoring(table_size)"},
+    )
     rated = JsonBoolean(load_default=False)
-    options = fields.Dict(load_default=dict, metadata={"description": "the games' engine "
-                                                                      "options"})
-    clock = fields.Dict(load_default=dict, metadata={
-        "description": "the games' time control, as POST /v1/games takes it; its "
-                       "timeout_policy also decides the games left at a round's deadline"})
-    round_seconds = WholeNumber(load_default=None, allow_none=True,
-                                   validate=validate.Range(min=1, max=MAX_SECONDS),
-                                   metadata={"description": "a round's deadline, seconds "
-                                                            "after its start (null: none)"})
-    reliability_threshold = JsonNumber(load_default=None, allow_none=True,
-                                         validate=validate.Range(min=0, max=1000),
-                                         metadata={"description": (
-                                             "highest (timeouts + resignations) per game "
-                                             "an entrant may have (403 too-unreliable); "
-                                             "null: anyone")})
-    late_entries = JsonBoolean(load_default=True, metadata={
-        "description": "Swiss: entries after the start are paired from the next round; "
-                       "a round robin takes none (stored as false, whatever is given)"})
+    options = fields.Dict(load_default=dict, metadata={"description": "the games' engine options"})
+    clock = fields.Dict(
+        load_default=dict,
+        metadata={
+            "description": "the games' time control, as POST /v1/games takes it; its "
+            "timeout_policy also decides the games left at a round's deadline"
+        },
+    )
+    round_seconds = WholeNumber(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_SECONDS),
+        metadata={"description": "a round's deadline, seconds after its start (null: none)"},
+    )
+    reliability_threshold = JsonNumber(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=1000),
+        metadata={
+            "description": (
+                "highest (timeouts + resignations) per game "
+                "an entrant may have (403 too-unreliable); "
+                "null: anyone"
+            )
+        },
+    )
+    late_entries = JsonBoolean(
+        load_default=True,
+        metadata={
+            "description": "Swiss: entries after the start are paired from the next round; "
+            "a round robin takes none (stored as false, whatever is given)"
+        },
+    )
 
 
 class EntrySchema(Schema):
@@ -67,8 +103,9 @@ class EntrySchema(Schema):
     name = fields.String()
     account = fields.String()
     joined_round = fields.Integer(metadata={"description": "first round it may be paired in"})
-    withdrawn_round = fields.Integer(allow_none=True, metadata={
-        "description": "first round it is no longer paired in"})
+    withdrawn_round = fields.Integer(
+        allow_none=True, metadata={"description": "first round it is no longer paired in"}
+    )
     entered_at = fields.String()
 
 
@@ -87,20 +124,23 @@ class TournamentSchema(Schema):
     clock = fields.Dict()
     round_seconds = fields.Integer(allow_none=True)
     reliability_threshold = fields.Float(allow_none=True)
-    late_entries = fields.Boolean(metadata={
-        "description": "whether entries are taken after the start (always false for a "
-                       "round robin: entering it after the start is 409 entries-closed)"})
+    late_entries = fields.Boolean(
+        metadata={
+            "description": "whether entries are taken after the start (always false for a "
+            "round robin: entering it after the start is 409 entries-closed)"
+        }
+    )
     organiser = fields.String(metadata={"description": "the organiser's account id"})
     status = fields.String(metadata={"description": "open | running | over"})
     paused = fields.Boolean()
     round = fields.Integer(metadata={"description": "the current round (0 before the start)"})
-    deadline = fields.String(allow_none=True, metadata={"description": "the current "
-                                                                       "round's, UTC"})
+    deadline = fields.String(allow_none=True, metadata={"description": "the current round's, UTC"})
     version = fields.Integer(metadata={"description": "seq of its log's last event"})
     created_at = fields.String()
     entries = fields.List(fields.Nested(EntrySchema))
-    games = fields.List(fields.String(), metadata={"description": "organiser actions: "
-                                                                  "the games they changed"})
+    games = fields.List(
+        fields.String(), metadata={"description": "organiser actions: the games they changed"}
+    )
 
 
 class TournamentQuerySchema(Schema):
@@ -121,8 +161,7 @@ class StandingSchema(Schema):
     byes = fields.Integer()
     buchholz = fields.Float(metadata={"description": "sum of the opponents' points"})
     sonneborn_berger = fields.Float()
-    head_to_head = fields.Float(metadata={"description": "points against those tied on "
-                                                         "points"})
+    head_to_head = fields.Float(metadata={"description": "points against those tied on points"})
     withdrawn = fields.Boolean()
 
 
@@ -156,8 +195,11 @@ class TableSchema(Schema):
     game = fields.String()
     status = fields.String()
     players = fields.List(fields.Nested(SeatInRoundSchema))
-    places = fields.List(fields.Integer(), allow_none=True,
-                         metadata={"description": "per seat, 1 = first, once over"})
+    places = fields.List(
+        fields.Integer(),
+        allow_none=True,
+        metadata={"description": "per seat, 1 = first, once over"},
+    )
 
 
 class ByeSchema(Schema):
@@ -181,8 +223,7 @@ class RoundSchema(Schema):
 class RoundExtendSchema(Schema):
     """``POST .../extend``: seconds to add to the current round's deadline."""
 
-    seconds = WholeNumber(required=True,
-                             validate=validate.Range(min=1, max=MAX_SECONDS))
+    seconds = WholeNumber(required=True, validate=validate.Range(min=1, max=MAX_SECONDS))
 
 
 class TournamentEventSchema(Schema):
@@ -207,6 +248,7 @@ class TournamentRecordSchema(Schema):
     tournament = fields.Nested(TournamentSchema)
     entries = fields.List(fields.Nested(EntrySchema))
     events = fields.List(fields.Nested(TournamentEventSchema))
-    games = fields.List(fields.Dict(), metadata={"description": "each as GET "
-                                                               "/v1/games/{id}/record"})
+    games = fields.List(
+        fields.Dict(), metadata={"description": "each as GET /v1/games/{id}/record"}
+    )
     standings = fields.List(fields.Nested(StandingSchema))

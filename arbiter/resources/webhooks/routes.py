@@ -11,9 +11,13 @@ from arbiter.resources.problem import ProblemSchema
 from arbiter.resources.webhooks import schemas as s
 from arbiter.service import webhooks
 
-blp = Blueprint("webhooks", __name__, url_prefix="/v1/me/webhooks",
-                description="My web hooks: events POSTed to my URLs, signed per the "
-                            "Standard Webhooks specification, with a delivery log.")
+blp = Blueprint(
+    "webhooks",
+    __name__,
+    url_prefix="/v1/me/webhooks",
+    description="My web hooks: events POSTed to my URLs, signed per the "
+    "Standard Webhooks specification, with a delivery log.",
+)
 
 TOKEN = {"security": [{"apiToken": []}]}
 
@@ -58,8 +62,11 @@ class WebhookById(MethodView):
     def patch(self, data, hook_id):
         """Change a web hook's events, or enable it again after it was disabled (or
         disable it)."""
-        return webhooks.hook_json(webhooks.update(db.session, _account(), hook_id,
-                                                  data.get("events"), data.get("enabled")))
+        return webhooks.hook_json(
+            webhooks.update(
+                db.session, _account(), hook_id, data.get("events"), data.get("enabled")
+            )
+        )
 
     @guard.needs("account", "account:write")
     @blp.response(204)
@@ -83,5 +90,6 @@ class Deliveries(MethodView):
     def get(self, args, hook_id):
         """Read a web hook's deliveries, newest first: state, tries, last status and
         error, next try."""
-        return {"deliveries": webhooks.deliveries_of(db.session, _account(), hook_id,
-                                                     args["limit"])}
+        return {
+            "deliveries": webhooks.deliveries_of(db.session, _account(), hook_id, args["limit"])
+        }

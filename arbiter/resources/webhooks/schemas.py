@@ -10,29 +10,40 @@ from arbiter.service.webhooks import EVENTS
 class WebhookCreateSchema(Schema):
     """``POST /v1/me/webhooks``."""
 
-    url = fields.String(required=True,
-                        validate=[validate.Length(min=1, max=2000),
-                                  validate.Regexp(URL_PATTERN, error="Must not contain "
-                                                  "spaces or control characters.")],
-                        metadata={"description": "an https:// URL on a public address, "
-                                                 "without spaces or control characters "
-                                                 "(422 invalid-request), its port (if "
-                                                 "given) 1 to 65535 (see the README's "
-                                                 "WEBHOOK_* settings; 422 "
-                                                 "webhook-url-invalid, "
-                                                 "webhook-url-not-https)"})
-    events = fields.List(fields.String(validate=validate.OneOf(EVENTS)), required=True,
-                         validate=validate.Length(min=1, max=len(EVENTS)),
-                         metadata={"description": "of " + ", ".join(EVENTS)})
+    url = fields.String(
+        required=True,
+        validate=[
+            validate.Length(min=1, max=2000),
+            validate.Regexp(URL_PATTERN, error="Must not contain spaces or control characters."),
+        ],
+        metadata={
+            "description": "an https:// URL on a public address, "
+            "without spaces or control characters "
+            "(422 invalid-request), its port (if "
+            "given) 1 to 65535 (see the README's "
+            "WEBHOOK_* settings; 422 "
+            "webhook-url-invalid, "
+            "webhook-url-not-https)"
+        },
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(EVENTS)),
+        required=True,
+        validate=validate.Length(min=1, max=len(EVENTS)),
+        metadata={"description": "of " + ", ".join(EVENTS)},
+    )
 
 
 class WebhookPatchSchema(Schema):
     """``PATCH /v1/me/webhooks/{id}``: any of events, enabled."""
 
-    events = fields.List(fields.String(validate=validate.OneOf(EVENTS)),
-                         validate=validate.Length(min=1, max=len(EVENTS)))
-    enabled = JsonBoolean(metadata={"description": "true: enable again (clears the "
-                                                      "failure count); false: disable"})
+    events = fields.List(
+        fields.String(validate=validate.OneOf(EVENTS)),
+        validate=validate.Length(min=1, max=len(EVENTS)),
+    )
+    enabled = JsonBoolean(
+        metadata={"description": "true: enable again (clears the failure count); false: disable"}
+    )
 
 
 class WebhookSchema(Schema):
@@ -42,29 +53,33 @@ class WebhookSchema(Schema):
     url = fields.String()
     events = fields.List(fields.String())
     created_at = fields.String()
-    failures = fields.Integer(metadata={"description": "failed tries since the last "
-                                                       "delivered one"})
+    failures = fields.Integer(metadata={"description": "failed tries since the last delivered one"})
     last_success_at = fields.String(allow_none=True)
-    disabled_at = fields.String(allow_none=True,
-                                metadata={"description": "set when it gets nothing more"})
+    disabled_at = fields.String(
+        allow_none=True, metadata={"description": "set when it gets nothing more"}
+    )
     disabled_reason = fields.String(allow_none=True)
 
 
 class WebhookCreatedSchema(WebhookSchema):
     """A web hook just made: ``secret`` is shown this once."""
 
-    secret = fields.String(metadata={
-        "description": "the Standard Webhooks signing secret (whsec_...): verify each "
-                       "delivery's webhook-signature with it, e.g. with the "
-                       "standardwebhooks library"})
+    secret = fields.String(
+        metadata={
+            "description": "the Standard Webhooks signing secret (whsec_...): verify each "
+            "delivery's webhook-signature with it, e.g. with the "
+            "standardwebhooks library"
+        }
+    )
 
 
 class DeliverySchema(Schema):
     """One delivery of an event to the hook's URL."""
 
     id = fields.Integer()
-    message_id = fields.String(metadata={"description": "the webhook-id header, the "
-                                                        "same on every try"})
+    message_id = fields.String(
+        metadata={"description": "the webhook-id header, the same on every try"}
+    )
     event = fields.String()
     url = fields.String()
     state = fields.String(metadata={"description": "pending, delivered or failed"})

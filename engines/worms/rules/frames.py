@@ -10,7 +10,6 @@ from itertools import permutations
 
 from engines.worms import board as B
 
-
 ORDER_LIMIT = 3
 """Up to this many simultaneous items are ordered by the active player in one
 decision listing every permutation; with more, the player picks the next item one at
@@ -18,6 +17,7 @@ a time (each pick resolves before the next is asked), so the list stays short.""
 
 
 # --------------------------------------------------------------------------- frames
+
 
 def push(st: dict, *frames: dict) -> None:
     """Push frames so that the first one given resolves first."""
@@ -55,20 +55,35 @@ def turn_clock(st: dict) -> dict | None:
     "seconds"}``; None without the Timer, during setup, after step 5 or once time is
     up, and for a decision another seat owes."""
     turn, ask = st["turn"], st["ask"]
-    if not st["options"].get("timer") or not st.get("started") or turn["number"] < 1 \
-            or turn.get("time_up") or turn.get("ended") or not ask \
-            or ask["type"] != "decision" or ask["seat"] != turn["seat"]:
+    if (
+        not st["options"].get("timer")
+        or not st.get("started")
+        or turn["number"] < 1
+        or turn.get("time_up")
+        or turn.get("ended")
+        or not ask
+        or ask["type"] != "decision"
+        or ask["seat"] != turn["seat"]
+    ):
         return None
-    return {"turn": turn["number"], "seat": turn["seat"],
-            "seconds": st["options"].get("timer_seconds") or 60}
+    return {
+        "turn": turn["number"],
+        "seat": turn["seat"],
+        "seconds": st["options"].get("timer_seconds") or 60,
+    }
 
 
 def ask_move(st: dict, kind: str, options: list[dict], **info) -> None:
     """Stop for a decision of the active player among ``options`` (``private=True``:
     the answer stays hidden from the other seats until the game is over); while the
     Timer runs, ``time-up`` is listed too."""
-    st["ask"] = {"type": "decision", "seat": st["turn"]["seat"], "kind": kind,
-                 "options": options, **info}
+    st["ask"] = {
+        "type": "decision",
+        "seat": st["turn"]["seat"],
+        "kind": kind,
+        "options": options,
+        **info,
+    }
     if turn_clock(st):
         st["ask"]["options"] = options + [dict(TIME_UP)]
 
@@ -79,6 +94,7 @@ def note(st: dict, text: str) -> None:
 
 
 # --------------------------------------------------------------------------- simultaneous items
+
 
 def order_frame(what: str, items: dict[str, list[dict]]) -> dict:
     """Return a frame resolving ``items`` (id -> frames) in an order the active
@@ -96,9 +112,15 @@ def h_order(st: dict, fr: dict) -> None:
         ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": [i]} for i in ids])
         return
     elif len(ids) > 1:
-        ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": list(p)}
-                               for p in permutations(ids)])
+        ask_move(
+            st,
+            "order",
+            [{"move": "order", "what": fr["what"], "ids": list(p)} for p in permutations(ids)],
+        )
         return
     rest = {i: f for i, f in fr["items"].items() if i not in ids}
-    done(st, *[f for i in ids for f in fr["items"][i]],
-         *([order_frame(fr["what"], rest)] if rest else []))
+    done(
+        st,
+        *[f for i in ids for f in fr["items"][i]],
+        *([order_frame(fr["what"], rest)] if rest else []),
+    )

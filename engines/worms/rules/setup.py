@@ -63,7 +63,10 @@ def tile_error(st: dict, tile: str, at: list[int], rot: int) -> tuple[str, str] 
     hexes = tile_hexes(tile, at, rot)
     dial = Hex.parse(st["dial"])
     if any(dial.distance(Hex.parse(k)) > BUILD_RADIUS for k in hexes):
-        return "off-the-board", f"The tile would reach more than {BUILD_RADIUS} hexes from the Wind Dial."
+        return (
+            "off-the-board",
+            f"The tile would reach more than {BUILD_RADIUS} hexes from the Wind Dial.",
+        )
     taken = set(st["land"]) | {st["dial"]}
     if taken & set(hexes):
         return "overlapping", "The tile would cover the Wind Dial or a placed tile."
@@ -87,7 +90,8 @@ def tile_options(st: dict) -> list[dict]:
             for a in sorted({f - o for f in frontier for o in offsets}):
                 hexes = [a + o for o in offsets]
                 if not taken.intersection(hexes) and all(
-                        dial.distance(h) <= BUILD_RADIUS for h in hexes):
+                    dial.distance(h) <= BUILD_RADIUS for h in hexes
+                ):
                     out.append({"move": "tile", "tile": tile, "at": [a.q, a.r], "rot": rot})
     return out
 
@@ -132,8 +136,12 @@ def place_options(st: dict) -> list[dict]:
     for t in st["things"].values():
         counts[t["hex"]] = counts.get(t["hex"], 0) + 1
     hexes = [k for k in st["land"] if counts.get(k, 0) < 3]
-    return [{"move": "place", "thing": kind, "at": list(map(int, k.split(",")))}
-            for kind, n in st["pile"].items() if n > 0 for k in hexes]
+    return [
+        {"move": "place", "thing": kind, "at": list(map(int, k.split(",")))}
+        for kind, n in st["pile"].items()
+        if n > 0
+        for k in hexes
+    ]
 
 
 def place_error(st: dict, thing: str, key: str) -> tuple[str, str] | None:
@@ -172,7 +180,7 @@ def h_select(st: dict, fr: dict) -> None:
     """4. Select: the Reference Cards of the colours in play, shuffled and dealt; the
     shuffle is seen by nobody, each seat's view shows only its own colour until the
     game starts."""
-    colours = COLOURS[:st["players"]]
+    colours = COLOURS[: st["players"]]
     if "answer" not in fr:
         ask_chance(st, {"kind": "shuffle", "size": len(colours), "deck": "reference-cards"}, [])
         return
@@ -185,7 +193,7 @@ def h_first_player(st: dict, fr: dict) -> None:
     Target Token and rolls a die until a number comes up; the Wind is set to it."""
     first = st["teams"].index(COLOURS[0])
     st["turn"]["seat"] = first
-    st["started"] = True                    # the Reference Cards are shown
+    st["started"] = True  # the Reference Cards are shown
     if "answer" in fr:
         face = B.face_label(fr.pop("answer")[0])
         if isinstance(face, int):
@@ -204,14 +212,18 @@ def deck_frames(st: dict) -> list[dict]:
     opts = st["options"]
     frames = [{"op": "setup-shuffle", "deck": "starter_pool"}]
     if opts.get("late_superweapons"):
-        frames += [{"op": "setup-shuffle", "deck": "supply_super"},
-                   {"op": "setup-shuffle", "deck": "supply"}]
+        frames += [
+            {"op": "setup-shuffle", "deck": "supply_super"},
+            {"op": "setup-shuffle", "deck": "supply"},
+        ]
     else:
         frames.append({"op": "setup-shuffle", "deck": "supply"})
     if opts.get("sudden_death_draft"):
         frames.append({"op": "setup-shuffle", "deck": "sudden_death_deal"})
-        frames += [{"op": "draft", "seat": (opts.get("youngest", 0) + k) % st["players"]}
-                   for k in range(st["players"])]
+        frames += [
+            {"op": "draft", "seat": (opts.get("youngest", 0) + k) % st["players"]}
+            for k in range(st["players"])
+        ]
         frames.append({"op": "setup-shuffle", "deck": "sudden_death_chosen"})
     elif not opts.get("no_sudden_death"):
         frames.append({"op": "setup-shuffle", "deck": "sudden_death"})
@@ -268,16 +280,16 @@ def _deal(st: dict, deck: str, order: list[str]) -> None:
     elif deck == "supply_super":
         st["supply"] = order
     elif deck == "supply":
-        st["supply"] = (order[:2 * n] if opts.get("late_superweapons") else order) + st["supply"]
+        st["supply"] = (order[: 2 * n] if opts.get("late_superweapons") else order) + st["supply"]
     elif deck == "sudden_death_deal":
         each = len(order) // n
-        st["setup"]["draft"] = [order[k * each:(k + 1) * each] for k in range(n)]
+        st["setup"]["draft"] = [order[k * each : (k + 1) * each] for k in range(n)]
         st["setup"]["chosen"] = []
     elif deck in ("sudden_death", "sudden_death_chosen"):
         st["setup"]["bottom"] = order[0]
     else:
         everything = opts.get("longer_game") or opts.get("no_sudden_death")
-        st["drop"] = order if everything else order[:2 * n + 2]
+        st["drop"] = order if everything else order[: 2 * n + 2]
         bottom = st["setup"].get("bottom")
         if bottom:
             st["drop"].append(bottom)
@@ -291,8 +303,12 @@ def h_draft(st: dict, fr: dict) -> None:
     st["turn"]["seat"] = seat
     dealt = st["setup"]["draft"][seat]
     if "answer" not in fr:
-        ask_move(st, "draft", [{"move": "choose", "card": c.split("-", 1)[1]} for c in dealt],
-                 private=True)
+        ask_move(
+            st,
+            "draft",
+            [{"move": "choose", "card": c.split("-", 1)[1]} for c in dealt],
+            private=True,
+        )
         return
     chosen = next(c for c in dealt if c.split("-", 1)[1] == fr["answer"]["card"])
     st["setup"]["chosen"].append(chosen)
@@ -308,8 +324,9 @@ def standard_frames(st: dict) -> list[dict]:
     n, first = st["players"], st["options"].get("youngest", 0)
     order = [(first + k) % n for k in range(n)]
     frames = [{"op": "place-tile", "seat": s} for s in order]
-    frames += [{"op": "place-tile", "seat": first}
-               for _ in range(st["options"].get("larger_map", 0))]
+    frames += [
+        {"op": "place-tile", "seat": first} for _ in range(st["options"].get("larger_map", 0))
+    ]
     things = sum(pile(n).values())
     frames += [{"op": "place-thing", "seat": order[k % n]} for k in range(things)]
     frames.append({"op": "select"})
@@ -319,14 +336,16 @@ def standard_frames(st: dict) -> list[dict]:
 def standard_tiles(players: int, larger: int) -> list[str]:
     """Return the Map Tiles in the box: the four tiles, and the extra tiles (the
     6-player edition's, invented) that only Larger map uses."""
-    return sorted(k for k, t in B.MAP["tiles"].items() if not t.get("extra")) + \
-        sorted(k for k, t in B.MAP["tiles"].items() if t.get("extra"))[:larger]
+    return (
+        sorted(k for k, t in B.MAP["tiles"].items() if not t.get("extra"))
+        + sorted(k for k, t in B.MAP["tiles"].items() if t.get("extra"))[:larger]
+    )
 
 
 def begin(st: dict) -> None:
     """Push the setup frames of ``st["options"]["setup"]`` onto a fresh state."""
     if st["options"].get("setup", "first-game") == "first-game":
-        st["teams"] = COLOURS[:st["players"]]
+        st["teams"] = COLOURS[: st["players"]]
         push(st, *deck_frames(st), {"op": "turn-start", "seat": 0})
         return
     st["tiles_left"] = standard_tiles(st["players"], st["options"].get("larger_map", 0))

@@ -7,14 +7,14 @@ from __future__ import annotations
 from engines.base import ranking_from_scores
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms.cards import CARDS, first_target, FIXED_STARTERS
+from engines.worms.cards import CARDS, FIXED_STARTERS, first_target
 from engines.worms.rules import setup
 from engines.worms.rules.frames import ask_chance, ask_move, done, note, order_frame, push
 from engines.worms.rules.targets import target_options
 from engines.worms.rules.things import active_worm, cut, move_thing, option
 
-
 # --------------------------------------------------------------------------- setup
+
 
 def start_state(players: int, options: dict) -> dict:
     """Return the start state, its setup steps pending: the standard setup (Setup 1-7)
@@ -23,20 +23,41 @@ def start_state(players: int, options: dict) -> dict:
     first_game = options.get("setup", "first-game") == "first-game"
     land, things, _ = B.first_game_map(players) if first_game else ([], [], [])
     st = {
-        "v": 2, "players": players, "teams": [], "options": dict(options),
-        "dial": B.MAP["first_game"]["dial"], "radius": B.MAP["first_game"]["radius"],
-        "land": land, "wind": B.MAP["first_game"]["wind"],
-        "things": {}, "pool": dict(B.BOX), "next_id": {},
-        "hands": [[] for _ in range(players)], "supply": [], "drop": [],
-        "sudden_death": None, "discard": [], "target": None, "rules": [],
+        "v": 2,
+        "players": players,
+        "teams": [],
+        "options": dict(options),
+        "dial": B.MAP["first_game"]["dial"],
+        "radius": B.MAP["first_game"]["radius"],
+        "land": land,
+        "wind": B.MAP["first_game"]["wind"],
+        "things": {},
+        "pool": dict(B.BOX),
+        "next_id": {},
+        "hands": [[] for _ in range(players)],
+        "supply": [],
+        "drop": [],
+        "sudden_death": None,
+        "discard": [],
+        "target": None,
+        "rules": [],
         "turn": {"seat": 0, "number": 0, "worm": None, "worm_hex": None, "hurt": False},
-        "end_triggered": False, "final": None, "log": [], "started": first_game,
-        "stack": [], "ask": None, "over": None,
+        "end_triggered": False,
+        "final": None,
+        "log": [],
+        "started": first_game,
+        "stack": [],
+        "ask": None,
+        "over": None,
     }
     for t in things:
         if t["kind"] == "worm":
-            st["things"][t["id"]] = {"kind": "worm", "hex": t["hex"], "team": t["team"],
-                                     "damaged": False}
+            st["things"][t["id"]] = {
+                "kind": "worm",
+                "hex": t["hex"],
+                "team": t["team"],
+                "damaged": False,
+            }
         else:
             B.add_thing(st, t["kind"], t["hex"])
     serial = [0]
@@ -54,26 +75,39 @@ def start_state(players: int, options: dict) -> dict:
 
 # --------------------------------------------------------------------------- the turn
 
+
 def h_turn_start(st: dict, fr: dict) -> None:
     """Start a seat's turn: the eight steps of "A turn" as frames."""
     seat = fr["seat"]
-    st["turn"] = {"seat": seat, "number": st["turn"]["number"] + 1, "worm": None,
-                  "worm_hex": None, "hurt": False}
+    st["turn"] = {
+        "seat": seat,
+        "number": st["turn"]["number"] + 1,
+        "worm": None,
+        "worm_hex": None,
+        "hurt": False,
+    }
     st["target"] = None
     st["log"] = []
     st["started"] = True
-    if not B.worms_of(st, st["teams"][seat]):       # eliminated: no turn
+    if not B.worms_of(st, st["teams"][seat]):  # eliminated: no turn
         done(st, {"op": "pass"})
         return
-    done(st, {"op": "activate"}, {"op": "move", "ways": ["inch", "jump"], "step": 3},
-         {"op": "move", "ways": ["inch", "jump"], "step": 4}, {"op": "card"},
-         {"op": "end-turn"}, {"op": "drop"}, {"op": "pass"})
+    done(
+        st,
+        {"op": "activate"},
+        {"op": "move", "ways": ["inch", "jump"], "step": 3},
+        {"op": "move", "ways": ["inch", "jump"], "step": 4},
+        {"op": "card"},
+        {"op": "end-turn"},
+        {"op": "drop"},
+        {"op": "pass"},
+    )
 
 
 def h_activate(st: dict, fr: dict) -> None:
     """1. Activate a worm (Supply Crate taken), 2. Heal it."""
     worms = B.worms_of(st, st["teams"][st["turn"]["seat"]])
-    if cut(st) and "answer" not in fr:                  # the Timer ran out first
+    if cut(st) and "answer" not in fr:  # the Timer ran out first
         done(st)
         return
     if "answer" not in fr and len(worms) > 1:
@@ -83,8 +117,10 @@ def h_activate(st: dict, fr: dict) -> None:
     t = st["things"][worm]
     st["turn"]["worm"], st["turn"]["worm_hex"] = worm, t["hex"]
     note(st, f"activate {worm}")
-    crates = [{"op": "collect", "id": c, "seat": st["turn"]["seat"]}
-              for c in B.things_in(st, t["hex"], ("crate",))]
+    crates = [
+        {"op": "collect", "id": c, "seat": st["turn"]["seat"]}
+        for c in B.things_in(st, t["hex"], ("crate",))
+    ]
     if t["damaged"]:
         t["damaged"] = False
         note(st, f"{worm} healed")
@@ -98,11 +134,13 @@ def move_options(st: dict, ways: list[str]) -> list[dict]:
     here = Hex.parse(st["things"][st["turn"]["worm"]]["hex"])
     out = []
     if "inch" in ways:
-        out += [{"move": "inch", "dir": d} for d in range(1, 7)
-                if B.is_land(st, here.neighbor(d).key())]
+        out += [
+            {"move": "inch", "dir": d} for d in range(1, 7) if B.is_land(st, here.neighbor(d).key())
+        ]
     if "jump" in ways:
-        out += [{"move": "jump", "to": [h.q, h.r]} for h in here.within(2)
-                if B.on_board(st, h.key())]
+        out += [
+            {"move": "jump", "to": [h.q, h.r]} for h in here.within(2) if B.on_board(st, h.key())
+        ]
     return out + [{"move": "skip"}]
 
 
@@ -124,8 +162,11 @@ def h_move(st: dict, fr: dict) -> None:
         done(st, *move_thing(st, worm, here.neighbor(mv["dir"]).key()))
     elif mv["move"] == "jump":
         note(st, f"{worm} jumps to {mv['to'][0]},{mv['to'][1]}")
-        done(st, *move_thing(st, worm, Hex(*mv["to"]).key()),
-             {"op": "scatter-thing", "id": worm, "knockback": False})
+        done(
+            st,
+            *move_thing(st, worm, Hex(*mv["to"]).key()),
+            {"op": "scatter-thing", "id": worm, "knockback": False},
+        )
     else:
         done(st)
 
@@ -152,8 +193,7 @@ def h_card(st: dict, fr: dict) -> None:
     """5. Play a Weapon Card (also the Draw symbol and "Play another card"); a "Play
     another card" in a card text is still offered once the turn is cut short."""
     seat = st["turn"]["seat"]
-    if (cut(st) and not fr.get("from_text")) or active_worm(st) is None \
-            or not st["hands"][seat]:
+    if (cut(st) and not fr.get("from_text")) or active_worm(st) is None or not st["hands"][seat]:
         done(st)
         return
     if "answer" not in fr:
@@ -168,8 +208,16 @@ def h_card(st: dict, fr: dict) -> None:
     hand.remove(card)
     note(st, f"play {card_name(card)}")
     preset = {k: mv[k] for k in ("at", "dir") if k in mv} or None
-    done(st, {"op": "line", "card": card, "i": 0, "preset": preset,
-              "from_text": bool(fr.get("from_text"))})
+    done(
+        st,
+        {
+            "op": "line",
+            "card": card,
+            "i": 0,
+            "preset": preset,
+            "from_text": bool(fr.get("from_text")),
+        },
+    )
 
 
 def h_line(st: dict, fr: dict) -> None:
@@ -215,7 +263,7 @@ def h_play_another(st: dict, fr: dict) -> None:
 
 
 def h_at_end_turn(st: dict, fr: dict) -> None:
-    """"At End turn." keeps the rest of a card text for step 6 of this turn; "From now
+    """ "At End turn." keeps the rest of a card text for step 6 of this turn; "From now
     on at End turn." adds it as a rule for every later End turn (a Sudden Death card
     that adds a rule: Sudden Death), once however often its text is resolved."""
     if fr["always"]:
@@ -234,8 +282,10 @@ def h_end_turn(st: dict, fr: dict) -> None:
     Rules). The Timer stops here (Timer)."""
     st["turn"]["ended"] = True
     texts = st["turn"].get("end", []) + st.get("rules", [])
-    items = {f"end{i + 1}": [{"op": "text", "steps": [dict(s) for s in steps]}]
-             for i, steps in enumerate(texts)}
+    items = {
+        f"end{i + 1}": [{"op": "text", "steps": [dict(s) for s in steps]}]
+        for i, steps in enumerate(texts)
+    }
     if any(t["kind"] == "sentry" for t in st["things"].values()):
         items["sentries"] = [{"op": "sentries"}]
     done(st, order_frame("effects", items))
@@ -271,8 +321,7 @@ def h_drop(st: dict, fr: dict) -> None:
         return
     note(st, f"drop {card_name(card)}")
     after = [] if card == st["sudden_death"] else [{"op": "discard", "card": card}]
-    done(st, {"op": "text", "steps": [dict(s) for s in CARDS[card_name(card)]["steps"]]},
-         *after)
+    done(st, {"op": "text", "steps": [dict(s) for s in CARDS[card_name(card)]["steps"]]}, *after)
 
 
 def drop_discards(st: dict) -> list[str]:
@@ -303,12 +352,17 @@ def h_pass(st: dict, fr: dict) -> None:
     """8. Pass the Target Token; the end of the game (Elimination and Winning)."""
     n, seat = st["players"], st["turn"]["seat"]
     alive = [s for s in range(n) if B.worms_of(st, st["teams"][s])]
-    if option(st, "true_elimination"):      # True Elimination: until one team is left
+    if option(st, "true_elimination"):  # True Elimination: until one team is left
         if len(alive) <= 1:
             finish(st, "elimination" if alive else "all-destroyed")
             return
-        done(st, {"op": "turn-start",
-                  "seat": next((seat + k) % n for k in range(1, n + 1) if (seat + k) % n in alive)})
+        done(
+            st,
+            {
+                "op": "turn-start",
+                "seat": next((seat + k) % n for k in range(1, n + 1) if (seat + k) % n in alive),
+            },
+        )
         return
     if st["end_triggered"] and st["final"] is None:
         st["final"] = [(seat + k) % n for k in range(1, n + 1)]
@@ -332,8 +386,13 @@ def finish(st: dict, reason: str) -> None:
     worms = [B.worms_of(st, t) for t in st["teams"]]
     scores = [len(w) for w in worms]
     healthy = [sum(1 for i in w if not st["things"][i]["damaged"]) for w in worms]
-    st["over"] = {"scores": scores, "ranking": ranking_from_scores(scores, healthy),
-                  "reason": reason,
-                  "details": [{"team": st["teams"][s], "worms": scores[s],
-                               "undamaged": healthy[s]} for s in range(st["players"])]}
+    st["over"] = {
+        "scores": scores,
+        "ranking": ranking_from_scores(scores, healthy),
+        "reason": reason,
+        "details": [
+            {"team": st["teams"][s], "worms": scores[s], "undamaged": healthy[s]}
+            for s in range(st["players"])
+        ],
+    }
     st["stack"] = []

@@ -19,7 +19,7 @@ MAP = json.loads((DATA / "map.json").read_text())
 DICE = json.loads((DATA / "dice.json").read_text())
 
 DIE_FACES = DICE["die"]["faces"]
-DIE_RESULTS = DICE["die"]["results"]          # outcome k -> DIE_RESULTS[k-1]
+DIE_RESULTS = DICE["die"]["results"]  # outcome k -> DIE_RESULTS[k-1]
 FLIPPER_FACES = DICE["flipper"]["faces"]
 FLIPPER_RESULTS = DICE["flipper"]["results"]
 
@@ -76,8 +76,11 @@ def direction_of(st: dict, label: int | str) -> int | None:
 
 def things_in(st: dict, key: str, kinds: tuple[str, ...] | None = None) -> list[str]:
     """Return the ids of the Things in a hex (optionally only those kinds), by id."""
-    return sorted(i for i, t in st["things"].items()
-                  if t["hex"] == key and (kinds is None or t["kind"] in kinds))
+    return sorted(
+        i
+        for i, t in st["things"].items()
+        if t["hex"] == key and (kinds is None or t["kind"] in kinds)
+    )
 
 
 def count_in(st: dict, key: str) -> int:
@@ -144,6 +147,9 @@ def first_game_map(players: int) -> tuple[list[str], list[dict], list[str]]:
         anchor = Hex.parse(placed["at"])
         for off in MAP["tiles"][placed["tile"]]["hexes"]:
             land.add((anchor + Hex.parse(off)).key())
-    things = [dict(t) for t in layout["things"]
-              if t["hex"] in land and (t["kind"] != "worm" or t["team"] in teams)]
+    things = [
+        dict(t)
+        for t in layout["things"]
+        if t["hex"] in land and (t["kind"] != "worm" or t["team"] in teams)
+    ]
     return sorted(land, key=lambda k: Hex.parse(k)), things, teams

@@ -10,15 +10,21 @@ def words(view: dict) -> list[str]:
     out = [f"Worms map: wind {view['wind']}."]
     worms = [t for t in view["things"] if t["kind"] == "worm"]
     others = [t for t in view["things"] if t["kind"] != "worm"]
-    out += [f"Worm {t['id']} ({t.get('team')}) at {t['hex']}"
-            + (", damaged." if t.get("damaged") else ".") for t in worms]
+    out += [
+        f"Worm {t['id']} ({t.get('team')}) at {t['hex']}"
+        + (", damaged." if t.get("damaged") else ".")
+        for t in worms
+    ]
     if others:
         out.append("Things: " + ", ".join(f"{t['kind']} at {t['hex']}" for t in others) + ".")
     if view.get("target"):
         out.append(f"Target token at {view['target']['hex']}.")
     if view.get("over"):
-        out.append("Game over: " + ", ".join(
-            f"{teams[s]} {view['over']['scores'][s]}" for s in range(len(teams))) + ".")
+        out.append(
+            "Game over: "
+            + ", ".join(f"{teams[s]} {view['over']['scores'][s]}" for s in range(len(teams)))
+            + "."
+        )
     elif view.get("turn"):
         turn = view["turn"]
         out.append(f"Turn {turn['number']}: {teams[turn['seat']]} to play.")

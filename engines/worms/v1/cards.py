@@ -14,14 +14,25 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 
-THING_WORDS = {"crater": "crater", "mine": "mine", "supply crate": "crate",
-               "oil drum": "drum", "fire": "fire"}
+THING_WORDS = {
+    "crater": "crater",
+    "mine": "mine",
+    "supply crate": "crate",
+    "oil drum": "drum",
+    "fire": "fire",
+}
 
 GRAMMAR: list[tuple[str, object]] = [
     # (regex over one lower-case sentence without its full stop, step or builder)
-    (r"target a (new )?(direct )?hex( within (\d+))?",
-     lambda m: {"do": "target", "new": bool(m.group(1)), "direct": bool(m.group(2)),
-                "within": int(m.group(4)) if m.group(4) else None}),
+    (
+        r"target a (new )?(direct )?hex( within (\d+))?",
+        lambda m: {
+            "do": "target",
+            "new": bool(m.group(1)),
+            "direct": bool(m.group(2)),
+            "within": int(m.group(4)) if m.group(4) else None,
+        },
+    ),
     (r"target your own hex", lambda m: {"do": "target-own"}),
     (r"target the emptiest hex", lambda m: {"do": "target-emptiest"}),
     (r"air strike", lambda m: {"do": "air-strike"}),
@@ -31,8 +42,10 @@ GRAMMAR: list[tuple[str, object]] = [
     (r"blast", lambda m: {"do": "blast"}),
     (r"damage every worm", lambda m: {"do": "damage-worms"}),
     (r"damage", lambda m: {"do": "damage"}),
-    (r"place an? (crater|mine|supply crate|oil drum|fire)",
-     lambda m: {"do": "place", "thing": THING_WORDS[m.group(1)]}),
+    (
+        r"place an? (crater|mine|supply crate|oil drum|fire)",
+        lambda m: {"do": "place", "thing": THING_WORDS[m.group(1)]},
+    ),
     (r"remove a crater", lambda m: {"do": "remove-crater"}),
     (r"inch or jump", lambda m: {"do": "move", "ways": ["inch", "jump"]}),
     (r"inch", lambda m: {"do": "move", "ways": ["inch"]}),

@@ -48,9 +48,15 @@ Wind Dial. Worms are named by team and number (B1, R2), other Things by kind and
 """The notation help shown by the API and in mails (plain text)."""
 
 EXAMPLES = {
-    "activate": "activate B2", "inch": "inch 3", "jump": "jump 3,-1",
-    "play": "play bazooka at 2,0", "target": "target 2,0", "pick": "pick die 3",
-    "order": "order worms B1 R2", "prod": "prod B1", "direction": "direction 4",
+    "activate": "activate B2",
+    "inch": "inch 3",
+    "jump": "jump 3,-1",
+    "play": "play bazooka at 2,0",
+    "target": "target 2,0",
+    "pick": "pick die 3",
+    "order": "order worms B1 R2",
+    "prod": "prod B1",
+    "direction": "direction 4",
     "skip": "skip",
 }
 """One move of each verb, in notation, for error texts."""

@@ -14,16 +14,27 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 
-THING_WORDS = {"crater": "crater", "mine": "mine", "supply crate": "crate",
-               "oil drum": "drum", "fire": "fire", "sentry gun": "sentry"}
+THING_WORDS = {
+    "crater": "crater",
+    "mine": "mine",
+    "supply crate": "crate",
+    "oil drum": "drum",
+    "fire": "fire",
+    "sentry gun": "sentry",
+}
 
 
 def _target(m: re.Match) -> dict:
     """Return the step of "Target a (New) (Direct | Empty | Non-full) hex (within X)"."""
     words = m.group(1).split()
-    return {"do": "target", "new": "new" in words, "direct": "direct" in words,
-            "empty": "empty" in words, "nonfull": "non-full" in words,
-            "within": int(m.group(3)) if m.group(3) else None}
+    return {
+        "do": "target",
+        "new": "new" in words,
+        "direct": "direct" in words,
+        "empty": "empty" in words,
+        "nonfull": "non-full" in words,
+        "within": int(m.group(3)) if m.group(3) else None,
+    }
 
 
 GRAMMAR: list[tuple[str, object]] = [
@@ -38,8 +49,10 @@ GRAMMAR: list[tuple[str, object]] = [
     (r"blast", lambda m: {"do": "blast"}),
     (r"damage every worm", lambda m: {"do": "damage-worms"}),
     (r"damage", lambda m: {"do": "damage"}),
-    (r"place an? (crater|mine|supply crate|oil drum|fire|sentry gun)",
-     lambda m: {"do": "place", "thing": THING_WORDS[m.group(1)]}),
+    (
+        r"place an? (crater|mine|supply crate|oil drum|fire|sentry gun)",
+        lambda m: {"do": "place", "thing": THING_WORDS[m.group(1)]},
+    ),
     (r"remove a crater", lambda m: {"do": "remove-crater"}),
     (r"inch or jump", lambda m: {"do": "move", "ways": ["inch", "jump"]}),
     (r"inch", lambda m: {"do": "move", "ways": ["inch"]}),
@@ -77,7 +90,7 @@ def read_text(text: str) -> list[dict]:
         else:
             raise UnknownKeyword(f"no keyword reads {sentence!r}")
         if step["do"] == "at-end-turn":
-            step["steps"] = read_text(". ".join(sentences[i + 1:]))
+            step["steps"] = read_text(". ".join(sentences[i + 1 :]))
             return steps + [step]
         steps.append(step)
     return steps
@@ -108,11 +121,20 @@ FIXED_STARTERS = [c["id"] for c in CARDS.values() if c["deck"] == "starter"]
 def catalogue() -> list[dict]:
     """Return every card as players read it: id, name, deck, copies, Superweapon,
     Action Line, text, sourced (for ``GET /v1/engines/worms``)."""
-    return [{"id": c["id"], "name": c["name"], "deck": c["deck"], "copies": c["copies"],
-             "super": c["super"], "line": c["line"] if c["deck"] not in (
-                 "drop", "sudden_death") else [], "text": c["text"],
-             "sourced": c.get("sourced", False), **({"note": c["note"]} if "note" in c else {})}
-            for c in CARDS.values()]
+    return [
+        {
+            "id": c["id"],
+            "name": c["name"],
+            "deck": c["deck"],
+            "copies": c["copies"],
+            "super": c["super"],
+            "line": c["line"] if c["deck"] not in ("drop", "sudden_death") else [],
+            "text": c["text"],
+            "sourced": c.get("sourced", False),
+            **({"note": c["note"]} if "note" in c else {}),
+        }
+        for c in CARDS.values()
+    ]
 
 
 def deck_list(deck: str) -> list[str]:

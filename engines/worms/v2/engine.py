@@ -14,15 +14,20 @@ from marshmallow import Schema
 
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
-from engines.worms.v2 import board as B
 from engines.worms.v1 import board_words, notation  # version 2 kept both unchanged
+from engines.worms.v2 import board as B
 from engines.worms.v2 import board_svg, rules
 from engines.worms.v2.cards import CARDS, catalogue
 from engines.worms.v2.rules.targets import target_error
 
 VERBS = {
-    "activate": {"activate"}, "move": {"inch", "jump", "skip"}, "card": {"play", "skip"},
-    "target": {"target"}, "pick": {"pick"}, "order": {"order"}, "prod": {"prod", "skip"},
+    "activate": {"activate"},
+    "move": {"inch", "jump", "skip"},
+    "card": {"play", "skip"},
+    "target": {"target"},
+    "pick": {"pick"},
+    "order": {"order"},
+    "prod": {"prod", "skip"},
     "direction": {"direction"},
 }
 """Decision kind -> the move verbs that answer it."""
@@ -98,7 +103,8 @@ class WormsEngine(Engine):
         ok = isinstance(outcome, list) and all(type(x) is int for x in outcome)
         if ok and spec["kind"] == "dice":
             ok = len(outcome) == len(spec["faces"]) and all(
-                1 <= x <= f for x, f in zip(outcome, spec["faces"]))
+                1 <= x <= f for x, f in zip(outcome, spec["faces"])
+            )
         elif ok:
             ok = sorted(outcome) == list(range(spec["size"]))
         if not ok:
@@ -122,19 +128,28 @@ class WormsEngine(Engine):
                     if key in ask:
                         prompt[key] = ask[key]
         out = {
-            "engine": self.id, "players": state["players"], "teams": state["teams"],
-            "seat": seat, "team": state["teams"][seat] if seat is not None else None,
+            "engine": self.id,
+            "players": state["players"],
+            "teams": state["teams"],
+            "seat": seat,
+            "team": state["teams"][seat] if seat is not None else None,
             "map": {"dial": state["dial"], "radius": state["radius"], "land": state["land"]},
-            "wind": state["wind"], "target": state["target"],
+            "wind": state["wind"],
+            "target": state["target"],
             "things": [dict(t, id=i) for i, t in sorted(state["things"].items())],
-            "pool": state["pool"], "turn": state["turn"], "prompt": prompt,
+            "pool": state["pool"],
+            "turn": state["turn"],
+            "prompt": prompt,
             "hand_sizes": [len(h) for h in state["hands"]],
             "decks": {"supply": len(state["supply"]), "drop": len(state["drop"])},
-            "sudden_death": (rules.card_name(state["sudden_death"])
-                             if state["sudden_death"] else None),
+            "sudden_death": (
+                rules.card_name(state["sudden_death"]) if state["sudden_death"] else None
+            ),
             "discard": [rules.card_name(c) for c in state["discard"]],
-            "end_triggered": state["end_triggered"], "final_round": state["final"],
-            "log": state["log"], "over": state["over"],
+            "end_triggered": state["end_triggered"],
+            "final_round": state["final"],
+            "log": state["log"],
+            "over": state["over"],
         }
         if seat is not None and "setup" not in state:
             out["hand"] = [card_view(c) for c in state["hands"][seat]]
@@ -190,18 +205,21 @@ class WormsEngine(Engine):
                 if B.is_land(state, here.neighbor(o["dir"]).key()):
                     return o
         if ask["kind"] == "target":
-            mine = {state["things"][w]["hex"] for w in
-                    B.worms_of(state, state["teams"][seat])}
+            mine = {state["things"][w]["hex"] for w in B.worms_of(state, state["teams"][seat])}
             for o in options:
                 if Hex(*o["at"]).key() not in mine:
                     return o
         if ask["kind"] == "pick":
-            return {"move": "pick", "die": "bullseye"} if {"move": "pick", "die": "bullseye"} \
-                in options else options[0]
+            return (
+                {"move": "pick", "die": "bullseye"}
+                if {"move": "pick", "die": "bullseye"} in options
+                else options[0]
+            )
         return options[0]
 
     def parse(self, text: str, state: dict, seat: int):
-        """Read a move in notation (see :mod:`engines.worms.v1.notation`, unchanged in version 2)."""
+        """Read a move in notation (see :mod:`engines.worms.v1.notation`, unchanged in version
+        2)."""
         return notation.parse(text)
 
     def describe(self, move) -> str:
@@ -211,8 +229,7 @@ class WormsEngine(Engine):
     def brief(self, state: dict, seat: int) -> str:
         """Return what ``seat`` decides now, for a "your turn" mail."""
         ask = state["ask"]
-        if state["over"] is not None or not ask or ask["type"] != "decision" \
-                or ask["seat"] != seat:
+        if state["over"] is not None or not ask or ask["type"] != "decision" or ask["seat"] != seat:
             return "Nothing to decide now."
         turn = state["turn"]
         worm = turn["worm"]
@@ -220,10 +237,12 @@ class WormsEngine(Engine):
         hand = ", ".join(rules.card_name(c) for c in state["hands"][seat])
         moves = [notation.describe(m) for m in ask["options"]]
         more = f" (and {len(moves) - 15} more)" if len(moves) > 15 else ""
-        lines = [f"Turn {turn['number']}: you are {state['teams'][seat].title()}{where}; "
-                 f"wind {state['wind']}.",
-                 f"Hand: {hand or 'empty'}.",
-                 f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}."]
+        lines = [
+            f"Turn {turn['number']}: you are {state['teams'][seat].title()}{where}; "
+            f"wind {state['wind']}.",
+            f"Hand: {hand or 'empty'}.",
+            f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}.",
+        ]
         if "rolled" in ask:
             lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
         return "\n".join(lines)
@@ -248,8 +267,14 @@ def expected(spec: dict) -> str:
 def card_view(card: str) -> dict:
     """Return a card instance as shown to the seat that holds it."""
     data = CARDS[rules.card_name(card)]
-    return {"id": card, "card": data["id"], "name": data["name"], "line": data["line"],
-            "text": data["text"], "super": data["super"]}
+    return {
+        "id": card,
+        "card": data["id"],
+        "name": data["name"],
+        "line": data["line"],
+        "text": data["text"],
+        "super": data["super"],
+    }
 
 
 def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
@@ -264,8 +289,10 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
     if verb not in VERBS[ask["kind"]]:
         kind = ask["kind"]
         article = "an" if kind[0] in "aeiou" else "a"
-        return IllegalMove("not-now", f"The game asks for {article} {kind} decision, "
-                                      f"not '{notation.describe(move)}'.")
+        return IllegalMove(
+            "not-now",
+            f"The game asks for {article} {kind} decision, not '{notation.describe(move)}'.",
+        )
     things = state["things"]
     if verb == "activate":
         return IllegalMove("not-your-worm", f"{move['worm']} is not one of your worms.")
@@ -283,28 +310,32 @@ def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
         if move["card"] not in names:
             return IllegalMove("card-not-in-hand", f"You hold no {move['card']}.")
         from engines.worms.v2.cards import first_target
+
         step = first_target(move["card"])
         if (step is None) != ("at" not in move):
-            return IllegalMove("not-a-choice", "Give 'at q,r' exactly when the card's "
-                                               "text starts with a target.")
+            return IllegalMove(
+                "not-a-choice", "Give 'at q,r' exactly when the card's text starts with a target."
+            )
         err = _at_error(state, step, move["at"]) if step else None
         if err:
             return err
     if verb == "target":
         frame = state["stack"][-1]
-        err = _at_error(state, frame, move["at"]) if frame["op"] in (
-            "do-target", "do-air-strike") else None
+        err = (
+            _at_error(state, frame, move["at"])
+            if frame["op"] in ("do-target", "do-air-strike")
+            else None
+        )
         if err:
             return err
     if verb == "pick":
         rolled = ", ".join(map(str, ask.get("rolled", [])))
-        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show "
-                                          f"{rolled}.")
+        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show {rolled}.")
     if verb in ("order", "prod"):
-        return IllegalMove("not-in-hex", "Name exactly the Things of that hex "
-                                         "(order: each once).")
-    return IllegalMove("not-a-choice", f"'{notation.describe(move)}' is not one of the "
-                                       "choices now.")
+        return IllegalMove("not-in-hex", "Name exactly the Things of that hex (order: each once).")
+    return IllegalMove(
+        "not-a-choice", f"'{notation.describe(move)}' is not one of the choices now."
+    )
 
 
 ENGINE = WormsEngine()

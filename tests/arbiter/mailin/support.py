@@ -27,9 +27,15 @@ def started(client, app, engine: str = "space-worm", players: int = 2) -> str:
 def turn_mail(app, game_id: str, seat: int) -> OutboxMail:
     """Return the latest "your turn" mail of ``seat``."""
     with app.app_context():
-        mail = db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.game_id == game_id, OutboxMail.seat == seat,
-            OutboxMail.dedupe_key.like("turn:%")).order_by(OutboxMail.id.desc())).first()
+        mail = db.session.scalars(
+            sa.select(OutboxMail)
+            .where(
+                OutboxMail.game_id == game_id,
+                OutboxMail.seat == seat,
+                OutboxMail.dedupe_key.like("turn:%"),
+            )
+            .order_by(OutboxMail.id.desc())
+        ).first()
         db.session.expunge(mail)
         return mail
 
@@ -46,17 +52,22 @@ def answers(app, game_id: str | None = None) -> list[OutboxMail]:
         return rows
 
 
-def reply(to: str, body: str, sender: str, in_reply_to: str | None = None,
-          subject: str = "Re: [Arbiter] Your turn", message_id: str | None = "new",
-          **headers: str) -> EmailMessage:
+def reply(
+    to: str,
+    body: str,
+    sender: str,
+    in_reply_to: str | None = None,
+    subject: str = "Re: [Arbiter] Your turn",
+    message_id: str | None = "new",
+    **headers: str,
+) -> EmailMessage:
     """Return a reply as a mail client writes it."""
     msg = EmailMessage()
     msg["From"] = f"Player <{sender}>"
     msg["To"] = to
     msg["Subject"] = subject
     if message_id:
-        msg["Message-ID"] = make_msgid(domain="example.org") if message_id == "new" \
-            else message_id
+        msg["Message-ID"] = make_msgid(domain="example.org") if message_id == "new" else message_id
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
         msg["References"] = in_reply_to
@@ -66,8 +77,13 @@ def reply(to: str, body: str, sender: str, in_reply_to: str | None = None,
     return msg
 
 
-def deliver(app, msg: EmailMessage, rcpt: str | None = None, sender: str | None = None,
-            raw: bytes | None = None):
+def deliver(
+    app,
+    msg: EmailMessage,
+    rcpt: str | None = None,
+    sender: str | None = None,
+    raw: bytes | None = None,
+):
     """Receive ``msg`` as the SMTP listener does and process it as the worker does;
     return ``(outcome of receive, outcome code of processing)``."""
     with app.app_context():
@@ -90,15 +106,25 @@ def game_row(app, game_id: str) -> dict:
     """Return the game's version, status and prompt."""
     with app.app_context():
         g = db.session.get(Game, game_id)
-        return {"version": g.version, "status": g.status, "to_act": g.to_act,
-                "prompt_since": g.prompt_since}
+        return {
+            "version": g.version,
+            "status": g.status,
+            "to_act": g.to_act,
+            "prompt_since": g.prompt_since,
+        }
 
 
 def moves_logged(app, game_id: str) -> list[dict]:
     """Return the payloads of the game's move events."""
     with app.app_context():
-        return [e.payload for e in db.session.scalars(sa.select(Event).where(
-            Event.game_id == game_id, Event.kind == "move").order_by(Event.seq))]
+        return [
+            e.payload
+            for e in db.session.scalars(
+                sa.select(Event)
+                .where(Event.game_id == game_id, Event.kind == "move")
+                .order_by(Event.seq)
+            )
+        ]
 
 
 def inbound(app) -> list[InboundMail]:

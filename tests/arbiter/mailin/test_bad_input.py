@@ -11,8 +11,18 @@ import pytest
 
 from arbiter.mailin.capability import reply_address
 from arbiter.play_mail import listed_moves
-from tests.arbiter.mailin.support import (ADDRESS, answer_to, answers, deliver, game_row,
-                                          inbound, moves_logged, reply, started, turn_mail)
+from tests.arbiter.mailin.support import (
+    ADDRESS,
+    answer_to,
+    answers,
+    deliver,
+    game_row,
+    inbound,
+    moves_logged,
+    reply,
+    started,
+    turn_mail,
+)
 from tests.conftest import make_app
 
 
@@ -39,8 +49,9 @@ def test_a_forged_from_is_dropped_unanswered(app, game):
     game_id, seat, to = game
     version = game_row(app, game_id)["version"]
     move = legal(app, game_id, seat)[0]
-    outcome, code = deliver(app, reply(to, move, "mallory@evil.example"), to,
-                            "mallory@evil.example")
+    outcome, code = deliver(
+        app, reply(to, move, "mallory@evil.example"), to, "mallory@evil.example"
+    )
     assert code == "refused-sender"
     unchanged(app, game_id, version)
     assert answers(app) == []
@@ -67,8 +78,9 @@ def test_a_tampered_or_truncated_capability_is_dropped(app, game, damage):
     else:
         local = local.upper()
     address = f"{local}@{domain.upper() if damage == 'case' else domain}"
-    _, code = deliver(app, reply(address, "status", ADDRESS.format(seat)), address,
-                      ADDRESS.format(seat))
+    _, code = deliver(
+        app, reply(address, "status", ADDRESS.format(seat)), address, ADDRESS.format(seat)
+    )
     if damage == "case":
         assert code == "answered"
         return
@@ -82,14 +94,16 @@ def test_a_capability_of_another_seat_or_game_is_dropped(app, client, game):
     game_id, seat, to = game
     other = 1 - seat
     theirs = reply_address_in(app, game_id, other, game_row(app, game_id)["prompt_since"])
-    _, code = deliver(app, reply(theirs, "resign", ADDRESS.format(seat)), theirs,
-                      ADDRESS.format(seat))
+    _, code = deliver(
+        app, reply(theirs, "resign", ADDRESS.format(seat)), theirs, ADDRESS.format(seat)
+    )
     assert code == "refused-sender"
     second = started(client, app)
     mac = to.split("@")[0].rsplit("-", 1)[1]
     forged = to.replace(game_id, second).rsplit("-", 1)[0] + f"-{mac}@" + to.split("@")[1]
-    _, code = deliver(app, reply(forged, "resign", ADDRESS.format(seat)), forged,
-                      ADDRESS.format(seat))
+    _, code = deliver(
+        app, reply(forged, "resign", ADDRESS.format(seat)), forged, ADDRESS.format(seat)
+    )
     assert code == "refused-capability"
     assert game_row(app, game_id)["status"] == game_row(app, second)["status"] == "active"
     assert answers(app) == []
@@ -144,8 +158,10 @@ def test_a_quoted_old_move_below_the_new_text_is_not_read(app, game):
     only the new move is recorded."""
     game_id, seat, _ = game
     first, second = legal(app, game_id, seat)[:2]
-    body = (f"{first}\n\nOn Tue, Dec 1, 2026 at 9:00 AM Arbiter <arbiter@localhost> wrote:\n"
-            f"> It is your turn\n> {second}\n> {second}\n")
+    body = (
+        f"{first}\n\nOn Tue, Dec 1, 2026 at 9:00 AM Arbiter <arbiter@localhost> wrote:\n"
+        f"> It is your turn\n> {second}\n> {second}\n"
+    )
     answer_to(app, game_id, seat, body)
     assert [m["text"] for m in moves_logged(app, game_id)] == [first]
     assert "Refused" not in answers(app, game_id)[0].body
@@ -168,8 +184,10 @@ def test_an_html_only_mail_is_read_as_text(app, game):
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = ADDRESS.format(seat), to, "Re: your turn"
     msg["Message-ID"] = "<html1@example.org>"
-    msg.set_content(f"<html><body><div>{move}</div><br><blockquote>&gt; die 0 up"
-                    "</blockquote></body></html>", subtype="html")
+    msg.set_content(
+        f"<html><body><div>{move}</div><br><blockquote>&gt; die 0 up</blockquote></body></html>",
+        subtype="html",
+    )
     _, code = deliver(app, msg, to, ADDRESS.format(seat))
     assert code == "answered"
     assert [m["text"] for m in moves_logged(app, game_id)] == [move]
@@ -181,8 +199,12 @@ def test_a_10_mb_attachment_is_refused_unread(app, game):
     game_id, seat, to = game
     version = game_row(app, game_id)["version"]
     msg = reply(to, legal(app, game_id, seat)[0], ADDRESS.format(seat))
-    msg.add_attachment(b"\0" * (10 * 1024 * 1024), maintype="application",
-                       subtype="octet-stream", filename="big.bin")
+    msg.add_attachment(
+        b"\0" * (10 * 1024 * 1024),
+        maintype="application",
+        subtype="octet-stream",
+        filename="big.bin",
+    )
     outcome, code = deliver(app, msg, to, ADDRESS.format(seat))
     assert outcome.status == "too-large" and code is None
     assert inbound(app) == []
@@ -215,18 +237,26 @@ def test_the_same_message_delivered_three_times_is_acted_on_once(app, game):
     assert len(answers(app, game_id)) == 1
 
 
-@pytest.mark.parametrize("headers", [
-    {"Auto_Submitted": "auto-replied"},
-    {"Precedence": "bulk"},
-    {"X_Autoreply": "yes"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto_Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"X_Autoreply": "yes"},
+    ],
+)
 def test_an_out_of_office_auto_reply_is_never_answered(app, game, headers):
     """Given an auto-reply (Auto-Submitted, Precedence: bulk, X-Autoreply) to the turn
     mail: recorded as ignored, not answered, nothing recorded in the game."""
     game_id, seat, to = game
     version = game_row(app, game_id)["version"]
-    msg = reply(to, "I am out of the office until Monday.\n" + legal(app, game_id, seat)[0],
-                ADDRESS.format(seat), subject="Out of office", **headers)
+    msg = reply(
+        to,
+        "I am out of the office until Monday.\n" + legal(app, game_id, seat)[0],
+        ADDRESS.format(seat),
+        subject="Out of office",
+        **headers,
+    )
     _, code = deliver(app, msg, to, ADDRESS.format(seat))
     assert code == "ignored-auto"
     unchanged(app, game_id, version)
@@ -299,8 +329,9 @@ def test_a_command_for_a_game_that_is_over_is_refused_game_over(app, game):
     deliver(app, reply(other_to, "resign", ADDRESS.format(other)), other_to, ADDRESS.format(other))
     assert game_row(app, game_id)["status"] == "over"
     version = game_row(app, game_id)["version"]
-    deliver(app, reply(to, legal(app, game_id, seat)[0], ADDRESS.format(seat)), to,
-            ADDRESS.format(seat))
+    deliver(
+        app, reply(to, legal(app, game_id, seat)[0], ADDRESS.format(seat)), to, ADDRESS.format(seat)
+    )
     assert game_row(app, game_id)["version"] == version
     last = answers(app, game_id)[-1]
     assert "Refused (game-over)" in last.body and "Ranking, best first" in last.body
@@ -314,8 +345,10 @@ def test_200_messages_from_one_address_in_a_minute_get_at_most_the_limit(sqlite_
     game_id = started(client, app)
     seat = game_row(app, game_id)["to_act"][0]
     to = turn_mail(app, game_id, seat).headers["Reply-To"]
-    codes = [deliver(app, reply(to, "status", ADDRESS.format(seat)), to,
-                     ADDRESS.format(seat))[1] for _ in range(200)]
+    codes = [
+        deliver(app, reply(to, "status", ADDRESS.format(seat)), to, ADDRESS.format(seat))[1]
+        for _ in range(200)
+    ]
     assert codes.count("answered") == 5 and codes.count("rate-limited") == 195
     assert len(answers(app, game_id)) == 5
 
@@ -324,22 +357,30 @@ def test_a_failing_dmarc_or_dkim_refuses_the_mail_unanswered(app, game):
     """Given Authentication-Results from the receiving MTA saying DMARC (or DKIM)
     failed for the From domain: refused-authentication, no answer, nothing recorded."""
     game_id, seat, to = game
-    for verdict in ("dmarc=fail header.from=example.org",
-                    "dkim=fail header.d=example.org"):
-        msg = reply(to, legal(app, game_id, seat)[0], ADDRESS.format(seat),
-                    Authentication_Results=f"mx.arbiter.test; spf=pass; {verdict}")
+    for verdict in ("dmarc=fail header.from=example.org", "dkim=fail header.d=example.org"):
+        msg = reply(
+            to,
+            legal(app, game_id, seat)[0],
+            ADDRESS.format(seat),
+            Authentication_Results=f"mx.arbiter.test; spf=pass; {verdict}",
+        )
         _, code = deliver(app, msg, to, ADDRESS.format(seat))
         assert code == "refused-authentication"
     assert answers(app) == [] and moves_logged(app, game_id) == []
-    ok = reply(to, "status", ADDRESS.format(seat),
-               Authentication_Results="mx.arbiter.test; dkim=pass header.d=example.org; "
-                                      "dmarc=pass header.from=example.org")
+    ok = reply(
+        to,
+        "status",
+        ADDRESS.format(seat),
+        Authentication_Results="mx.arbiter.test; dkim=pass header.d=example.org; "
+        "dmarc=pass header.from=example.org",
+    )
     assert deliver(app, ok, to, ADDRESS.format(seat))[1] == "answered"
 
 
 def test_unreadable_input_is_refused(app):
     """Given bytes that are not a mail (empty, no headers): unreadable, nothing stored."""
     from tests.arbiter.mailin.support import deliver as _deliver
+
     for raw in (b"", b"   \n", b"just some words without a header line\n"):
         outcome, _ = _deliver(app, None, raw=raw)
         assert outcome.status == "unreadable", raw

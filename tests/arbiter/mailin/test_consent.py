@@ -9,8 +9,15 @@ import sqlalchemy as sa
 
 from arbiter.extensions import db
 from arbiter.models import ConsentEvent, Game, Invitation, OutboxMail
-from tests.arbiter.mailin.support import (answers, deliver, game_row, inbound, reply,
-                                          started, turn_mail)
+from tests.arbiter.mailin.support import (
+    answers,
+    deliver,
+    game_row,
+    inbound,
+    reply,
+    started,
+    turn_mail,
+)
 from tests.helpers import agreed, until_decision
 
 ANN, BOB = "ann@example.org", "bob@example.org"
@@ -20,20 +27,27 @@ def _invited(client, app) -> tuple[str, OutboxMail]:
     """Create a game of Ann (an account) and Bob (invited); return its id and Bob's
     invitation mail."""
     agreed(app, ANN)
-    made = client.post("/v1/games", json={"engine": "space-worm", "players": [
-        {"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}]})
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
+        },
+    )
     assert made.status_code == 201 and made.json["status"] == "waiting", made.json
     with app.app_context():
-        [mail] = db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.to_addr == BOB))
+        [mail] = db.session.scalars(sa.select(OutboxMail).where(OutboxMail.to_addr == BOB))
         db.session.expunge(mail)
     return made.json["id"], mail
 
 
 def _to_bob(app) -> list[OutboxMail]:
     with app.app_context():
-        rows = list(db.session.scalars(sa.select(OutboxMail).where(
-            OutboxMail.to_addr == BOB).order_by(OutboxMail.id)))
+        rows = list(
+            db.session.scalars(
+                sa.select(OutboxMail).where(OutboxMail.to_addr == BOB).order_by(OutboxMail.id)
+            )
+        )
         for row in rows:
             db.session.expunge(row)
         return rows
@@ -71,8 +85,9 @@ def test_a_reply_accept_accepts_once_and_starts_the_game(app, client):
     second = answers(app, game_id)[-1]
     assert "Refused (game-started)" in second.body  # answered, and the game is on
     with app.app_context():
-        kinds = list(db.session.scalars(sa.select(ConsentEvent.kind).where(
-            ConsentEvent.email == BOB)))
+        kinds = list(
+            db.session.scalars(sa.select(ConsentEvent.kind).where(ConsentEvent.email == BOB))
+        )
     assert kinds.count("accepted") == 1
 
 
@@ -151,9 +166,14 @@ def test_turn_mail_and_answers_never_go_to_an_address_without_an_account(app, cl
     unfilled policy "start", after the invitation is declined the game plays on and
     that address never gets a turn, reminder or answer mail."""
     agreed(app, ANN)
-    made = client.post("/v1/games", json={"engine": "space-worm", "unfilled": "start",
-                                          "players": [{"name": "Ann", "email": ANN},
-                                                      {"name": "Bob", "email": BOB}]})
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "unfilled": "start",
+            "players": [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
+        },
+    )
     game_id = made.json["id"]
     [mail] = _to_bob(app)
     to = mail.headers["Reply-To"]

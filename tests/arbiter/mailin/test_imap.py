@@ -8,9 +8,9 @@ import getpass
 import os
 import pwd
 import shutil
-import tempfile
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,13 +19,13 @@ from imap_tools import AND
 from sqlalchemy.exc import OperationalError
 
 from arbiter import create_app
-
 from arbiter.mailin import imap
 from tests.arbiter.mailin.support import ADDRESS, answers, inbound, reply, started, turn_mail
 from tests.conftest import REQUIRE_SERVICES, free_port
 
-DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if os.path.exists(
-    "/usr/sbin/dovecot") else None)
+DOVECOT = shutil.which("dovecot") or (
+    "/usr/sbin/dovecot" if os.path.exists("/usr/sbin/dovecot") else None
+)
 
 CONFIG = """
 protocols = imap
@@ -83,13 +83,14 @@ def dovecot():
         (root / sub).mkdir()
     for sub in ("mail", "home"):
         os.chown(root / sub, owner.pw_uid, owner.pw_gid)
-    users = "" if os.getuid() == 0 else \
-        f"default_internal_user = {me}\ndefault_login_user = {me}\n"
+    users = "" if os.getuid() == 0 else f"default_internal_user = {me}\ndefault_login_user = {me}\n"
     conf = root / "dovecot.conf"
-    conf.write_text(CONFIG.format(root=root, port=port, uid=owner.pw_uid, gid=owner.pw_gid,
-                                  users=users))
-    proc = subprocess.Popen([DOVECOT, "-F", "-c", str(conf)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.STDOUT)
+    conf.write_text(
+        CONFIG.format(root=root, port=port, uid=owner.pw_uid, gid=owner.pw_gid, users=users)
+    )
+    proc = subprocess.Popen(
+        [DOVECOT, "-F", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
     deadline = time.monotonic() + 20
     while True:
         try:
@@ -131,6 +132,7 @@ def test_polling_records_each_message_once_and_marks_it_seen_after(app, client, 
         assert len(list(box.fetch(AND(seen=False), mark_seen=False))) == 0
         assert len(list(box.fetch(AND(seen=True), mark_seen=False))) == 2
     from arbiter.mailin.process import process
+
     with app.app_context():
         assert process(row.id) == "answered"
     assert len(answers(app, game_id)) == 1
@@ -139,12 +141,17 @@ def test_polling_records_each_message_once_and_marks_it_seen_after(app, client, 
 def test_a_message_is_left_unseen_when_it_cannot_be_recorded(tmp_path, dovecot):
     """Given a database that cannot be reached, the poll fails and the message stays
     unseen in the mailbox for the next poll."""
-    broken = create_app({
-        "TESTING": True, "ENQUEUE": False,
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'missing' / 'x.db'}"})
+    broken = create_app(
+        {
+            "TESTING": True,
+            "ENQUEUE": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'missing' / 'x.db'}",
+        }
+    )
     with mailbox(dovecot) as box:
-        box.append(bytes(reply("a-0-1-aaaaaaaaaaaa@localhost", "status", ADDRESS.format(0))),
-                   "INBOX")
+        box.append(
+            bytes(reply("a-0-1-aaaaaaaaaaaa@localhost", "status", ADDRESS.format(0))), "INBOX"
+        )
     with broken.app_context(), pytest.raises(OperationalError):
         imap.poll(dovecot)
     with mailbox(dovecot) as box:
@@ -155,8 +162,9 @@ def test_recorded_messages_move_to_the_done_folder_when_configured(app, dovecot)
     """Given IMAP_DONE_FOLDER, a recorded message leaves INBOX for that folder."""
     with mailbox(dovecot) as box:
         box.folder.create("Arbiter")
-        box.append(bytes(reply("a-0-1-aaaaaaaaaaaa@localhost", "status", ADDRESS.format(0))),
-                   "INBOX")
+        box.append(
+            bytes(reply("a-0-1-aaaaaaaaaaaa@localhost", "status", ADDRESS.format(0))), "INBOX"
+        )
     app.config["IMAP_DONE_FOLDER"] = "Arbiter"
     with app.app_context():
         assert imap.poll(dovecot) == 1

@@ -10,8 +10,15 @@ from arbiter.extensions import db
 from arbiter.models import OutboxMail
 from arbiter.play_mail import listed_moves
 from arbiter.service.mail import message
-from tests.arbiter.mailin.support import (ADDRESS, answer_to, answers, game_row,
-                                          moves_logged, started, turn_mail)
+from tests.arbiter.mailin.support import (
+    ADDRESS,
+    answer_to,
+    answers,
+    game_row,
+    moves_logged,
+    started,
+    turn_mail,
+)
 from tests.helpers import agreed
 
 
@@ -42,7 +49,9 @@ def test_a_move_by_reply_is_recorded_with_its_message_id_and_answered_in_thread(
     seat = game_row(app, game_id)["to_act"][0]
     before = game_row(app, game_id)["version"]
     move = first_legal(app, game_id, seat)
-    outcome, code = answer_to(app, game_id, seat, f"{move}\n\nThanks!\n", message_id="<m1@example.org>")
+    outcome, code = answer_to(
+        app, game_id, seat, f"{move}\n\nThanks!\n", message_id="<m1@example.org>"
+    )
     assert (outcome.status, code) == ("accepted", "answered")
     logged = moves_logged(app, game_id)[-1]
     assert logged["text"] == move
@@ -126,13 +135,20 @@ def test_vacation_by_mail_on_a_game_without_clock_is_refused_with_its_code(app, 
 def test_vacation_by_mail_stops_the_clock(app, client):
     """Given a clocked game with an allowance, "vacation 2 days" is recorded."""
     agreed(app, ADDRESS.format(0), ADDRESS.format(1))  # accounts: they agreed to mail
-    answer = client.post("/v1/games", json={
-        "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400,
-                                          "vacation_days": 5},
-        "players": [{"name": "A", "email": ADDRESS.format(0)},
-                    {"name": "B", "email": ADDRESS.format(1)}]})
+    answer = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "clock": {"type": "per-move", "seconds": 86400, "vacation_days": 5},
+            "players": [
+                {"name": "A", "email": ADDRESS.format(0)},
+                {"name": "B", "email": ADDRESS.format(1)},
+            ],
+        },
+    )
     game_id = answer.json["id"]
     from tests.helpers import until_decision
+
     until_decision(client, app, game_id)
     seat = game_row(app, game_id)["to_act"][0]
     answer_to(app, game_id, seat, "vacation 2 days")
@@ -146,11 +162,19 @@ def clocked(client, app) -> str:
     """A started Space Worm game with a per-move clock; both players in Europe/Paris,
     accounts (so they agreed to game mail)."""
     from tests.helpers import until_decision
+
     agreed(app, ADDRESS.format(0), ADDRESS.format(1))
-    answer = client.post("/v1/games", json={
-        "engine": "space-worm", "clock": {"type": "per-move", "seconds": 86400},
-        "players": [{"name": f"P{i}", "email": ADDRESS.format(i), "tz": "Europe/Paris"}
-                    for i in range(2)]})
+    answer = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "clock": {"type": "per-move", "seconds": 86400},
+            "players": [
+                {"name": f"P{i}", "email": ADDRESS.format(i), "tz": "Europe/Paris"}
+                for i in range(2)
+            ],
+        },
+    )
     assert answer.status_code == 201, answer.json
     until_decision(client, app, answer.json["id"])
     return answer.json["id"]
@@ -160,6 +184,7 @@ def mail_from(app, game_id: str, seat: int, body: str):
     """Send ``body`` from seat's address to its capability for the current prompt."""
     from arbiter.mailin.capability import reply_address
     from tests.arbiter.mailin.support import deliver, reply
+
     with app.app_context():
         to = reply_address(game_id, seat, game_row(app, game_id)["prompt_since"])
     return deliver(app, reply(to, body, ADDRESS.format(seat)), to, ADDRESS.format(seat))
@@ -170,10 +195,10 @@ def test_pause_and_resume_by_mail_from_the_creating_accounts_address(app, client
     then "resume" from that address stop and restart every clock; "pause" from seat 1
     is refused not-creator and records nothing."""
     from arbiter.models import Account, Event, Game
+
     game_id = clocked(client, app)
     with app.app_context():
-        account = db.session.scalar(sa.select(Account).where(
-            Account.email == ADDRESS.format(0)))
+        account = db.session.scalar(sa.select(Account).where(Account.email == ADDRESS.format(0)))
         db.session.get(Game, game_id).creator_account_id = account.id
         db.session.commit()
     version = game_row(app, game_id)["version"]
@@ -184,8 +209,12 @@ def test_pause_and_resume_by_mail_from_the_creating_accounts_address(app, client
     last = answers(app, game_id)[-1]
     assert "The game is paused" in last.body and "The game is resumed" in last.body
     with app.app_context():
-        kinds = [e.kind for e in db.session.scalars(
-            sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq))]
+        kinds = [
+            e.kind
+            for e in db.session.scalars(
+                sa.select(Event).where(Event.game_id == game_id).order_by(Event.seq)
+            )
+        ]
     assert kinds.count("clock-paused") == 1 and kinds.count("clock-resumed") == 1
 
 

@@ -32,8 +32,11 @@ def test_the_smtp_listener_stores_what_it_accepts_and_refuses_relaying(app, clie
         with smtplib.SMTP("127.0.0.1", port) as conn:
             conn.send_message(reply(to, "status", ADDRESS.format(0)), ADDRESS.format(0), [to])
             with pytest.raises(smtplib.SMTPRecipientsRefused):
-                conn.send_message(reply("someone@elsewhere.example", "x", ADDRESS.format(0)),
-                                  ADDRESS.format(0), ["someone@elsewhere.example"])
+                conn.send_message(
+                    reply("someone@elsewhere.example", "x", ADDRESS.format(0)),
+                    ADDRESS.format(0),
+                    ["someone@elsewhere.example"],
+                )
         with smtplib.SMTP("127.0.0.1", port) as conn:
             big = reply(to, "status\n" + "x" * 60_000, ADDRESS.format(0))
             with pytest.raises(smtplib.SMTPException) as refused:
@@ -43,21 +46,34 @@ def test_the_smtp_listener_stores_what_it_accepts_and_refuses_relaying(app, clie
         listener.stop()
     [row] = inbound(app)
     assert (row.source, row.rcpt, row.mail_from, row.status) == (
-        "smtp", to, ADDRESS.format(0), "pending")
+        "smtp",
+        to,
+        ADDRESS.format(0),
+        "pending",
+    )
 
 
 def pipe(env: dict, data: bytes, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BIN / "arbiter"), "mail-in", *args], input=data, env=env,
-                          capture_output=True, timeout=60)
+    return subprocess.run(
+        [str(BIN / "arbiter"), "mail-in", *args],
+        input=data,
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
 
 
+@pytest.mark.slow
 def test_the_pipe_command_exits_with_sysexits_codes(tmp_path):
     """Given ``arbiter mail-in``: 0 for a message taken (and for the same again), 65 for
     input that is not a mail, 75 when the database cannot be reached."""
     db_path = tmp_path / "a.sqlite3"
     make_app(f"sqlite:///{db_path}")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db_path}",
-           "ARBITER_INSTANCE_PATH": str(tmp_path / "instance")}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db_path}",
+        "ARBITER_INSTANCE_PATH": str(tmp_path / "instance"),
+    }
     msg = bytes(reply("x-0-1-aaaaaaaaaaaa@localhost", "status", "ann@example.org"))
     taken = pipe(env, msg, "--rcpt", "x@localhost", "--sender", "ann@example.org")
     assert taken.returncode == 0, taken.stderr

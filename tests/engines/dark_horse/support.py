@@ -19,8 +19,7 @@ def shuffle_first(deck: list[str], wanted: list[str]) -> list[int]:
     return order + [i for i in range(len(deck)) if i not in order]
 
 
-def after_goals(players: int = 3, dilly: bool = False, goal_order: list[int] | None = None
-                ) -> dict:
+def after_goals(players: int = 3, dilly: bool = False, goal_order: list[int] | None = None) -> dict:
     """Return the state after the Goal deal (default: the deck in printed order)."""
     state = E.setup(players, {"dilly_dally": dilly})
     return E.resolve(state, goal_order if goal_order is not None else list(range(len(GOALS))))
@@ -40,16 +39,28 @@ def place_all(state: dict, row: list[str] | None = None) -> dict:
     return state
 
 
-def dealt(players: int = 3, dilly: bool = False, first: int = 0,
-          move_order: list[int] | None = None, row: list[str] | None = None, **kw) -> dict:
+def dealt(
+    players: int = 3,
+    dilly: bool = False,
+    first: int = 0,
+    move_order: list[int] | None = None,
+    row: list[str] | None = None,
+    **kw,
+) -> dict:
     """Return the state just after the Move card deal (Track = ``row`` from space 1)."""
     state = place_all(placing(players, dilly, first, **kw), row)
     return E.resolve(state, move_order if move_order is not None else list(range(len(MOVES))))
 
 
-def in_play(players: int = 3, first: int = 0, track: list[str] | None = None,
-            hands: list[list[str]] | None = None, goals: list[list[str]] | None = None,
-            goal_deck: list[str] | None = None, **kw) -> dict:
+def in_play(
+    players: int = 3,
+    first: int = 0,
+    track: list[str] | None = None,
+    hands: list[list[str]] | None = None,
+    goals: list[list[str]] | None = None,
+    goal_deck: list[str] | None = None,
+    **kw,
+) -> dict:
     """Return a play-phase state with the given Track, hands and Goal cards replaced
     (a scenario: the rest comes from the default deal)."""
     state = dealt(players, first=first, **kw)

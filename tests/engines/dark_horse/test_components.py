@@ -21,7 +21,14 @@ def test_counts_match_the_components_list() -> None:
     assert len(DEFAULT.spaces) == 7
     assert len(DEFAULT.goal_cards) == 14
     assert [b.name for b in DEFAULT.bugs] == [
-        "Fly", "Snail", "Grasshopper", "Bee", "Ladybug", "Wasp", "Caterpillar"]
+        "Fly",
+        "Snail",
+        "Grasshopper",
+        "Bee",
+        "Ladybug",
+        "Wasp",
+        "Caterpillar",
+    ]
     assert DEFAULT.ant_tokens == 3
 
 
@@ -65,8 +72,12 @@ def test_invented_deck_has_every_kind_the_book_names() -> None:
         mine = sorted((m.kind, m.steps) for m in DEFAULT.move_cards if m.bug == bug)
         assert mine == [("bug", back), ("bug", 1), ("bug", 2), ("bug-either", 1)], bug
     positions = {m.id: m.positions for m in DEFAULT.move_cards if m.kind == "positions"}
-    assert positions == {"mv-position-2": (2,), "mv-position-5": (5,),
-                         "mv-positions-1-2": (1, 2), "mv-positions-6-7": (6, 7)}
+    assert positions == {
+        "mv-position-2": (2,),
+        "mv-position-5": (5,),
+        "mv-positions-1-2": (1, 2),
+        "mv-positions-6-7": (6, 7),
+    }
     assert all(m["invented"] for m in RAW["move_cards"] if m["id"] in positions)
 
 
@@ -81,7 +92,11 @@ def test_version_1_games_keep_their_deck() -> None:
     assert len(old.move_cards) == 34 and ENGINE.at_version("1").components is old
     assert sorted(m.steps for m in old.move_cards if m.bug == "caterpillar") == [-1, 1, 1, 2]
     assert [m.positions for m in old.move_cards if m.kind == "positions"] == [
-        (1, 2), (3, 4), (4, 5), (6, 7)]
+        (1, 2),
+        (3, 4),
+        (4, 5),
+        (6, 7),
+    ]
     assert ENGINE.at_version("2") is ENGINE and ENGINE.at_version("3") is None
 
 
@@ -90,8 +105,12 @@ def test_a_positions_card_whose_bugs_can_never_move_together_is_refused() -> Non
     Bug cannot go back), when loaded, then it is refused: it could never be played
     (rules/dark-horse.md, "Gameplay": "each Bug must move in the same direction")."""
     data = json.loads(json.dumps(RAW))
-    data["move_cards"][0] = {"id": "mv-positions-1-7", "kind": "positions",
-                             "positions": [1, 7], "steps": 1}
+    data["move_cards"][0] = {
+        "id": "mv-positions-1-7",
+        "kind": "positions",
+        "positions": [1, 7],
+        "steps": 1,
+    }
     with pytest.raises(ValueError, match="neither forward nor backward"):
         load(data)
 
@@ -126,15 +145,23 @@ def test_labels_read_like_the_cards() -> None:
     assert DEFAULT.label("mv-bad-encounter") == "Bad encounter!"
 
 
-@pytest.mark.parametrize("breakage", [
-    lambda d: d["scoring_chart"].update(points=[10, 8, 6]),
-    lambda d: d["goal_cards"].append({"id": "goal-moth-1", "bug": "moth"}),
-    lambda d: d["move_cards"].append({"id": "mv-fly+1", "kind": "bug", "bug": "fly", "steps": 1}),
-    lambda d: d["track"].pop(),
-    lambda d: d["move_cards"].append({"id": "mv-positions-0-9", "kind": "positions",
-                                      "positions": [0, 9], "steps": 1}),
-    lambda d: d["move_cards"].append({"id": "mv-fly+1x", "kind": "bug", "bug": "fly", "steps": 1}),
-])
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        lambda d: d["scoring_chart"].update(points=[10, 8, 6]),
+        lambda d: d["goal_cards"].append({"id": "goal-moth-1", "bug": "moth"}),
+        lambda d: d["move_cards"].append(
+            {"id": "mv-fly+1", "kind": "bug", "bug": "fly", "steps": 1}
+        ),
+        lambda d: d["track"].pop(),
+        lambda d: d["move_cards"].append(
+            {"id": "mv-positions-0-9", "kind": "positions", "positions": [0, 9], "steps": 1}
+        ),
+        lambda d: d["move_cards"].append(
+            {"id": "mv-fly+1x", "kind": "bug", "bug": "fly", "steps": 1}
+        ),
+    ],
+)
 def test_a_broken_set_is_refused(breakage) -> None:
     """Given a component set breaking a fact the rules need, when loaded, then it is
     refused with a ValueError (components page: a real deck replaces the file)."""

@@ -33,8 +33,13 @@ def test_black_base_on_the_bug_on_the_last_space(end: str, on_stone: str) -> Non
     state = E.play(state, E.to_act(state)[0], {"place": "caterpillar", "end": end})
     assert state["track"][-1] == on_stone and state["black_base"] == on_stone
     track = E.view(state, None)["track"]
-    assert track[6] == {"space": 7, "name": "stone", "bug": on_stone,
-                        "bug_name": E.components.bug_name(on_stone), "black_base": True}
+    assert track[6] == {
+        "space": 7,
+        "name": "stone",
+        "bug": on_stone,
+        "bug_name": E.components.bug_name(on_stone),
+        "black_base": True,
+    }
     assert [t["black_base"] for t in track].count(True) == 1
 
 
@@ -48,8 +53,9 @@ def test_version_1_games_keep_the_black_base_on_the_last_bug_placed() -> None:
     state = old.resolve(old.setup(3, {"dilly_dally": True}), list(range(14)))
     state = old.resolve(state, [1])
     for i, bug in enumerate(["fly", "snail", "grasshopper", "bee", "ladybug", "wasp"]):
-        state = old.play(state, old.to_act(state)[0],
-                         {"place": bug} if i == 0 else {"place": bug, "end": "back"})
+        state = old.play(
+            state, old.to_act(state)[0], {"place": bug} if i == 0 else {"place": bug, "end": "back"}
+        )
     state = old.play(state, old.to_act(state)[0], {"place": "caterpillar", "end": "front"})
     assert state["track"][0] == "caterpillar" and state["black_base"] == "caterpillar"
     assert state["rules_version"] == 1
@@ -99,8 +105,12 @@ def test_round_ends_when_everyone_has_chosen() -> None:
         state = E.play(state, asked[-1], {"ant": choice})
     assert asked == [3, 4, 0, 1, 2]
     assert E.prompt(state) == Decision((3,), "play-card")
-    assert E.view(state, None)["ants"] == {"tokens": 3, "left": 0, "holders": [4],
-                                           "round_over": True}
+    assert E.view(state, None)["ants"] == {
+        "tokens": 3,
+        "left": 0,
+        "holders": [4],
+        "round_over": True,
+    }
 
 
 def test_ant_answer_errors() -> None:
@@ -123,10 +133,18 @@ def ant_game(black_place: int) -> dict:
     state = dealt(3, dilly=True)
     for seat, choice in [(0, "take"), (1, "pass"), (2, "take")]:
         state = E.play(state, seat, {"ant": choice})
-    goals = [["goal-ladybug-1", "goal-fly-1"], ["goal-bee-1", "goal-wasp-1"],
-             ["goal-snail-1", "goal-grasshopper-1"]]
-    state = {**state, "track": TRACK, "black_base": TRACK[black_place - 1], "goals": goals,
-             "hands": [["mv-caterpillar-3"], [], []]}
+    goals = [
+        ["goal-ladybug-1", "goal-fly-1"],
+        ["goal-bee-1", "goal-wasp-1"],
+        ["goal-snail-1", "goal-grasshopper-1"],
+    ]
+    state = {
+        **state,
+        "track": TRACK,
+        "black_base": TRACK[black_place - 1],
+        "goals": goals,
+        "hands": [["mv-caterpillar-3"], [], []],
+    }
     state = finish(state)
     assert isinstance(E.prompt(state), Over)
     return E.prompt(state).result

@@ -29,11 +29,18 @@ def test_book_example_steve_scores_sixteen() -> None:
     """Given Steve holds the Ladybug and the Fly, when the Ladybug finishes first and the
     Fly third, then he gets 10 and 6 points: 16 (rules/dark-horse.md, "End of the Game",
     Example)."""
-    result = over([["goal-ladybug-1", "goal-fly-1"], ["goal-bee-1", "goal-wasp-1"],
-                   ["goal-snail-1", "goal-grasshopper-1"]])
+    result = over(
+        [
+            ["goal-ladybug-1", "goal-fly-1"],
+            ["goal-bee-1", "goal-wasp-1"],
+            ["goal-snail-1", "goal-grasshopper-1"],
+        ]
+    )
     steve = result["details"][0]
     assert [(g["bug"], g["place"], g["points"]) for g in steve["goals"]] == [
-        ("ladybug", 1, 10), ("fly", 3, 6)]
+        ("ladybug", 1, 10),
+        ("fly", 3, 6),
+    ]
     assert steve["total"] == 16 and result["scores"][0] == 16
 
 
@@ -41,8 +48,13 @@ def test_ranking_is_read_from_space_one() -> None:
     """Given the final Track, then space 1 (sugar cube) is first and the stone last: the
     book's "stone is first" is the contradiction the components page settles
     (rules/dark-horse.md, "End of the Game"; components page)."""
-    result = over([["goal-ladybug-1", "goal-fly-1"], ["goal-bee-1", "goal-wasp-1"],
-                   ["goal-snail-1", "goal-caterpillar-1"]])
+    result = over(
+        [
+            ["goal-ladybug-1", "goal-fly-1"],
+            ["goal-bee-1", "goal-wasp-1"],
+            ["goal-snail-1", "goal-caterpillar-1"],
+        ]
+    )
     assert [f["bug"] for f in result["finish"]] == TRACK
     assert result["finish"][0] == {"place": 1, "space": "sugar cube", "bug": "ladybug"}
     assert result["finish"][6] == {"place": 7, "space": "stone", "bug": "caterpillar"}
@@ -52,8 +64,13 @@ def test_ranking_is_read_from_space_one() -> None:
 def test_highest_score_wins() -> None:
     """Given three totals, then the ranking lists the seats from the highest total
     (rules/dark-horse.md, "End of the Game": "The player with the highest score wins")."""
-    result = over([["goal-ladybug-1", "goal-fly-1"], ["goal-bee-1", "goal-wasp-1"],
-                   ["goal-snail-1", "goal-grasshopper-1"]])
+    result = over(
+        [
+            ["goal-ladybug-1", "goal-fly-1"],
+            ["goal-bee-1", "goal-wasp-1"],
+            ["goal-snail-1", "goal-grasshopper-1"],
+        ]
+    )
     assert result["scores"] == [16, 11, 6]
     assert result["ranking"] == [[0], [1], [2]]
     assert result["reason"] == "all-cards-played"
@@ -62,8 +79,13 @@ def test_highest_score_wins() -> None:
 def test_ties_share_a_place() -> None:
     """Given two players with equal totals, then they share one ranking group
     (rules/dark-horse.md, "End of the Game"; engines/base.py, Over)."""
-    result = over([["goal-ladybug-1", "goal-caterpillar-1"],
-                   ["goal-ladybug-2", "goal-caterpillar-2"], ["goal-bee-1", "goal-fly-1"]])
+    result = over(
+        [
+            ["goal-ladybug-1", "goal-caterpillar-1"],
+            ["goal-ladybug-2", "goal-caterpillar-2"],
+            ["goal-bee-1", "goal-fly-1"],
+        ]
+    )
     assert result["scores"] == [11, 11, 14]
     assert result["ranking"] == [[2], [0, 1]]
 
@@ -71,8 +93,13 @@ def test_ties_share_a_place() -> None:
 def test_two_player_games_score_three_bugs() -> None:
     """Given a two-player game, then each player scores their three Goal cards
     (rules/dark-horse.md, "End of the Game": "three Bugs in two-player games")."""
-    result = over([["goal-ladybug-1", "goal-bee-1", "goal-fly-1"],
-                   ["goal-snail-1", "goal-wasp-1", "goal-caterpillar-1"]], players=2)
+    result = over(
+        [
+            ["goal-ladybug-1", "goal-bee-1", "goal-fly-1"],
+            ["goal-snail-1", "goal-wasp-1", "goal-caterpillar-1"],
+        ],
+        players=2,
+    )
     assert result["scores"] == [24, 8]
     assert [len(d["goals"]) for d in result["details"]] == [3, 3]
 
@@ -83,6 +110,7 @@ def test_scores_add_up_and_goals_are_revealed() -> None:
     cards set aside (rules/dark-horse.md, "End of the Game": "Players reveal their Goal
     cards now")."""
     from .support import dealt
+
     state = finish(dealt(4))
     result = E.prompt(state).result
     places = {b: i + 1 for i, b in enumerate(state["track"])}

@@ -10,9 +10,11 @@ from engines.base import Decision, IllegalMove, InvalidMove, Over
 
 from .support import BUGS, E, dealt, finish, in_play
 
-HANDS = [["mv-fly+2", "mv-grasshopper-1", "mv-bee-pm1", "mv-positions-6-7"],
-         ["mv-wasp+1", "mv-ladybug-pm1", "mv-position-5", "mv-fly-1"],
-         ["mv-caterpillar+2", "mv-grasshopper+1", "mv-positions-1-2", "mv-bee+1"]]
+HANDS = [
+    ["mv-fly+2", "mv-grasshopper-1", "mv-bee-pm1", "mv-positions-6-7"],
+    ["mv-wasp+1", "mv-ladybug-pm1", "mv-position-5", "mv-fly-1"],
+    ["mv-caterpillar+2", "mv-grasshopper+1", "mv-positions-1-2", "mv-bee+1"],
+]
 # Track from space 1: fly, snail, grasshopper, bee, ladybug, wasp, caterpillar
 
 
@@ -65,24 +67,36 @@ def test_minus_one_moves_the_pictured_bug_backward() -> None:
     assert state["track"][:4] == ["fly", "snail", "bee", "grasshopper"]
 
 
-@pytest.mark.parametrize("direction, track", [
-    ("forward", ["fly", "snail", "bee", "grasshopper"]),
-    ("backward", ["fly", "snail", "grasshopper", "ladybug", "bee"]),
-])
+@pytest.mark.parametrize(
+    "direction, track",
+    [
+        ("forward", ["fly", "snail", "bee", "grasshopper"]),
+        ("backward", ["fly", "snail", "grasshopper", "ladybug", "bee"]),
+    ],
+)
 def test_pictured_bug_plus_minus_one_in_the_chosen_direction(direction: str, track) -> None:
     """Given the Bee on space 4, when Bee ±1 is played forward or backward, then it moves
     one space that way (rules/dark-horse.md, "Gameplay": "must be moved forward or
     backward one space")."""
     state = E.play(scenario(), 0, {"play": "mv-bee-pm1", "direction": direction})
-    assert state["track"][:len(track)] == track
+    assert state["track"][: len(track)] == track
 
 
-@pytest.mark.parametrize("card, direction, track", [
-    ("mv-positions-6-7", "forward",
-     ["fly", "snail", "grasshopper", "bee", "wasp", "caterpillar", "ladybug"]),
-    ("mv-positions-1-2", "backward",
-     ["grasshopper", "fly", "snail", "bee", "ladybug", "wasp", "caterpillar"]),
-])
+@pytest.mark.parametrize(
+    "card, direction, track",
+    [
+        (
+            "mv-positions-6-7",
+            "forward",
+            ["fly", "snail", "grasshopper", "bee", "wasp", "caterpillar", "ladybug"],
+        ),
+        (
+            "mv-positions-1-2",
+            "backward",
+            ["grasshopper", "fly", "snail", "bee", "ladybug", "wasp", "caterpillar"],
+        ),
+    ],
+)
 def test_two_board_positions_move_the_same_way(card: str, direction: str, track) -> None:
     """Given Positions 6 and 7 (or 1 and 2) ±1, when played, then the Bugs on both
     spaces move one space in the one chosen direction, the Bug they pass going the
@@ -94,10 +108,13 @@ def test_two_board_positions_move_the_same_way(card: str, direction: str, track)
     assert state["track"] == track
 
 
-@pytest.mark.parametrize("card, offered, refused", [
-    ("mv-positions-1-2", "backward", "forward"),
-    ("mv-positions-6-7", "forward", "backward"),
-])
+@pytest.mark.parametrize(
+    "card, offered, refused",
+    [
+        ("mv-positions-1-2", "backward", "forward"),
+        ("mv-positions-6-7", "forward", "backward"),
+    ],
+)
 def test_two_positions_card_offers_no_direction_a_bug_cannot_move(card, offered, refused):
     """Given a card naming space 1 and 2 (or 6 and 7), then only the direction in which
     both Bugs can move is offered: the Bug on space 1 cannot go forward, the Bug on
@@ -126,22 +143,27 @@ def test_version_1_games_keep_both_directions_on_positions_cards() -> None:
     unversioned = {k: v for k, v in state.items() if k != "rules_version"}
     for s in (state, unversioned):
         assert old.legal_moves(s, 0) == [
-            {"play": "mv-positions-1-2", "direction": d} for d in ("forward", "backward")]
+            {"play": "mv-positions-1-2", "direction": d} for d in ("forward", "backward")
+        ]
         after = old.play(s, 0, {"play": "mv-positions-1-2", "direction": "forward"})
         assert after["track"][:2] == ["snail", "fly"]
 
 
-@pytest.mark.parametrize("direction, track", [
-    ("forward", ["fly", "snail", "grasshopper", "ladybug", "bee", "wasp", "caterpillar"]),
-    ("backward", ["fly", "snail", "grasshopper", "bee", "wasp", "ladybug", "caterpillar"]),
-])
+@pytest.mark.parametrize(
+    "direction, track",
+    [
+        ("forward", ["fly", "snail", "grasshopper", "ladybug", "bee", "wasp", "caterpillar"]),
+        ("backward", ["fly", "snail", "grasshopper", "bee", "wasp", "ladybug", "caterpillar"]),
+    ],
+)
 def test_one_position_card_moves_the_bug_on_that_space(direction: str, track) -> None:
     """Given Position 5 ±1, when played, then the Bug on space 5 moves one space the
     chosen way (rules/dark-horse.md, "Gameplay": "A card showing ... board positions";
     components page, "cards naming one Track position ±1")."""
     state = in_play(3, hands=[["mv-position-5"], [], []])
-    assert E.legal_moves(state, 0) == [{"play": "mv-position-5", "direction": d}
-                                       for d in ("forward", "backward")]
+    assert E.legal_moves(state, 0) == [
+        {"play": "mv-position-5", "direction": d} for d in ("forward", "backward")
+    ]
     assert E.play(state, 0, {"play": "mv-position-5", "direction": direction})["track"] == track
 
 
@@ -149,25 +171,30 @@ def test_legal_moves_list_both_directions_only_for_plus_minus_cards() -> None:
     """Given a hand, then fixed cards are listed once and ± cards once per direction
     (rules/dark-horse.md, "Gameplay")."""
     assert E.legal_moves(scenario(), 0) == [
-        {"play": "mv-fly+2"}, {"play": "mv-grasshopper-1"},
+        {"play": "mv-fly+2"},
+        {"play": "mv-grasshopper-1"},
         {"play": "mv-bee-pm1", "direction": "forward"},
         {"play": "mv-bee-pm1", "direction": "backward"},
-        {"play": "mv-positions-6-7", "direction": "forward"}]
+        {"play": "mv-positions-6-7", "direction": "forward"},
+    ]
     assert E.legal_moves(scenario(), 1) == []
 
 
-@pytest.mark.parametrize("move, code", [
-    ({"play": "mv-wasp+1"}, "card-not-in-hand"),
-    ({"play": "mv-no-such-card"}, "card-not-in-hand"),
-    ({"play": "mv-fly+2", "direction": "forward"}, "no-direction-on-card"),
-    ({"play": "mv-bee-pm1"}, "direction-required"),
-    ({"play": "mv-positions-6-7"}, "direction-required"),
-    ({"play": "mv-positions-6-7", "direction": "backward"}, "direction-blocked"),
-    ({"play": "mv-fly+2", "swap": 1}, "not-bad-encounter"),
-    ({"place": "fly", "end": "back"}, "wrong-phase"),
-    ({"ant": "take"}, "wrong-phase"),
-    ({"swap": 1}, "wrong-phase"),
-])
+@pytest.mark.parametrize(
+    "move, code",
+    [
+        ({"play": "mv-wasp+1"}, "card-not-in-hand"),
+        ({"play": "mv-no-such-card"}, "card-not-in-hand"),
+        ({"play": "mv-fly+2", "direction": "forward"}, "no-direction-on-card"),
+        ({"play": "mv-bee-pm1"}, "direction-required"),
+        ({"play": "mv-positions-6-7"}, "direction-required"),
+        ({"play": "mv-positions-6-7", "direction": "backward"}, "direction-blocked"),
+        ({"play": "mv-fly+2", "swap": 1}, "not-bad-encounter"),
+        ({"place": "fly", "end": "back"}, "wrong-phase"),
+        ({"ant": "take"}, "wrong-phase"),
+        ({"swap": 1}, "wrong-phase"),
+    ],
+)
 def test_illegal_plays_are_refused_with_a_stable_code(move: dict, code: str) -> None:
     """Given seat 0 to play, when its move breaks a rule, then it is refused with a stable
     code and a sentence, and the state is unchanged (rules/dark-horse.md, "Gameplay";
@@ -181,9 +208,19 @@ def test_illegal_plays_are_refused_with_a_stable_code(move: dict, code: str) -> 
     assert state == before
 
 
-@pytest.mark.parametrize("move", [
-    None, [], "play 1", {"play": 3}, {"play": "mv-fly+2", "speed": 9},
-    {"play": "mv-bee-pm1", "direction": "up"}, {}, {"place": "fly", "ant": "take"}])
+@pytest.mark.parametrize(
+    "move",
+    [
+        None,
+        [],
+        "play 1",
+        {"play": 3},
+        {"play": "mv-fly+2", "speed": 9},
+        {"play": "mv-bee-pm1", "direction": "up"},
+        {},
+        {"place": "fly", "ant": "take"},
+    ],
+)
 def test_malformed_moves_are_bad_moves(move) -> None:
     """Given seat 0 to play, when the move is not a Dark Horse move at all, then it is
     refused as ``bad-move`` (InvalidMove; engines/base.py)."""

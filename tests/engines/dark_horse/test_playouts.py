@@ -55,8 +55,9 @@ def check_result(state: dict, result: dict) -> None:
     black = state["black_base"]
     holders = rules.ant_holders(state) if state["dilly_dally"] else []
     for seat, detail in enumerate(result["details"]):
-        goal_points = sum(CHART[places[E.components.goal_by_id[g].bug] - 1]
-                          for g in state["goals"][seat])
+        goal_points = sum(
+            CHART[places[E.components.goal_by_id[g].bug] - 1] for g in state["goals"][seat]
+        )
         ant = 0 if seat not in holders else (5 if places[black] <= 3 else -3)
         assert detail["goal_points"] == goal_points
         assert result["scores"][seat] == detail["total"] == goal_points + ant
@@ -86,6 +87,7 @@ def test_the_leak_check_catches_a_leak(monkeypatch) -> None:
     """Given a view that shows seat 1's hand to seat 0, then the invariant check fails:
     the playout test would see a leak (a check of the check)."""
     from .support import dealt
+
     state = dealt(3)
     honest = E.view
 

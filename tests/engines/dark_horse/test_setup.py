@@ -106,27 +106,42 @@ def test_row_front_goes_on_space_one() -> None:
     (rules/dark-horse.md, "Setup" 2 and 3; package docstring)."""
     state = placing(3)
     state = E.play(state, 0, {"place": "fly"})
-    for seat, bug, end in [(1, "bee", "front"), (2, "wasp", "back"), (0, "snail", "front"),
-                           (1, "ladybug", "back"), (2, "grasshopper", "front"),
-                           (0, "caterpillar", "back")]:
+    for seat, bug, end in [
+        (1, "bee", "front"),
+        (2, "wasp", "back"),
+        (0, "snail", "front"),
+        (1, "ladybug", "back"),
+        (2, "grasshopper", "front"),
+        (0, "caterpillar", "back"),
+    ]:
         state = E.play(state, seat, {"place": bug, "end": end})
     track = E.view(state, None)["track"]
-    assert [t["bug"] for t in track] == ["grasshopper", "snail", "bee", "fly", "wasp",
-                                         "ladybug", "caterpillar"]
+    assert [t["bug"] for t in track] == [
+        "grasshopper",
+        "snail",
+        "bee",
+        "fly",
+        "wasp",
+        "ladybug",
+        "caterpillar",
+    ]
     assert (track[0]["name"], track[6]["name"]) == ("sugar cube", "stone")
 
 
-@pytest.mark.parametrize("row, move, code", [
-    ([], {"place": "fly", "end": "front"}, "first-bug-has-no-end"),
-    (["fly"], {"place": "fly", "end": "back"}, "bug-already-placed"),
-    (["fly"], {"place": "dragonfly", "end": "back"}, "no-such-bug"),
-    (["fly"], {"place": "bee"}, "end-required"),
-])
+@pytest.mark.parametrize(
+    "row, move, code",
+    [
+        ([], {"place": "fly", "end": "front"}, "first-bug-has-no-end"),
+        (["fly"], {"place": "fly", "end": "back"}, "bug-already-placed"),
+        (["fly"], {"place": "dragonfly", "end": "back"}, "no-such-bug"),
+        (["fly"], {"place": "bee"}, "end-required"),
+    ],
+)
 def test_placement_errors(row: list[str], move: dict, code: str) -> None:
     """Given a row, when a placement breaks the draft, then it is refused with a stable
     code and a sentence (rules/dark-horse.md, "Setup" 3)."""
     state = placing(3)
-    for i, bug in enumerate(row):
+    for _i, bug in enumerate(row):
         state = E.play(state, E.to_act(state)[0], {"place": bug})
     with pytest.raises(IllegalMove) as err:
         E.play(state, E.to_act(state)[0], move)

@@ -11,12 +11,26 @@ from engines.base import Decision, IllegalMove, InvalidMove
 
 from .support import BUGS, E, in_play
 
-GOALS = [["goal-fly-1", "goal-bee-1"], ["goal-wasp-1", "goal-snail-1"],
-         ["goal-ladybug-1", "goal-caterpillar-1"]]
-DECK = ["goal-grasshopper-1", "goal-fly-2", "goal-snail-2", "goal-bee-2", "goal-ladybug-2",
-        "goal-wasp-2", "goal-grasshopper-2", "goal-caterpillar-2"]
-HANDS = [["mv-bad-encounter", "mv-fly+1"], ["mv-run-for-your-life", "mv-wasp+1"],
-         ["mv-bee+1", "mv-snail+1"]]
+GOALS = [
+    ["goal-fly-1", "goal-bee-1"],
+    ["goal-wasp-1", "goal-snail-1"],
+    ["goal-ladybug-1", "goal-caterpillar-1"],
+]
+DECK = [
+    "goal-grasshopper-1",
+    "goal-fly-2",
+    "goal-snail-2",
+    "goal-bee-2",
+    "goal-ladybug-2",
+    "goal-wasp-2",
+    "goal-grasshopper-2",
+    "goal-caterpillar-2",
+]
+HANDS = [
+    ["mv-bad-encounter", "mv-fly+1"],
+    ["mv-run-for-your-life", "mv-wasp+1"],
+    ["mv-bee+1", "mv-snail+1"],
+]
 
 
 def scenario() -> dict:
@@ -41,8 +55,15 @@ def test_run_for_your_life() -> None:
     state = E.play(scenario(), 0, {"play": "mv-fly+1"})
     assert state["track"][2] == "grasshopper"
     state = E.play(state, 1, {"play": "mv-run-for-your-life"})
-    assert state["track"] == ["fly", "snail", "bee", "ladybug", "wasp", "caterpillar",
-                              "grasshopper"]
+    assert state["track"] == [
+        "fly",
+        "snail",
+        "bee",
+        "ladybug",
+        "wasp",
+        "caterpillar",
+        "grasshopper",
+    ]
     assert E.view(state, None)["track"][6]["name"] == "stone"
 
 
@@ -121,15 +142,18 @@ def test_no_card_is_played_while_the_chosen_player_decides() -> None:
     assert err.value.code == "wrong-phase"
 
 
-@pytest.mark.parametrize("move, code", [
-    ({"play": "mv-bad-encounter", "swap": 3}, "goal-not-held"),
-    ({"play": "mv-bad-encounter", "swap": 0}, "goal-not-held"),
-    ({"play": "mv-bad-encounter", "choose": 3}, "no-such-player"),
-    ({"play": "mv-bad-encounter", "choose": -1}, "no-such-player"),
-    ({"play": "mv-bad-encounter", "choose": 0}, "choose-another-player"),
-    ({"play": "mv-bad-encounter"}, "choice-required"),
-    ({"play": "mv-bad-encounter", "swap": 1, "direction": "forward"}, "no-direction-on-card"),
-])
+@pytest.mark.parametrize(
+    "move, code",
+    [
+        ({"play": "mv-bad-encounter", "swap": 3}, "goal-not-held"),
+        ({"play": "mv-bad-encounter", "swap": 0}, "goal-not-held"),
+        ({"play": "mv-bad-encounter", "choose": 3}, "no-such-player"),
+        ({"play": "mv-bad-encounter", "choose": -1}, "no-such-player"),
+        ({"play": "mv-bad-encounter", "choose": 0}, "choose-another-player"),
+        ({"play": "mv-bad-encounter"}, "choice-required"),
+        ({"play": "mv-bad-encounter", "swap": 1, "direction": "forward"}, "no-direction-on-card"),
+    ],
+)
 def test_bad_encounter_errors(move: dict, code: str) -> None:
     """Given Bad encounter! in hand, when the choice breaks the card's text, then it is
     refused with a stable code and nothing changes (rules/dark-horse.md, "Special
@@ -142,12 +166,15 @@ def test_bad_encounter_errors(move: dict, code: str) -> None:
     assert state == before
 
 
-@pytest.mark.parametrize("move", [
-    {"play": "mv-bad-encounter", "swap": 1, "choose": 1},
-    {"play": "mv-bad-encounter", "swap": "goal-fly-1"},
-    {"play": "mv-bad-encounter", "choose": "1"},
-    {"play": "mv-bad-encounter", "swap": True},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"play": "mv-bad-encounter", "swap": 1, "choose": 1},
+        {"play": "mv-bad-encounter", "swap": "goal-fly-1"},
+        {"play": "mv-bad-encounter", "choose": "1"},
+        {"play": "mv-bad-encounter", "swap": True},
+    ],
+)
 def test_bad_encounter_malformed(move: dict) -> None:
     """Given Bad encounter!, when the choice is unreadable (both, or not a number), then
     ``bad-move`` (engines/base.py, InvalidMove)."""

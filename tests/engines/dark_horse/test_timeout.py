@@ -25,14 +25,17 @@ def test_ant_timeout_passes() -> None:
     assert E.timeout_move(dealt(3, dilly=True), 0) == {"ant": "pass"}
 
 
-@pytest.mark.parametrize("hand, move", [
-    (["mv-fly+2", "mv-bee-pm1"], {"play": "mv-fly+2"}),
-    (["mv-bee-pm1", "mv-fly+2"], {"play": "mv-bee-pm1", "direction": "forward"}),
-    (["mv-positions-6-7"], {"play": "mv-positions-6-7", "direction": "forward"}),
-    (["mv-positions-1-2"], {"play": "mv-positions-1-2", "direction": "backward"}),
-    (["mv-bad-encounter", "mv-fly+2"], {"play": "mv-bad-encounter", "swap": 1}),
-    (["mv-run-for-your-life"], {"play": "mv-run-for-your-life"}),
-])
+@pytest.mark.parametrize(
+    "hand, move",
+    [
+        (["mv-fly+2", "mv-bee-pm1"], {"play": "mv-fly+2"}),
+        (["mv-bee-pm1", "mv-fly+2"], {"play": "mv-bee-pm1", "direction": "forward"}),
+        (["mv-positions-6-7"], {"play": "mv-positions-6-7", "direction": "forward"}),
+        (["mv-positions-1-2"], {"play": "mv-positions-1-2", "direction": "backward"}),
+        (["mv-bad-encounter", "mv-fly+2"], {"play": "mv-bad-encounter", "swap": 1}),
+        (["mv-run-for-your-life"], {"play": "mv-run-for-your-life"}),
+    ],
+)
 def test_turn_timeout_plays_the_first_card_forward(hand: list[str], move: dict) -> None:
     """Given a turn due, then the timeout plays the first card of the hand, forward when
     it asks for a direction (backward for a positions card that cannot go forward:

@@ -67,8 +67,10 @@ def test_shuffle_outcomes_are_never_written_out() -> None:
     """Given the shuffles, then their description names no card and no order, and the
     start roll names the seat (engines/base.py, describe_outcome)."""
     spec = E.prompt(E.setup(3, {})).spec
-    assert E.describe_outcome(spec, list(range(14))) == \
-        "The Goal cards are shuffled and dealt face down."
+    assert (
+        E.describe_outcome(spec, list(range(14)))
+        == "The Goal cards are shuffled and dealt face down."
+    )
     assert E.describe_outcome({"kind": "dice", "faces": [3]}, [2]) == "Seat 1 is the start player."
     state = dealt(3)
     prompt = E.prompt({**state, "hands": None, "set_aside": None})
@@ -80,9 +82,15 @@ def test_brief_names_own_cards_goals_and_track() -> None:
     """Given seat 0 to play, then its brief lists its numbered Move cards and Goal cards,
     the Track, and how to write a play; no other seat's card is in it
     (rules/dark-horse.md, "Gameplay")."""
-    state = in_play(3, hands=[["mv-fly+2", "mv-bad-encounter"], ["mv-wasp+1"], ["mv-bee+1"]],
-                    goals=[["goal-fly-1", "goal-bee-1"], ["goal-wasp-1", "goal-snail-1"],
-                           ["goal-ladybug-1", "goal-caterpillar-1"]])
+    state = in_play(
+        3,
+        hands=[["mv-fly+2", "mv-bad-encounter"], ["mv-wasp+1"], ["mv-bee+1"]],
+        goals=[
+            ["goal-fly-1", "goal-bee-1"],
+            ["goal-wasp-1", "goal-snail-1"],
+            ["goal-ladybug-1", "goal-caterpillar-1"],
+        ],
+    )
     text = E.brief(state, 0)
     assert "Your Move cards: 1. Fly +2, 2. Bad encounter!." in text
     assert "Your Goal cards: 1. Fly, 2. Bee." in text

@@ -18,7 +18,7 @@ Coordinates are ``(row, column)`` from the top left of the sheet, as in the shee
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from engines.space_worm import ENGINE
 from engines.space_worm.sheet import get_sheet
@@ -45,14 +45,24 @@ def rolled(state: dict, dice: Iterable[int]) -> dict:
     return ENGINE.resolve(state, list(dice))
 
 
-def game(players: int = 3, dice: Iterable[int] = (1,) * 8, roll: tuple[int, int] = (3, 4),
-         sheet: str = "level1") -> dict:
+def game(
+    players: int = 3,
+    dice: Iterable[int] = (1,) * 8,
+    roll: tuple[int, int] = (3, 4),
+    sheet: str = "level1",
+) -> dict:
     """Return a game in its first round's draft, the given dice rolled."""
     return rolled(started(players, roll, sheet), dice)
 
 
-def place(state: dict, seat: int, path: Iterable[tuple[int, int]], hearts: int = 0,
-          plus: dict | None = None, scored: dict | None = None) -> dict:
+def place(
+    state: dict,
+    seat: int,
+    path: Iterable[tuple[int, int]],
+    hearts: int = 0,
+    plus: dict | None = None,
+    scored: dict | None = None,
+) -> dict:
     """Return ``state`` with seat's worm having gone along ``path`` (last = position).
 
     Planets and fruit eaten are recounted from the path; +1 marks and scored fruit
@@ -63,9 +73,11 @@ def place(state: dict, seat: int, path: Iterable[tuple[int, int]], hearts: int =
     planets = sorted({sheet.planet_at[c] for c in cells if c in sheet.planet_at})
     fruit = {}
     for f in sheet.fruits:
-        fruit[f.type] = {"eaten": len(f.spaces & set(cells)),
-                         "plus": (plus or {}).get(f.type, 0),
-                         "scored": (scored or {}).get(f.type)}
+        fruit[f.type] = {
+            "eaten": len(f.spaces & set(cells)),
+            "plus": (plus or {}).get(f.type, 0),
+            "scored": (scored or {}).get(f.type),
+        }
     sheets = list(state["sheets"])
     sheets[seat] = {"path": cells, "hearts": hearts, "planets": planets, "fruit": fruit}
     return dict(state, sheets=sheets)

@@ -35,8 +35,7 @@ def test_going_through_all_spaces_of_a_fruit_scores_the_highest_track_number() -
     state = play(_apples_nearly_done(), 0, f"die {YELLOW} right")
     apple = state["sheets"][0]["fruit"]["apple"]
     assert apple["eaten"] == 3 and apple["scored"] == 12
-    assert state["claims"] == [{"seat": 0, "fruit": "apple", "value": 12, "plus": 0,
-                                "round": 1}]
+    assert state["claims"] == [{"seat": 0, "fruit": "apple", "value": 12, "plus": 0, "round": 1}]
     assert breakdown(LEVEL1, state["sheets"][0])["fruit"]["apple"]["points"] == 12
 
 

@@ -10,8 +10,20 @@ from tests.engines.space_worm.helpers import game, place, play, to_move
 
 BOXED_IN = [(0, 1), (1, 1), (1, 0), (0, 0)]
 """A worm at (0, 0) that cannot move any die."""
-ALL_FRUIT_BUT_ONE_APPLE = [(0, 3), (7, 1), (0, 7), (4, 0), (8, 3), (1, 5), (5, 2), (6, 7),
-                           (2, 1), (4, 8), (7, 4), (2, 6)]
+ALL_FRUIT_BUT_ONE_APPLE = [
+    (0, 3),
+    (7, 1),
+    (0, 7),
+    (4, 0),
+    (8, 3),
+    (1, 5),
+    (5, 2),
+    (6, 7),
+    (2, 1),
+    (4, 8),
+    (7, 4),
+    (2, 6),
+]
 """Every fruit space of level1 but the apple at (2, 7), ending left of it."""
 
 
@@ -57,8 +69,12 @@ def test_the_game_ends_immediately_when_a_player_has_gone_through_every_fruit_sp
     Given seat 0 has eaten every fruit space but one apple, when it eats that apple,
     then it scores the apples and the game is over at once.
     """
-    state = place(game(2, dice=[1] * 8), 0, ALL_FRUIT_BUT_ONE_APPLE,
-                  scored={"banana": 11, "grape": 10, "lime": 9})
+    state = place(
+        game(2, dice=[1] * 8),
+        0,
+        ALL_FRUIT_BUT_ONE_APPLE,
+        scored={"banana": 11, "grape": 10, "lime": 9},
+    )
     state = play(state, 0, "die 0 right")
     prompt = ENGINE.prompt(state)
     assert isinstance(prompt, Over)

@@ -14,17 +14,46 @@ from engines.space_worm import ENGINE
 from tests.engines.space_worm.helpers import game, place, play, started
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engines" / "space_worm"
-FORBIDDEN = {"flask", "flask_smorest", "sqlalchemy", "celery", "kombu", "arbiter", "workers",
-             "random", "secrets", "time", "datetime", "os", "socket", "requests", "subprocess"}
+FORBIDDEN = {
+    "flask",
+    "flask_smorest",
+    "sqlalchemy",
+    "celery",
+    "kombu",
+    "arbiter",
+    "workers",
+    "random",
+    "secrets",
+    "time",
+    "datetime",
+    "os",
+    "socket",
+    "requests",
+    "subprocess",
+}
 
 
-@pytest.mark.parametrize("move", [
-    None, 3, "die 3 up", [3, "up"], {}, {"die": 3}, {"direction": "up"},
-    {"die": "3", "direction": "up"}, {"die": True, "direction": "up"},
-    {"die": 3.0, "direction": "up"}, {"die": 3, "direction": "north"},
-    {"die": 3, "direction": ["up"]}, {"die": 3, "heart": False}, {"die": 3, "heart": 1},
-    {"die": 3, "direction": "up", "heart": True}, {"die": 3, "direction": "up", "x": 1},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        None,
+        3,
+        "die 3 up",
+        [3, "up"],
+        {},
+        {"die": 3},
+        {"direction": "up"},
+        {"die": "3", "direction": "up"},
+        {"die": True, "direction": "up"},
+        {"die": 3.0, "direction": "up"},
+        {"die": 3, "direction": "north"},
+        {"die": 3, "direction": ["up"]},
+        {"die": 3, "heart": False},
+        {"die": 3, "heart": 1},
+        {"die": 3, "direction": "up", "heart": True},
+        {"die": 3, "direction": "up", "x": 1},
+    ],
+)
 def test_a_malformed_move_is_bad_move(move) -> None:
     """Given a move that is not ``{"die", "direction"}`` or ``{"die", "heart": true}``,
     then InvalidMove ``bad-move`` with a sentence, whatever the state."""
@@ -34,9 +63,21 @@ def test_a_malformed_move_is_bad_move(move) -> None:
     assert err.value.detail.endswith(".")
 
 
-@pytest.mark.parametrize("outcome", [
-    None, [], [1] * 7, [1] * 9, [0] + [1] * 7, [7] + [1] * 7, [True] + [1] * 7,
-    [1.0] * 8, ["1"] * 8, "11111111"])
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        None,
+        [],
+        [1] * 7,
+        [1] * 9,
+        [0] + [1] * 7,
+        [7] + [1] * 7,
+        [True] + [1] * 7,
+        [1.0] * 8,
+        ["1"] * 8,
+        "11111111",
+    ],
+)
 def test_a_round_roll_that_does_not_fit_is_refused(outcome) -> None:
     """Given the round's 8 dice are awaited, when the outcome is not 8 whole numbers
     1..6, then BadOutcome ``bad-outcome``."""

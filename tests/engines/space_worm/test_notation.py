@@ -9,13 +9,16 @@ from engines.space_worm import ENGINE
 from tests.engines.space_worm.helpers import game, place, play
 
 
-@pytest.mark.parametrize("move, text", [
-    ({"die": 3, "direction": "up"}, "die 3 up"),
-    ({"die": 0, "direction": "right"}, "die 0 right"),
-    ({"die": 7, "direction": "down"}, "die 7 down"),
-    ({"die": 1, "direction": "left"}, "die 1 left"),
-    ({"die": 5, "heart": True}, "die 5 heart"),
-])
+@pytest.mark.parametrize(
+    "move, text",
+    [
+        ({"die": 3, "direction": "up"}, "die 3 up"),
+        ({"die": 0, "direction": "right"}, "die 0 right"),
+        ({"die": 7, "direction": "down"}, "die 7 down"),
+        ({"die": 1, "direction": "left"}, "die 1 left"),
+        ({"die": 5, "heart": True}, "die 5 heart"),
+    ],
+)
 def test_describe_and_parse_round_trip(move, text) -> None:
     """Given a move, when described, then the text is ``die N DIRECTION`` or
     ``die N heart``, and parsing it gives the move back."""
@@ -23,23 +26,27 @@ def test_describe_and_parse_round_trip(move, text) -> None:
     assert ENGINE.parse(text, {}, 0) == move
 
 
-@pytest.mark.parametrize("text, move", [
-    ("Die 3 Up", {"die": 3, "direction": "up"}),
-    ("  die 3   up. ", {"die": 3, "direction": "up"}),
-    ("3 u", {"die": 3, "direction": "up"}),
-    ("die #2: left", {"die": 2, "direction": "left"}),
-    ("5 h", {"die": 5, "heart": True}),
-    ("die5heart", {"die": 5, "heart": True}),
-    ("die 12 up", {"die": 12, "direction": "up"}),
-])
+@pytest.mark.parametrize(
+    "text, move",
+    [
+        ("Die 3 Up", {"die": 3, "direction": "up"}),
+        ("  die 3   up. ", {"die": 3, "direction": "up"}),
+        ("3 u", {"die": 3, "direction": "up"}),
+        ("die #2: left", {"die": 2, "direction": "left"}),
+        ("5 h", {"die": 5, "heart": True}),
+        ("die5heart", {"die": 5, "heart": True}),
+        ("die 12 up", {"die": 12, "direction": "up"}),
+    ],
+)
 def test_parse_is_lenient_about_case_spaces_and_short_words(text, move) -> None:
     """Given a move typed in a mail, then case, spaces and first letters are accepted
     (a die number out of range is left for ``play`` to refuse as ``no-such-die``)."""
     assert ENGINE.parse(text, {}, 0) == move
 
 
-@pytest.mark.parametrize("text", ["", "up", "die up", "die 3", "die 3 north", "die -1 up",
-                                  "die 3 up left", 3, None])
+@pytest.mark.parametrize(
+    "text", ["", "up", "die up", "die 3", "die 3 north", "die -1 up", "die 3 up left", 3, None]
+)
 def test_unreadable_text_is_bad_move(text) -> None:
     """Given text that is not a move, then InvalidMove ``bad-move`` with the notation."""
     with pytest.raises(InvalidMove) as err:

@@ -19,13 +19,14 @@ GAMES = int(os.environ.get("ARBITER_PLAYOUTS", "200"))
 
 def _check_step(before: dict, after: dict, item) -> None:
     sheet = SHEETS[after["sheet"]]
-    for seat, (old, new) in enumerate(zip(before["sheets"], after["sheets"])):
+    for old, new in zip(before["sheets"], after["sheets"]):
         assert 0 <= new["hearts"] <= sheet.hearts
         assert new["hearts"] >= old["hearts"]
         assert new["path"][: len(old["path"])] == old["path"], "a path never changes"
         assert len(set(new["path"])) == len(new["path"]), "a worm never revisits a space"
-        assert new["planets"] == sorted({sheet.planet_at[c] for c in new["path"]
-                                         if c in sheet.planet_at})
+        assert new["planets"] == sorted(
+            {sheet.planet_at[c] for c in new["path"] if c in sheet.planet_at}
+        )
         for fruit in sheet.fruits:
             mine = new["fruit"][fruit.type]
             assert mine["eaten"] == len(fruit.spaces & set(new["path"]))
@@ -33,13 +34,13 @@ def _check_step(before: dict, after: dict, item) -> None:
             assert mine["plus"] <= mine["eaten"]
     for fruit_type, open_ in after["tracks"].items():
         old = before["tracks"][fruit_type]
-        assert old[len(old) - len(open_):] == open_, "tracks only lose their top numbers"
+        assert old[len(old) - len(open_) :] == open_, "tracks only lose their top numbers"
     if item.kind != "move":
         return
     seat, die = item.seat, item.value["die"]
     assert before["taken"][die] is None and after["taken"][die] == seat
     old, new = before["sheets"][seat], after["sheets"][seat]
-    added = new["path"][len(old["path"]):]
+    added = new["path"][len(old["path"]) :]
     if item.value.get("heart"):
         assert added == [] and new["hearts"] == old["hearts"] + 1
         return
@@ -57,12 +58,14 @@ def _check_result(state: dict, result: dict) -> None:
     for seat, player in enumerate(state["sheets"]):
         detail = result["details"][seat]
         missed = len(sheet.planets) - len(player["planets"])
-        fruit = sum(f["scored"] + f["plus"] for f in player["fruit"].values()
-                    if f["scored"] is not None)
+        fruit = sum(
+            f["scored"] + f["plus"] for f in player["fruit"].values() if f["scored"] is not None
+        )
         expected = fruit + 2 * (sheet.hearts - player["hearts"]) - planet_penalty(missed)
         assert result["scores"][seat] == expected == detail["score"]
-        assert detail["score"] == (detail["fruit_points"] + detail["heart_points"]
-                                   - detail["planet_penalty"])
+        assert detail["score"] == (
+            detail["fruit_points"] + detail["heart_points"] - detail["planet_penalty"]
+        )
     ended = state["sheets"][result["ended_by"]]
     if result["reason"] == "all-hearts":
         assert ended["hearts"] == sheet.hearts
@@ -80,8 +83,11 @@ def test_random_games_keep_the_space_worm_invariants() -> None:
     names = sorted(SHEETS)
     for i in range(GAMES):
         players, sheet = rng.randint(1, 6), names[i % len(names)]
-        options = {"sheet": sheet, "start_roll": ("each", "shared")[i % 2],
-                   "hungriest_seat": rng.randrange(players)}
+        options = {
+            "sheet": sheet,
+            "start_roll": ("each", "shared")[i % 2],
+            "hungriest_seat": rng.randrange(players),
+        }
         played = random_game(ENGINE, players, options, rng, keep_states=True)
         before = ENGINE.setup(players, ENGINE.load_options(players, options))
         for item, after in zip(played.inputs, played.states):
@@ -95,7 +101,7 @@ def _check_start(played, players: int, options: dict) -> None:
     """The start rolls: one per seat (``each``) or one for all (``shared``), each worm
     on the Planet of its roll; the hungriest seat rolls round 1 and moves first."""
     starts = 1 if options["start_roll"] == "shared" else players
-    assert [i.kind for i in played.inputs[:starts + 1]] == ["chance"] * (starts + 1)
+    assert [i.kind for i in played.inputs[: starts + 1]] == ["chance"] * (starts + 1)
     assert played.inputs[starts + 1].seat == options["hungriest_seat"]
     sheet = SHEETS[options["sheet"]]
     rolls = played.state["start_rolls"]

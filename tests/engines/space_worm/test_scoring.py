@@ -11,8 +11,9 @@ from tests.engines.space_worm.helpers import game, place
 LEVEL1 = get_sheet("level1")
 
 
-@pytest.mark.parametrize("missed, lost", [
-    (1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 21), (7, 28), (8, 36)])
+@pytest.mark.parametrize(
+    "missed, lost", [(1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 21), (7, 28), (8, 36)]
+)
 def test_the_unvisited_planet_table_of_the_book(missed, lost) -> None:
     """rules/space-worm.md, "Scoring": "Number of Planets not eaten / VPs Lost":
     1 1, 2 3, 3 6, 4 10, 5 15, 6 21, 7 28, 8 36."""
@@ -47,10 +48,10 @@ def test_the_score_adds_fruit_and_hearts_and_subtracts_the_planet_penalty() -> N
     Given a sheet with apples scored 12 (+1), bananas 8, a +2 on unfinished grapes,
     1 Heart and Planets 1, 2, 4, 5, 6 eaten, then: 13 + 8 + 6 - 6 = 21.
     """
-    path = [(0, 0), (0, 3), (0, 8), (2, 7), (7, 1), (4, 0), (8, 3), (0, 7), (4, 6), (5, 4),
-            (7, 6)]
-    state = place(game(1), 0, path, hearts=1, plus={"apple": 1, "grape": 2},
-                  scored={"apple": 12, "banana": 8})
+    path = [(0, 0), (0, 3), (0, 8), (2, 7), (7, 1), (4, 0), (8, 3), (0, 7), (4, 6), (5, 4), (7, 6)]
+    state = place(
+        game(1), 0, path, hearts=1, plus={"apple": 1, "grape": 2}, scored={"apple": 12, "banana": 8}
+    )
     parts = breakdown(LEVEL1, state["sheets"][0])
     assert parts["fruit"]["apple"]["points"] == 13
     assert parts["fruit"]["banana"]["points"] == 8

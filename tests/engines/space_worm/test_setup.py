@@ -37,8 +37,7 @@ def test_each_player_rolls_for_their_own_start_planet_by_default() -> None:
     for seat in (0, 1, 2):
         prompt = ENGINE.prompt(state)
         assert isinstance(prompt, Chance) and prompt.visible_to is None
-        assert prompt.spec == {"kind": "dice", "faces": [6, 6], "for": "start-planet",
-                               "seat": seat}
+        assert prompt.spec == {"kind": "dice", "faces": [6, 6], "for": "start-planet", "seat": seat}
         state = ENGINE.resolve(state, rolls[seat])
     assert [s["planets"] for s in state["sheets"]] == [[1], [4], [8]]
     assert [s["path"] for s in state["sheets"]] == [[cell(0, 0)], [cell(4, 6)], [cell(8, 8)]]
@@ -87,17 +86,24 @@ def test_the_creator_names_the_hungriest_player() -> None:
     assert state["start_player"] == 3 and ENGINE.prompt(state).spec["roller"] == 3
 
 
-@pytest.mark.parametrize("players, options, says", [
-    (3, {"hungriest_seat": 3}, "no seat 3 in a game of 3 players (seats 0 to 2)"),
-    (1, {"hungriest_seat": 1}, "no seat 1 in a game of 1 player (seats 0 to 0)"),
-    (3, {"hungriest_seat": -1}, "hungriest_seat"),
-    (3, {"hungriest_seat": "1"}, "hungriest_seat"),
-    (3, {"hungriest_seat": 1.5}, "hungriest_seat"),  # 1.0 is 1 (a JSON Schema integer, issue 16)
-    (3, {"hungriest_seat": True}, "hungriest_seat"),
-    (3, {"start_roll": "everyone"}, "start_roll"),
-    (3, {"start_roll": None}, "start_roll"),
-    (3, {"start_roll": ["each"]}, "start_roll"),
-])
+@pytest.mark.parametrize(
+    "players, options, says",
+    [
+        (3, {"hungriest_seat": 3}, "no seat 3 in a game of 3 players (seats 0 to 2)"),
+        (1, {"hungriest_seat": 1}, "no seat 1 in a game of 1 player (seats 0 to 0)"),
+        (3, {"hungriest_seat": -1}, "hungriest_seat"),
+        (3, {"hungriest_seat": "1"}, "hungriest_seat"),
+        (
+            3,
+            {"hungriest_seat": 1.5},
+            "hungriest_seat",
+        ),  # 1.0 is 1 (a JSON Schema integer, issue 16)
+        (3, {"hungriest_seat": True}, "hungriest_seat"),
+        (3, {"start_roll": "everyone"}, "start_roll"),
+        (3, {"start_roll": None}, "start_roll"),
+        (3, {"start_roll": ["each"]}, "start_roll"),
+    ],
+)
 def test_bad_start_options_are_refused(players, options, says) -> None:
     """Given a hungriest seat outside the game or a start roll rule other than each or
     shared, then ``bad-options`` with a sentence naming the option."""
@@ -115,18 +121,27 @@ def test_version_1_games_keep_the_shared_roll_and_seat_0() -> None:
     assert old.version == "1" and ENGINE.at_version("2") is ENGINE
     assert old.load_options(2, {}) == {"sheet": "level1"}
     state = old.setup(2, old.load_options(2, {}))
-    assert ENGINE.prompt(state).spec == {"kind": "dice", "faces": [6, 6],
-                                         "for": "start-planet"}
+    assert ENGINE.prompt(state).spec == {"kind": "dice", "faces": [6, 6], "for": "start-planet"}
     assert state["start_player"] == 0
     with pytest.raises(InvalidOptions):
         old.load_options(2, {"start_roll": "each"})
 
 
-@pytest.mark.parametrize("roll, planet, where", [
-    ((1, 1), 1, (0, 0)), ((1, 2), 1, (0, 0)), ((2, 2), 2, (0, 8)), ((3, 3), 3, (3, 3)),
-    ((3, 4), 4, (4, 6)), ((6, 2), 5, (5, 4)), ((4, 5), 6, (7, 6)), ((5, 5), 7, (8, 0)),
-    ((5, 6), 8, (8, 8)), ((6, 6), 8, (8, 8)),
-])
+@pytest.mark.parametrize(
+    "roll, planet, where",
+    [
+        ((1, 1), 1, (0, 0)),
+        ((1, 2), 1, (0, 0)),
+        ((2, 2), 2, (0, 8)),
+        ((3, 3), 3, (3, 3)),
+        ((3, 4), 4, (4, 6)),
+        ((6, 2), 5, (5, 4)),
+        ((4, 5), 6, (7, 6)),
+        ((5, 5), 7, (8, 0)),
+        ((5, 6), 8, (8, 8)),
+        ((6, 6), 8, (8, 8)),
+    ],
+)
 def test_colour_in_the_planet_of_the_number_rolled(roll, planet, where) -> None:
     """rules/space-worm.md, "Setup": "colour in the Planet of the number you rolled".
 
@@ -162,8 +177,16 @@ def test_the_hungriest_player_is_seat_0_and_rolls_all_8_dice() -> None:
     assert state["start_player"] == 0
     assert isinstance(prompt, Chance)
     assert prompt.spec["faces"] == [6] * 8 and prompt.spec["roller"] == 0
-    assert prompt.spec["colours"] == ["red", "red", "yellow", "yellow",
-                                      "purple", "purple", "green", "green"]
+    assert prompt.spec["colours"] == [
+        "red",
+        "red",
+        "yellow",
+        "yellow",
+        "purple",
+        "purple",
+        "green",
+        "green",
+    ]
     state = ENGINE.resolve(state, [1, 2, 3, 4, 5, 6, 1, 2])
     assert ENGINE.prompt(state) == Decision((0,), kind="choose-die")
     assert state["dice"] == [1, 2, 3, 4, 5, 6, 1, 2]
@@ -188,8 +211,11 @@ def test_other_player_counts_are_refused(players) -> None:
 def test_option_sheet_selects_the_sheet_by_name() -> None:
     """Option ``sheet`` picks a bundled sheet; the default is ``level1`` (and each
     player rolls, seat 0 the hungriest)."""
-    assert ENGINE.load_options(2, {}) == {"sheet": "level1", "start_roll": "each",
-                                          "hungriest_seat": 0}
+    assert ENGINE.load_options(2, {}) == {
+        "sheet": "level1",
+        "start_roll": "each",
+        "hungriest_seat": 0,
+    }
     state = ENGINE.setup(2, ENGINE.load_options(2, {"sheet": "small"}))
     assert state["sheet"] == "small"
 

@@ -104,18 +104,23 @@ def _broken(**changes) -> dict:
     return data
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"planets__start_by_sum": {str(s): 1 for s in range(2, 12)}}, "every sum"),
-    ({"planets__start_by_sum": {**{str(s): 1 for s in range(2, 13)}, "12": 9}}, "Planets"),
-    ({"map__rows": ["1..a...b2", "1........"]}, "twice"),
-    ({"map__rows": ["1..a", "23"]}, "one length"),
-    ({"map__rows": ["12345678abgz"]}, "unknown map symbol"),
-    ({"map__rows": ["12345678abg"]}, "no space"),
-    ({"dice__colours": ["blue"] * 8}, "die colour"),
-    ({"fruit__types": [{"type": "apple", "symbol": "a", "colour": "red", "track": [1, 2]}]},
-     "highest first"),
-    ({"hearts__count": 0}, "hearts"),
-])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"planets__start_by_sum": {str(s): 1 for s in range(2, 12)}}, "every sum"),
+        ({"planets__start_by_sum": {**{str(s): 1 for s in range(2, 13)}, "12": 9}}, "Planets"),
+        ({"map__rows": ["1..a...b2", "1........"]}, "twice"),
+        ({"map__rows": ["1..a", "23"]}, "one length"),
+        ({"map__rows": ["12345678abgz"]}, "unknown map symbol"),
+        ({"map__rows": ["12345678abg"]}, "no space"),
+        ({"dice__colours": ["blue"] * 8}, "die colour"),
+        (
+            {"fruit__types": [{"type": "apple", "symbol": "a", "colour": "red", "track": [1, 2]}]},
+            "highest first",
+        ),
+        ({"hearts__count": 0}, "hearts"),
+    ],
+)
 def test_a_broken_sheet_is_refused_with_the_reason(changes, words) -> None:
     """Given a sheet that breaks a documented fact, when it is read, then SheetError."""
     with pytest.raises(SheetError) as err:

@@ -7,8 +7,16 @@ import pytest
 
 from engines.base import Chance, Decision, IllegalMove
 from engines.space_worm import ENGINE
-from tests.engines.space_worm.helpers import (cell, game, place, play, position, rolled,
-                                              started, to_move)
+from tests.engines.space_worm.helpers import (
+    cell,
+    game,
+    place,
+    play,
+    position,
+    rolled,
+    started,
+    to_move,
+)
 
 
 def _draft_order(state: dict) -> tuple[list[int], dict]:
@@ -21,12 +29,15 @@ def _draft_order(state: dict) -> tuple[list[int], dict]:
     return order, state
 
 
-@pytest.mark.parametrize("players, order", [
-    (1, [0] * 8),
-    (2, [0, 1] * 4),
-    (3, [0, 1, 2, 0, 1, 2, 0, 1]),
-    (6, [0, 1, 2, 3, 4, 5, 0, 1]),
-])
+@pytest.mark.parametrize(
+    "players, order",
+    [
+        (1, [0] * 8),
+        (2, [0, 1] * 4),
+        (3, [0, 1, 2, 0, 1, 2, 0, 1]),
+        (6, [0, 1, 2, 3, 4, 5, 0, 1]),
+    ],
+)
 def test_players_choose_in_turn_clockwise_until_all_8_dice_are_taken(players, order) -> None:
     """rules/space-worm.md, "Turns": "On your turn, choose one die", from the start player
     clockwise, "After all dice have been chosen" the round ends: with fewer than 8
@@ -80,8 +91,9 @@ def test_a_move_draws_a_straight_line_through_as_many_spaces_as_pips() -> None:
     assert state["sheets"][1]["path"] == [cell(4, 6)]
 
 
-@pytest.mark.parametrize("direction, end", [
-    ("up", (2, 6)), ("right", (4, 8)), ("down", (6, 6)), ("left", (4, 4))])
+@pytest.mark.parametrize(
+    "direction, end", [("up", (2, 6)), ("right", (4, 8)), ("down", (6, 6)), ("left", (4, 4))]
+)
 def test_lines_go_in_all_four_directions(direction, end) -> None:
     """rules/space-worm.md, "Turns": "a horizontal or vertical line" (row 0 is up)."""
     state = play(game(1, dice=[2] * 8), 0, f"die 0 {direction}")
@@ -139,8 +151,9 @@ def test_you_cannot_move_to_a_space_you_have_been_to() -> None:
     Given a worm whose path holds (2, 6) but not (3, 6), at (4, 6), when it takes a 2
     up (ending on (2, 6)), then ``blocked-path``; a 1 up is fine.
     """
-    state = place(game(2, dice=[2, 1, 1, 1, 1, 1, 1, 1]), 0,
-                  [(2, 6), (2, 5), (3, 5), (4, 5), (4, 6)])
+    state = place(
+        game(2, dice=[2, 1, 1, 1, 1, 1, 1, 1]), 0, [(2, 6), (2, 5), (3, 5), (4, 5), (4, 6)]
+    )
     with pytest.raises(IllegalMove) as err:
         play(state, 0, "die 0 up")
     assert err.value.code == "blocked-path"
@@ -252,7 +265,8 @@ def test_timeout_move_is_the_first_legal_move() -> None:
     state = play(state, 0, "die 0 heart")
     assert ENGINE.timeout_move(state, 1) == {"die": 1, "direction": "up"}
     assert ENGINE.legal_moves(state, 1)[:3] == [
-        {"die": 1, "direction": d} for d in ("up", "right", "down")]
+        {"die": 1, "direction": d} for d in ("up", "right", "down")
+    ]
     with pytest.raises(IllegalMove) as err:
         ENGINE.timeout_move(state, 0)
     assert err.value.code == "not-your-turn"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -13,21 +13,33 @@ from engines.star_maps.sheet import SHEETS, blank_marks
 ALL_BONUSES = ["bridge", "echo", "nudge", "reprise", "comet", "leap"]
 
 
-def marks(boxes: Mapping[str, int] | None = None, connections: Sequence[str] = (),
-          bonuses_used: Sequence[str] = (), sheet: str = "plain") -> dict:
+def marks(
+    boxes: Mapping[str, int] | None = None,
+    connections: Sequence[str] = (),
+    bonuses_used: Sequence[str] = (),
+    sheet: str = "plain",
+) -> dict:
     """Return a seat's marks with these boxes written and connections filled."""
     order = list(SHEETS[sheet].connections)
-    return {**blank_marks(), "boxes": dict(boxes or {}),
-            "connections": sorted(connections, key=order.index),
-            "bonuses_used": list(bonuses_used)}
+    return {
+        **blank_marks(),
+        "boxes": dict(boxes or {}),
+        "connections": sorted(connections, key=order.index),
+        "bonuses_used": list(bonuses_used),
+    }
 
 
-def given(players: int = 1, sheet: str = "plain", bonuses: Sequence[str] = (),
-          seats: Sequence[dict] | None = None, roll: Sequence[int] | None = None) -> dict:
+def given(
+    players: int = 1,
+    sheet: str = "plain",
+    bonuses: Sequence[str] = (),
+    seats: Sequence[dict] | None = None,
+    roll: Sequence[int] | None = None,
+) -> dict:
     """Return a game with the seats' marks set, then the roll applied (if any)."""
     state = ENGINE.setup(players, {"sheet": sheet, "unlocked_bonuses": list(bonuses)})
     if seats is not None:
-        state = {**state, "marks": [*seats, *state["marks"][len(seats):]]}
+        state = {**state, "marks": [*seats, *state["marks"][len(seats) :]]}
     if roll is not None:
         state = ENGINE.resolve(state, list(roll))
     return state

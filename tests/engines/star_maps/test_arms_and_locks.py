@@ -97,8 +97,11 @@ def test_a_pre_filled_star_is_not_a_star_to_find():
     """Lock/Unlock, "pre-filled": the star already holds its value. Given a roll of 6 and 2,
     then no Hexagon move writes next to p unless another Hexagon is there (W2 and W3 are
     not offered for star 6)."""
-    boxes = {m["box"] for m in ENGINE.legal_moves(given(sheet="arms", roll=[6, 2]), 0)
-             if m["act"] == "dice" and m["star"] == 6}
+    boxes = {
+        m["box"]
+        for m in ENGINE.legal_moves(given(sheet="arms", roll=[6, 2]), 0)
+        if m["act"] == "dice" and m["star"] == 6
+    }
     assert boxes == {"B1", "E2", "E3"}
 
 

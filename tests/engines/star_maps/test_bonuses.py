@@ -39,8 +39,9 @@ def test_finding_the_last_star_of_a_type_lets_a_bonus_be_used_at_once():
     moves = ENGINE.legal_moves(state, 0)
     assert FINDS_LAST_DIAMOND in moves
     with_bonus = [m for m in moves if "bonuses" in m and m["star"] == 4]
-    assert with_bonus == [dice(4, 6, "B2", {"bonus": "bridge", "connection": c})
-                          for c in ("C1", "C2", "C3", "C4")]
+    assert with_bonus == [
+        dice(4, 6, "B2", {"bonus": "bridge", "connection": c}) for c in ("C1", "C2", "C3", "C4")
+    ]
     after = ENGINE.play(state, 0, dice(4, 6, "B2", BRIDGE_C2))
     assert after["marks"][0]["connections"] == ["C2"]
     assert after["marks"][0]["bonuses_used"] == ["bridge"]
@@ -71,15 +72,15 @@ def test_a_bonus_without_finding_the_last_star_of_a_type_is_refused():
 def test_a_bonus_that_is_not_unlocked_is_refused():
     """Bonuses: only "bonuses you have unlocked". Given only Echo is unlocked, when the
     trigger move adds Bridge, then bonus-locked."""
-    err = refused(diamond_game(bonuses=["echo"]), 0, dice(4, 6, "B2", BRIDGE_C2),
-                  "bonus-locked")
+    err = refused(diamond_game(bonuses=["echo"]), 0, dice(4, 6, "B2", BRIDGE_C2), "bonus-locked")
     assert "echo" in err.detail
 
 
 def test_an_unknown_bonus_is_refused():
     """Bonuses. Given the trigger, when the bonus is 'teleport', then no-such-bonus."""
-    refused(diamond_game(), 0, dice(4, 6, "B2", {"bonus": "teleport", "box": "A1"}),
-            "no-such-bonus")
+    refused(
+        diamond_game(), 0, dice(4, 6, "B2", {"bonus": "teleport", "box": "A1"}), "no-such-bonus"
+    )
 
 
 def test_no_more_than_two_bonuses_per_sheet():
@@ -96,8 +97,9 @@ def test_a_move_finding_the_last_star_of_two_types_earns_two_bonuses():
     of both the last Diamond b1 and the last Hexagon b2 (a6 found), when star 4 write 6
     goes in B2, then two bonuses may follow."""
     state = diamond_game(extra={"B3": 1, "A6": 3, "A7": 5}, connections=["C2"])
-    move = dice(4, 6, "B2", {"bonus": "bridge", "connection": "C1"},
-                {"bonus": "bridge", "connection": "C3"})
+    move = dice(
+        4, 6, "B2", {"bonus": "bridge", "connection": "C1"}, {"bonus": "bridge", "connection": "C3"}
+    )
     assert move in ENGINE.legal_moves(state, 0)
     assert ENGINE.play(state, 0, move)["marks"][0]["bonuses_used"] == ["bridge", "bridge"]
 
@@ -126,8 +128,9 @@ def test_echo_writes_the_same_value_in_a_second_box():
     refused(state, 0, dice(4, 6, "B2", {"bonus": "echo", "box": "A5"}), "box-filled")
     refused(state, 0, dice(4, 6, "B2", {"bonus": "echo", "box": "A7"}), "not-adjacent")
     # The rulebook's connection example finds the last Square by a connection.
-    square = given(bonuses=["echo"], seats=[marks({"A3": 2, "A4": 5, "B5": 1, "B6": 1})],
-                   roll=[6, 6])
+    square = given(
+        bonuses=["echo"], seats=[marks({"A3": 2, "A4": 5, "B5": 1, "B6": 1})], roll=[6, 6]
+    )
     refused(square, 0, connect("C1", {"bonus": "echo", "box": "A1"}), "bonus-not-applicable")
 
 
@@ -136,7 +139,10 @@ def test_nudge_changes_one_die_by_one():
     with dice 4 and 6, then Nudge allows star 5 write 6 (4 -> 5) and star 4 write 5
     (6 -> 5), not the unchanged dice nor a change of 2."""
     state = diamond_game(bonuses=["nudge"])
-    nudge = lambda s, w, b: dice(4, 6, "B2", {"bonus": "nudge", "star": s, "write": w, "box": b})
+
+    def nudge(s, w, b):
+        return dice(4, 6, "B2", {"bonus": "nudge", "star": s, "write": w, "box": b})
+
     assert ENGINE.play(state, 0, nudge(5, 6, "A6"))["marks"][0]["boxes"]["A6"] == 6
     assert ENGINE.play(state, 0, nudge(6, 5, "A6"))["marks"][0]["boxes"]["A6"] == 5
     refused(state, 0, nudge(6, 4, "A6"), "not-rolled")
@@ -152,8 +158,12 @@ def test_reprise_uses_the_dice_again_and_comet_writes_any_value():
     assert ENGINE.play(state, 0, move)["marks"][0]["boxes"]["A6"] == 4
     move = dice(4, 6, "B2", {"bonus": "comet", "star": 6, "write": 1, "box": "A6"})
     assert ENGINE.play(state, 0, move)["marks"][0]["boxes"]["A6"] == 1
-    refused(state, 0, dice(4, 6, "B2", {"bonus": "comet", "star": 3, "write": 1, "box": "A3"}),
-            "not-rolled")
+    refused(
+        state,
+        0,
+        dice(4, 6, "B2", {"bonus": "comet", "star": 3, "write": 1, "box": "A3"}),
+        "not-rolled",
+    )
 
 
 def test_bonus_fields_must_fit_the_effect():
@@ -169,7 +179,13 @@ def test_the_bonuses_are_invented_data():
     assert BONUS_IDS == ("bridge", "echo", "nudge", "reprise", "comet", "leap")
     assert all(b["invented"] is True and b["name"] and b["text"] for b in CATALOG.values())
     assert {b: CATALOG[b]["unlocked_by"] for b in BONUS_IDS} == {
-        "bridge": 1, "echo": 2, "nudge": 3, "reprise": 4, "comet": 5, "leap": 6}
+        "bridge": 1,
+        "echo": 2,
+        "nudge": 3,
+        "reprise": 4,
+        "comet": 5,
+        "leap": 6,
+    }
 
 
 def test_unlocked_bonuses_is_an_option_shared_by_all_players():
@@ -193,8 +209,10 @@ FULL = marks({b: 1 for b in SHEETS["plain"].boxes}, list(SHEETS["plain"].connect
 # Every connection filled and every Triangle (a2, b6) and Pentagon (a5, b4) found, each
 # with 5; b5 (a Square) found with 5 too: 25 + 2 complete types x 5 = 35 points, and with
 # the dice 2 and 5 nothing is left to do. Its complete types unlock Echo and Comet.
-WINNER = marks({"A2": 1, "A3": 6, "A5": 1, "A6": 6, "B6": 1, "B7": 6, "B5": 6, "B4": 1},
-               list(SHEETS["plain"].connections))
+WINNER = marks(
+    {"A2": 1, "A3": 6, "A5": 1, "A6": 6, "B6": 1, "B7": 6, "B5": 6, "B4": 1},
+    list(SHEETS["plain"].connections),
+)
 VOTE = {"act": "choose-bonus"}
 
 
@@ -214,8 +232,9 @@ def test_the_losers_choose_a_new_bonus_together():
     Echo and Comet unlocked in play are not), or none; the winner may not vote."""
     state = ended(3, bonuses=["bridge"])
     assert ENGINE.prompt(state) == Decision((1, 2), kind="choose-bonus")
-    assert ENGINE.legal_moves(state, 1) == [{**VOTE, "bonus": b}
-                                            for b in ("nudge", "reprise", "leap", "none")]
+    assert ENGINE.legal_moves(state, 1) == [
+        {**VOTE, "bonus": b} for b in ("nudge", "reprise", "leap", "none")
+    ]
     refused(state, 0, {**VOTE, "bonus": "nudge"}, "not-your-turn")
     refused(state, 1, {**VOTE, "bonus": "bridge"}, "already-unlocked")
     refused(state, 1, {**VOTE, "bonus": "echo"}, "already-unlocked")
@@ -244,12 +263,15 @@ def test_the_most_voted_bonus_wins_and_a_tie_goes_to_the_first_listed():
     assert ENGINE.prompt(state).result["new_bonus"] == "reprise"
 
 
-@pytest.mark.parametrize("players, votes, chosen", [
-    (3, ["none", "none"], None),
-    (4, ["none", "none", "leap"], None),
-    (3, ["none", "leap"], "leap"),
-    (4, ["none", "leap", "nudge"], "nudge"),
-])
+@pytest.mark.parametrize(
+    "players, votes, chosen",
+    [
+        (3, ["none", "none"], None),
+        (4, ["none", "none", "leap"], None),
+        (3, ["none", "leap"], "leap"),
+        (4, ["none", "leap", "nudge"], "nudge"),
+    ],
+)
 def test_the_losers_may_choose_no_bonus(players, votes, chosen):
     """Bonuses: the losers "may cooperate to choose one new bonus": they may also choose
     none (``choose none``). Decision: none wins only with more votes than every bonus;
@@ -260,8 +282,9 @@ def test_the_losers_may_choose_no_bonus(players, votes, chosen):
         state = ENGINE.play(state, seat, {**VOTE, "bonus": bonus})
     result = ENGINE.prompt(state).result
     assert result["new_bonus"] == chosen and result["votes"] == [None, *votes]
-    assert result["unlocked_after"] == [b for b in ("echo", "nudge", "comet", "leap")
-                                        if b in ("echo", "comet", chosen)]
+    assert result["unlocked_after"] == [
+        b for b in ("echo", "nudge", "comet", "leap") if b in ("echo", "comet", chosen)
+    ]
     assert ENGINE.parse("choose none", state, 1) == {**VOTE, "bonus": "none"}
     assert ENGINE.describe({**VOTE, "bonus": "none"}) == "choose none"
 
@@ -272,11 +295,14 @@ def test_a_loser_who_times_out_chooses_no_bonus():
     assert ENGINE.timeout_move(ended(2, bonuses=["bridge"]), 1) == {**VOTE, "bonus": "none"}
 
 
-@pytest.mark.parametrize("players, seats, bonuses", [
-    (1, None, ()),                       # a solo game has no losers
-    (2, [FULL, FULL], ()),               # everyone tied: everyone wins
-    (2, None, ALL_BONUSES),              # nothing left to unlock
-])
+@pytest.mark.parametrize(
+    "players, seats, bonuses",
+    [
+        (1, None, ()),  # a solo game has no losers
+        (2, [FULL, FULL], ()),  # everyone tied: everyone wins
+        (2, None, ALL_BONUSES),  # nothing left to unlock
+    ],
+)
 def test_no_vote_without_losers_or_without_bonuses_left(players, seats, bonuses):
     """Bonuses: "In a multiplayer game, losers ... choose one new bonus". Given a solo game,
     a game where all tie, or a campaign with every bonus unlocked, then the game is over

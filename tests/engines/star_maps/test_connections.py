@@ -42,8 +42,9 @@ def test_any_open_connection_may_be_filled_instead_of_using_the_dice():
 
 def test_a_filled_connection_cannot_be_filled_again():
     """Make a Connection. Given C2 is filled, when C2 is chosen, then connection-filled."""
-    refused(given(seats=[marks(connections=["C2"])], roll=[3, 1]), 0, connect("C2"),
-            "connection-filled")
+    refused(
+        given(seats=[marks(connections=["C2"])], roll=[3, 1]), 0, connect("C2"), "connection-filled"
+    )
 
 
 def test_an_unknown_connection_is_refused():

@@ -72,13 +72,18 @@ def test_a_box_not_on_the_sheet_is_refused():
     refused(given(roll=[1, 6]), 0, dice(1, 6, "Z9"), "no-such-box")
 
 
-@pytest.mark.parametrize("move", [
-    {"act": "dice", "star": 1, "write": 6},
-    {"act": "dice", "star": 1, "write": 7, "box": "A1"},
-    {"act": "dice", "star": "1", "write": 6, "box": "A1"},
-    {"act": "dice", "star": 1, "write": 6, "box": "A1", "extra": 1},
-    {"act": "roll"}, "star 1 write 6 at A1", None,
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"act": "dice", "star": 1, "write": 6},
+        {"act": "dice", "star": 1, "write": 7, "box": "A1"},
+        {"act": "dice", "star": "1", "write": 6, "box": "A1"},
+        {"act": "dice", "star": 1, "write": 6, "box": "A1", "extra": 1},
+        {"act": "roll"},
+        "star 1 write 6 at A1",
+        None,
+    ],
+)
 def test_a_malformed_move_is_bad_move(move):
     """Using the Dice. Given a roll, when the move cannot be read, then InvalidMove
     bad-move."""

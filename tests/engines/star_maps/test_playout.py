@@ -25,8 +25,9 @@ from engines.star_maps.sheet import SHEETS
 from .helpers import ALL_BONUSES
 
 GAMES = int(os.environ.get("ARBITER_PLAYOUTS", "200"))
-CONFIGS = list(itertools.product(sorted(SHEETS), (1, 2, 3, 4),
-                                 ([], ALL_BONUSES, ["echo", "bridge"])))
+CONFIGS = list(
+    itertools.product(sorted(SHEETS), (1, 2, 3, 4), ([], ALL_BONUSES, ["echo", "bridge"]))
+)
 FORBIDDEN = {"flask", "sqlalchemy", "celery", "arbiter", "random", "time", "os", "socket"}
 
 
@@ -36,16 +37,18 @@ def games():
     for i in range(GAMES):
         sheet, players, bonuses = CONFIGS[i % len(CONFIGS)]
         options = {"sheet": sheet, "unlocked_bonuses": bonuses}
-        yield options, players, random_game(ENGINE, players, options, rng,
-                                            keep_states=i % 10 == 0)
+        yield options, players, random_game(ENGINE, players, options, rng, keep_states=i % 10 == 0)
 
 
 def reversed_rounds(inputs):
     """Return the inputs with each round's answers (and the votes) in reverse order."""
     out, block = [], []
     for item in inputs:
-        if item.kind == "chance" or (item.value["act"] == "choose-bonus"
-                                     and block and block[-1].value["act"] != "choose-bonus"):
+        if item.kind == "chance" or (
+            item.value["act"] == "choose-bonus"
+            and block
+            and block[-1].value["act"] != "choose-bonus"
+        ):
             out += block[::-1]
             block = []
         (out if item.kind == "chance" else block).append(item)
@@ -97,11 +100,14 @@ def check_step(state, options):
             ENGINE.play(state, seat, move)
         if prompt.kind != "choose":
             continue
-        candidates = [{"act": "pass"}] + [{"act": "connect", "connection": c}
-                                          for c in layout.connections]
-        candidates += [{"act": "dice", "star": s, "write": w, "box": b}
-                       for s, w in {tuple(state["roll"]), tuple(state["roll"][::-1])}
-                       for b in layout.boxes]
+        candidates = [{"act": "pass"}] + [
+            {"act": "connect", "connection": c} for c in layout.connections
+        ]
+        candidates += [
+            {"act": "dice", "star": s, "write": w, "box": b}
+            for s, w in {tuple(state["roll"]), tuple(state["roll"][::-1])}
+            for b in layout.boxes
+        ]
         for move in candidates:
             try:
                 ENGINE.play(state, seat, move)
@@ -138,8 +144,7 @@ def test_bonuses_and_votes_happen_in_random_games():
     rng = random.Random("star-maps-bonus-coverage")
     for i in range(48):
         sheet, players = ("plain", "arms")[i % 2], 1 + i % 4
-        game = random_game(ENGINE, players, {"sheet": sheet, "unlocked_bonuses": ALL_BONUSES},
-                           rng)
+        game = random_game(ENGINE, players, {"sheet": sheet, "unlocked_bonuses": ALL_BONUSES}, rng)
         counts = [len(d["bonuses_used"]) for d in game.result["details"]]
         used += sum(1 for c in counts if c)
         two += counts.count(2)
@@ -157,8 +162,9 @@ def test_a_state_never_changes_in_place():
     """DESIGN.md, "Engines: pure functions": given a state, when every legal move is played
     from it, then the state is unchanged."""
     rng = random.Random("star-maps-purity")
-    game = random_game(ENGINE, 3, {"sheet": "arms", "unlocked_bonuses": ALL_BONUSES}, rng,
-                       keep_states=True)
+    game = random_game(
+        ENGINE, 3, {"sheet": "arms", "unlocked_bonuses": ALL_BONUSES}, rng, keep_states=True
+    )
     for state in game.states[::5]:
         frozen = json.dumps(state, sort_keys=True)
         for seat in ENGINE.to_act(state):
@@ -174,8 +180,13 @@ def test_the_engine_imports_nothing_impure():
     root = Path(__file__).resolve().parents[3]
     for path in (root / package).glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             assert not {n.split(".")[0] for n in names} & FORBIDDEN, (path, names)
 
 

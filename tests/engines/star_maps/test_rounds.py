@@ -157,6 +157,7 @@ def test_a_seat_with_no_action_may_pass_in_the_answer_rules():
     then its only answer is pass and pass is accepted (such a seat is never asked, so this
     is the answer rule itself)."""
     from engines.star_maps import turn
+
     layout = SHEETS["plain"]
     assert turn.answers(layout, [2, 5], [], FULL_PLAIN) == [{"act": "pass"}]
     assert turn.apply_answer(layout, [2, 5], [], FULL_PLAIN, {"act": "pass"}) == FULL_PLAIN

@@ -33,8 +33,9 @@ def test_the_plain_sheet_scores_five_per_complete_type():
     given a full sheet of ones, every star holds 0 and the six types give 30."""
     circles = score_marks(PLAIN, marks({"A1": 1, "A2": 2, "B3": 3, "A4": 6}, ["C1"]))
     assert circles["complete_types"] == [1]
-    assert circles["sheet_rules"] == [{"rule": "per-complete-type", "points": 5,
-                                       "count": 1, "score": 5}]
+    assert circles["sheet_rules"] == [
+        {"rule": "per-complete-type", "points": 5, "count": 1, "score": 5}
+    ]
     assert circles["stars"] == {"a1": 1, "b3": 3}
     assert circles["total"] == 1 + 3 + 5
     full = score_marks(PLAIN, FULL)

@@ -56,15 +56,18 @@ def test_the_sheet_option_selects_the_sheet():
         ENGINE.setup(5, {})
 
 
-@pytest.mark.parametrize("change", [
-    lambda d: d["stars"]["a1"].update(boxes=["A1"]),             # one box
-    lambda d: d["stars"]["a1"].update(boxes=["A1", "A2", "A3"]),  # three boxes
-    lambda d: d["connections"].update(C9=["zz", "A1"]),          # unknown id
-    lambda d: d["stars"]["a1"].update(type=7),                   # no such type
-    lambda d: d["scoring"].append({"rule": "per-moon", "points": 1}),
-    lambda d: d.pop("invented"),
-    lambda d: d["locks"].update(L9={"connections": ["C9"]}),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["stars"]["a1"].update(boxes=["A1"]),  # one box
+        lambda d: d["stars"]["a1"].update(boxes=["A1", "A2", "A3"]),  # three boxes
+        lambda d: d["connections"].update(C9=["zz", "A1"]),  # unknown id
+        lambda d: d["stars"]["a1"].update(type=7),  # no such type
+        lambda d: d["scoring"].append({"rule": "per-moon", "points": 1}),
+        lambda d: d.pop("invented"),
+        lambda d: d["locks"].update(L9={"connections": ["C9"]}),
+    ],
+)
 def test_a_sheet_that_is_not_playable_is_refused_at_load(change):
     """Using the Dice, step 3 (a star has two boxes) and Final Scoring (known rules). Given
     a broken sheet file, then loading it raises SheetError."""

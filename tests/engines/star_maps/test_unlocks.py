@@ -49,13 +49,17 @@ def test_finding_the_last_star_of_a_type_unlocks_its_bonus_for_everyone():
 
 
 def test_a_bonus_unlocked_now_is_for_future_use_not_the_move_that_unlocked_it():
-    """"players unlock bonuses for future use": given no bonus unlocked, then the move
+    """ "players unlock bonuses for future use": given no bonus unlocked, then the move
     that finds the last Diamond offers no bonus, and naming Reprise in it is refused
     (``bonus-locked``)."""
     state = given(players=1, seats=[marks(LAST_DIAMOND)], roll=[4, 6])
     assert all("bonuses" not in m for m in ENGINE.legal_moves(state, 0))
-    refused(state, 0, dice(4, 6, "B2", {"bonus": "reprise", "star": 6, "write": 4,
-                                        "box": "A6"}), "bonus-locked")
+    refused(
+        state,
+        0,
+        dice(4, 6, "B2", {"bonus": "reprise", "star": 6, "write": 4, "box": "A6"}),
+        "bonus-locked",
+    )
 
 
 def test_a_solo_player_uses_a_bonus_unlocked_earlier_in_the_game():
@@ -63,13 +67,13 @@ def test_a_solo_player_uses_a_bonus_unlocked_earlier_in_the_game():
     last Diamond is found in round 1 and the last Square in round 2, then the round 2 move
     may use Reprise, unlocked in round 1 ("Using the Dice", step 4: "you may immediately
     use a bonus you have unlocked")."""
-    state = given(players=1, seats=[marks({**LAST_DIAMOND, **SQUARE_NEXT}, ["C1"])],
-                  roll=[4, 6])
+    state = given(players=1, seats=[marks({**LAST_DIAMOND, **SQUARE_NEXT}, ["C1"])], roll=[4, 6])
     state = ENGINE.play(state, 0, FINDS_LAST_DIAMOND)
     assert state["unlocked"] == ["reprise"] and state["round"] == 2
     state = ENGINE.resolve(state, [3, 5])
-    with_reprise = [m for m in ENGINE.legal_moves(state, 0)
-                    if m.get("bonuses") and m["box"] == "A3"]
+    with_reprise = [
+        m for m in ENGINE.legal_moves(state, 0) if m.get("bonuses") and m["box"] == "A3"
+    ]
     assert with_reprise and all(m["bonuses"][0]["bonus"] == "reprise" for m in with_reprise)
     state = ENGINE.play(state, 0, with_reprise[0])
     assert state["marks"][0]["bonuses_used"] == ["reprise"]
@@ -112,9 +116,18 @@ def test_the_last_rounds_unlocks_are_in_the_result_and_carried_to_the_campaign()
     result = prompt.result
     assert {"bonus": "reprise", "type": 4, "round": 1, "by": [0, 1]} in result["unlocked_in_play"]
     assert [u["bonus"] for u in result["unlocked_in_play"]] == [
-        "bridge", "echo", "nudge", "reprise", "comet", "leap"]
-    assert result["unlocked_after"] == result["unlocked_bonuses"] == [
-        "bridge", "echo", "nudge", "reprise", "comet", "leap"]
+        "bridge",
+        "echo",
+        "nudge",
+        "reprise",
+        "comet",
+        "leap",
+    ]
+    assert (
+        result["unlocked_after"]
+        == result["unlocked_bonuses"]
+        == ["bridge", "echo", "nudge", "reprise", "comet", "leap"]
+    )
     assert result["new_bonus"] is None
     assert ENGINE.campaign_options([result])["unlocked_bonuses"] == result["unlocked_after"]
 
@@ -123,11 +136,12 @@ def test_campaign_options_join_every_games_unlocks():
     """Given a campaign's results (a game unlocking in play, one whose losers chose, and a
     version 1 result with only ``new_bonus``), then the next game has all of them, once
     each, in list order."""
-    results = [{"unlocked_after": ["reprise"], "new_bonus": None},
-               {"unlocked_after": ["echo", "reprise"], "new_bonus": "echo"},
-               {"new_bonus": "bridge"}]
-    assert ENGINE.campaign_options(results) == {"unlocked_bonuses": ["bridge", "echo",
-                                                                     "reprise"]}
+    results = [
+        {"unlocked_after": ["reprise"], "new_bonus": None},
+        {"unlocked_after": ["echo", "reprise"], "new_bonus": "echo"},
+        {"new_bonus": "bridge"},
+    ]
+    assert ENGINE.campaign_options(results) == {"unlocked_bonuses": ["bridge", "echo", "reprise"]}
 
 
 def test_version_1_games_unlock_nothing_in_play_and_their_losers_must_choose():
@@ -141,11 +155,14 @@ def test_version_1_games_unlock_nothing_in_play_and_their_losers_must_choose():
     state = {**state, "marks": [marks(LAST_DIAMOND), state["marks"][1]]}
     state = old.play(old.play(state, 0, FINDS_LAST_DIAMOND), 1, dice(4, 6, "A4"))
     assert state["unlocked"] == [] and state["unlocks"] == []
-    state = {**old.setup(2, {"sheet": "plain", "unlocked_bonuses": ["bridge"]}),
-             "marks": [WINNER, marks()]}
+    state = {
+        **old.setup(2, {"sheet": "plain", "unlocked_bonuses": ["bridge"]}),
+        "marks": [WINNER, marks()],
+    }
     state = answer_all(old.resolve(state, [2, 5]), lambda seat: dice(2, 5, "A2"))
-    assert old.legal_moves(state, 1) == [{"act": "choose-bonus", "bonus": b}
-                                         for b in ("echo", "nudge", "reprise", "comet")]
+    assert old.legal_moves(state, 1) == [
+        {"act": "choose-bonus", "bonus": b} for b in ("echo", "nudge", "reprise", "comet")
+    ]
     assert old.timeout_move(state, 1) == {"act": "choose-bonus", "bonus": "echo"}
     refused(state, 1, {"act": "choose-bonus", "bonus": "none"}, "bonus-required")
     refused(state, 1, {"act": "choose-bonus", "bonus": "leap"}, "no-such-bonus")

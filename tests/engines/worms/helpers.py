@@ -5,12 +5,10 @@ from __future__ import annotations
 from engines.base import Chance, Decision
 from engines.worms import ENGINE
 
-
 FIRST_GAME = {"setup": "first-game"}
 
 
-def start(players: int = 4, shuffles: dict | None = None, options: dict | None = None
-          ) -> dict:
+def start(players: int = 4, shuffles: dict | None = None, options: dict | None = None) -> dict:
     """Return a first game past its setup shuffles (identity order unless given): Blue's
     first decision (rulebook, Setting up your first game)."""
     state = ENGINE.setup(players, {**FIRST_GAME, **(options or {})})
@@ -19,8 +17,9 @@ def start(players: int = 4, shuffles: dict | None = None, options: dict | None =
 
 def shuffle_all(state: dict, shuffles: dict | None = None) -> dict:
     """Answer every pending hidden shuffle (identity order unless given by deck)."""
-    while isinstance(ENGINE.prompt(state), Chance) and \
-            ENGINE.prompt(state).spec["kind"] == "shuffle":
+    while (
+        isinstance(ENGINE.prompt(state), Chance) and ENGINE.prompt(state).spec["kind"] == "shuffle"
+    ):
         spec = ENGINE.prompt(state).spec
         order = (shuffles or {}).get(spec["deck"], list(range(spec["size"])))
         state = ENGINE.resolve(state, order)
@@ -77,6 +76,7 @@ def add(state: dict, kind_: str, key: str) -> tuple[dict, str]:
     """Return (a copy of ``state`` with a Thing of ``kind_`` taken from the pool into
     ``key``, its id)."""
     from engines.worms import board
+
     s = json_copy(state)
     thing = board.add_thing(s, kind_, key)
     assert thing, "pool empty or Water"
@@ -95,12 +95,15 @@ def remove(state: dict, *things: str) -> dict:
 
 def json_copy(state: dict) -> dict:
     import json
+
     return json.loads(json.dumps(state))
 
 
-def blue_ready(*, remove_things: tuple[str, ...] = (), cards: tuple[str, ...] = (),
-               options: dict | None = None) -> dict:
-    """Return a 4-player game (the whole first-game map) at Blue's card step (5. Play a Weapon Card) with B1
+def blue_ready(
+    *, remove_things: tuple[str, ...] = (), cards: tuple[str, ...] = (), options: dict | None = None
+) -> dict:
+    """Return a 4-player game (the whole first-game map) at Blue's card step (5. Play a Weapon
+    Card) with B1
     active at -2,1, both moves skipped, minus ``remove_things``."""
     s = remove(start(4, options=options), *remove_things)
     s["hands"][0] += [f"w{90 + i}-{c}" for i, c in enumerate(cards)]

@@ -33,7 +33,7 @@ def test_not_your_turn_and_awaiting_chance() -> None:
 
 def test_inching_into_water_and_jumping_too_far_or_off_the_map() -> None:
     """Inching: to an adjacent Land hex; Jumping: within two hexes (Movement)."""
-    s = move(start(4), "activate B2")                   # B2 at -3,3, on the south-west edge
+    s = move(start(4), "activate B2")  # B2 at -3,3, on the south-west edge
     refused(s, 0, {"move": "inch", "dir": 4}, "into-water")
     refused(s, 0, {"move": "jump", "to": [-3, 6]}, "jump-too-far")
     refused(s, 0, {"move": "jump", "to": [-5, 5]}, "off-the-map")
@@ -63,8 +63,14 @@ def test_die_not_rolled_and_things_not_in_hex() -> None:
 
 
 def test_garbage_is_invalid() -> None:
-    for mv in ["skip", None, {}, {"move": "dance"}, {"move": "inch", "dir": "3"},
-               {"move": "skip", "extra": 1}]:
+    for mv in [
+        "skip",
+        None,
+        {},
+        {"move": "dance"},
+        {"move": "inch", "dir": "3"},
+        {"move": "skip", "extra": 1},
+    ]:
         refused(start(4), 0, mv, "bad-move", InvalidMove)
     with pytest.raises(InvalidMove):
         ENGINE.parse("inch north", start(4), 0)

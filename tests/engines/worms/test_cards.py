@@ -15,18 +15,21 @@ from tests.engines.worms.helpers import blue_ready, hex_of, kind, move, roll, st
 
 
 def copies(deck: str | None = None, super_: bool | None = None) -> int:
-    return sum(c["copies"] for c in CARDS.values() if (deck is None or c["deck"] == deck)
-               and (super_ is None or c["super"] == super_))
+    return sum(
+        c["copies"]
+        for c in CARDS.values()
+        if (deck is None or c["deck"] == deck) and (super_ is None or c["super"] == super_)
+    )
 
 
 def test_as_many_cards_as_the_published_box() -> None:
     """Components: 80+ cards: Starter, Supply (with Superweapons), Drop and at least as
     many Sudden Death cards as seats of the largest game (Sudden Death Draft)."""
     assert copies() >= 80
-    assert copies("starter") == 4 * ENGINE.max_players      # one of each per player
-    assert copies("starter_pool") >= ENGINE.max_players      # the fifth Starter card
+    assert copies("starter") == 4 * ENGINE.max_players  # one of each per player
+    assert copies("starter_pool") >= ENGINE.max_players  # the fifth Starter card
     assert copies("supply", super_=True) >= 2 * ENGINE.max_players // 2
-    assert copies("supply", super_=False) >= 2 * ENGINE.max_players   # Late Superweapons
+    assert copies("supply", super_=False) >= 2 * ENGINE.max_players  # Late Superweapons
     assert copies("drop") >= 2 * ENGINE.max_players + 2
     assert copies("sudden_death") >= 2 * ENGINE.max_players
 
@@ -34,30 +37,61 @@ def test_as_many_cards_as_the_published_box() -> None:
 def test_named_after_the_listed_weapons_and_sourced_marked() -> None:
     """components/worms.md names the weapons; only the Bazooka's text is given."""
     names = {c["name"] for c in CARDS.values()}
-    for weapon in ("Uzi", "Bazooka", "Ninja Rope", "Girder", "Shotgun", "Air Strike",
-                   "Banana Bomb", "Holy Hand Grenade", "Sheep", "Concrete Donkey",
-                   "Cluster Bomb", "Baseball Bat", "Sentry Gun", "Electromagnet"):
+    for weapon in (
+        "Uzi",
+        "Bazooka",
+        "Ninja Rope",
+        "Girder",
+        "Shotgun",
+        "Air Strike",
+        "Banana Bomb",
+        "Holy Hand Grenade",
+        "Sheep",
+        "Concrete Donkey",
+        "Cluster Bomb",
+        "Baseball Bat",
+        "Sentry Gun",
+        "Electromagnet",
+    ):
         assert weapon in names
     assert [c["id"] for c in CARDS.values() if c["sourced"]] == ["bazooka"]
 
 
 def test_every_keyword_has_a_card() -> None:
     """Every GRAMMAR sentence is used, and every term the issue lists is on a card."""
+
     def sentences(text: str) -> list[str]:
         return [s.strip().lower() for s in text.split(".") if s.strip()]
+
     used = [s for c in CARDS.values() for s in sentences(c["text"])]
     for pattern, _ in GRAMMAR:
         assert any(re.fullmatch(pattern, s) for s in used), pattern
     texts = " ".join(c["text"] for c in CARDS.values())
-    for term in ("Non-full hex", "Empty hex", "Emptiest", "Own hex", "Inch.", "Jump.",
-                 "Play another card", "At End turn", "From now on at End turn",
-                 "Superweapon", "Sentry Gun", "New Direct hex", "Air Strike",
-                 "Knockback Scatter", "Change Wind", "Remove a Crater", "Accuracy"):
+    for term in (
+        "Non-full hex",
+        "Empty hex",
+        "Emptiest",
+        "Own hex",
+        "Inch.",
+        "Jump.",
+        "Play another card",
+        "At End turn",
+        "From now on at End turn",
+        "Superweapon",
+        "Sentry Gun",
+        "New Direct hex",
+        "Air Strike",
+        "Knockback Scatter",
+        "Change Wind",
+        "Remove a Crater",
+        "Accuracy",
+    ):
         assert term in texts, term
     lines = {s for c in CARDS.values() for s in c["line"]}
     assert lines == {"text", "move", "draw"}
-    sd_rule = [c for c in CARDS.values() if c["deck"] == "sudden_death"
-               and "From now on" in c["text"]]
+    sd_rule = [
+        c for c in CARDS.values() if c["deck"] == "sudden_death" and "From now on" in c["text"]
+    ]
     assert sd_rule
 
 
@@ -66,10 +100,17 @@ def test_the_catalogue_lists_every_card_for_players() -> None:
     cards = catalogue()
     assert len(cards) == len(CARDS)
     bazooka = next(c for c in cards if c["id"] == "bazooka")
-    assert bazooka == {"id": "bazooka", "name": "Bazooka", "deck": "starter", "copies": 4,
-                       "super": False, "line": ["text", "move"],
-                       "text": "Target a Direct hex. Accuracy 4. Blast.", "sourced": True,
-                       "note": CARDS["bazooka"]["note"]}
+    assert bazooka == {
+        "id": "bazooka",
+        "name": "Bazooka",
+        "deck": "starter",
+        "copies": 4,
+        "super": False,
+        "line": ["text", "move"],
+        "text": "Target a Direct hex. Accuracy 4. Blast.",
+        "sourced": True,
+        "note": CARDS["bazooka"]["note"],
+    }
     assert ENGINE.reference()["things"]["sentry"] == 2
 
 
@@ -77,12 +118,10 @@ def test_empty_and_non_full_targets() -> None:
     """Empty: "A Land hex with no Things in it"; Non-full: "A Land hex with fewer than
     three Things in it" (Targeting, Keywords and Terms)."""
     s = blue_ready(remove_things=("drum1", "crate2"), cards=("sentry-gun", "mine-layer"))
-    empty = {tuple(m["at"]) for m in ENGINE.legal_moves(s, 0)
-             if m.get("card") == "sentry-gun"}
-    assert empty == {(-1, 1), (-3, 2)}                  # within 2 of B1, Land, no Things
-    nonfull = {tuple(m["at"]) for m in ENGINE.legal_moves(s, 0)
-               if m.get("card") == "mine-layer"}
-    assert (-2, 1) in nonfull and (-1, 2) not in nonfull   # Water is never Non-full
+    empty = {tuple(m["at"]) for m in ENGINE.legal_moves(s, 0) if m.get("card") == "sentry-gun"}
+    assert empty == {(-1, 1), (-3, 2)}  # within 2 of B1, Land, no Things
+    nonfull = {tuple(m["at"]) for m in ENGINE.legal_moves(s, 0) if m.get("card") == "mine-layer"}
+    assert (-2, 1) in nonfull and (-1, 2) not in nonfull  # Water is never Non-full
     with pytest.raises(IllegalMove) as err:
         move(s, "play sentry-gun at -2,1")
     assert err.value.code == "not-empty"
@@ -92,11 +131,11 @@ def test_end_of_turn_effect_at_step_6() -> None:
     """6. End turn: "There are some effects that trigger at the end of the turn. Do
     those now": the Electromagnet's "At End turn" text waits for step 6."""
     s = move(blue_ready(cards=("electromagnet",)), "play electromagnet at 1,1")
-    s = roll(s, 1, purpose="knockback")                 # R1 knocked north: 1,0
+    s = roll(s, 1, purpose="knockback")  # R1 knocked north: 1,0
     assert hex_of(s, "R1") == "1,0"
-    assert kind(s) == "knockback"                       # step 6: Own hex, Knockback
+    assert kind(s) == "knockback"  # step 6: Own hex, Knockback
     assert s["turn"]["ended"] and s["turn"]["end"]
-    s = roll(s, 1, purpose="knockback")                 # B1 knocked north
+    s = roll(s, 1, purpose="knockback")  # B1 knocked north
     assert hex_of(s, "B1") == "-2,0"
 
 
@@ -104,12 +143,12 @@ def test_sentry_gun_is_a_thing_that_fires_at_end_turn() -> None:
     """Sentry Gun: a token that counts as a Thing (components/worms.md); it Damages the
     worms around it at every End turn (invented rule, data/cards.json)."""
     s = blue_ready(remove_things=("drum1",), cards=("sentry-gun",))
-    s = move(s, "play sentry-gun at -1,1")              # next to B1 (-2,1)
+    s = move(s, "play sentry-gun at -1,1")  # next to B1 (-2,1)
     gun = [i for i, t in s["things"].items() if t["kind"] == "sentry"]
     assert gun and hex_of(s, gun[0]) == "-1,1"
     assert s["pool"]["sentry"] == board.BOX["sentry"] - 1
     assert not s["things"]["B1"]["damaged"]
-    s = move(s, "skip")                                 # the Movement symbol; End turn
+    s = move(s, "skip")  # the Movement symbol; End turn
     assert s["things"]["B1"]["damaged"] and "sentry guns fire" in s["log"]
 
 
@@ -130,13 +169,13 @@ def test_sudden_death_rule_for_the_rest_of_the_game() -> None:
     """Sudden Death Cards "can introduce new rules into the game, and often affect the
     end of players' turns": Firestorm adds, once, a Fire in the active worm's hex at
     every later End turn."""
-    order = [4] + [i for i in range(8) if i != 4]       # firestorm is the 5th SD card
+    order = [4] + [i for i in range(8) if i != 4]  # firestorm is the 5th SD card
     s = start(4, {"sudden_death": order})
     assert s["drop"][-1].endswith("firestorm")
     s["drop"] = s["drop"][-1:]
     s = move(move(move(move(s, "activate B1"), "skip"), "skip"), "skip")
     assert s["sudden_death"].endswith("firestorm") and len(s["rules"]) == 1
-    assert not [t for t in s["things"].values() if t["kind"] == "fire"]   # from now on
+    assert not [t for t in s["things"].values() if t["kind"] == "fire"]  # from now on
     s = move(move(move(move(s, "activate R1"), "skip"), "skip"), "skip")  # Red's End turn
     fires = [t["hex"] for t in s["things"].values() if t["kind"] == "fire"]
-    assert fires == ["1,1"] and len(s["rules"]) == 1    # R1's hex; the rule added once
+    assert fires == ["1,1"] and len(s["rules"]) == 1  # R1's hex; the rule added once

@@ -11,8 +11,7 @@ import pytest
 
 from engines.base import Decision
 from engines.worms import ENGINE
-from tests.engines.worms.helpers import (BULLSEYE, SAFE, WIND, at, hex_of, kind, move,
-                                         roll, start)
+from tests.engines.worms.helpers import BULLSEYE, SAFE, WIND, at, hex_of, kind, move, roll, start
 
 
 def blue_to_blast() -> dict:
@@ -20,18 +19,21 @@ def blue_to_blast() -> dict:
     s = start(4)
     assert s["wind"] == 2 and s["turn"]["seat"] == 0 and s["teams"][0] == "blue"
     # 1. Activate a worm: Blue could also choose B.
-    assert ENGINE.legal_moves(s, 0) == [{"move": "activate", "worm": "B1"},
-                                        {"move": "activate", "worm": "B2"}]
+    assert ENGINE.legal_moves(s, 0) == [
+        {"move": "activate", "worm": "B1"},
+        {"move": "activate", "worm": "B2"},
+    ]
     s = move(s, "activate B1")
     # 3. Inch onto the hex with a Supply Crate and a Mine; Blue orders them: crate first.
     s = move(s, "inch 4")
     assert at(s, "-2,2") == ["B1", "crate1", "mine1"]
     assert kind(s) == "order"
-    assert {"move": "order", "what": "effects", "ids": ["crate1", "mine1"]} in \
-        ENGINE.legal_moves(s, 0)
+    assert {"move": "order", "what": "effects", "ids": ["crate1", "mine1"]} in ENGINE.legal_moves(
+        s, 0
+    )
     s = move(s, "order effects crate1 mine1")
-    assert len(s["hands"][0]) == 6                      # the crate's Supply card
-    s = roll(s, SAFE, purpose="mine")                   # luckily, it doesn't go off
+    assert len(s["hands"][0]) == 6  # the crate's Supply card
+    s = roll(s, SAFE, purpose="mine")  # luckily, it doesn't go off
     assert at(s, "-2,2") == ["B1"]
     # 4. Blue does not use the second move.
     s = move(s, "skip")
@@ -40,12 +42,15 @@ def blue_to_blast() -> dict:
     s = move(s, "play bazooka at 0,2")
     assert ENGINE.prompt(s).spec["faces"] == [8, 8, 8]
     s = roll(s, 4, WIND, BULLSEYE, purpose="accuracy")
-    assert ENGINE.legal_moves(s, 0) == [{"move": "pick", "die": 4}, {"move": "pick", "die": "wind"},
-                                        {"move": "pick", "die": "bullseye"}]
-    s = move(s, "pick die wind")                        # the Wind (2) moves the target onto X
+    assert ENGINE.legal_moves(s, 0) == [
+        {"move": "pick", "die": 4},
+        {"move": "pick", "die": "wind"},
+        {"move": "pick", "die": "bullseye"},
+    ]
+    s = move(s, "pick die wind")  # the Wind (2) moves the target onto X
     assert s["target"]["hex"] == "1,1" == hex_of(s, "R1")
     assert kind(s) == "blast"
-    assert "crater1" in at(s, "1,1")                    # a Crater first
+    assert "crater1" in at(s, "1,1")  # a Crater first
     return s
 
 
@@ -53,20 +58,22 @@ def test_example_turn_every_figure_as_in_the_book() -> None:
     """Given the first-game map, when Blue plays the example turn with the book's rolls,
     then every figure matches the book (An example turn, steps 1-8)."""
     s = blue_to_blast()
-    s = roll(s, 1, purpose="blast")                     # X Damaged and Scattered in direction 1
+    s = roll(s, 1, purpose="blast")  # X Damaged and Scattered in direction 1
     assert hex_of(s, "R1") == "1,0" and s["things"]["R1"]["damaged"]
     # The Bazooka's Movement symbol: into the second Supply Crate, another card.
     assert kind(s) == "move"
     s = move(s, "inch 6")
     assert hex_of(s, "B1") == "-3,2" and "crate2" not in s["things"]
-    assert len(s["hands"][0]) == 6                      # 5 - Bazooka + 2 Supply cards
+    assert len(s["hands"][0]) == 6  # 5 - Bazooka + 2 Supply cards
     assert [c.split("-", 1)[1] for c in s["discard"]] == ["bazooka"]
     # 6. End turn: nothing. 7. Drop card: two Supply Crates, one at a time, then Wind.
     assert kind(s) == "target"
     assert s["log"][-1] == "drop supply-drop"
-    assert ENGINE.legal_moves(s, 0) == [{"move": "target", "at": [-2, 1]},
-                                        {"move": "target", "at": [-2, 2]}]   # the Emptiest
-    s = move(s, "target -2,1")                          # the second: -2,2 is now the only one
+    assert ENGINE.legal_moves(s, 0) == [
+        {"move": "target", "at": [-2, 1]},
+        {"move": "target", "at": [-2, 2]},
+    ]  # the Emptiest
+    s = move(s, "target -2,1")  # the second: -2,2 is now the only one
     assert [t for t in at(s, "-2,1") if t.startswith("crate")]
     assert [t for t in at(s, "-2,2") if t.startswith("crate")]
     s = roll(s, 5, purpose="wind")
@@ -76,8 +83,18 @@ def test_example_turn_every_figure_as_in_the_book() -> None:
     assert s["target"] is None
 
 
-@pytest.mark.parametrize("die,fate", [(2, "sinks"), (3, "sinks"), (4, "sinks"), (5, "sinks"),
-                                      (WIND, "sinks"), (6, "mine"), (BULLSEYE, "stays")])
+@pytest.mark.parametrize(
+    "die,fate",
+    [
+        (2, "sinks"),
+        (3, "sinks"),
+        (4, "sinks"),
+        (5, "sinks"),
+        (WIND, "sinks"),
+        (6, "mine"),
+        (BULLSEYE, "stays"),
+    ],
+)
 def test_example_turn_other_blast_rolls(die: int, fate: str) -> None:
     """Given the Blast on X, "they could have ended up in the Water (directions 2, 3, 4
     or 5) or on a Mine, meaning the only safe roll was direction 1" (An example turn, 5).

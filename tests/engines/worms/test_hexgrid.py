@@ -5,12 +5,18 @@ from engines.hexgrid import DIRECTIONS, Hex, opposite
 
 def test_directions_clockwise_from_north_and_opposites() -> None:
     o = Hex(0, 0)
-    assert [o.neighbor(d) for d in range(1, 7)] == [Hex(0, -1), Hex(1, -1), Hex(1, 0),
-                                                   Hex(0, 1), Hex(-1, 1), Hex(-1, 0)]
+    assert [o.neighbor(d) for d in range(1, 7)] == [
+        Hex(0, -1),
+        Hex(1, -1),
+        Hex(1, 0),
+        Hex(0, 1),
+        Hex(-1, 1),
+        Hex(-1, 0),
+    ]
     for d in DIRECTIONS:
         assert o.neighbor(d).neighbor(opposite(d)) == o
         x, y = o.neighbor(d).to_pixel(1)
-        assert (y < 0) == (d in (1, 2, 6))            # 1, 2, 6 point up on the drawing
+        assert (y < 0) == (d in (1, 2, 6))  # 1, 2, 6 point up on the drawing
 
 
 def test_distance_line_within_direct() -> None:

@@ -22,7 +22,7 @@ def same_moves(state: dict, seat: int) -> tuple[int, int]:
     described = [m for p in parts["parts"] for m in move_parts.expand(p)]
     examples = [move_parts.expand(p)[0] for p in parts["parts"]]
     short = [m for m in parts["moves"] if m not in examples]
-    key = lambda m: json.dumps(m, sort_keys=True)   # noqa: E731
+    key = lambda m: json.dumps(m, sort_keys=True)  # noqa: E731
     assert sorted(map(key, described + short)) == sorted(map(key, legal))
     assert all(m in legal for m in parts["moves"])
     rng = random.Random(7)

@@ -8,8 +8,18 @@ import pytest
 from engines.base import Decision, InvalidOptions
 from engines.worms import ENGINE, board
 from engines.worms.cards import CARDS
-from tests.engines.worms.helpers import (add, at, blue_ready, hex_of, kind, move, remove, roll,
-                                         shuffle_all, start)
+from tests.engines.worms.helpers import (
+    add,
+    at,
+    blue_ready,
+    hex_of,
+    kind,
+    move,
+    remove,
+    roll,
+    shuffle_all,
+    start,
+)
 from tests.engines.worms.test_rules import calm
 from tests.engines.worms.test_setup import first_choice
 
@@ -18,17 +28,27 @@ def name(card: str) -> str:
     return card.split("-", 1)[1]
 
 
-@pytest.mark.parametrize("options,names,words", [
-    ({"no_sudden_death": True, "sudden_death_draft": True},
-     ["no_sudden_death", "sudden_death_draft"], "nothing to draft"),
-    ({"setup": "first-game", "larger_map": True}, ["larger_map", "setup"],
-     "first-game map is fixed"),
-    ({"setup": "first-game", "youngest": 1}, ["setup", "youngest"], "no setup turns"),
-    ({"timer_seconds": 30}, ["timer", "timer_seconds"], "it needs timer: true"),
-    ({"extra_tiles": 1}, ["extra_tiles", "larger_map"], "it needs larger_map: true"),
-])
-def test_contradictory_options_are_refused_saying_which_and_why(options: dict, names: list,
-                                                                words: str) -> None:
+@pytest.mark.parametrize(
+    "options,names,words",
+    [
+        (
+            {"no_sudden_death": True, "sudden_death_draft": True},
+            ["no_sudden_death", "sudden_death_draft"],
+            "nothing to draft",
+        ),
+        (
+            {"setup": "first-game", "larger_map": True},
+            ["larger_map", "setup"],
+            "first-game map is fixed",
+        ),
+        ({"setup": "first-game", "youngest": 1}, ["setup", "youngest"], "no setup turns"),
+        ({"timer_seconds": 30}, ["timer", "timer_seconds"], "it needs timer: true"),
+        ({"extra_tiles": 1}, ["extra_tiles", "larger_map"], "it needs larger_map: true"),
+    ],
+)
+def test_contradictory_options_are_refused_saying_which_and_why(
+    options: dict, names: list, words: str
+) -> None:
     """An option set that contradicts itself: code contradictory-options, the options
     named (in the detail and the ``options`` member), and why (issue 14, "Bad input")."""
     with pytest.raises(InvalidOptions) as err:
@@ -41,27 +61,41 @@ def test_contradictory_options_are_refused_saying_which_and_why(options: dict, n
 def test_every_contradiction_is_named_at_once() -> None:
     """Several contradictions in one set: each is named, so one correction is enough."""
     with pytest.raises(InvalidOptions) as err:
-        ENGINE.load_options(2, {"setup": "first-game", "larger_map": True,
-                                "no_sudden_death": True, "sudden_death_draft": True})
+        ENGINE.load_options(
+            2,
+            {
+                "setup": "first-game",
+                "larger_map": True,
+                "no_sudden_death": True,
+                "sudden_death_draft": True,
+            },
+        )
     assert err.value.code == "contradictory-options"
-    assert err.value.extra["options"] == ["larger_map", "no_sudden_death", "setup",
-                                          "sudden_death_draft"]
+    assert err.value.extra["options"] == [
+        "larger_map",
+        "no_sudden_death",
+        "setup",
+        "sudden_death_draft",
+    ]
 
 
-@pytest.mark.parametrize("options,words", [
-    ({"youngest": 3}, "youngest is a seat"),
-    ({"extra_tiles": 5, "larger_map": True}, "extra_tiles"),
-    ({"setup": "quick"}, "setup"),
-    ({"timer": "yes"}, "timer: Not a boolean"),
-    ({"timer": 1}, "timer: Not a boolean"),
-    ({"parting_gifts": "true"}, "parting_gifts: Not a boolean"),
-    ({"reduced_blast": None}, "reduced_blast"),
-    ({"larger_map": 2}, "larger_map: Not a boolean"),
-    ({"youngest": True}, "youngest: Not a valid integer"),
-    ({"timer": True, "timer_seconds": 30.5}, "timer_seconds: Not a valid integer"),
-    ({"timer": True, "timer_seconds": 5}, "timer_seconds"),
-    ({"larger": True}, "larger: Unknown field"),
-])
+@pytest.mark.parametrize(
+    "options,words",
+    [
+        ({"youngest": 3}, "youngest is a seat"),
+        ({"extra_tiles": 5, "larger_map": True}, "extra_tiles"),
+        ({"setup": "quick"}, "setup"),
+        ({"timer": "yes"}, "timer: Not a boolean"),
+        ({"timer": 1}, "timer: Not a boolean"),
+        ({"parting_gifts": "true"}, "parting_gifts: Not a boolean"),
+        ({"reduced_blast": None}, "reduced_blast"),
+        ({"larger_map": 2}, "larger_map: Not a boolean"),
+        ({"youngest": True}, "youngest: Not a valid integer"),
+        ({"timer": True, "timer_seconds": 30.5}, "timer_seconds: Not a valid integer"),
+        ({"timer": True, "timer_seconds": 5}, "timer_seconds"),
+        ({"larger": True}, "larger: Unknown field"),
+    ],
+)
 def test_options_of_the_wrong_type_or_range_are_refused(options: dict, words: str) -> None:
     """Every optional rule is a JSON true/false ("timer": "yes" or 1 is not taken for
     true), the numbers strict integers in range: code bad-options, the option named."""
@@ -81,8 +115,11 @@ def test_larger_map_is_a_flag_with_a_count_of_extra_tiles() -> None:
 
 def test_options_load_twice_the_same() -> None:
     """Loaded options load again unchanged (the arbiter stores and replays them)."""
-    for given in ({"timer": True, "larger_map": True}, {"larger_map": True, "extra_tiles": 1},
-                  {"setup": "first-game", "reduced_blast": True}):
+    for given in (
+        {"timer": True, "larger_map": True},
+        {"larger_map": True, "extra_tiles": 1},
+        {"setup": "first-game", "reduced_blast": True},
+    ):
         loaded = ENGINE.load_options(3, given)
         assert ENGINE.load_options(3, loaded) == loaded
     assert loaded["setup"] == "first-game" and loaded["timer_seconds"] is None
@@ -103,17 +140,17 @@ def test_parting_gifts_blast_where_the_die_scatters_the_worm() -> None:
     death Blast.\""""
     s = blue_ready(options={"parting_gifts": True})
     s["things"]["R1"]["damaged"] = True
-    s = roll(move(s, "play bazooka at 0,1"), 3, 3, 3, purpose="accuracy")   # onto 1,1
-    s = roll(s, 1, purpose="blast")                     # R1 destroyed; its die says 1: 1,0
+    s = roll(move(s, "play bazooka at 0,1"), 3, 3, 3, purpose="accuracy")  # onto 1,1
+    s = roll(s, 1, purpose="blast")  # R1 destroyed; its die says 1: 1,0
     assert "R1" not in s["things"]
-    assert [t for t in at(s, "1,0") if t.startswith("crater")]   # the death Blast at 1,0
+    assert [t for t in at(s, "1,0") if t.startswith("crater")]  # the death Blast at 1,0
 
 
 def test_parting_gifts_damage_death_blasts_its_own_hex() -> None:
     """A worm destroyed by Damage (not a Blast) Blasts its own hex."""
     s = blue_ready(options={"parting_gifts": True}, cards=("baseball-bat",))
     s["things"]["B1"]["damaged"] = True
-    s = move(s, "play baseball-bat at -2,1")            # own hex: B1 destroyed
+    s = move(s, "play baseball-bat at -2,1")  # own hex: B1 destroyed
     assert "B1" not in s["things"] and [t for t in at(s, "-2,1") if t.startswith("crater")]
     without = blue_ready(cards=("baseball-bat",))
     without["things"]["B1"]["damaged"] = True
@@ -128,9 +165,9 @@ def test_true_elimination_plays_on_until_one_team_is_left() -> None:
     s = move(move(move(s, "activate B1"), "skip"), "skip")
     s = roll(roll(move(s, "play bazooka at 0,1"), 3, 3, 3), 2, purpose="blast")  # R1 sinks
     assert "R1" not in s["things"]
-    s = calm(s, until_seat=2)                           # Yellow plays; no final round
+    s = calm(s, until_seat=2)  # Yellow plays; no final round
     assert s["final"] is None and s["over"] is None
-    s = calm(s, until_seat=0)                           # Red is skipped: Blue again
+    s = calm(s, until_seat=0)  # Red is skipped: Blue again
     s = remove(s, *[w for w in ("Y1", "Y2") if w in s["things"]])
     s = calm(s)
     assert ENGINE.prompt(s).result["ranking"][0] == [0]
@@ -148,8 +185,7 @@ def test_sudden_death_draft_deal_choose_shuffle_keep_one() -> None:
         p = ENGINE.prompt(s)
         assert p.kind == "draft" and p.seats == (seat,) and p.private
         dealt = ENGINE.view(s, seat)["draft"]
-        assert len(dealt) == len([c for c in CARDS.values()
-                                  if c["deck"] == "sudden_death"]) // 3
+        assert len(dealt) == len([c for c in CARDS.values() if c["deck"] == "sudden_death"]) // 3
         for other in range(3):
             if other != seat:
                 assert not set(ENGINE.secrets(s, seat)) & set(str(ENGINE.view(s, other)))
@@ -203,12 +239,12 @@ def test_reduced_blast_no_damage_but_craters_and_scatter() -> None:
     """Reduced Blast: "Blasts deal no Damage (but still add Crater tokens and Scatter
     Things in a hex)": an Oil Drum is moved by its die, not destroyed."""
     s = blue_ready(options={"reduced_blast": True})
-    s, drum = add(s, "drum", "1,1")                     # with R1
+    s, drum = add(s, "drum", "1,1")  # with R1
     s = roll(move(s, "play bazooka at 0,1"), 3, 3, 3, purpose="accuracy")
     assert "crater1" in at(s, "1,1")
-    s = roll(s, 1, purpose="blast")                     # R1: moved to 1,0, not Damaged
+    s = roll(s, 1, purpose="blast")  # R1: moved to 1,0, not Damaged
     assert hex_of(s, "R1") == "1,0" and not s["things"]["R1"]["damaged"]
-    s = roll(s, 1, purpose="blast")                     # the drum too: moved, not exploded
+    s = roll(s, 1, purpose="blast")  # the drum too: moved, not exploded
     assert hex_of(s, drum) == "1,0"
     assert kind(s) != "oil-drum"
 
@@ -223,7 +259,6 @@ def test_larger_map_extra_tiles_by_the_youngest() -> None:
         tiles.add(ENGINE.legal_moves(s, seats[-1])[0]["tile"])
         s = first_choice(s)
     assert seats == [1, 0, 1, 1]
-    assert len(s["land"]) == sum(len(board.MAP["tiles"][t]["hexes"])
-                                 for t in ("2", "3", "A", "B"))
+    assert len(s["land"]) == sum(len(board.MAP["tiles"][t]["hexes"]) for t in ("2", "3", "A", "B"))
     assert ENGINE.setup(2, {})["tiles_left"] == ["2", "3", "A", "B"]
     assert ENGINE.setup(2, {"larger_map": True})["tiles_left"] == ["2", "3", "A", "B", "E", "F"]

@@ -20,18 +20,31 @@ from engines.worms import ENGINE, board
 
 GAMES = int(os.environ.get("ARBITER_PLAYOUTS", "300"))
 
-RULES = ["parting_gifts", "true_elimination", "sudden_death_draft", "no_sudden_death",
-         "late_superweapons", "longer_game", "reduced_blast", "timer"]
+RULES = [
+    "parting_gifts",
+    "true_elimination",
+    "sudden_death_draft",
+    "no_sudden_death",
+    "late_superweapons",
+    "longer_game",
+    "reduced_blast",
+    "timer",
+]
 EVERYTHING = {rule: True for rule in RULES if rule != "no_sudden_death"}
 
 OPTION_SETS: dict[str, dict] = {
-    "standard": {}, "first-game": {"setup": "first-game"},
+    "standard": {},
+    "first-game": {"setup": "first-game"},
     **{f"standard+{r}": {r: True} for r in RULES},
     **{f"first-game+{r}": {"setup": "first-game", r: True} for r in RULES},
     "standard+larger_map": {"larger_map": True},
     "all-at-once": {**EVERYTHING, "larger_map": True},
-    "all-at-once-no-sudden-death": {**EVERYTHING, "sudden_death_draft": False,
-                                    "no_sudden_death": True, "larger_map": True},
+    "all-at-once-no-sudden-death": {
+        **EVERYTHING,
+        "sudden_death_draft": False,
+        "no_sudden_death": True,
+        "larger_map": True,
+    },
     "first-game-all-at-once": {"setup": "first-game", **EVERYTHING},
 }
 """Option sets by name (contradictory pairs are refused: see test_options.py)."""

@@ -11,11 +11,25 @@ import pytest
 from engines.base import Decision, Over
 from engines.worms import ENGINE, board
 from engines.worms.rules import accuracy_dice
-from tests.engines.worms.helpers import (BULLSEYE, DANGER, SAFE, WIND, add, at, blue_ready,
-                                         hex_of, kind, move, put, remove, roll, start)
-
+from tests.engines.worms.helpers import (
+    BULLSEYE,
+    DANGER,
+    SAFE,
+    WIND,
+    add,
+    at,
+    blue_ready,
+    hex_of,
+    kind,
+    move,
+    put,
+    remove,
+    roll,
+    start,
+)
 
 # ---------------------------------------------------------------- Accuracy X
+
 
 @pytest.mark.parametrize("distance,dice", [(0, 4), (1, 4), (2, 3), (3, 2), (4, 1), (7, 1)])
 def test_accuracy_example(distance: int, dice: int) -> None:
@@ -24,8 +38,9 @@ def test_accuracy_example(distance: int, dice: int) -> None:
     assert accuracy_dice(4, distance) == dice
 
 
-@pytest.mark.parametrize("target,dice", [("-2,1", 4), ("-1,1", 4), ("0,1", 3), ("1,1", 2),
-                                         ("2,1", 1), ("3,1", 1)])
+@pytest.mark.parametrize(
+    "target,dice", [("-2,1", 4), ("-1,1", 4), ("0,1", 3), ("1,1", 2), ("2,1", 1), ("3,1", 1)]
+)
 def test_accuracy_counts_phantom_water(target: str, dice: int) -> None:
     """Given B1 at -2,1 firing the Bazooka (Accuracy 4) along direction 3, the dice
     follow the distance, Water and phantom hexes counted (Accuracy X)."""
@@ -44,6 +59,7 @@ def test_accuracy_one_distinct_face_needs_no_pick() -> None:
 def test_pick_die_must_be_rolled() -> None:
     """Choosing a die that was not rolled is refused with ``no-such-die``."""
     from engines.base import IllegalMove
+
     s = roll(move(blue_ready(), "play bazooka at 0,1"), 1, 2, 3, purpose="accuracy")
     with pytest.raises(IllegalMove) as err:
         move(s, "pick die 5")
@@ -52,25 +68,27 @@ def test_pick_die_must_be_rolled() -> None:
 
 # ---------------------------------------------------------------- Blast, Damage
 
+
 def test_blast_worms_first_in_the_players_order() -> None:
     """A Blast rolls a die per Thing, worms first, the active player ordering each group
     (Blast; components: Clarifications)."""
-    s = put(blue_ready(), "R2", "1,1")                  # R1 and R2 together at 1,1
+    s = put(blue_ready(), "R2", "1,1")  # R1 and R2 together at 1,1
     s, drum = add(s, "drum", "1,1")
     s = move(s, "play bazooka at 0,1")
-    s = roll(s, 3, 3, 3, purpose="accuracy")            # onto 1,1
+    s = roll(s, 3, 3, 3, purpose="accuracy")  # onto 1,1
     assert kind(s) == "order"
     assert ENGINE.legal_moves(s, 0) == [
         {"move": "order", "what": "worms", "ids": ["R1", "R2"]},
-        {"move": "order", "what": "worms", "ids": ["R2", "R1"]}]
+        {"move": "order", "what": "worms", "ids": ["R2", "R1"]},
+    ]
     s = move(s, "order worms R2 R1")
-    s = roll(s, 1, purpose="blast")                     # R2 first: Damaged, moves to 1,0
+    s = roll(s, 1, purpose="blast")  # R2 first: Damaged, moves to 1,0
     assert hex_of(s, "R2") == "1,0" and s["things"]["R2"]["damaged"]
-    s = roll(s, BULLSEYE, purpose="blast")              # R1: Damaged, stays
+    s = roll(s, BULLSEYE, purpose="blast")  # R1: Damaged, stays
     assert hex_of(s, "R1") == "1,1" and s["things"]["R1"]["damaged"]
-    assert kind(s) == "blast" and drum in s["things"]   # then a die for the drum too
+    assert kind(s) == "blast" and drum in s["things"]  # then a die for the drum too
     s = roll(s, 4, purpose="blast")
-    assert drum not in s["things"]                      # Damaged -> destroyed, explodes
+    assert drum not in s["things"]  # Damaged -> destroyed, explodes
     assert kind(s) == "oil-drum"
 
 
@@ -84,7 +102,7 @@ def test_damaged_worm_is_destroyed_by_more_damage() -> None:
 
 def test_blast_on_water_does_nothing() -> None:
     """If the Target hex is a Water hex, nothing happens (Blast)."""
-    s = roll(move(blue_ready(), "play bazooka at 0,1"), 4, 4, 4)   # onto 0,2: Water
+    s = roll(move(blue_ready(), "play bazooka at 0,1"), 4, 4, 4)  # onto 0,2: Water
     assert kind(s) == "move" and not [t for t in s["things"] if t.startswith("crater")]
 
 
@@ -103,7 +121,7 @@ def test_three_craters_make_water() -> None:
 def test_oil_drum_five_dice_duplicates_once_then_fire() -> None:
     """A Damaged Oil Drum rolls five dice; each direction once (Bullseye its own hex,
     Wind the Wind Direction); Damage all Things there, then Fire in each (Oil Drum)."""
-    s = blue_ready()                                    # drum1 at -1,1, next to B1 (dir 3)
+    s = blue_ready()  # drum1 at -1,1, next to B1 (dir 3)
     s = move(s, "play uzi at -1,1")
     s = roll(s, BULLSEYE, BULLSEYE, purpose="accuracy")
     assert kind(s) == "oil-drum"
@@ -120,13 +138,13 @@ def test_oil_drum_five_dice_duplicates_once_then_fire() -> None:
 
 def test_mine_damaged_blasts() -> None:
     """If a Mine is Damaged, destroy it and Blast its hex (Mine)."""
-    s = put(blue_ready(), "B2", "0,1")                  # a worm with mine2 at 0,1
+    s = put(blue_ready(), "B2", "0,1")  # a worm with mine2 at 0,1
     s = move(s, "play bazooka at 0,1")
     s = roll(s, BULLSEYE, BULLSEYE, BULLSEYE)
-    s = roll(s, BULLSEYE, purpose="blast")              # B2 Damaged, stays; then the mine
-    s = roll(s, 3, purpose="blast")                     # its die: Damaged -> destroyed
+    s = roll(s, BULLSEYE, purpose="blast")  # B2 Damaged, stays; then the mine
+    s = roll(s, 3, purpose="blast")  # its die: Damaged -> destroyed
     assert "mine2" not in s["things"]
-    assert kind(s) == "blast"                           # the mine's Blast: B2 again
+    assert kind(s) == "blast"  # the mine's Blast: B2 again
     s = roll(s, BULLSEYE, purpose="blast")
     assert "B2" not in s["things"]
     assert sorted(t for t in at(s, "0,1")) == ["crater1", "crater2"]
@@ -134,11 +152,12 @@ def test_mine_damaged_blasts() -> None:
 
 # ---------------------------------------------------------------- Moving into Things
 
+
 @pytest.mark.parametrize("flip,blast", [(SAFE, False), (DANGER, True)])
 def test_moving_into_a_mine(flip: int, blast: bool) -> None:
     """A worm moving into a Mine destroys it and flips: Danger -> Blast (Mine)."""
     s = move(start(4), "activate B1")
-    s = move(remove(s, "crate1"), "inch 4")             # only mine1 at -2,2
+    s = move(remove(s, "crate1"), "inch 4")  # only mine1 at -2,2
     s = roll(s, flip, purpose="mine")
     assert "mine1" not in s["things"]
     assert (kind(s) == "blast") is blast
@@ -150,10 +169,10 @@ def test_moving_into_fire(flip: int, damaged: bool) -> None:
     Damaged in its own turn skips to End turn (Damage)."""
     s = move(start(4), "activate B1")
     s, fire = add(s, "fire", "-1,1")
-    s = move(s, "inch 3")                               # into drum1 + fire at -1,1
+    s = move(s, "inch 3")  # into drum1 + fire at -1,1
     s = roll(s, flip, purpose="fire")
     assert fire not in s["things"] and s["things"]["B1"]["damaged"] is damaged
-    assert kind(s) == ("target" if damaged else "move")   # hurt: straight to the Drop
+    assert kind(s) == ("target" if damaged else "move")  # hurt: straight to the Drop
 
 
 def test_supply_crate_taken_on_activation() -> None:
@@ -175,11 +194,11 @@ def test_activation_heals() -> None:
 def test_jump_takes_crate_before_scatter() -> None:
     """A Jump moves the worm, takes the crate there, then Scatters it (Movement;
     components: Clarifications)."""
-    s = move(remove(start(4), "mine1"), "activate B2")   # B2 at -3,3; crate2 at -3,2
+    s = move(remove(start(4), "mine1"), "activate B2")  # B2 at -3,3; crate2 at -3,2
     s = move(s, "jump -3,2")
     assert "crate2" not in s["things"] and len(s["hands"][0]) == 6
     assert kind(s) == "scatter"
-    s = roll(s, 1, purpose="scatter")                   # -3,1: Water -> sinks
+    s = roll(s, 1, purpose="scatter")  # -3,1: Water -> sinks
     assert "B2" not in s["things"]
 
 
@@ -189,13 +208,13 @@ def test_full_hex_prods_the_worm() -> None:
     s = move(remove(start(4), "crate1", "mine1"), "activate B1")
     for thing in ("crater", "crater", "drum"):
         s, _ = add(s, thing, "-2,2")
-    s = move(s, "inch 4")                               # B1 is the fourth Thing
+    s = move(s, "inch 4")  # B1 is the fourth Thing
     assert kind(s) == "knockback"
     s = roll(s, BULLSEYE, purpose="knockback")
     assert kind(s) == "direction"
-    assert ENGINE.timeout_move(s, 0) == {"move": "direction", "dir": 1}   # -2,1 is Land
+    assert ENGINE.timeout_move(s, 0) == {"move": "direction", "dir": 1}  # -2,1 is Land
     s = move(s, "direction 6")
-    assert hex_of(s, "B1") == "-3,2" and "crate2" not in s["things"]   # crate taken
+    assert hex_of(s, "B1") == "-3,2" and "crate2" not in s["things"]  # crate taken
     assert len(at(s, "-2,2")) == 3
 
 
@@ -204,36 +223,40 @@ def test_full_hex_without_worms_may_prod_a_thing() -> None:
     a Mine moved onto a worm goes off as if the worm had moved onto it (Mine)."""
     s = blue_ready(cards=("mine-layer",))
     for thing in ("crater", "fire"):
-        s, _ = add(s, thing, "-2,0")                    # with drum4: 3 Things
-    s = move(s, "play mine-layer at -2,0")              # a Mine makes 4
+        s, _ = add(s, thing, "-2,0")  # with drum4: 3 Things
+    s = move(s, "play mine-layer at -2,0")  # a Mine makes 4
     assert kind(s) == "prod"
     mine = [t for t in at(s, "-2,0") if t.startswith("mine")][0]
-    assert ENGINE.legal_moves(s, 0) == [{"move": "prod", "id": "drum4"},
-                                        {"move": "prod", "id": mine}, {"move": "skip"}]
+    assert ENGINE.legal_moves(s, 0) == [
+        {"move": "prod", "id": "drum4"},
+        {"move": "prod", "id": mine},
+        {"move": "skip"},
+    ]
     assert ENGINE.timeout_move(s, 0) == {"move": "skip"}
-    assert kind(move(s, "skip")) == "move"              # declined: the Movement symbol
+    assert kind(move(s, "skip")) == "move"  # declined: the Movement symbol
     s = move(s, f"prod {mine}")
-    s = roll(s, 4, purpose="knockback")                 # onto B1 at -2,1
-    assert mine not in s["things"] and kind(s) == "mine"   # destroyed, then the flip
-    s = roll(s, 1, purpose="mine")                      # Danger: Blast -2,1
+    s = roll(s, 4, purpose="knockback")  # onto B1 at -2,1
+    assert mine not in s["things"] and kind(s) == "mine"  # destroyed, then the flip
+    s = roll(s, 1, purpose="mine")  # Danger: Blast -2,1
     assert kind(s) == "blast" and "crater2" in at(s, "-2,1")
 
 
 # ---------------------------------------------------------------- the turn
+
 
 def test_damaged_during_own_card_finishes_text_then_end_turn() -> None:
     """If your worm is Damaged during your turn, finish the card text, then go to End
     turn: the Bazooka's Movement symbol is skipped (Damage)."""
     s = move(blue_ready(), "play bazooka at -2,1")
     s = roll(s, BULLSEYE, BULLSEYE, BULLSEYE, BULLSEYE)
-    s = roll(s, 1, purpose="blast")                     # B1 Damaged, moves to -2,0 (tile 3)
+    s = roll(s, 1, purpose="blast")  # B1 Damaged, moves to -2,0 (tile 3)
     assert s["things"]["B1"]["damaged"]
-    assert kind(s) == "target"                          # no Movement: the Drop card
+    assert kind(s) == "target"  # no Movement: the Drop card
 
 
 def test_change_wind_numbers_only() -> None:
     """Change Wind: a number turns the dial, Wind or Bullseye leave it (Direction)."""
-    s = through_targets(move(blue_ready(), "skip"))     # no card; the Supply Drop
+    s = through_targets(move(blue_ready(), "skip"))  # no card; the Supply Drop
     assert roll(s, WIND)["wind"] == 2
     assert roll(s, BULLSEYE)["wind"] == 2
     assert roll(s, 6)["wind"] == 6
@@ -244,18 +267,19 @@ def test_air_strike_three_hexes_keep_direction() -> None:
     direction (Target, Air Strike targets)."""
     s = blue_ready(cards=("air-strike",))
     s = move(s, "play air-strike at 1,-1 dir 4")
-    s = roll(s, 4, purpose="scatter")                   # to 1,0: hexes 1,0 1,1 1,2
+    s = roll(s, 4, purpose="scatter")  # to 1,0: hexes 1,0 1,1 1,2
     assert s["target"] == {"hex": "1,0", "dir": 4}
-    assert kind(s) == "blast"                           # R1 at 1,1 blasted (1,0 empty)
+    assert kind(s) == "blast"  # R1 at 1,1 blasted (1,0 empty)
     assert "crater1" in at(s, "1,0")
 
 
 def test_new_hex_for_the_second_shot() -> None:
     """A Shotgun's second shot must target a New hex (Target, New hex)."""
     from engines.base import IllegalMove
+
     s = blue_ready(cards=("shotgun",))
     s = move(s, "play shotgun at -3,1")
-    s = roll(s, BULLSEYE, BULLSEYE)                     # stays on -3,1: Water, no Damage
+    s = roll(s, BULLSEYE, BULLSEYE)  # stays on -3,1: Water, no Damage
     assert kind(s) == "target"
     with pytest.raises(IllegalMove) as err:
         move(s, "target -3,1")
@@ -294,6 +318,7 @@ def test_sudden_death_is_last_and_repeats() -> None:
 
 # ---------------------------------------------------------------- end of the game
 
+
 def calm(s: dict, until_seat: int | None = None) -> dict:
     """Play timeout moves, Bullseyes and Safe flips until ``until_seat``'s turn starts
     (or the game ends)."""
@@ -308,24 +333,24 @@ def calm(s: dict, until_seat: int | None = None) -> dict:
         elif p.spec["kind"] == "shuffle":
             s = ENGINE.resolve(s, list(range(p.spec["size"])))
         else:
-            s = ENGINE.resolve(s, [f for f in p.spec["faces"]])   # Bullseye / Safe
+            s = ENGINE.resolve(s, [f for f in p.spec["faces"]])  # Bullseye / Safe
 
 
 def test_elimination_final_round_and_ranking() -> None:
     """When a team has no worm left the current turn finishes, then every player takes
     one more turn; most worms wins (Elimination and Winning)."""
-    s = remove(start(3), "R2", "Y2")                    # Red: R1 only; Yellow: Y1 only
+    s = remove(start(3), "R2", "Y2")  # Red: R1 only; Yellow: Y1 only
     s = move(s, "activate B1")
     s = move(move(s, "skip"), "skip")
     s = move(s, "play bazooka at 0,1")
-    s = roll(roll(s, 3, 3, 3), 2, purpose="blast")      # R1 Damaged into 2,0: Water
+    s = roll(roll(s, 3, 3, 3), 2, purpose="blast")  # R1 Damaged into 2,0: Water
     assert "R1" not in s["things"] and s["end_triggered"]
-    s = move(s, "skip")                                 # Blue still finishes the turn
-    assert kind(s) == "target"                          # its Drop card
+    s = move(s, "skip")  # Blue still finishes the turn
+    assert kind(s) == "target"  # its Drop card
     s = calm(s, until_seat=2)
-    assert s["final"] == [0] and s["turn"]["worm"] == "Y1"   # Red is out: Yellow, Blue
+    assert s["final"] == [0] and s["turn"]["worm"] == "Y1"  # Red is out: Yellow, Blue
     s = calm(s, until_seat=0)
-    assert s["final"] == [] and s["over"] is None        # Blue's final turn
+    assert s["final"] == [] and s["over"] is None  # Blue's final turn
     s = calm(s)
     result = ENGINE.prompt(s).result
     assert result["scores"] == [2, 0, 1]
@@ -335,6 +360,7 @@ def test_elimination_final_round_and_ranking() -> None:
 def test_ties_broken_by_undamaged_then_draw() -> None:
     """Equal worms: most undamaged wins, else a draw (Elimination and Winning)."""
     from engines.worms.rules import finish
+
     s = start(2)
     finish(s, "test")
     assert s["over"]["ranking"] == [[0, 1]]

@@ -23,7 +23,7 @@ def test_no_timer_no_turn_clock() -> None:
 
 
 def test_every_decision_of_steps_1_to_5_carries_the_same_turn_clock() -> None:
-    """"Once started, the Active player must reach step 6 of their turn (End turn)
+    """ "Once started, the Active player must reach step 6 of their turn (End turn)
     before the time runs out": the turn clock covers steps 1-5, not the Drop card."""
     s = start(2, options=TIMER)
     clock = {"turn": 1, "seat": 0, "seconds": 30}
@@ -32,13 +32,13 @@ def test_every_decision_of_steps_1_to_5_carries_the_same_turn_clock() -> None:
     assert ENGINE.timeout_move(s, 0) == {"move": "time-up"}
     s = move(move(s, "activate B1"), "skip")
     assert ENGINE.prompt(s).turn_clock == clock
-    s = move(move(s, "skip"), "skip")                   # no card: step 6, then the Drop
+    s = move(move(s, "skip"), "skip")  # no card: step 6, then the Drop
     assert kind(s) == "target" and ENGINE.prompt(s).turn_clock is None
     assert {"move": "time-up"} not in ENGINE.legal_moves(s, 0)
 
 
 def test_time_up_before_activating_jumps_to_step_6() -> None:
-    """"their turn immediately Jumps to step 6, so they miss any chance to perform steps
+    """ "their turn immediately Jumps to step 6, so they miss any chance to perform steps
     they didn't get to"."""
     s = move(start(2, options=TIMER), "time-up")
     assert "time is up" in s["log"] and s["turn"]["worm"] is None
@@ -46,7 +46,7 @@ def test_time_up_before_activating_jumps_to_step_6() -> None:
 
 
 def test_time_up_during_a_card_text_finishes_the_text_only() -> None:
-    """"If a card has been played and any text is still being resolved, the player can
+    """ "If a card has been played and any text is still being resolved, the player can
     complete it, but must then immediately proceed to step 6. They cannot perform any
     other actions on the card": the Bazooka's Accuracy pick and Blast are still done,
     its Movement symbol is not."""
@@ -56,10 +56,10 @@ def test_time_up_during_a_card_text_finishes_the_text_only() -> None:
     s = move(s, "time-up")
     assert kind(s) == "pick" and {"move": "time-up"} not in ENGINE.legal_moves(s, 0)
     assert ENGINE.prompt(s).turn_clock is None
-    s = move(s, "pick die bullseye")                    # the text goes on: Blast at 0,1
+    s = move(s, "pick die bullseye")  # the text goes on: Blast at 0,1
     assert kind(s) == "blast"
-    s = roll(s, BULLSEYE, purpose="blast")              # the mine at 0,1 ...
+    s = roll(s, BULLSEYE, purpose="blast")  # the mine at 0,1 ...
     while kind(s) in ("mine", "blast", "oil-drum"):
         s = roll(s, *[2] * len(ENGINE.prompt(s).spec["faces"]))
-    assert "B1 inches" not in " ".join(s["log"])        # no Movement symbol
+    assert "B1 inches" not in " ".join(s["log"])  # no Movement symbol
     assert "drop supply-drop" in s["log"]

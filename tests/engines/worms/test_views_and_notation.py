@@ -27,8 +27,7 @@ def test_views_never_leak_hands_or_decks() -> None:
             for seat in [None, *range(players)]:
                 text = json.dumps(ENGINE.view(state, seat))
                 assert not [c for c in hidden if c in text]
-                others = [c for s in range(players) if s != seat
-                          for c in ENGINE.secrets(state, s)]
+                others = [c for s in range(players) if s != seat for c in ENGINE.secrets(state, s)]
                 assert not [c for c in others if c in text]
                 if seat is not None:
                     assert all(c in text for c in ENGINE.secrets(state, seat))
@@ -49,8 +48,10 @@ def test_notation_examples_from_the_issue() -> None:
         ("inch 3", {"move": "inch", "dir": 3}),
         ("jump 3,-1", {"move": "jump", "to": [3, -1]}),
         ("play bazooka at 2,0", {"move": "play", "card": "bazooka", "at": [2, 0]}),
-        ("play air-strike at 2,0 dir 3", {"move": "play", "card": "air-strike", "at": [2, 0],
-                                          "dir": 3}),
+        (
+            "play air-strike at 2,0 dir 3",
+            {"move": "play", "card": "air-strike", "at": [2, 0], "dir": 3},
+        ),
         ("pick die 3", {"move": "pick", "die": 3}),
         ("pick die wind", {"move": "pick", "die": "wind"}),
         ("order worms B1 R2", {"move": "order", "what": "worms", "ids": ["B1", "R2"]}),
@@ -80,6 +81,7 @@ def test_timeouts_never_choose_water_when_land_exists() -> None:
                 assert mv == {"move": "skip"}
             if p.kind == "direction":
                 from engines.hexgrid import Hex
+
                 here = Hex.parse(state["things"][state["ask"]["thing"]]["hex"])
                 lands = [d for d in range(1, 7) if here.neighbor(d).key() in state["land"]]
                 if lands:

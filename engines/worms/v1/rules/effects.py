@@ -31,9 +31,12 @@ def h_blast_hex(st: dict, fr: dict) -> None:
         return
     worms = B.things_in(st, key, ("worm",))
     others = B.things_in(st, key, ("drum", "crate", "mine"))
-    done(st, order_frame("worms", {w: [{"op": "blast-worm", "id": w, "hex": key}] for w in worms}),
-         order_frame("things", {t: [{"op": "damage-thing", "id": t, "hex": key}] for t in others}),
-         {"op": "settle"})
+    done(
+        st,
+        order_frame("worms", {w: [{"op": "blast-worm", "id": w, "hex": key}] for w in worms}),
+        order_frame("things", {t: [{"op": "damage-thing", "id": t, "hex": key}] for t in others}),
+        {"op": "settle"},
+    )
 
 
 def h_blast_worm(st: dict, fr: dict) -> None:
@@ -48,8 +51,9 @@ def h_blast_worm(st: dict, fr: dict) -> None:
     direction = B.direction_of(st, B.face_label(fr["answer"][0]))
     follow = damage(st, fr["id"])
     if fr["id"] in st["things"] and direction is not None:
-        follow += move_thing(st, fr["id"],
-                             Hex.parse(key_of(st, fr["id"])).neighbor(direction).key())
+        follow += move_thing(
+            st, fr["id"], Hex.parse(key_of(st, fr["id"])).neighbor(direction).key()
+        )
     done(st, *follow)
 
 
@@ -125,8 +129,11 @@ def h_knockback(st: dict, fr: dict) -> None:
     frames = []
     for k in target_hexes(st):
         worms = B.things_in(st, k, ("worm",))
-        frames.append(order_frame("worms", {w: [{"op": "scatter-thing", "id": w,
-                                                   "knockback": True}] for w in worms}))
+        frames.append(
+            order_frame(
+                "worms", {w: [{"op": "scatter-thing", "id": w, "knockback": True}] for w in worms}
+            )
+        )
     done(st, *frames)
 
 

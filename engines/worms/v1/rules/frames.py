@@ -10,13 +10,13 @@ from itertools import permutations
 
 from engines.worms.v1 import board as B
 
-
 ORDER_LIMIT = 5
 """Up to this many simultaneous items are ordered by the active player (all the
 permutations are listed); beyond it they resolve in id order (a documented limit)."""
 
 
 # --------------------------------------------------------------------------- frames
+
 
 def push(st: dict, *frames: dict) -> None:
     """Push frames so that the first one given resolves first."""
@@ -46,8 +46,13 @@ def ask_flipper(st: dict, purpose: str) -> None:
 
 def ask_move(st: dict, kind: str, options: list[dict], **info) -> None:
     """Stop for a decision of the active player among ``options``."""
-    st["ask"] = {"type": "decision", "seat": st["turn"]["seat"], "kind": kind,
-                 "options": options, **info}
+    st["ask"] = {
+        "type": "decision",
+        "seat": st["turn"]["seat"],
+        "kind": kind,
+        "options": options,
+        **info,
+    }
 
 
 def note(st: dict, text: str) -> None:
@@ -56,6 +61,7 @@ def note(st: dict, text: str) -> None:
 
 
 # --------------------------------------------------------------------------- simultaneous items
+
 
 def order_frame(what: str, items: dict[str, list[dict]]) -> dict:
     """Return a frame resolving ``items`` (id -> frames) in an order the active
@@ -69,7 +75,10 @@ def h_order(st: dict, fr: dict) -> None:
     if "answer" in fr:
         ids = fr["answer"]["ids"]
     elif 1 < len(ids) <= ORDER_LIMIT:
-        ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": list(p)}
-                               for p in permutations(ids)])
+        ask_move(
+            st,
+            "order",
+            [{"move": "order", "what": fr["what"], "ids": list(p)} for p in permutations(ids)],
+        )
         return
     done(st, *[f for i in ids for f in fr["items"][i]])

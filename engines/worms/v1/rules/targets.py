@@ -74,8 +74,9 @@ def h_target_emptiest(st: dict, fr: dict) -> None:
     if "answer" not in fr:
         ties = B.emptiest(st)
         if len(ties) > 1:
-            ask_move(st, "target", [{"move": "target", "at": list(map(int, k.split(",")))}
-                                    for k in ties])
+            ask_move(
+                st, "target", [{"move": "target", "at": list(map(int, k.split(",")))} for k in ties]
+            )
             return
         if not ties:
             st["target"] = None

@@ -9,8 +9,15 @@ from engines.hexgrid import Hex
 from engines.worms.v2 import board as B
 from engines.worms.v2.rules.frames import ask_dice, done, note, order_frame
 from engines.worms.v2.rules.targets import target_hexes
-from engines.worms.v2.rules.things import (damage, damage_all, destroy, flood, key_of,
-                                        move_thing, option)
+from engines.worms.v2.rules.things import (
+    damage,
+    damage_all,
+    destroy,
+    flood,
+    key_of,
+    move_thing,
+    option,
+)
 
 
 def h_blast(st: dict, fr: dict) -> None:
@@ -34,9 +41,12 @@ def h_blast_hex(st: dict, fr: dict) -> None:
         return
     worms = B.things_in(st, key, ("worm",))
     others = B.things_in(st, key, B.MOVABLE[1:])
-    done(st, order_frame("worms", {w: [blast_thing(w, key)] for w in worms}),
-         order_frame("things", {t: [blast_thing(t, key)] for t in others}),
-         {"op": "settle"})
+    done(
+        st,
+        order_frame("worms", {w: [blast_thing(w, key)] for w in worms}),
+        order_frame("things", {t: [blast_thing(t, key)] for t in others}),
+        {"op": "settle"},
+    )
 
 
 def blast_thing(thing: str, key: str) -> dict:
@@ -139,8 +149,11 @@ def h_knockback(st: dict, fr: dict) -> None:
     frames = []
     for k in target_hexes(st):
         worms = B.things_in(st, k, ("worm",))
-        frames.append(order_frame("worms", {w: [{"op": "scatter-thing", "id": w,
-                                                   "knockback": True}] for w in worms}))
+        frames.append(
+            order_frame(
+                "worms", {w: [{"op": "scatter-thing", "id": w, "knockback": True}] for w in worms}
+            )
+        )
     done(st, *frames)
 
 
@@ -161,8 +174,7 @@ def h_sentries(st: dict, fr: dict) -> None:
     it, all at once (an invented token rule, data/cards.json "sentry-gun")."""
     guns = [Hex.parse(t["hex"]) for t in st["things"].values() if t["kind"] == "sentry"]
     around = {h.key() for g in guns for h in g.neighbors()}
-    worms = sorted(i for i, t in st["things"].items()
-                   if t["kind"] == "worm" and t["hex"] in around)
+    worms = sorted(i for i, t in st["things"].items() if t["kind"] == "worm" and t["hex"] in around)
     if worms:
         note(st, "sentry guns fire")
     done(st, *damage_all(st, worms))

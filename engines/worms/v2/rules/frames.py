@@ -10,7 +10,6 @@ from itertools import permutations
 
 from engines.worms.v2 import board as B
 
-
 ORDER_LIMIT = 3
 """Up to this many simultaneous items are ordered by the active player in one
 decision listing every permutation; with more, the player picks the next item one at
@@ -18,6 +17,7 @@ a time (each pick resolves before the next is asked), so the list stays short.""
 
 
 # --------------------------------------------------------------------------- frames
+
 
 def push(st: dict, *frames: dict) -> None:
     """Push frames so that the first one given resolves first."""
@@ -47,8 +47,13 @@ def ask_flipper(st: dict, purpose: str) -> None:
 
 def ask_move(st: dict, kind: str, options: list[dict], **info) -> None:
     """Stop for a decision of the active player among ``options``."""
-    st["ask"] = {"type": "decision", "seat": st["turn"]["seat"], "kind": kind,
-                 "options": options, **info}
+    st["ask"] = {
+        "type": "decision",
+        "seat": st["turn"]["seat"],
+        "kind": kind,
+        "options": options,
+        **info,
+    }
 
 
 def note(st: dict, text: str) -> None:
@@ -57,6 +62,7 @@ def note(st: dict, text: str) -> None:
 
 
 # --------------------------------------------------------------------------- simultaneous items
+
 
 def order_frame(what: str, items: dict[str, list[dict]]) -> dict:
     """Return a frame resolving ``items`` (id -> frames) in an order the active
@@ -74,9 +80,15 @@ def h_order(st: dict, fr: dict) -> None:
         ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": [i]} for i in ids])
         return
     elif len(ids) > 1:
-        ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": list(p)}
-                               for p in permutations(ids)])
+        ask_move(
+            st,
+            "order",
+            [{"move": "order", "what": fr["what"], "ids": list(p)} for p in permutations(ids)],
+        )
         return
     rest = {i: f for i, f in fr["items"].items() if i not in ids}
-    done(st, *[f for i in ids for f in fr["items"][i]],
-         *([order_frame(fr["what"], rest)] if rest else []))
+    done(
+        st,
+        *[f for i in ids for f in fr["items"][i]],
+        *([order_frame(fr["what"], rest)] if rest else []),
+    )

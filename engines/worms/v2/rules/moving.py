@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from engines.hexgrid import Hex
 from engines.worms.v2 import board as B
-from engines.worms.v2.rules.frames import (ask_dice, ask_flipper, ask_move, done, note,
-                                        order_frame)
+from engines.worms.v2.rules.frames import ask_dice, ask_flipper, ask_move, done, note, order_frame
 from engines.worms.v2.rules.things import active_worm, damage_all, destroy, key_of, move_thing
 
 
@@ -26,8 +25,7 @@ def h_enter(st: dict, fr: dict) -> None:
         if kind == "fire":
             effects[other] = [{"op": "fire", "id": other, "victim": fr["id"], "hex": key}]
         elif t["kind"] == "worm" and kind == "crate":
-            effects[other] = [{"op": "collect", "id": other,
-                               "seat": B.seat_of_team(st, t["team"])}]
+            effects[other] = [{"op": "collect", "id": other, "seat": B.seat_of_team(st, t["team"])}]
         elif t["kind"] == "worm" and kind == "mine":
             effects[other] = [{"op": "mine", "id": other, "hex": key}]
     if t["kind"] == "mine" and B.things_in(st, key, ("worm",)):
@@ -88,21 +86,26 @@ def h_settle(st: dict, fr: dict) -> None:
         if mv["move"] == "skip":
             declined.append(fr.pop("hex"))
         else:
-            done(st, {"op": "scatter-thing", "id": mv["id"], "knockback": True},
-                 {"op": "settle", "declined": declined})
+            done(
+                st,
+                {"op": "scatter-thing", "id": mv["id"], "knockback": True},
+                {"op": "settle", "declined": declined},
+            )
             return
     for key in B.full_hexes(st):
         if key in declined:
             continue
         worms = B.things_in(st, key, ("worm",))
         if len(worms) == 1:
-            done(st, {"op": "scatter-thing", "id": worms[0], "knockback": True},
-                  {"op": "settle", "declined": declined})
+            done(
+                st,
+                {"op": "scatter-thing", "id": worms[0], "knockback": True},
+                {"op": "settle", "declined": declined},
+            )
             return
         options = [{"move": "prod", "id": w} for w in worms]
         if not worms:
-            options = [{"move": "prod", "id": t}
-                       for t in B.things_in(st, key, B.MOVABLE[1:])]
+            options = [{"move": "prod", "id": t} for t in B.things_in(st, key, B.MOVABLE[1:])]
             if not options:
                 declined.append(key)
                 continue
@@ -128,8 +131,12 @@ def h_scatter_thing(st: dict, fr: dict) -> None:
     direction = B.direction_of(st, fr["rolled"])
     if direction is None and fr["knockback"]:
         if "answer" not in fr:
-            ask_move(st, "direction", [{"move": "direction", "dir": d} for d in range(1, 7)],
-                     thing=fr["id"])
+            ask_move(
+                st,
+                "direction",
+                [{"move": "direction", "dir": d} for d in range(1, 7)],
+                thing=fr["id"],
+            )
             return
         direction = fr["answer"]["dir"]
     if direction is None:

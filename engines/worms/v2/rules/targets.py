@@ -27,8 +27,9 @@ def target_options(st: dict, step: dict) -> list[dict]:
     board = B.board_hexes(st["dial"], st["radius"])
     if step["do"] == "air-strike":
         return [{"at": list(map(int, k.split(","))), "dir": d} for k in board for d in range(1, 7)]
-    return [{"at": list(map(int, k.split(",")))} for k in board
-            if target_error(st, step, k) is None]
+    return [
+        {"at": list(map(int, k.split(",")))} for k in board if target_error(st, step, k) is None
+    ]
 
 
 def target_error(st: dict, step: dict, key: str) -> tuple[str, str] | None:
@@ -93,8 +94,9 @@ def h_target_emptiest(st: dict, fr: dict) -> None:
     if "answer" not in fr:
         ties = B.emptiest(st)
         if len(ties) > 1:
-            ask_move(st, "target", [{"move": "target", "at": list(map(int, k.split(",")))}
-                                    for k in ties])
+            ask_move(
+                st, "target", [{"move": "target", "at": list(map(int, k.split(",")))} for k in ties]
+            )
             return
         if not ties:
             st["target"] = None
