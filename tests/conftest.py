@@ -42,7 +42,8 @@ def _per_worker_redis() -> None:
     url = os.environ.get("ARBITER_TEST_REDIS_URL")
     if not worker.startswith("gw"):
         return
-    os.environ.setdefault("STREAM_CHANNEL", f"arbiter-{worker}")
+    # a prefix set outside (two checkouts testing beside each other on one Redis) is kept
+    os.environ["STREAM_CHANNEL"] = f"{os.environ.get('STREAM_CHANNEL', 'arbiter')}-{worker}"
     if url:
         base, _, number = url.rstrip("/").rpartition("/")
         if not number.isdigit():
