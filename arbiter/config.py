@@ -118,6 +118,32 @@
     before a 413 the web process reads and drops up to this much more of the body
     (default 8,388,608 bytes), for at most this long (default 2), so that a client
     still sending gets the 413 rather than a reset connection.
+``BODY_TIMEOUT_SECONDS``, ``BODY_MIN_RATE``, ``BODY_MAX_SECONDS``
+    the web process reads a request's whole body on its event loop before a Flask
+    thread sees it; the body must arrive within ``BODY_TIMEOUT_SECONDS`` (default 10)
+    plus a second per ``BODY_MIN_RATE`` bytes received (default 1024), and never
+    takes over ``BODY_MAX_SECONDS`` (default 60); slower is 408 ``body-too-slow``
+    and the connection is closed.
+``HEAD_TIMEOUT_SECONDS``
+    a request head (request line and headers) must be complete within this many
+    seconds of the connection or of its first byte (default 10); else 408
+    ``head-too-slow`` and the connection is closed (a connection that sent nothing
+    is closed without an answer).
+``KEEPALIVE_SECONDS``
+    an idle kept-alive connection is closed after this long (default 5).
+``CLIENT_MAX_PENDING``
+    unfinished connections (idle, or still sending a head or a body) one client
+    address may hold in one web process (default 32; IPv6 counts per /64): the
+    address's next connection closes its oldest (429 ``too-many-connections`` if
+    a request had begun). Connections that are answered (streams, long-polls) do
+    not count, nor do those of a trusted proxy (``FORWARDED_ALLOW_IPS``).
+``WEB_MAX_PENDING``
+    unfinished connections one web process holds at most, from all addresses
+    (default 512): a new connection past it closes the oldest.
+``FORWARDED_ALLOW_IPS``
+    the proxies (addresses or networks, comma-separated) whose ``X-Forwarded-For``
+    and ``X-Forwarded-Proto`` the web process believes; read by uvicorn (the
+    Procfile passes it). Default: none, so rate limits key on the connection's peer.
 ``RATELIMIT_STORAGE_URI``
     where rate limits are counted (Flask-Limiter); default: the Celery broker when it
     is Redis, else ``memory://`` (per process).
@@ -228,6 +254,20 @@ def web_settings(env: Mapping[str, str] | None = None) -> dict:
     pre_ping = flag(env.get("DB_PRE_PING"), default=False)
     return {
         "SQLALCHEMY_ENGINE_OPTIONS": engine_options(env.get("DATABASE_URL") or "sqlite:", pre_ping)
+    }
+
+
+def connection_limits(env: Mapping[str, str] | None = None) -> dict:
+    """Return the limits the web process's HTTP protocol
+    (:class:`arbiter.serve.ProblemH11Protocol`) puts on connections, read from ``env``
+    (default ``os.environ``): see the module for each."""
+    env = os.environ if env is None else env
+    return {
+        "MAX_REQUEST_LINE": int(env.get("MAX_REQUEST_LINE", 8190)),
+        "HEAD_TIMEOUT_SECONDS": float(env.get("HEAD_TIMEOUT_SECONDS", 10)),
+        "KEEPALIVE_SECONDS": float(env.get("KEEPALIVE_SECONDS", 5)),
+        "CLIENT_MAX_PENDING": max(1, int(env.get("CLIENT_MAX_PENDING", 32))),
+        "WEB_MAX_PENDING": max(1, int(env.get("WEB_MAX_PENDING", 512))),
     }
 
 
@@ -378,6 +418,10 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "BULK_BODY_BYTES": int(env.get("BULK_BODY_BYTES", 1024 * 1024)),
         "BODY_DRAIN_BYTES": int(env.get("BODY_DRAIN_BYTES", 8 * 1024 * 1024)),
         "BODY_DRAIN_SECONDS": float(env.get("BODY_DRAIN_SECONDS", 2.0)),
+        "BODY_TIMEOUT_SECONDS": float(env.get("BODY_TIMEOUT_SECONDS", 10)),
+        "BODY_MIN_RATE": float(env.get("BODY_MIN_RATE", 1024)),
+        "BODY_MAX_SECONDS": float(env.get("BODY_MAX_SECONDS", 60)),
+        **connection_limits(env),
         "LONG_POLL_MAX": 30.0,
         "WEB_THREADS": int(env.get("WEB_THREADS", 32)),
         "METRICS_TOKEN": env.get("METRICS_TOKEN", ""),

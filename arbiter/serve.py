@@ -1,5 +1,5 @@
 """The web server's side of the contract: the errors uvicorn answers itself are
-problem details too.
+problem details too, and no client holds a connection it does not use.
 
 uvicorn (h11) answers a request it cannot parse without calling the app, with a
 ``text/plain`` 400. :class:`ProblemH11Protocol` is uvicorn's h11 protocol answering
@@ -7,6 +7,19 @@ those as ``application/problem+json`` (400 ``bad-request``), refusing a request 
 head over its limit (414 ``uri-too-long``, 431 ``headers-too-large``), and closing the
 connection as uvicorn does. The Procfile selects
 it with ``--http arbiter.serve:ProblemH11Protocol``.
+
+uvicorn gives a request head all the time its client takes, and a new connection that
+sends nothing stays open (issue 22: 500 such connections were held for minutes). So
+the protocol also bounds unfinished connections (idle, or still sending a head or a
+body: :class:`Pending`): a head must be complete within ``HEAD_TIMEOUT_SECONDS`` (408
+``head-too-slow``), an idle kept-alive connection closes after ``KEEPALIVE_SECONDS``,
+and one client address (an IPv6 /64) holds at most ``CLIENT_MAX_PENDING`` of them per
+process, ``WEB_MAX_PENDING`` in all: past either, a new connection closes the oldest
+(429 ``too-many-connections`` when its request had begun), so that the newcomer, an
+honest client's as much as anyone's, is served. Connections being answered (streams,
+long-polls, Flask) do not count, nor those of a trusted proxy (uvicorn's
+``--forwarded-allow-ips``, the Procfile's ``FORWARDED_ALLOW_IPS``), which buffers
+its clients itself. The body's own pace is the ASGI front's (:mod:`arbiter.bodies`).
 
 It also offers the streams a way past the ASGI ``send`` (:data:`DIRECT_WRITE`): the
 stream hub writes one event's bytes to thousands of connections at once, and a write
@@ -16,12 +29,14 @@ per reader to ``await send`` costs several times that (see :mod:`arbiter.streams
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 import json
-import os
 from http import HTTPStatus
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import get_remote_addr
 
 from arbiter.errors import problem_body
 
@@ -33,6 +48,11 @@ SERVER_PROBLEMS = {
     400: ("bad-request", "The request line or one of its headers cannot be read."),
     414: ("uri-too-long", "The URL is longer than the server reads."),
     431: ("headers-too-large", "The request's headers are larger than the server reads."),
+    408: ("head-too-slow", "The request line and headers did not arrive in time."),
+    429: (
+        "too-many-connections",
+        "This address has too many unfinished connections open; one of them was closed.",
+    ),
 }
 """Codes and details of the answers the server gives without the app, by status."""
 
@@ -80,19 +100,117 @@ class DirectWriter:
         return transport.get_write_buffer_size()
 
 
+class Pending:
+    """The unfinished connections of one web process (idle, or still sending a head or
+    a body), oldest first: all of them, and per client key (:func:`client_key`)."""
+
+    def __init__(self) -> None:
+        self.all: dict = {}
+        self.clients: dict[str, dict] = {}
+
+    def add(self, conn, key: str) -> None:
+        """Count ``conn`` of client ``key`` as the newest unfinished connection."""
+        self.all[conn] = None
+        self.clients.setdefault(key, {})[conn] = None
+
+    def discard(self, conn, key: str) -> None:
+        """Stop counting ``conn`` (of client ``key``), if it was."""
+        self.all.pop(conn, None)
+        mine = self.clients.get(key)
+        if mine is not None:
+            mine.pop(conn, None)
+            if not mine:
+                del self.clients[key]
+
+    def oldest(self, key: str, client_cap: int, cap: int):
+        """Return the oldest connection over a cap (client ``key``'s first), or None."""
+        mine = self.clients.get(key, {})
+        if len(mine) > client_cap:
+            return next(iter(mine))
+        if len(self.all) > cap:
+            return next(iter(self.all))
+        return None
+
+
+def pending_of(server_state) -> Pending:
+    """Return the :class:`Pending` of a uvicorn server (one per web process)."""
+    pending = getattr(server_state, "arbiter_pending", None)
+    if pending is None:
+        pending = server_state.arbiter_pending = Pending()
+    return pending
+
+
+def client_key(host: str) -> str:
+    """Return whom a connection from ``host`` counts for: its address; an IPv6
+    address's /64 (one subscriber's usual share); an IPv4-mapped one's IPv4."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network((ip, 64), strict=False))
+    return str(ip)
+
+
+@functools.cache
+def _proxies(allowed: str) -> tuple[bool, tuple, frozenset]:
+    """Return ``(everyone, networks, literals)`` of a ``--forwarded-allow-ips``."""
+    items = [item.strip() for item in allowed.split(",") if item.strip()]
+    networks, literals = [], set()
+    for item in items:
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            literals.add(item)
+    return "*" in items, tuple(networks), frozenset(literals)
+
+
+def trusts(config, host: str) -> bool:
+    """True when uvicorn ``config`` believes the proxy headers of peer ``host``
+    (``--proxy-headers`` and ``--forwarded-allow-ips``, as uvicorn reads them)."""
+    if not config.proxy_headers:
+        return False
+    allowed = config.forwarded_allow_ips
+    everyone, networks, literals = _proxies(
+        allowed if isinstance(allowed, str) else ",".join(allowed)
+    )
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return everyone or host in literals
+    return everyone or any(ip in net for net in networks)
+
+
+@functools.cache
+def limits() -> dict:
+    """Return this process's connection limits (:func:`arbiter.config.connection_limits`)."""
+    from arbiter import config
+
+    return config.connection_limits()
+
+
 class ProblemH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, its own refusals answered as problem+json, with fixed
     limits: a request line over ``MAX_REQUEST_LINE`` bytes (default 8190) is 414, a
     request head (line and headers) over ``--h11-max-incomplete-event-size`` (16 KiB)
     is 431, however the bytes arrive (h11 alone only measures a head still
-    incomplete)."""
+    incomplete); and unfinished connections bounded in time and number (see the
+    module)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.limits = limits()
         self.max_head = self.config.h11_max_incomplete_event_size or 16 * 1024
-        self.max_line = int(os.environ.get("MAX_REQUEST_LINE", "8190"))
+        self.max_line = self.limits["MAX_REQUEST_LINE"]
+        self.timeout_keep_alive = self.limits["KEEPALIVE_SECONDS"]
         self.head: bytearray | None = bytearray()
         self.refusal = 400
+        self.pending = pending_of(self.server_state)
+        self.key: str | None = None  # None: not counted (a trusted proxy, a Unix socket)
+        self.counted = False
+        self.deadline = None
         next_event = self.conn.next_event
 
         def watched_next_event():
@@ -104,8 +222,26 @@ class ProblemH11Protocol(H11Protocol):
 
         self.conn.next_event = watched_next_event
 
+    def connection_made(self, transport) -> None:
+        """Take the connection as uvicorn does, count it unfinished and start its head
+        deadline."""
+        super().connection_made(transport)
+        peer = get_remote_addr(transport)
+        if peer is not None and not trusts(self.config, peer[0]):
+            self.key = client_key(peer[0])
+        self.track()
+
+    def connection_lost(self, exc) -> None:
+        """Forget the connection, as uvicorn does."""
+        super().connection_lost(exc)
+        self.track()
+
     def data_received(self, data: bytes) -> None:
-        """Refuse a request whose line or head is over its limit, before h11 reads it."""
+        """Refuse a request whose line or head is over its limit, before h11 reads it.
+        A head is measured from its first byte: what comes while h11 still reads a
+        body (the rest of one answered early) is that body, dropped by uvicorn."""
+        if self.head is None and self.conn.their_state is h11.IDLE:
+            self.head = bytearray()
         if self.head is not None:
             self.head += data
             line_end, head_end = self.head.find(b"\n"), self.head.find(b"\r\n\r\n")
@@ -118,6 +254,7 @@ class ProblemH11Protocol(H11Protocol):
             if head_end >= 0:
                 self.head = None
         super().data_received(data)
+        self.track()
 
     def handle_events(self) -> None:
         """Read the request as uvicorn does, then give a GET request's scope its
@@ -130,19 +267,96 @@ class ProblemH11Protocol(H11Protocol):
                 extensions[DIRECT_WRITE] = DirectWriter(cycle)
 
     def on_response_complete(self) -> None:
-        """Measure the next request of the connection afresh."""
-        self.head = bytearray()
+        """End the answer as uvicorn does (which starts the keep-alive wait)."""
         super().on_response_complete()
+        self.track()
+
+    # ---------------------------------------------------------- unfinished connections
+
+    def track(self) -> None:
+        """Keep the connection's place among the unfinished ones (:class:`Pending`) and
+        its deadline up to date with h11's state: unfinished while the client has a
+        head or a body to send; under the head deadline while it sends a head (or the
+        rest of a body answered early) and no keep-alive wait runs."""
+        closing = self.transport is None or self.transport.is_closing()
+        their = self.conn.their_state
+        unfinished = not closing and their in (h11.IDLE, h11.SEND_BODY)
+        if unfinished and not self.counted and self.key is not None:
+            self.counted = True
+            self.pending.add(self, self.key)
+            self.make_room()
+        elif not unfinished and self.counted:
+            self.counted = False
+            self.pending.discard(self, self.key)
+        timed = (
+            not closing
+            and self.timeout_keep_alive_task is None
+            and (their is h11.IDLE or (their is h11.SEND_BODY and self.conn.our_state is h11.DONE))
+        )
+        if timed and self.deadline is None:
+            self.deadline = self.loop.call_later(
+                self.limits["HEAD_TIMEOUT_SECONDS"], self.head_too_slow
+            )
+        elif not timed and self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def make_room(self) -> None:
+        """Close the oldest unfinished connections over the caps (this one is the
+        newest, so it stays)."""
+        while True:
+            oldest = self.pending.oldest(
+                self.key, self.limits["CLIENT_MAX_PENDING"], self.limits["WEB_MAX_PENDING"]
+            )
+            if oldest is None or oldest is self:
+                return
+            oldest.evict()
+
+    def begun(self) -> bool:
+        """True when the client has sent part of a request not answered yet."""
+        if self.conn.their_state is h11.IDLE:
+            return bool(self.head)
+        return self.conn.their_state is h11.SEND_BODY and not (
+            self.cycle is not None and self.cycle.response_started
+        )
+
+    def evict(self) -> None:
+        """Close this connection to make room: 429 ``too-many-connections`` if a
+        request had begun, else silently (an idle connection's close is ordinary)."""
+        if self.begun():
+            self.send_problem(429, [(b"retry-after", b"1")])
+        else:
+            self.transport.close()
+        self.track()
+
+    def head_too_slow(self) -> None:
+        """The head deadline passed: 408 ``head-too-slow`` to a head begun; else (no
+        byte yet, or the rest of a body answered early) close silently."""
+        self.deadline = None
+        if self.transport.is_closing():
+            return
+        if self.conn.their_state is h11.IDLE and self.head:
+            self.send_problem(408)
+        else:
+            self.transport.close()
+        self.track()
+
+    # ---------------------------------------------------------- refusals
 
     def send_400_response(self, msg: str) -> None:
         """Answer a request h11 cannot read (400, or 431 for size) as problem+json."""
         self.send_problem(self.refusal if self.refusal in SERVER_PROBLEMS else 400)
 
-    def send_problem(self, status: int) -> None:
+    def send_problem(self, status: int, headers: list | None = None) -> None:
         """Answer with a problem+json of ``status`` and close the connection."""
-        headers = [(b"content-type", b"application/problem+json"), (b"connection", b"close")]
+        headers = [
+            (b"content-type", b"application/problem+json"),
+            (b"connection", b"close"),
+            *(headers or []),
+        ]
         body = problem_json(status)
         head = b"HTTP/1.1 %d %s\r\n" % (status, HTTPStatus(status).phrase.encode())
         head += b"".join(k + b": " + v + b"\r\n" for k, v in headers)
         self.transport.write(head + b"content-length: %d\r\n\r\n" % len(body) + body)
         self.transport.close()
+        self.track()

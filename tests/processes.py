@@ -4,6 +4,7 @@ for integration tests, with their output in log files."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -14,6 +15,21 @@ import requests
 
 BIN = Path(sys.executable).parent
 PROCFILE = Path(__file__).resolve().parent.parent / "Procfile"
+
+
+SHELL_VARIABLE = re.compile(r"\$\{(\w+)(?::-([^}]*))?\}")
+"""A ``${NAME}`` or ``${NAME:-default}`` in a Procfile argument (honcho runs each line
+in a shell; the tests start the argv themselves)."""
+
+
+def expand(argv: list, env: dict) -> list[str]:
+    """Return ``argv`` as strings, each ``${NAME:-default}`` replaced as a shell would
+    with ``env``."""
+
+    def value(match: re.Match) -> str:
+        return env.get(match.group(1)) or (match.group(2) or "")
+
+    return [SHELL_VARIABLE.sub(value, str(arg)) for arg in argv]
 
 
 def start(commands: dict[str, list], env: dict, logs: Path) -> list[subprocess.Popen]:
@@ -49,9 +65,10 @@ def procfile() -> dict[str, list[str]]:
     return out
 
 
-def web_command(port: int) -> list:
+def web_command(port: int, env: dict | None = None) -> list:
     """Return the Procfile's ``web`` process as a command of this virtualenv, listening
-    on 127.0.0.1:``port``."""
+    on 127.0.0.1:``port``, its ``${NAME:-default}`` arguments expanded from ``env``
+    (default ``os.environ``) as honcho's shell would."""
     argv = procfile()["web"]
     out = [BIN / argv[0]]
     for arg in argv[1:]:
@@ -60,7 +77,7 @@ def web_command(port: int) -> list:
         elif arg == "0.0.0.0" or "HOST" in arg:
             arg = "127.0.0.1"
         out.append(arg)
-    return out
+    return [out[0], *expand(out[1:], os.environ if env is None else env)]
 
 
 def celery_commands(folder: Path) -> dict[str, list]:
@@ -125,7 +142,7 @@ def serve(folder: Path, port: int, env: dict, celery: bool = True) -> list[subpr
     """Migrate the database, start web (and worker + beat) and wait until it answers;
     return the processes (stop them with :func:`stop`)."""
     subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True)
-    commands = {"web": web_command(port)}
+    commands = {"web": web_command(port, env)}
     if celery:
         commands.update(celery_commands(folder))
     procs = start(commands, env, folder / "logs")

@@ -16,7 +16,9 @@ import time
 
 def connect(port: int, source: str = "127.0.0.1", timeout: float = 10) -> socket.socket:
     """Return a connection to 127.0.0.1:``port`` from address ``source``."""
-    return socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
+    return socket.create_connection(
+        ("127.0.0.1", port), timeout=timeout, source_address=(source, 0)
+    )
 
 
 def read_answer(sock: socket.socket, data: bytes = b"") -> tuple[int, dict, bytes, bytes]:
@@ -131,8 +133,14 @@ class SlowClients:
             return
         except OSError:
             data = b""
-        status = int(data.split()[1]) if data.startswith(b"HTTP/1.") else None
-        self.ended[i] = (time.monotonic(), status, data)
+        status, body = None, b""
+        if data:
+            sock.settimeout(2.0)
+            try:
+                status, _, body, _ = read_answer(sock, data)
+            except (OSError, ConnectionError, ValueError, IndexError):
+                status = -1  # not an HTTP answer
+        self.ended[i] = (time.monotonic(), status, body)
 
     def look(self) -> None:
         """Note every connection the server answered or closed by now."""
@@ -164,9 +172,9 @@ class SlowClients:
     def problem_codes(self) -> set[str]:
         """Return the problem ``code`` of every answer the connections got."""
         codes = set()
-        for _, status, data in self.ended.values():
+        for _, status, body in self.ended.values():
             if status is not None:
-                codes.add(json.loads(data.partition(b"\r\n\r\n")[2] or b"{}").get("code"))
+                codes.add(json.loads(body or b"{}").get("code"))
         return codes
 
     def close(self) -> None:

@@ -4,7 +4,9 @@ It serves itself, on its event loop, the requests that wait: ``GET
 /v1/games/{id}/stream`` (Server-Sent Events) and ``GET /v1/games/{id}/events`` with
 ``wait`` > 0 (the long-poll); every other request goes to the Flask app through
 a2wsgi's thread pool (``WEB_THREADS`` threads). So a waiting client costs a socket,
-a small queue and a coroutine, never a thread. The Flask app keeps every route,
+a small queue and a coroutine, never a thread. A request body is read whole here too,
+bounded in size and time, before the request goes anywhere (:mod:`arbiter.bodies`):
+a client sending a byte a second holds no thread either. The Flask app keeps every route,
 including a ``/stream`` that answers the backlog and ends (for a Flask server with no
 front, and for the OpenAPI contract); the long-poll asks Flask for the answer (so
 authentication, validation and filtering stay in one place) and, when there is
@@ -22,8 +24,8 @@ from urllib.parse import parse_qs, urlencode
 
 from a2wsgi import WSGIMiddleware
 
-from arbiter import metrics, unavailable
-from arbiter.errors import ArbiterError, problem_for
+from arbiter import bodies, metrics, unavailable
+from arbiter.errors import ArbiterError, problem_body, problem_for
 from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
@@ -94,6 +96,10 @@ class Front:
         if scope["type"] == "lifespan":
             await self.lifespan(receive, send)
             return
+        if scope["type"] == "http" and bodies.announced(scope) is not None:
+            receive = await self.read_body(scope, receive, send)
+            if receive is None:
+                return
         if scope["type"] == "http" and scope["method"] == "GET":
             match = GAME_STREAM.fullmatch(scope["path"])
             if match:
@@ -107,6 +113,44 @@ class Front:
                 await self.long_poll(match.group(1), scope, send)
                 return
         await self.wsgi(scope, receive, self.drained(receive, send))
+
+    async def read_body(self, scope: dict, receive, send):
+        """Read the request's whole body here, on the event loop, so that no Flask
+        thread waits for a slow client (see :mod:`arbiter.bodies`); return the
+        ``receive`` that gives it, or None when the request is over (the client left,
+        or it was too slow: answered 408 ``body-too-slow`` and closed). A body
+        announced over the route's limit is left unread: Flask refuses it at once."""
+        config = self.flask.config
+        limit = bodies.body_limit(scope, config)
+        if bodies.announced(scope) > limit:
+            return receive
+        try:
+            data = await bodies.read_body(receive, limit, bodies.Pace.of(config))
+        except bodies.TooSlow:
+            await self.send_too_slow(send)
+            return None
+        return None if data is None else bodies.replay(data, receive)
+
+    async def send_too_slow(self, send) -> None:
+        """Answer a body that came too slowly: 408 ``body-too-slow``, and close."""
+        pace = bodies.Pace.of(self.flask.config)
+        detail = (
+            f"The request body arrived too slowly: send it within {pace.seconds:g} s, "
+            f"plus a second per {pace.rate:g} bytes, {pace.most:g} s at most."
+        )
+        data = json.dumps(problem_body(408, "body-too-slow", "Request timeout", detail)).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 408,
+                "headers": [
+                    (b"content-type", b"application/problem+json"),
+                    (b"content-length", b"%d" % len(data)),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send(body(data, more=False))
 
     def drained(self, receive, send):
         """Return ``send``, reading what is left of the request body before a 413.

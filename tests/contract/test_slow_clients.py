@@ -24,6 +24,7 @@ SHORT = {
     "BODY_TIMEOUT_SECONDS": "3",
     "BODY_MIN_RATE": "1024",
     "BODY_MAX_SECONDS": "6",
+    "RATELIMIT_ENABLED": "1",
     "RATELIMIT_SIGN_IN_CLIENT": "1 per hour",
 }
 """Deadlines a few seconds long, so that the tests see them pass; one sign-in link per
@@ -97,9 +98,7 @@ def test_a_connection_that_sends_nothing_is_closed(front):
 def test_the_next_request_after_an_early_refusal_is_answered(front):
     """A 401 for a body that is still arriving: the rest of the body is not read as
     the next request (which once answered 414 ``uri-too-long``)."""
-    game = json.loads(
-        slow.get_body(front, "POST", "/v1/games", json.dumps(new_game()).encode())[2]
-    )
+    game = json.loads(slow.get_body(front, "POST", "/v1/games", json.dumps(new_game()).encode())[2])
     body = b'{"move": "' + b"x" * 60_000 + b'"}'
     head = (
         f"POST /v1/games/{game['id']}/moves HTTP/1.1\r\nHost: t\r\n"
@@ -130,9 +129,7 @@ def sign_in_statuses(port: int, source: str, tag: str) -> list[int]:
     for i in range(3):
         body = json.dumps({"email": f"{tag}{i}@example.org"}).encode()
         forwarded = {"X-Forwarded-For": f"203.0.113.{i + 1}"}
-        statuses.append(
-            slow.get_body(port, "POST", "/v1/auth/links", body, source, forwarded)[0]
-        )
+        statuses.append(slow.get_body(port, "POST", "/v1/auth/links", body, source, forwarded)[0])
     return statuses
 
 
