@@ -133,13 +133,15 @@
     an idle kept-alive connection is closed after this long (default 5).
 ``CLIENT_MAX_PENDING``
     unfinished connections (idle, or still sending a head or a body) one client
-    address may hold in one web process (default 32; IPv6 counts per /64): the
-    address's next connection closes its oldest (429 ``too-many-connections`` if
-    a request had begun). Connections that are answered (streams, long-polls) do
-    not count, nor do those of a trusted proxy (``FORWARDED_ALLOW_IPS``).
+    address may hold in one web process (default 32; IPv6 counts per /64): past
+    it, the address's next connection closes its oldest (429
+    ``too-many-connections`` if a request had begun) if that one has been
+    unfinished for ``SLOW_AFTER_SECONDS`` (default 1). Connections that are
+    answered (streams, long-polls) do not count, nor do those of a trusted proxy
+    (``FORWARDED_ALLOW_IPS``).
 ``WEB_MAX_PENDING``
-    unfinished connections one web process holds at most, from all addresses
-    (default 512): a new connection past it closes the oldest.
+    unfinished connections one web process holds, from all addresses, past which
+    a new connection closes the oldest likewise (default 512).
 ``FORWARDED_ALLOW_IPS``
     the proxies (addresses or networks, comma-separated) whose ``X-Forwarded-For``
     and ``X-Forwarded-Proto`` the web process believes; read by uvicorn (the
@@ -268,6 +270,7 @@ def connection_limits(env: Mapping[str, str] | None = None) -> dict:
         "KEEPALIVE_SECONDS": float(env.get("KEEPALIVE_SECONDS", 5)),
         "CLIENT_MAX_PENDING": max(1, int(env.get("CLIENT_MAX_PENDING", 32))),
         "WEB_MAX_PENDING": max(1, int(env.get("WEB_MAX_PENDING", 512))),
+        "SLOW_AFTER_SECONDS": float(env.get("SLOW_AFTER_SECONDS", 1)),
     }
 
 

@@ -15,8 +15,9 @@ body: :class:`Pending`): a head must be complete within ``HEAD_TIMEOUT_SECONDS``
 ``head-too-slow``), an idle kept-alive connection closes after ``KEEPALIVE_SECONDS``,
 and one client address (an IPv6 /64) holds at most ``CLIENT_MAX_PENDING`` of them per
 process, ``WEB_MAX_PENDING`` in all: past either, a new connection closes the oldest
-(429 ``too-many-connections`` when its request had begun), so that the newcomer, an
-honest client's as much as anyone's, is served. Connections being answered (streams,
+if it has been unfinished for ``SLOW_AFTER_SECONDS`` (429 ``too-many-connections``
+when its request had begun), so that the newcomer, an honest client's as much as
+anyone's, is served. Connections being answered (streams,
 long-polls, Flask) do not count, nor those of a trusted proxy (uvicorn's
 ``--forwarded-allow-ips``, the Procfile's ``FORWARDED_ALLOW_IPS``), which buffers
 its clients itself. The body's own pace is the ASGI front's (:mod:`arbiter.bodies`).
@@ -102,16 +103,17 @@ class DirectWriter:
 
 class Pending:
     """The unfinished connections of one web process (idle, or still sending a head or
-    a body), oldest first: all of them, and per client key (:func:`client_key`)."""
+    a body), oldest first, each with the loop time it became so: all of them, and per
+    client key (:func:`client_key`)."""
 
     def __init__(self) -> None:
         self.all: dict = {}
         self.clients: dict[str, dict] = {}
 
-    def add(self, conn, key: str) -> None:
+    def add(self, conn, key: str, now: float) -> None:
         """Count ``conn`` of client ``key`` as the newest unfinished connection."""
-        self.all[conn] = None
-        self.clients.setdefault(key, {})[conn] = None
+        self.all[conn] = now
+        self.clients.setdefault(key, {})[conn] = now
 
     def discard(self, conn, key: str) -> None:
         """Stop counting ``conn`` (of client ``key``), if it was."""
@@ -122,13 +124,14 @@ class Pending:
             if not mine:
                 del self.clients[key]
 
-    def oldest(self, key: str, client_cap: int, cap: int):
-        """Return the oldest connection over a cap (client ``key``'s first), or None."""
-        mine = self.clients.get(key, {})
-        if len(mine) > client_cap:
-            return next(iter(mine))
-        if len(self.all) > cap:
-            return next(iter(self.all))
+    def oldest(self, key: str, client_cap: int, cap: int, before: float):
+        """Return the oldest connection over a cap (client ``key``'s first) that has
+        been unfinished since ``before`` or earlier, or None."""
+        for conns, most in ((self.clients.get(key, {}), client_cap), (self.all, cap)):
+            if len(conns) > most:
+                conn, since = next(iter(conns.items()))
+                if since <= before:
+                    return conn
         return None
 
 
@@ -283,8 +286,9 @@ class ProblemH11Protocol(H11Protocol):
         unfinished = not closing and their in (h11.IDLE, h11.SEND_BODY)
         if unfinished and not self.counted and self.key is not None:
             self.counted = True
-            self.pending.add(self, self.key)
+            self.pending.add(self, self.key, self.loop.time())
             self.make_room()
+            self.loop.call_later(self.limits["SLOW_AFTER_SECONDS"], self.make_room)
         elif not unfinished and self.counted:
             self.counted = False
             self.pending.discard(self, self.key)
@@ -302,15 +306,23 @@ class ProblemH11Protocol(H11Protocol):
             self.deadline = None
 
     def make_room(self) -> None:
-        """Close the oldest unfinished connections over the caps (this one is the
-        newest, so it stays)."""
+        """Close the oldest unfinished connections over the caps, of those unfinished
+        for ``SLOW_AFTER_SECONDS`` at least (a burst of new connections, each about to
+        send its request, is no one's to close). Called when this connection becomes
+        unfinished, and again ``SLOW_AFTER_SECONDS`` later."""
+        if not self.counted:
+            return
+        limits = self.limits
+        before = self.loop.time() - limits["SLOW_AFTER_SECONDS"]
         while True:
             oldest = self.pending.oldest(
-                self.key, self.limits["CLIENT_MAX_PENDING"], self.limits["WEB_MAX_PENDING"]
+                self.key, limits["CLIENT_MAX_PENDING"], limits["WEB_MAX_PENDING"], before
             )
-            if oldest is None or oldest is self:
+            if oldest is None:
                 return
             oldest.evict()
+            if oldest is self:
+                return
 
     def begun(self) -> bool:
         """True when the client has sent part of a request not answered yet."""

@@ -103,6 +103,7 @@ class SlowClients:
         self.opened: list[float] = []
         self.ended: dict[int, tuple[float, int | None, bytes]] = {}
         self.stopped = threading.Event()
+        self.lock = threading.Lock()  # the drip thread and the test both look
         for i in range(count):
             sock = connect(port, sources[i % len(sources)])
             sock.sendall(head)
@@ -116,14 +117,15 @@ class SlowClients:
     def _drip(self) -> None:
         """Send one byte to every open connection a second; note the answers."""
         while not self.stopped.wait(1.0):
-            for i, sock in enumerate(self.socks):
-                if i not in self.ended:
-                    self._look(i, sock)
-                if i not in self.ended:
-                    try:
-                        sock.send(self.drip)
-                    except OSError:
-                        self.ended[i] = (time.monotonic(), None, b"")
+            with self.lock:
+                for i, sock in enumerate(self.socks):
+                    if i not in self.ended:
+                        self._look(i, sock)
+                    if i not in self.ended:
+                        try:
+                            sock.send(self.drip)
+                        except OSError:
+                            self.ended[i] = (time.monotonic(), None, b"")
 
     def _look(self, i: int, sock: socket.socket) -> None:
         """Note connection ``i`` ended if the server answered or closed it."""
@@ -144,9 +146,10 @@ class SlowClients:
 
     def look(self) -> None:
         """Note every connection the server answered or closed by now."""
-        for i, sock in enumerate(self.socks):
-            if i not in self.ended:
-                self._look(i, sock)
+        with self.lock:
+            for i, sock in enumerate(self.socks):
+                if i not in self.ended:
+                    self._look(i, sock)
 
     def open_count(self) -> int:
         """Return how many connections the server has neither answered nor closed."""
@@ -164,6 +167,7 @@ class SlowClients:
 
     def answers(self) -> dict:
         """Return how many connections ended with each status (None: closed unanswered)."""
+        self.look()
         out: dict = {}
         for _, status, _ in self.ended.values():
             out[status] = out.get(status, 0) + 1

@@ -72,6 +72,7 @@ class Server:
             "KEEPALIVE_SECONDS": 5.0,
             "CLIENT_MAX_PENDING": 32,
             "WEB_MAX_PENDING": 512,
+            "SLOW_AFTER_SECONDS": 0.0,
             **limits,
         }
 
@@ -135,6 +136,25 @@ def test_an_address_past_its_cap_closes_its_oldest_unfinished_connection():
     assert b"retry-after: 1" in first.data.lower()
     assert second.closing and second.status() == 429
     assert not third.closing and not idle.closing and not other.closing
+
+
+def test_a_burst_of_new_connections_is_cut_only_once_it_lingers():
+    """Connections younger than SLOW_AFTER_SECONDS do not give way, however many;
+    once they have waited that long, the oldest over the cap do."""
+
+    async def scenario():
+        server = Server(CLIENT_MAX_PENDING=2, SLOW_AFTER_SECONDS=0.05)
+        burst = [server.connect() for _ in range(5)]
+        at_once = [c.closing for c in burst]
+        await asyncio.sleep(0.02)
+        newcomer = server.connect()
+        soon = [c.closing for c in burst]
+        await asyncio.sleep(0.1)
+        return at_once, soon, [c.closing for c in burst], newcomer.closing
+
+    at_once, soon, later, newcomer = run(scenario())
+    assert at_once == soon == [False] * 5
+    assert later == [True, True, True, True, False] and not newcomer
 
 
 def test_an_idle_connection_gives_way_silently():
