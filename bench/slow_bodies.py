@@ -3,17 +3,17 @@
 What it measures: the Procfile's web process (uvicorn, 2 workers, ``WEB_THREADS`` 32 as
 by default) and Celery workers (``common.Stack``), on the embedded default (SQLite,
 filesystem broker) and on PostgreSQL + Redis with ``SECRET_KEY`` set. For each step N
-of ``ARBITER_BENCH_SLOW_STEPS`` (default 25, 50, 75, 100, 150, 300, 600, 1000): N
-connections each announce a 60 KB JSON body to ``POST /v1/auth/links`` (no token
-needed) and send one byte of it a second; 2 s later ``GET /v1/engines``, a game's
-summary and the ``/games`` page are each timed on a new connection (given up after
-5 s); then the N connections are closed and the next step begins. Two ways: every
-slow connection from one address (127.0.0.1) and each from its own (127.1.x.y: all of
-127.0.0.0/8 is this machine), the GETs from 127.0.0.9. Printed per step: the slowest
-of the three GETs, and how many of the N the server still held then (neither answered
-nor closed); and the threshold: the first N whose slowest GET took over 2 s. A way
-stops at its threshold. The machine's load is printed at the start and end of each
-backend: other work moves the figures.
+of ``ARBITER_BENCH_SLOW_STEPS`` (default 20, 40, 50, 60, 70, 80, 100, 150, 300, 600,
+1000, 2000, 4000): N connections each announce a 60 KB JSON body to ``POST
+/v1/auth/links`` (no token needed) and send one byte of it a second; 2 s later ``GET
+/v1/engines``, a game's summary and the ``/games`` page are each timed on a new
+connection (given up after 5 s); then the N connections are closed and the next step
+begins. Two ways: every slow connection from one address (127.0.0.1) and each from its
+own (127.1.x.y: all of 127.0.0.0/8 is this machine), the GETs from 127.0.0.9. Printed
+per step: the slowest of the three GETs, and how many of the N the server still held
+then (neither answered nor closed); and the threshold: the first N whose slowest GET
+took over 2 s. A way stops at its threshold. The machine's load is printed at the
+start and end of each backend: other work moves the figures.
 
 Run alone: ``.venv/bin/python bench/slow_bodies.py``.
 """
@@ -30,7 +30,9 @@ from tests import slow_clients as slow
 
 STEPS = [
     int(n)
-    for n in os.environ.get("ARBITER_BENCH_SLOW_STEPS", "25,50,75,100,150,300,600,1000").split(",")
+    for n in os.environ.get(
+        "ARBITER_BENCH_SLOW_STEPS", "20,40,50,60,70,80,100,150,300,600,1000,2000,4000"
+    ).split(",")
 ]
 LIMIT = 2.0
 WAYS = {
