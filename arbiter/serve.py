@@ -214,6 +214,7 @@ class ProblemH11Protocol(H11Protocol):
         self.key: str | None = None  # None: not counted (a trusted proxy, a Unix socket)
         self.counted = False
         self.deadline = None
+        self.gone = False
         next_event = self.conn.next_event
 
         def watched_next_event():
@@ -237,6 +238,7 @@ class ProblemH11Protocol(H11Protocol):
     def connection_lost(self, exc) -> None:
         """Forget the connection, as uvicorn does."""
         super().connection_lost(exc)
+        self.gone = True
         self.track()
 
     def data_received(self, data: bytes) -> None:
@@ -281,7 +283,7 @@ class ProblemH11Protocol(H11Protocol):
         its deadline up to date with h11's state: unfinished while the client has a
         head or a body to send; under the head deadline while it sends a head (or the
         rest of a body answered early) and no keep-alive wait runs."""
-        closing = self.transport is None or self.transport.is_closing()
+        closing = self.gone or self.transport is None or self.transport.is_closing()
         their = self.conn.their_state
         unfinished = not closing and their in (h11.IDLE, h11.SEND_BODY)
         if unfinished and not self.counted and self.key is not None:

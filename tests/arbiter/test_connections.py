@@ -205,6 +205,19 @@ def test_a_trusted_proxy_is_not_counted():
     assert not any(c.closing for c in run(scenario()))
 
 
+def test_a_closed_connection_is_forgotten():
+    async def scenario():
+        server = Server()
+        conns = [server.connect(data=HEAD), server.connect()]
+        counted = len(server.state.arbiter_pending.all)
+        for conn in conns:
+            conn.protocol.connection_lost(None)
+        return counted, server.state.arbiter_pending
+
+    counted, pending = run(scenario())
+    assert counted == 2 and not pending.all and not pending.clients
+
+
 def test_ipv6_addresses_count_per_64():
     assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::2")
     assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
