@@ -124,6 +124,8 @@
     plus a second per ``BODY_MIN_RATE`` bytes received (default 1024), and never
     takes over ``BODY_MAX_SECONDS`` (default 60); slower is 408 ``body-too-slow``
     and the connection is closed.
+``MAX_REQUEST_LINE``
+    the longest request line the web process reads (default 8190 bytes; longer: 414).
 ``HEAD_TIMEOUT_SECONDS``
     a request head (request line and headers) must be complete within this many
     seconds of the connection or of its first byte (default 10); else 408

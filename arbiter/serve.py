@@ -14,13 +14,13 @@ the protocol also bounds unfinished connections (idle, or still sending a head o
 body: :class:`Pending`): a head must be complete within ``HEAD_TIMEOUT_SECONDS`` (408
 ``head-too-slow``), an idle kept-alive connection closes after ``KEEPALIVE_SECONDS``,
 and one client address (an IPv6 /64) holds at most ``CLIENT_MAX_PENDING`` of them per
-process, ``WEB_MAX_PENDING`` in all: past either, a new connection closes the oldest
-if it has been unfinished for ``SLOW_AFTER_SECONDS`` (429 ``too-many-connections``
-when its request had begun), so that the newcomer, an honest client's as much as
-anyone's, is served. Connections being answered (streams,
-long-polls, Flask) do not count, nor those of a trusted proxy (uvicorn's
-``--forwarded-allow-ips``, the Procfile's ``FORWARDED_ALLOW_IPS``), which buffers
-its clients itself. The body's own pace is the ASGI front's (:mod:`arbiter.bodies`).
+process, ``WEB_MAX_PENDING`` in all: past either, the oldest that have been unfinished
+for ``SLOW_AFTER_SECONDS`` are closed (429 ``too-many-connections`` when a request had
+begun), so that a newcomer, an honest client's as much as anyone's, is always served.
+Connections being answered (streams, long-polls, Flask) do not count, nor those of a
+trusted proxy (uvicorn's ``--forwarded-allow-ips``, the Procfile's
+``FORWARDED_ALLOW_IPS``), which buffers its clients itself. The body's own pace is the
+ASGI front's (:mod:`arbiter.bodies`).
 
 It also offers the streams a way past the ASGI ``send`` (:data:`DIRECT_WRITE`): the
 stream hub writes one event's bytes to thousands of connections at once, and a write
