@@ -319,6 +319,16 @@ class WormsEngine(Rules, Engine):
             "super": data["super"],
         }
 
+    def move_error(self, state: dict, verb: str, here: Hex, dest: Hex) -> IllegalMove | None:
+        """Return why an Inch or Jump from ``here`` to ``dest`` is refused, or None."""
+        if verb == "jump" and here.distance(dest) > 2:
+            return IllegalMove("jump-too-far", "Jump to a hex within two hexes.")
+        if not B.on_board(state, dest.key()):
+            return IllegalMove("off-the-map", f"{dest.key()} is off the map.")
+        if verb == "inch" and not B.is_land(state, dest.key()):
+            return IllegalMove("into-water", f"{dest.key()} is a Water hex.")
+        return None
+
     def diagnose(self, state: dict, seat: int, move: dict) -> IllegalMove:
         """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
         ask, verb = state["ask"], move["move"]
@@ -340,12 +350,9 @@ class WormsEngine(Rules, Engine):
         if verb in ("inch", "jump"):
             here = Hex.parse(things[state["turn"]["worm"]]["hex"])
             dest = here.neighbor(move["dir"]) if verb == "inch" else Hex(*move["to"])
-            if verb == "jump" and here.distance(dest) > 2:
-                return IllegalMove("jump-too-far", "Jump to a hex within two hexes.")
-            if not B.on_board(state, dest.key()):
-                return IllegalMove("off-the-map", f"{dest.key()} is off the map.")
-            if verb == "inch" and not B.is_land(state, dest.key()):
-                return IllegalMove("into-water", f"{dest.key()} is a Water hex.")
+            err = self.move_error(state, verb, here, dest)
+            if err:
+                return err
         if verb == "play":
             names = {rules.card_name(c) for c in state["hands"][seat]}
             if move["card"] not in names:
