@@ -39,10 +39,11 @@ engine that plays them, which folds the game's log and takes its next inputs.
   never tests a version, and a state never records one (the game row does).
 - A rule change ships as a new version: change the rule in the engine class, bump its
   ``version``, and add a subclass for the previous version that puts back what the
-  change replaced, and nothing else; list it first in ``older_versions``. Games created
-  before keep their rules. Record playthroughs of the new version (``python -m
-  tests.playthroughs.record_games <engine>``): every saved playthrough of every version
-  must go on replaying (``tests/playthroughs``).
+  change replaced, and nothing else; list it first in ``older_versions`` and make the
+  next older class subclass it. Games created before keep their rules. Record
+  playthroughs of the new version (``python -m tests.playthroughs.record_games
+  <engine>``): every saved playthrough of every version must go on replaying, step by
+  step, as it did (``tests/playthroughs``).
 - A version fixes what a log means and what a player may do: the options it accepts,
   the start state, the prompts and chances, the legal moves, what each input does, the
   move played on a timeout and the result. What is drawn from a state for people (the
