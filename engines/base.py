@@ -19,11 +19,43 @@ knows how to derive an outcome for each:
 
 A spec may carry any further keys (``"for"``: what the roll is for, ``"deck"``: which
 deck) that the engine uses to check and apply the outcome.
+
+Rules versions, one mechanism for every game. A game keeps the rules it was created
+with: the game row records the engine's ``version`` when the game is created, and
+``engines.at_version(engine_id, version)`` (:meth:`Engine.at_version`) returns the
+engine that plays them, which folds the game's log and takes its next inputs.
+
+- A game has one engine class, which plays today's rules. Each older version it still
+  plays is a subclass that sets ``version`` and overrides only what that version did
+  differently: a method, a class constant, the data it reads. An older version
+  subclasses the next newer one (``WormsV1(WormsV2)``, ``WormsV2(WormsV3)``,
+  ``WormsV3(WormsEngine)``), so each class is one step back. They live in the game's
+  ``versions.py``, which lists them, newest first, in the engine class's
+  ``older_versions``: that list is all :meth:`Engine.at_version` reads.
+- So that a version can override a rule, a rule that changed is a method or a constant
+  of the engine class, and the rules below the engine reach it through the engine: as
+  ``self`` in rule methods (Worms' rules are mixin classes of its engine class), or as
+  the engine handed to rule functions (``game``: Dark Horse, Star Maps). Today's code
+  never tests a version, and a state never records one (the game row does).
+- A rule change ships as a new version: change the rule in the engine class, bump its
+  ``version``, and add a subclass for the previous version that puts back what the
+  change replaced, and nothing else; list it first in ``older_versions`` and make the
+  next older class subclass it. Games created before keep their rules. Record
+  playthroughs of the new version (``python -m tests.playthroughs.record_games
+  <engine>``): every saved playthrough of every version must go on replaying, step by
+  step, as it did (``tests/playthroughs``).
+- A version fixes what a log means and what a player may do: the options it accepts,
+  the start state, the prompts and chances, the legal moves, what each input does, the
+  move played on a timeout and the result. What is drawn from a state for people (the
+  view, pictures, words, the brief, error sentences, the notation) is today's code for
+  every version, and so must read the states of older versions; a version overrides it
+  only where its rules differ (its notation help lists only its moves).
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -176,7 +208,7 @@ class Engine:
     - ``id``: the registry id (``space-worm``);
     - ``title``: a human name; ``version``: a string that changes whenever a rule
       change could make an old log replay differently (a game keeps the rules of the
-      version it was created with: see :meth:`at_version`);
+      version it was created with: see the module docstring, "Rules versions");
     - ``min_players`` / ``max_players``;
     - ``options_schema``: a marshmallow ``Schema`` class for the game options;
     - ``notation``: a short help text describing the move notation, for the API and
@@ -192,17 +224,20 @@ class Engine:
     notation: str = ""
 
     # -- rule versions -------------------------------------------------------
-    def at_version(self, version: str | None) -> Engine | None:
-        """Return this game playing the rules of ``version``, or None when this code
-        no longer plays them.
+    older_versions: tuple[type[Engine], ...] = ()
+    """The classes of the older versions this engine still plays, newest first (set in
+    the game's ``versions.py``; see the module docstring, "Rules versions")."""
 
-        A game keeps the rules it was created with: its log is folded, and it goes on,
-        with the engine of its recorded version. An engine that changes a rule bumps
-        ``version`` and overrides this method to return an engine for each older
-        version it still plays (its ``version`` attribute is that older version).
-        Default: only the current version.
-        """
-        return self if version == self.version else None
+    def at_version(self, version: str | None) -> Engine | None:
+        """Return this game playing the rules of ``version``: this engine, one instance
+        of the class in :attr:`older_versions` whose ``version`` it is, or None when this
+        code no longer plays it (module docstring, "Rules versions")."""
+        if version == self.version:
+            return self
+        for older in self.older_versions:
+            if older.version == version:
+                return _instance(older)
+        return None
 
     # -- options -------------------------------------------------------------
     def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
@@ -345,6 +380,12 @@ class Engine:
         if seat not in p.seats:
             raise IllegalMove("not-your-turn", f"It is not seat {seat}'s turn to move.")
         return p
+
+
+@functools.cache
+def _instance(cls: type[Engine]) -> Engine:
+    """Return the one instance of an older version's engine class."""
+    return cls()
 
 
 # --------------------------------------------------------------------------- the fold

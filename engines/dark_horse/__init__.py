@@ -31,7 +31,7 @@ shared/components/dark-horse.md):
 - Rule versions: a game keeps the rules it was created with. Version 1 (games created
   before these rules) put the black base on the last Bug chosen in the draft, let a
   positions card move either way (a Bug at the end staying put) and dealt from the deck
-  in ``components-v1.json``; ``ENGINE.at_version("1")`` plays it (``rules.py``).
+  in ``components-v1.json``; ``ENGINE.at_version("1")`` plays it (``versions.py``).
 - Bad encounter!: ``{"play": "mv-bad-encounter", "swap": N}`` swaps your Goal card N
   (numbered from 1, in the order shown to you) with the top of the Goal deck;
   ``{"play": "mv-bad-encounter", "choose": SEAT}`` makes that seat owe a decision
@@ -56,8 +56,9 @@ player chosen by Bad encounter!, a swap of their Goal card 1.
 from __future__ import annotations
 
 from .engine import DarkHorse
+from .versions import DarkHorseV1
 
 ENGINE = DarkHorse()
 """The registered Dark Horse engine (id ``dark-horse``)."""
 
-__all__ = ["ENGINE", "DarkHorse"]
+__all__ = ["ENGINE", "DarkHorse", "DarkHorseV1"]

@@ -254,8 +254,6 @@ _DEFAULT_DATA = _read("components.json")
 DEFAULT = load(_DEFAULT_DATA)
 """The bundled default component set."""
 
-RETIRED_DECKS: Mapping[int, Components] = {
-    1: load({**_DEFAULT_DATA, "move_cards": _read("components-v1.json")["move_cards"]}),
-}
-"""Rules version -> the default set with the Move card deck that version dealt from
+V1_COMPONENTS = load({**_DEFAULT_DATA, "move_cards": _read("components-v1.json")["move_cards"]})
+"""The default set with the Move card deck engine version 1 dealt from
 (``components-v1.json``), so that its games replay and go on as they were dealt."""

@@ -12,7 +12,7 @@ from engines.base import JSON, Decision, Engine, Prompt
 from engines.option_fields import Flag
 
 from . import board_svg, notation, rules, view
-from .cards import DEFAULT, RETIRED_DECKS, Components
+from .cards import DEFAULT, Components
 
 
 class DarkHorseOptions(Schema):
@@ -24,26 +24,29 @@ class DarkHorseOptions(Schema):
 class DarkHorse(Engine):
     """Dark Horse for 2 to 6 players (rules/dark-horse.md).
 
-    :param components: the component set (default: the bundled ``components.json``);
-        tests pass their own to play a card the default deck lacks.
-    :param rules_version: the rules it plays (``rules.RULES_VERSION``, or an older one
-        for games created under it; see :meth:`at_version`); ``version`` is its text.
+    :param components: the component set (default: :attr:`deck`, the bundled
+        ``components.json``); tests pass their own to play a card the default deck lacks.
+
+    The rules that older versions played differently are :attr:`deck` and the methods
+    :meth:`directions` and :meth:`black_base`, read by the rules
+    (:class:`engines.dark_horse.rules.Game`); the older versions are in
+    :mod:`engines.dark_horse.versions`.
     """
 
     id = "dark-horse"
     title = "Dark Horse"
-    version = str(rules.RULES_VERSION)
+    version = "2"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     options_schema = DarkHorseOptions
     notation = notation.HELP
 
-    def __init__(
-        self, components: Components = DEFAULT, rules_version: int = rules.RULES_VERSION
-    ) -> None:
+    deck: Components = DEFAULT
+    """The component set its games are dealt from (``components.json``)."""
+
+    def __init__(self, components: Components | None = None) -> None:
+        components = self.deck if components is None else components
         self.components = components
-        self.rules_version = rules_version
-        self.version = str(rules_version)
         for n in range(self.min_players, self.max_players + 1):
             if len(components.goal_cards) <= rules.GOALS_DEALT[n] * n:
                 raise ValueError(f"Dark Horse components: too few Goal cards for {n} players")
@@ -58,17 +61,20 @@ class DarkHorse(Engine):
         :raises InvalidOptions: ``bad-player-count`` or ``bad-options``.
         """
         loaded = self.load_options(players, options)
-        return rules.setup(players, loaded["dilly_dally"], self.rules_version)
+        return rules.setup(players, loaded["dilly_dally"])
 
-    def at_version(self, version: str | None) -> DarkHorse | None:
-        """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
-        ``"1"`` (the black base on the last Bug placed, positions cards moving either
-        way, the deck of ``components-v1.json``; see ``rules.py``); None otherwise."""
-        if version == self.version:
-            return self
-        if version == "1" and self.components is DEFAULT:
-            return _V1
-        return None
+    def directions(self, card_id: str) -> list[str]:
+        """Return the directions the ± card ``card_id`` may be played in: for a
+        positions card only those in which every Bug it names can move
+        (rules/dark-horse.md, "Gameplay": "each Bug must move in the same direction")."""
+        return rules.directions(self.components, card_id)
+
+    def black_base(self, row: list[str], placed: str) -> str:
+        """Return the Bug that gets the black base once ``placed`` completes the
+        placement ``row``: the Bug on the last space, the stone (rules/dark-horse.md,
+        "Dilly Dally Variant" 2: "after having placed the Bugs on their corresponding
+        space, put a black base on the last Bug")."""
+        return row[-1]
 
     def prompt(self, state: dict) -> Prompt:
         """Return what the game waits for (rules/dark-horse.md, "Setup", "Gameplay")."""
@@ -76,7 +82,7 @@ class DarkHorse(Engine):
 
     def legal_moves(self, state: dict, seat: int) -> list[JSON]:
         """Return every legal move of ``seat`` now (rules/dark-horse.md, "Gameplay")."""
-        return rules.legal_moves(self.components, state, seat)
+        return rules.legal_moves(self, state, seat)
 
     def play(self, state: dict, seat: int, move: JSON) -> dict:
         """Apply ``seat``'s move (rules/dark-horse.md, "Gameplay", "Special Cards").
@@ -84,7 +90,7 @@ class DarkHorse(Engine):
         :raises IllegalMove: the rules forbid it now, with a stable code.
         :raises InvalidMove: ``bad-move``.
         """
-        return rules.play(self.components, state, seat, move)
+        return rules.play(self, state, seat, move)
 
     def resolve(self, state: dict, outcome: JSON) -> dict:
         """Apply a shuffle or the start-player roll (rules/dark-horse.md, "Setup").
@@ -95,7 +101,7 @@ class DarkHorse(Engine):
 
     def view(self, state: dict, seat: int | None) -> dict:
         """Return what ``seat`` may see (rules/dark-horse.md, "Setup" 1 and 4)."""
-        return view.view(self.components, state, seat)
+        return view.view(self, state, seat)
 
     def secrets(self, state: dict, seat: int | None) -> list[str]:
         """Return the hidden values only ``seat`` holds (``None``: hidden from all)
@@ -118,7 +124,7 @@ class DarkHorse(Engine):
 
         :raises IllegalMove: ``not-your-turn`` when the seat owes no move.
         """
-        return rules.timeout_move(self.components, state, seat)
+        return rules.timeout_move(self, state, seat)
 
     def parse(self, text: str, state: dict, seat: int) -> JSON:
         """Read a move in the notation (:mod:`engines.dark_horse.notation`).
@@ -134,7 +140,7 @@ class DarkHorse(Engine):
     def brief(self, state: dict, seat: int) -> str:
         """Return the "your turn" mail lines: the decision, own cards and goals, Track
         (rules/dark-horse.md, "Gameplay")."""
-        return view.brief(self.components, state, seat)
+        return view.brief(self, state, seat)
 
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return a chance outcome as text; a shuffle's order is never written out."""
@@ -154,8 +160,5 @@ class DarkHorse(Engine):
         """Return the board of a view in words, the picture's text alternative."""
         return board_svg.words(view)
 
-
-_V1 = DarkHorse(RETIRED_DECKS[1], rules_version=1)
-"""Dark Horse as version 1 played it, for the games created under it."""
 
 __all__ = ["DarkHorse", "DarkHorseOptions"]

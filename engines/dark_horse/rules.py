@@ -18,19 +18,13 @@ changed in place. The state (every key always present):
 - ``played``: every card played, in order: ``{"seat", "card"}`` plus the move's
   ``direction``, ``swap`` or ``choose`` (and the chosen seat's ``swap`` once answered);
 - ``pending``: ``{"seat": chosen, "by": player}`` while a player chosen by Bad
-  encounter! must pick the Goal card to swap, else ``null``;
-- ``rules_version``: the rules the game is played by (:data:`RULES_VERSION` for a new
-  game; a state without it is a version 1 game's, see :func:`rules_version`).
+  encounter! must pick the Goal card to swap, else ``null``.
 
-Rules versions (the engine's ``version``; a game keeps the rules it began with):
-
-- 1: the black base goes on the last Bug chosen in the placement draft; a positions
-  card offers both directions, a Bug at the end of the Track staying where it is; the
-  deck of ``components-v1.json``.
-- 2: the black base goes on the Bug on the last space (the stone) once the Bugs stand
-  on their spaces ("Dilly Dally Variant" 2); a positions card offers only a direction
-  in which every Bug it names can move ("Gameplay": "each Bug must move in the same
-  direction"); the deck of ``components.json`` (with -3 and one-position cards).
+The functions that apply a rule an older version played differently are handed the
+engine (``game``, see :class:`Game`) instead of its component set, and ask it: the
+directions a ± card may be played in (``game.directions``) and the Bug that gets the
+black base (``game.black_base``); the older versions are in ``versions.py``
+(:mod:`engines.base`, "Rules versions").
 
 Whose turn it is follows from the counts: a placement, an Ant choice and a played
 card each pass the turn clockwise from the start player.
@@ -46,7 +40,7 @@ stone. Laid out from the start of the Track (rules/dark-horse.md, "Setup" 2: "7,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from engines.base import (
     BadOutcome,
@@ -82,9 +76,6 @@ ANT_TOKENS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
 ANT_BONUS, ANT_PENALTY, ANT_TOP_PLACES = 5, -3, 3
 """Dilly Dally scoring (rules/dark-horse.md, "Dilly Dally Variant" 5)."""
 
-RULES_VERSION = 2
-"""The rules version of a new game (see the module docstring)."""
-
 FORWARD, BACKWARD = "forward", "backward"
 DIRECTIONS = (FORWARD, BACKWARD)
 TAKE, PASS = "take", "pass"
@@ -119,9 +110,8 @@ MOVE_PHASE = {"place": PLACE, "ant": ANTS, "play": PLAY, "swap": BAD_ENCOUNTER}
 # --------------------------------------------------------------------------- setup
 
 
-def setup(players: int, dilly_dally: bool, version: int = RULES_VERSION) -> dict:
-    """Return the state before the Goal cards are dealt, played by the rules of
-    ``version`` (rules/dark-horse.md, "Setup")."""
+def setup(players: int, dilly_dally: bool) -> dict:
+    """Return the state before the Goal cards are dealt (rules/dark-horse.md, "Setup")."""
     return {
         "players": players,
         "dilly_dally": bool(dilly_dally),
@@ -135,25 +125,31 @@ def setup(players: int, dilly_dally: bool, version: int = RULES_VERSION) -> dict
         "ant_choices": [],
         "played": [],
         "pending": None,
-        "rules_version": version,
     }
 
 
-def rules_version(state: Mapping[str, Any]) -> int:
-    """Return the rules version the game is played by; 1 for a state saved before
-    versions were recorded in it."""
-    return state.get("rules_version", 1)
-
-
-def directions(c: Components, state: Mapping[str, Any], card_id: str) -> list[str]:
-    """Return the directions a ± card may be played in now (rules/dark-horse.md,
+def directions(c: Components, card_id: str) -> list[str]:
+    """Return the directions a ± card may be played in (rules/dark-horse.md,
     "Gameplay"): both for a pictured Bug; for a positions card only those in which
     every Bug on its positions can move ("each Bug must move in the same
-    direction"; rules version 2, see the module docstring)."""
+    direction")."""
     card = c.move_by_id[card_id]
-    if card.kind != POSITIONS_CARD or rules_version(state) < 2:
+    if card.kind != POSITIONS_CARD:
         return list(DIRECTIONS)
     return [d for d in DIRECTIONS if card.positions_can_move(d == FORWARD, len(c.spaces))]
+
+
+class Game(Protocol):
+    """What the rules read from the engine they play for (an older version overrides
+    it: :mod:`engines.dark_horse.versions`)."""
+
+    components: Components
+
+    def directions(self, card_id: str) -> list[str]:
+        """Return the directions the ± card ``card_id`` may be played in."""
+
+    def black_base(self, row: list[str], placed: str) -> str:
+        """Return the Bug that gets the black base once ``placed`` completes ``row``."""
 
 
 # --------------------------------------------------------------------------- prompt
@@ -312,9 +308,10 @@ def _permutation(outcome: Any, size: int) -> list[int]:
 # --------------------------------------------------------------------------- legal moves
 
 
-def legal_moves(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
+def legal_moves(game: Game, state: Mapping[str, Any], seat: int) -> list[dict]:
     """Return every move ``seat`` may make now, ``[]`` when it owes none
     (rules/dark-horse.md, "Setup" 3, "Gameplay", "Special Cards", "Dilly Dally")."""
+    c = game.components
     step = phase(c, state)
     if step in CHANCE_PHASES or step == OVER or seat != seat_to_act(state, step):
         return []
@@ -332,7 +329,7 @@ def legal_moves(c: Components, state: Mapping[str, Any], seat: int) -> list[dict
     for card_id in state["hands"][seat]:
         card = c.move_by_id[card_id]
         if card.directed:
-            moves += [{"play": card_id, "direction": d} for d in directions(c, state, card_id)]
+            moves += [{"play": card_id, "direction": d} for d in game.directions(card_id)]
         elif card.kind == BAD_ENCOUNTER_CARD:
             moves += [{"play": card_id, "swap": k} for k in range(1, len(state["goals"][seat]) + 1)]
             moves += [
@@ -348,7 +345,7 @@ def legal_moves(c: Components, state: Mapping[str, Any], seat: int) -> list[dict
 # --------------------------------------------------------------------------- moves
 
 
-def play(c: Components, state: Mapping[str, Any], seat: int, move: Any) -> dict:
+def play(game: Game, state: Mapping[str, Any], seat: int, move: Any) -> dict:
     """Apply ``seat``'s move and return the new state (rules/dark-horse.md, "Setup" 3,
     "Gameplay", "Special Cards", "Dilly Dally Variant" 3).
 
@@ -356,17 +353,17 @@ def play(c: Components, state: Mapping[str, Any], seat: int, move: Any) -> dict:
         ``wrong-phase`` or a rule code of the move's kind.
     :raises InvalidMove: ``bad-move``: the move is not a move of this game.
     """
-    step = check_turn(c, state, seat)
+    step = check_turn(game.components, state, seat)
     kind = _move_kind(move)
     if MOVE_PHASE[kind] != step:
         raise IllegalMove("wrong-phase", f"That move does not fit now: {EXPECTED[step]}.")
     if kind == "place":
-        return _place(c, state, move)
+        return _place(game, state, move)
     if kind == "ant":
         return _ant(state, move)
     if kind == "swap":
         return _answer_bad_encounter(state, seat, move)
-    return _play_card(c, state, seat, move)
+    return _play_card(game, state, seat, move)
 
 
 def check_turn(c: Components, state: Mapping[str, Any], seat: Any) -> str:
@@ -416,13 +413,12 @@ def _move_kind(move: Any) -> str:
     )
 
 
-def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
+def _place(game: Game, state: Mapping[str, Any], move: dict) -> dict:
     """Add a Bug to the placement row; with the last Bug, the row becomes the Track
     (rules/dark-horse.md, "Setup" 3). Dilly Dally ("Dilly Dally Variant" 2: "after
     having placed the Bugs on their corresponding space, put a black base on the last
-    Bug"): the black base goes on the Bug on the last space, the stone (rules version
-    1: on the last Bug placed)."""
-    bug, row = move["place"], state["track"]
+    Bug"): ``game.black_base`` says which Bug gets it."""
+    c, bug, row = game.components, move["place"], state["track"]
     if not isinstance(bug, str) or bug not in c.bug_by_id:
         names = ", ".join(b.id for b in c.bugs)
         raise IllegalMove(
@@ -446,7 +442,7 @@ def _place(c: Components, state: Mapping[str, Any], move: dict) -> dict:
     new_row = tr.add_to_row(row, bug, end)
     black = None
     if state["dilly_dally"] and len(new_row) == len(c.bugs):
-        black = new_row[-1] if rules_version(state) >= 2 else bug
+        black = game.black_base(new_row, bug)
     return {**state, "track": new_row, "black_base": black}
 
 
@@ -458,9 +454,10 @@ def _ant(state: Mapping[str, Any], move: dict) -> dict:
     return {**state, "ant_choices": [*state["ant_choices"], choice]}
 
 
-def _play_card(c: Components, state: Mapping[str, Any], seat: int, move: dict) -> dict:
+def _play_card(game: Game, state: Mapping[str, Any], seat: int, move: dict) -> dict:
     """Play a Move card face up and move the Bugs as it says (rules/dark-horse.md,
     "Gameplay", "Special Cards")."""
+    c = game.components
     card_id = move["play"]
     hand = state["hands"][seat]
     if not isinstance(card_id, str):
@@ -488,12 +485,12 @@ def _play_card(c: Components, state: Mapping[str, Any], seat: int, move: dict) -
             "direction-required",
             f'{c.label(card_id)} moves forward or backward: say which ("forward" or "backward").',
         )
-    if direction is not None and direction not in directions(c, state, card_id):
+    if direction is not None and direction not in game.directions(card_id):
         raise IllegalMove(
             "direction-blocked",
             f"{c.label(card_id)} moves every Bug it "
             f"names the same way, and one of them cannot move {direction}: "
-            f"play it {' or '.join(directions(c, state, card_id))}.",
+            f"play it {' or '.join(game.directions(card_id))}.",
         )
     if card.kind != BAD_ENCOUNTER_CARD and ("swap" in move or "choose" in move):
         raise IllegalMove(
@@ -600,13 +597,14 @@ def _replace(rows: list, index: int, value: Any) -> list:
 # --------------------------------------------------------------------------- timeouts
 
 
-def timeout_move(c: Components, state: Mapping[str, Any], seat: int) -> dict:
+def timeout_move(game: Game, state: Mapping[str, Any], seat: int) -> dict:
     """Return the move played for ``seat`` when its deadline passes: the least
     surprising one (package docstring, "Timeouts"; rules/dark-horse.md, "Gameplay":
     a turn plays a card).
 
     :raises IllegalMove: the seat owes no move (``not-your-turn`` and the like).
     """
+    c = game.components
     step = check_turn(c, state, seat)
     if step == PLACE:
         row = state["track"]
@@ -619,7 +617,7 @@ def timeout_move(c: Components, state: Mapping[str, Any], seat: int) -> dict:
     card_id = state["hands"][seat][0]
     card = c.move_by_id[card_id]
     if card.directed:
-        return {"play": card_id, "direction": directions(c, state, card_id)[0]}
+        return {"play": card_id, "direction": game.directions(card_id)[0]}
     if card.kind == BAD_ENCOUNTER_CARD:
         return {"play": card_id, "swap": 1}
     return {"play": card_id}

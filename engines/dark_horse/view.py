@@ -32,9 +32,10 @@ def secrets(c: Components, state: Mapping[str, Any], seat: int | None) -> list[s
     return [*hand, *goals]
 
 
-def view(c: Components, state: Mapping[str, Any], seat: int | None) -> dict:
+def view(game: r.Game, state: Mapping[str, Any], seat: int | None) -> dict:
     """Return what ``seat`` may see (``None``: a spectator), as JSON
     (rules/dark-horse.md, "Setup", "Gameplay"; see the module docstring)."""
+    c = game.components
     n = state["players"]
     step = r.phase(c, state)
     over = step == r.OVER
@@ -70,7 +71,7 @@ def view(c: Components, state: Mapping[str, Any], seat: int | None) -> dict:
         }
     out["seats"] = [_seat_summary(state, s, holders) for s in range(n)]
     if seat is not None and not over:
-        out["you"] = {"hand": hand_view(c, state, seat), "goals": goals_view(c, state, seat)}
+        out["you"] = {"hand": hand_view(game, state, seat), "goals": goals_view(c, state, seat)}
     if over:
         out["you"] = None
         out["revealed"] = {
@@ -99,11 +100,12 @@ def track_view(c: Components, state: Mapping[str, Any]) -> list[dict] | None:
     ]
 
 
-def hand_view(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
+def hand_view(game: r.Game, state: Mapping[str, Any], seat: int) -> list[dict]:
     """Return ``seat``'s Move cards, numbered from 1 as ``play N`` names them
     (rules/dark-horse.md, "Setup" 4: dealt face-down), each with the directions it may
     be played in now (``[]`` for a card that moves as printed; "Gameplay": a positions
     card moves every Bug it names the same way)."""
+    c = game.components
     hand = state["hands"][seat] if state["hands"] is not None else []
     return [
         {
@@ -111,7 +113,7 @@ def hand_view(c: Components, state: Mapping[str, Any], seat: int) -> list[dict]:
             "card": card_id,
             "label": c.label(card_id),
             "choose_direction": c.move_by_id[card_id].directed,
-            "directions": r.directions(c, state, card_id) if c.move_by_id[card_id].directed else [],
+            "directions": game.directions(card_id) if c.move_by_id[card_id].directed else [],
         }
         for i, card_id in enumerate(hand, 1)
     ]
@@ -151,9 +153,10 @@ def _played(c: Components, entry: Mapping[str, Any]) -> dict:
 # --------------------------------------------------------------------------- brief
 
 
-def brief(c: Components, state: Mapping[str, Any], seat: int) -> str:
+def brief(game: r.Game, state: Mapping[str, Any], seat: int) -> str:
     """Return the lines of a "your turn" mail for ``seat``: what to decide, its own
     hand and Goal cards, the Track (rules/dark-horse.md, "Setup", "Gameplay")."""
+    c = game.components
     step = r.phase(c, state)
     actor = r.seat_to_act(state, step)
     lines = []
@@ -198,7 +201,7 @@ def brief(c: Components, state: Mapping[str, Any], seat: int) -> str:
         cards = ", ".join(
             f"{h['number']}. {h['label']}"
             + (f" ({h['directions'][0]} only)" if len(h["directions"]) == 1 else "")
-            for h in hand_view(c, state, seat)
+            for h in hand_view(game, state, seat)
         )
         lines.append(f"Your Move cards: {cards}.")
     track = track_view(c, state)

@@ -21,7 +21,7 @@ Decisions where the rulebook is silent (each one is tested in
   each round.
 - Rule versions: a game keeps the rules it was created with. Version 1 (games created
   before these options) had one shared start roll and seat 0 as the hungriest player;
-  ``ENGINE.at_version("1")`` plays it (``engine.py``).
+  ``ENGINE.at_version("1")`` plays it (``versions.py``).
 - Each round the start player's roll of the 8 dice is one public Chance; then seats take
   one die each in turn, clockwise from the start player, until all 8 are taken (fewer
   than 8 players: seats take several dice; 1 player takes all 8).
@@ -42,8 +42,9 @@ Decisions where the rulebook is silent (each one is tested in
 """
 
 from engines.space_worm.engine import SpaceWorm
+from engines.space_worm.versions import SpaceWormV1
 
 ENGINE = SpaceWorm()
 """The Space Worm engine registered as ``space-worm``."""
 
-__all__ = ["ENGINE", "SpaceWorm"]
+__all__ = ["ENGINE", "SpaceWorm", "SpaceWormV1"]

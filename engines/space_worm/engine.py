@@ -73,14 +73,6 @@ class SpaceWorm(Engine):
     options_schema = SpaceWormOptions
     notation = notation.HELP
 
-    def at_version(self, version: str | None) -> SpaceWorm | None:
-        """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
-        ``"1"`` (one shared start roll, seat 0 the hungriest player, option ``sheet``
-        only); None otherwise."""
-        if version == self.version:
-            return self
-        return _V1 if version == "1" else None
-
     def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
         """Validate the player count and options; ``hungriest_seat`` must be a seat of
         the game (rules/space-worm.md, "Turns").
@@ -188,15 +180,3 @@ class SpaceWorm(Engine):
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""
         return board_svg.words(view)
-
-
-class _SpaceWormV1(SpaceWorm):
-    """Space Worm as engine version 1 played it: one shared start roll and seat 0 as the
-    hungriest player (its options have neither ``start_roll`` nor ``hungriest_seat``)."""
-
-    version = "1"
-    options_schema = SpaceWormOptionsV1
-
-
-_V1 = _SpaceWormV1()
-"""The version 1 engine, for the games created under it."""

@@ -54,14 +54,16 @@ Decisions where the rulebook is silent (each one is tested in
   more votes than every bonus. Timeout: ``none``.
 - Rule versions: a game keeps the rules it was created with. Version 1 (games created
   before these rules) unlocked no bonus in play, made the losers choose one (timeout:
-  the first still locked) and did not know Leap; ``ENGINE.at_version("1")`` plays it.
+  the first still locked) and did not know Leap; ``ENGINE.at_version("1")`` plays it
+  (``versions.py``).
 - Timeout in a round: the first dice use (star die as rolled, then the other; boxes in
   printed order), else the first connection, else pass.
 """
 
 from engines.star_maps.engine import StarMaps
+from engines.star_maps.versions import StarMapsV1
 
 ENGINE = StarMaps()
 """The Star Maps engine registered as ``star-maps``."""
 
-__all__ = ["ENGINE", "StarMaps"]
+__all__ = ["ENGINE", "StarMaps", "StarMapsV1"]

@@ -58,14 +58,8 @@ assert len(UNLOCKED_BY) == sum("unlocked_by" in b for b in CATALOG.values()) and
 ), "each type keys at most one bonus, by die value"
 NO_BONUS = "none"
 """The losers' vote for no new bonus (``{"act": "choose-bonus", "bonus": "none"}``,
-``choose none``; rules version 2): never a bonus id."""
+``choose none``): never a bonus id."""
 assert NO_BONUS not in CATALOG, "'none' is the losers' vote for no bonus"
-
-
-def bonus_ids(rules_version: int) -> list[str]:
-    """Return the bonuses games of ``rules_version`` know, in list order (a bonus with
-    ``since_version`` is unknown to older games)."""
-    return [b for b in BONUS_IDS if CATALOG[b].get("since_version", 1) <= rules_version]
 
 
 LastWrite = tuple[int | None, int] | None

@@ -16,7 +16,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 from engines.base import JSON, Engine, Prompt
 from engines.star_maps import board_svg, notation, rules
 from engines.star_maps import view as views
-from engines.star_maps.bonuses import BONUS_IDS
+from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, UNLOCKED_BY
 from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS
 
 
@@ -67,28 +67,27 @@ class StarMapsOptions(Schema):
 class StarMaps(Engine):
     """Star Maps (Button Shy, 2017), 1 to 4 players (rules/star-maps.md).
 
-    :param rules_version: the rules it plays (``rules.RULES_VERSION``, or an older one
-        for games created under it; see :meth:`at_version`); ``version`` is its text.
+    The rules that older versions played differently are the class constants below,
+    read by the rules (:class:`engines.star_maps.rules.Game`); the older versions are
+    in :mod:`engines.star_maps.versions`.
     """
 
     id = "star-maps"
     title = "Star Maps"
+    version = "2"
     min_players = 1
     max_players = 4
     options_schema = StarMapsOptions
     notation = notation.HELP
 
-    def __init__(self, rules_version: int = rules.RULES_VERSION) -> None:
-        self.rules_version = rules_version
-        self.version = str(rules_version)
-
-    def at_version(self, version: str | None) -> StarMaps | None:
-        """Return the engine playing the rules of ``version``: ``"2"`` (today's) or
-        ``"1"`` (no bonus unlocked during play, the losers must choose one; see
-        ``rules.py``); None otherwise."""
-        if version == self.version:
-            return self
-        return _V1 if version == "1" else None
+    bonuses: tuple[str, ...] = tuple(BONUS_IDS)
+    """The bonuses its games know, in list order (rules/star-maps.md, "Bonuses")."""
+    unlocked_by: Mapping[int, str] = UNLOCKED_BY
+    """Star type (its die value) -> the bonus that finding its last star unlocks during
+    play, for everyone (rules/star-maps.md, "Bonuses"; ``bonuses.json``)."""
+    blank_votes: tuple[str, ...] = (NO_BONUS,)
+    """What a loser may vote for besides a bonus: ``none``, no new bonus ("the losers of
+    the game may cooperate to choose one new bonus")."""
 
     def campaign_options(self, results: list[dict]) -> dict:
         """Return ``{"unlocked_bonuses": [...]}``: every bonus the campaign's finished
@@ -106,9 +105,7 @@ class StarMaps(Engine):
         :raises InvalidOptions: a player count outside 1..4 or options not accepted.
         """
         loaded = self.load_options(players, options)
-        return rules.new_game(
-            loaded["sheet"], players, loaded["unlocked_bonuses"], self.rules_version
-        )
+        return rules.new_game(loaded["sheet"], players, loaded["unlocked_bonuses"])
 
     def prompt(self, state: dict) -> Prompt:
         """Return the roll (Chance), the round's or the vote's Decision, or Over."""
@@ -116,7 +113,7 @@ class StarMaps(Engine):
 
     def legal_moves(self, state: dict, seat: int) -> list[JSON]:
         """Return the seat's legal moves (``rules.legal_moves``)."""
-        return rules.legal_moves(state, seat)
+        return rules.legal_moves(self, state, seat)
 
     def play(self, state: dict, seat: int, move: JSON) -> dict:
         """Apply the seat's answer or vote; return the new state (``rules.play``).
@@ -129,26 +126,26 @@ class StarMaps(Engine):
             ``bonus-locked``, ``bonus-limit``, ``bonus-not-earned``,
             ``bonus-not-applicable``, ``not-voting``, ``already-unlocked``.
         """
-        return rules.play(state, seat, move)
+        return rules.play(self, state, seat, move)
 
     def resolve(self, state: dict, outcome: JSON) -> dict:
         """Apply the round's roll (``rules.resolve``).
 
         :raises BadOutcome: ``no-chance-pending`` or ``bad-outcome``.
         """
-        return rules.resolve(state, outcome)
+        return rules.resolve(self, state, outcome)
 
     def view(self, state: dict, seat: int | None) -> dict:
         """Return the public view (``view.view``): nothing is hidden in Star Maps."""
-        return views.view(state, seat)
+        return views.view(self, state, seat)
 
     def timeout_move(self, state: dict, seat: int) -> JSON:
         """Return the first dice use, else the first connection, else pass; at the vote,
-        no bonus (``none``; rules version 1: the first bonus in list order).
+        no bonus (``none``).
 
         :raises IllegalMove: the seat owes no move.
         """
-        return rules.timeout_move(state, seat)
+        return rules.timeout_move(self, state, seat)
 
     def parse(self, text: str, state: dict | None = None, seat: int | None = None) -> JSON:
         """Read a move in notation (``star 4 write 2 at B7``, ``connect C3``).
@@ -163,7 +160,7 @@ class StarMaps(Engine):
 
     def brief(self, state: dict, seat: int) -> str:
         """Return the "your turn" lines: the roll and the seat's options (``view.brief``)."""
-        return views.brief(state, seat)
+        return views.brief(self, state, seat)
 
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return ``"Round 3: the dice show 2 and 5."``."""
@@ -180,7 +177,3 @@ class StarMaps(Engine):
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""
         return board_svg.words(view)
-
-
-_V1 = StarMaps(rules_version=1)
-"""Star Maps as engine version 1 played it, for the games created under it."""

@@ -8,16 +8,13 @@ every seat that owes an answer). State (plain JSON, never changed in place)::
      "round": 1, "roll": None | [a, b], "answered": [seats], "stuck": [seats],
      "marks": [per seat {"boxes", "connections", "bonuses_used"}],
      "voters": [seats], "votes": [bonus id | None per seat], "result": None | {...},
-     "rules_version": 2,
      "unlocks": [{"bonus", "type", "round", "by": [seats]}]}   bonuses unlocked in play
 
-Rules versions (a game keeps the rules it was created with; a state without
-``rules_version`` is a version 1 game's):
-
-- 1: bonuses come only from the campaign (``unlocked_bonuses``); the losers must choose
-  one; Leap is unknown.
-- 2: finding the last star of a type unlocks a bonus during play (below); the losers may
-  also choose none.
+The functions that apply a rule an older version played differently are handed the
+engine (``game``) and read that rule there: the bonuses its games know
+(``game.bonuses``), the bonus each star type unlocks in play (``game.unlocked_by``) and
+what a loser may vote for besides a bonus (``game.blank_votes``); the older versions are
+in ``versions.py`` (:mod:`engines.base`, "Rules versions").
 
 Decisions (documented in ``engines/star_maps/__init__.py``):
 
@@ -44,17 +41,15 @@ Decisions (documented in ``engines/star_maps/__init__.py``):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt, shown
 from engines.star_maps import scoring, turn
 from engines.star_maps import sheet as sh
-from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, UNLOCKED_BY
+from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS
 from engines.star_maps.sheet import SHEETS
 
 ROLL, CHOOSE, VOTE, OVER = "roll", "choose", "vote", "over"
-RULES_VERSION = 2
-"""The rules version of a new game (see the module docstring)."""
 
 ALREADY_ANSWERED_CODE = "already-answered"
 """The code of a second answer in one round. The issue's name for it is
@@ -62,6 +57,18 @@ ALREADY_ANSWERED_CODE = "already-answered"
 ``not-your-turn`` for every seat outside the Decision, and a seat that has answered is
 outside it. :class:`AlreadyAnswered` keeps the case distinct (HTTP 409, ``reason``);
 set this to ``"already-answered"`` once the contract test accepts it."""
+
+
+class Game(Protocol):
+    """What the rules read from the engine they play for (an older version overrides
+    it: :mod:`engines.star_maps.versions`)."""
+
+    bonuses: tuple[str, ...]
+    """The bonuses its games know, in list order."""
+    unlocked_by: Mapping[int, str]
+    """Star type (its die value) -> the bonus that finding its last star unlocks in play."""
+    blank_votes: tuple[str, ...]
+    """What a loser may vote for besides a bonus."""
 
 
 class AlreadyAnswered(IllegalMove):
@@ -78,11 +85,8 @@ class AlreadyAnswered(IllegalMove):
 # --------------------------------------------------------------------------- setup
 
 
-def new_game(
-    sheet_id: str, players: int, unlocked: Sequence[str], version: int = RULES_VERSION
-) -> dict:
-    """Return the state before the first roll, played by the rules of ``version``
-    (rules/star-maps.md, "Setup")."""
+def new_game(sheet_id: str, players: int, unlocked: Sequence[str]) -> dict:
+    """Return the state before the first roll (rules/star-maps.md, "Setup")."""
     return {
         "sheet": sheet_id,
         "players": players,
@@ -96,28 +100,19 @@ def new_game(
         "voters": [],
         "votes": [None] * players,
         "result": None,
-        "rules_version": version,
         "unlocks": [],
     }
 
 
-def rules_version(state: Mapping) -> int:
-    """Return the rules version the game is played by; 1 for a state saved before
-    versions were recorded in it."""
-    return state.get("rules_version", 1)
-
-
-def unlock_found_types(state: Mapping) -> dict:
+def unlock_found_types(game: Game, state: Mapping) -> dict:
     """Return the state with the bonuses unlocked by the types found so far: each type
-    whose stars are all found on some sheet unlocks its keyed bonus for everyone, once
-    (rules/star-maps.md, "Bonuses"; module docstring). Rules version 1: unchanged."""
-    if rules_version(state) < 2:
-        return dict(state)
+    whose stars are all found on some sheet unlocks the bonus ``game.unlocked_by`` keys
+    to it for everyone, once (rules/star-maps.md, "Bonuses"; module docstring)."""
     layout = SHEETS[state["sheet"]]
     found = {s: sh.complete_types(layout, marks) for s, marks in enumerate(state["marks"])}
     unlocks = list(state["unlocks"])
     for die in sorted({t for types in found.values() for t in types}):
-        bonus = UNLOCKED_BY.get(die)
+        bonus = game.unlocked_by.get(die)
         if bonus and bonus not in state["unlocked"] and all(u["bonus"] != bonus for u in unlocks):
             unlocks.append(
                 {
@@ -163,7 +158,7 @@ def prompt(state: Mapping) -> Prompt:
 # --------------------------------------------------------------------------- chance
 
 
-def resolve(state: Mapping, outcome: Any) -> dict:
+def resolve(game: Game, state: Mapping, outcome: Any) -> dict:
     """Apply the roll; find the stuck seats; end at once if every seat is stuck.
 
     :raises BadOutcome: ``no-chance-pending``, or ``bad-outcome`` (not two dice 1..6).
@@ -182,7 +177,7 @@ def resolve(state: Mapping, outcome: Any) -> dict:
     ]
     new = {**state, "phase": CHOOSE, "roll": list(outcome), "answered": [], "stuck": stuck}
     if len(stuck) == state["players"]:
-        return _finish(new)
+        return _finish(game, new)
     return new
 
 
@@ -224,18 +219,18 @@ def check_seat(state: Mapping, seat: Any) -> None:
     raise IllegalMove("not-your-turn", f"It is not seat {seat}'s turn to move.")
 
 
-def legal_moves(state: Mapping, seat: int) -> list[dict]:
+def legal_moves(game: Game, state: Mapping, seat: int) -> list[dict]:
     """Return the seat's legal moves now; ``[]`` when it owes none."""
     if seat not in owing(state):
         return []
     if state["phase"] == VOTE:
-        return [{"act": "choose-bonus", "bonus": b} for b in vote_choices(state)]
+        return [{"act": "choose-bonus", "bonus": b} for b in vote_choices(game, state)]
     return turn.answers(
         SHEETS[state["sheet"]], state["roll"], state["unlocked"], state["marks"][seat]
     )
 
 
-def play(state: Mapping, seat: int, move: Any) -> dict:
+def play(game: Game, state: Mapping, seat: int, move: Any) -> dict:
     """Apply a seat's answer (or vote); close the round when it was the last one owed.
 
     :raises InvalidMove: ``bad-move``.
@@ -244,7 +239,7 @@ def play(state: Mapping, seat: int, move: Any) -> dict:
     turn.read_move(move)
     check_seat(state, seat)
     if state["phase"] == VOTE:
-        return _vote(state, seat, move)
+        return _vote(game, state, seat, move)
     if move["act"] == "choose-bonus":
         raise IllegalMove(
             "not-voting",
@@ -260,9 +255,9 @@ def play(state: Mapping, seat: int, move: Any) -> dict:
     }
     if owing(new):
         return new
-    new = unlock_found_types(new)
+    new = unlock_found_types(game, new)
     if new["stuck"]:
-        return _finish(new)
+        return _finish(game, new)
     return {
         **new,
         "phase": ROLL,
@@ -273,34 +268,35 @@ def play(state: Mapping, seat: int, move: Any) -> dict:
     }
 
 
-def timeout_move(state: Mapping, seat: int) -> dict:
+def timeout_move(game: Game, state: Mapping, seat: int) -> dict:
     """Return the first legal move: the first dice use, else the first connection, else
-    ``pass``; at the vote, no bonus (rules version 1: the first bonus in list order).
+    ``pass``; at the vote, no bonus.
 
     :raises IllegalMove: as :func:`check_seat`.
     """
     check_seat(state, seat)
-    if state["phase"] == VOTE and rules_version(state) >= 2:
+    if state["phase"] == VOTE:
         return {"act": "choose-bonus", "bonus": NO_BONUS}
-    return legal_moves(state, seat)[0]
+    return legal_moves(game, state, seat)[0]
 
 
-def candidates(state: Mapping) -> list[str]:
-    """Return the bonuses the losers may unlock: those the game's rules know that are
-    not unlocked yet, in list order (rules/star-maps.md, "Bonuses")."""
-    return scoring.candidates(state["unlocked"], rules_version(state))
+def candidates(game: Game, state: Mapping) -> list[str]:
+    """Return the bonuses the losers may unlock: those the game knows
+    (``game.bonuses``) that are not unlocked yet, in list order (rules/star-maps.md,
+    "Bonuses")."""
+    return [b for b in game.bonuses if b not in state["unlocked"]]
 
 
-def vote_choices(state: Mapping) -> list[str]:
-    """Return what a loser may vote for: a candidate, or (rules version 2) ``none``, no
-    bonus ("the losers of the game may cooperate to choose one new bonus")."""
-    return [*candidates(state), *([NO_BONUS] if rules_version(state) >= 2 else [])]
+def vote_choices(game: Game, state: Mapping) -> list[str]:
+    """Return what a loser may vote for: a candidate, or ``game.blank_votes`` (``none``,
+    no bonus: "the losers of the game may cooperate to choose one new bonus")."""
+    return [*candidates(game, state), *game.blank_votes]
 
 
 # --------------------------------------------------------------------------- the end
 
 
-def _finish(state: Mapping) -> dict:
+def _finish(game: Game, state: Mapping) -> dict:
     """Score the game; open the losers' vote or end (rules/star-maps.md, "Game End",
     "Final Scoring", "Bonuses")."""
     layout = SHEETS[state["sheet"]]
@@ -319,21 +315,19 @@ def _finish(state: Mapping) -> dict:
             "votes": [None] * state["players"],
             "new_bonus": None,
             "unlocked_after": list(state["unlocked"]),
+            "unlocked_in_play": [dict(u) for u in state["unlocks"]],
         }
     )
-    if rules_version(state) >= 2:
-        result["unlocked_in_play"] = [dict(u) for u in state["unlocks"]]
     voters = result["losers"] if state["players"] > 1 else []
-    if voters and candidates(state):
+    if voters and candidates(game, state):
         return {**state, "phase": VOTE, "voters": voters, "result": result}
     return {**state, "phase": OVER, "result": result}
 
 
-def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
+def _vote(game: Game, state: Mapping, seat: int, move: Mapping) -> dict:
     """Record a loser's vote; when the last is in, settle it and end the game.
 
-    :raises IllegalMove: ``game-over`` (not a vote), ``no-such-bonus``, ``already-unlocked``,
-        ``bonus-required`` (``none`` in a version 1 game).
+    :raises IllegalMove: ``game-over`` (not a vote), ``no-such-bonus``, ``already-unlocked``.
     """
     if move["act"] != "choose-bonus":
         raise IllegalMove(
@@ -341,14 +335,8 @@ def _vote(state: Mapping, seat: int, move: Mapping) -> dict:
             "The rounds are over; the losers are choosing a new "
             "bonus (choose <bonus>, or choose none).",
         )
-    choices = vote_choices(state)
+    choices = vote_choices(game, state)
     bonus = move["bonus"]
-    if bonus == NO_BONUS and rules_version(state) < 2:
-        raise IllegalMove(
-            "bonus-required",
-            "In this game (engine version 1) the losers "
-            f"choose one bonus: one of {', '.join(choices)}.",
-        )
     if bonus in state["unlocked"]:
         raise IllegalMove(
             "already-unlocked",

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from engines.base import ranking_from_scores
 from engines.star_maps import sheet as sh
-from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, bonus_ids
+from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS
 from engines.star_maps.sheet import Layout
 
 
@@ -93,17 +93,11 @@ def final(layout: Layout, all_marks: Sequence[Mapping]) -> dict:
     }
 
 
-def candidates(unlocked: Sequence[str], rules_version: int = 1) -> list[str]:
-    """Return the bonuses the losers may choose from: those games of ``rules_version``
-    know that are not unlocked, in list order."""
-    return [b for b in bonus_ids(rules_version) if b not in unlocked]
-
-
 def tally(votes: Sequence[str | None]) -> str | None:
     """Return the bonus with most votes, a tie going to the one earlier in the bonus list
     (``bonuses.json``); None without votes for a bonus. Votes are counted, so their order
     is irrelevant. ``None`` is a seat that does not vote; :data:`NO_BONUS` a vote for no
-    bonus (rules version 2), which wins only with more votes than every bonus: on a tie
+    bonus, which wins only with more votes than every bonus: on a tie
     the losers have still cooperated to choose one."""
     cast = [v for v in votes if v is not None]
     bonuses = sorted({v for v in cast if v != NO_BONUS}, key=BONUS_IDS.index)

@@ -56,7 +56,7 @@ def marks_view(layout: Layout, marks: Mapping) -> dict:
     }
 
 
-def view(state: Mapping, seat: int | None) -> dict:
+def view(game: rules.Game, state: Mapping, seat: int | None) -> dict:
     """Return the public view of the game for ``seat`` (``None``: a spectator)."""
     layout = SHEETS[state["sheet"]]
     return {
@@ -77,7 +77,7 @@ def view(state: Mapping, seat: int | None) -> dict:
                 "text": bz.CATALOG[b]["text"],
                 "unlocked_by": bz.CATALOG[b].get("unlocked_by"),
             }
-            for b in bz.bonus_ids(rules.rules_version(state))
+            for b in game.bonuses
         },
         "sheet": layout_view(layout),
         "sheets": [{"seat": s, **marks_view(layout, m)} for s, m in enumerate(state["marks"])],
@@ -87,7 +87,7 @@ def view(state: Mapping, seat: int | None) -> dict:
     }
 
 
-def brief(state: Mapping, seat: int) -> str:
+def brief(game: rules.Game, state: Mapping, seat: int) -> str:
     """Return the lines of a "your turn" mail: the roll and the seat's options, or the
     bonuses a loser may vote for."""
     layout = SHEETS[state["sheet"]]
@@ -101,15 +101,15 @@ def brief(state: Mapping, seat: int) -> str:
         ]
         lines += [
             f"- choose {b}: {bz.CATALOG[b]['name']}, {bz.CATALOG[b]['text']}"
-            for b in rules.candidates(state)
+            for b in rules.candidates(game, state)
         ]
-        if bz.NO_BONUS in rules.vote_choices(state):
+        if bz.NO_BONUS in rules.vote_choices(game, state):
             lines.append(
                 "- choose none: no new bonus (it wins only with more votes than every bonus)"
             )
         return "\n".join(lines)
     a, b = state["roll"]
-    moves = rules.legal_moves(state, seat)
+    moves = rules.legal_moves(game, state, seat)
     lines = [f"Round {state['round']}: the dice show {a} and {b}."]
     for die, value in sh.dice_pairs((a, b)):
         boxes = [

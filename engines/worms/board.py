@@ -132,19 +132,15 @@ def full_hexes(st: dict) -> list[str]:
     return sorted(k for k, n in counts.items() if n >= 4)
 
 
-def first_game_map(players: int) -> tuple[list[str], list[dict], list[str]]:
-    """Return (Land hexes, Things, teams) of the first-game layout for ``players``.
-
-    The tile marked 3 and its Things are removed with fewer than 4 players, the tile
-    marked 2 too with 2 players (rulebook, Setting up your first game; components:
-    the map shrinks with the player count); worms of teams nobody plays are left out.
-    """
+def first_game_map(players: int, tiles: list[dict]) -> tuple[list[str], list[dict], list[str]]:
+    """Return (Land hexes, Things, teams) of the first-game layout for ``players`` on the
+    Map Tiles ``tiles`` of it (``MAP["first_game"]["tiles"]`` kept for that count: the
+    rules say which); Things on removed tiles and worms of teams nobody plays are left
+    out (rulebook, Setting up your first game)."""
     layout = MAP["first_game"]
     teams = layout["teams"][:players]
     land: set[str] = set()
-    for placed in layout["tiles"]:
-        if players < placed.get("needs_players", 0):
-            continue
+    for placed in tiles:
         anchor = Hex.parse(placed["at"])
         for off in MAP["tiles"][placed["tile"]]["hexes"]:
             land.add((anchor + Hex.parse(off)).key())

@@ -96,58 +96,77 @@ def read_text(text: str) -> list[dict]:
     return steps
 
 
-def _load() -> dict:
-    """Return every card by id, with its parsed steps and its deck."""
-    raw = json.loads((DATA / "cards.json").read_text())
-    cards = {}
-    for deck in ("starter", "starter_pool", "supply", "drop", "sudden_death"):
-        for card in raw[deck]:
-            card = dict(card, deck=deck, steps=read_text(card["text"]))
-            card.setdefault("line", ["text"])
-            card.setdefault("sourced", False)
-            card.setdefault("copies", 1)
-            card.setdefault("super", False)
-            cards[card["id"]] = card
-    return cards
+class CardSet:
+    """A game's cards, read from a data file: each card by id with its ``deck`` and the
+    ``steps`` of its text (a rules version that played other cards has its own set).
+
+    :param path: the JSON file (``data/cards.json``'s shape).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.cards: dict[str, dict] = self._load(path)
+        self.fixed_starters = [c["id"] for c in self.cards.values() if c["deck"] == "starter"]
+        """The four Starter cards every player takes one of (Setup 5)."""
+
+    def __getitem__(self, card_id: str) -> dict:
+        """Return the card ``card_id`` (``bazooka``): its data, ``deck`` and ``steps``."""
+        return self.cards[card_id]
+
+    def read(self, text: str) -> list[dict]:
+        """Return the steps of a card text (:func:`read_text`)."""
+        return read_text(text)
+
+    def _load(self, path: Path) -> dict:
+        """Return every card by id, with its parsed steps and its deck."""
+        raw = json.loads(path.read_text())
+        cards = {}
+        for deck in ("starter", "starter_pool", "supply", "drop", "sudden_death"):
+            for card in raw[deck]:
+                card = dict(card, deck=deck, steps=self.read(card["text"]))
+                card.setdefault("line", ["text"])
+                card.setdefault("sourced", False)
+                card.setdefault("copies", 1)
+                card.setdefault("super", False)
+                cards[card["id"]] = card
+        return cards
+
+    def catalogue(self) -> list[dict]:
+        """Return every card as players read it: id, name, deck, copies, Superweapon,
+        Action Line, text, sourced (for ``GET /v1/engines/worms``)."""
+        return [
+            {
+                "id": c["id"],
+                "name": c["name"],
+                "deck": c["deck"],
+                "copies": c["copies"],
+                "super": c["super"],
+                "line": c["line"] if c["deck"] not in ("drop", "sudden_death") else [],
+                "text": c["text"],
+                "sourced": c.get("sourced", False),
+                **({"note": c["note"]} if "note" in c else {}),
+            }
+            for c in self.cards.values()
+        ]
+
+    def deck_list(self, deck: str) -> list[str]:
+        """Return the card ids of ``deck`` with one entry per copy, in data order."""
+        return [
+            c["id"] for c in self.cards.values() if c["deck"] == deck for _ in range(c["copies"])
+        ]
+
+    def first_target(self, card_id: str) -> dict | None:
+        """Return the target step a "play" move answers up front (the first step of the
+        text when the Action Line starts with Text), or None."""
+        card = self.cards[card_id]
+        if card["line"] and card["line"][0] == "text" and card["steps"]:
+            step = card["steps"][0]
+            if step["do"] in ("target", "air-strike"):
+                return step
+        return None
 
 
-CARDS: dict[str, dict] = _load()
-"""Card id (``bazooka``) -> card data plus ``deck`` and ``steps``."""
+DEFAULT = CardSet(DATA / "cards.json")
+"""Today's cards (``data/cards.json``)."""
 
-FIXED_STARTERS = [c["id"] for c in CARDS.values() if c["deck"] == "starter"]
-"""The four Starter cards every player takes one of (Setup 5)."""
-
-
-def catalogue() -> list[dict]:
-    """Return every card as players read it: id, name, deck, copies, Superweapon,
-    Action Line, text, sourced (for ``GET /v1/engines/worms``)."""
-    return [
-        {
-            "id": c["id"],
-            "name": c["name"],
-            "deck": c["deck"],
-            "copies": c["copies"],
-            "super": c["super"],
-            "line": c["line"] if c["deck"] not in ("drop", "sudden_death") else [],
-            "text": c["text"],
-            "sourced": c.get("sourced", False),
-            **({"note": c["note"]} if "note" in c else {}),
-        }
-        for c in CARDS.values()
-    ]
-
-
-def deck_list(deck: str) -> list[str]:
-    """Return the card ids of ``deck`` with one entry per copy, in data order."""
-    return [c["id"] for c in CARDS.values() if c["deck"] == deck for _ in range(c["copies"])]
-
-
-def first_target(card_id: str) -> dict | None:
-    """Return the target step a "play" move answers up front (the first step of the
-    text when the Action Line starts with Text), or None."""
-    card = CARDS[card_id]
-    if card["line"] and card["line"][0] == "text" and card["steps"]:
-        step = card["steps"][0]
-        if step["do"] in ("target", "air-strike"):
-            return step
-    return None
+CARDS: dict[str, dict] = DEFAULT.cards
+"""Card id (``bazooka``) -> card data plus ``deck`` and ``steps`` (today's cards)."""

@@ -1,23 +1,24 @@
 """Worms: The Board Game as an arbiter engine (the contract in engines/base.py).
 
-The rules live in ``rules/`` (a state machine over pending steps), the map and Things
-in ``board.py``, cards in ``cards.py`` + ``data/cards.json``, the notation in
-``notation.py``. This module is the adapter: prompts, legal moves, checking a move
-(with stable codes), chance outcomes, views, timeouts, mail text.
+The rules live in ``rules/`` (a state machine over pending steps, whose handlers are
+methods of :class:`engines.worms.rules.Rules`), the map and Things in ``board.py``, cards
+in ``cards.py`` + ``data/cards.json``, the notation in ``notation.py``. This module is the
+adapter: prompts, legal moves, checking a move (with stable codes), chance outcomes,
+views, timeouts, mail text. The older rules versions are in ``versions.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 
 from engines import move_parts
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms import board_svg, board_words, notation, options_v3, rules
+from engines.worms import board_svg, board_words, notation, rules
 from engines.worms import options as options_v4
-from engines.worms.cards import CARDS, catalogue
+from engines.worms.rules import Rules
+from engines.worms.rules.setup import place_error, tile_error
 from engines.worms.rules.targets import target_error
 
 VERBS = {
@@ -41,8 +42,9 @@ def copy_state(state: dict) -> dict:
     return json.loads(json.dumps(state))
 
 
-class WormsEngine(Engine):
-    """Worms: The Board Game, first-game setup with the Starter weapons."""
+class WormsEngine(Rules, Engine):
+    """Worms: The Board Game: the engine contract over the rules it inherits
+    (:class:`engines.worms.rules.Rules`)."""
 
     id = "worms"
     title = "Worms: The Board Game"
@@ -51,21 +53,6 @@ class WormsEngine(Engine):
     max_players = 4
     options_schema = options_v4.WormsOptions
     notation = notation.HELP
-
-    # -- rule versions ---------------------------------------------------------------
-    def at_version(self, version: str | None) -> Engine | None:
-        """Return the engine playing the rules of ``version``: today's, or the frozen
-        version 1 (``engines/worms/v1``: part 1) or 2 (``engines/worms/v2``: the audit
-        fixes and the 95 cards, first-game setup only) for games created under them,
-        or version 3 (today's rules with its option schema, :class:`WormsV3`); None for
-        any other."""
-        if version == self.version:
-            return self
-        if version == "3":
-            return _V3
-        if version in ("1", "2"):
-            return importlib.import_module(f"engines.worms.v{version}").ENGINE
-        return None
 
     # -- the rules -------------------------------------------------------------------
     def load_options(self, players: int, options) -> dict:
@@ -80,7 +67,7 @@ class WormsEngine(Engine):
     def setup(self, players: int, options) -> dict:
         """Return the start state (standard or first-game setup), stopped at its first
         decision (a Map Tile) or hidden shuffle."""
-        return rules.new_state(
+        return self.new_state(
             players, options_v4.rules_options(self.load_options(players, options))
         )
 
@@ -120,10 +107,10 @@ class WormsEngine(Engine):
         self.check_turn(state, seat)
         notation.check(move)
         if move not in state["ask"]["options"]:
-            raise diagnose(state, seat, move)
+            raise self.diagnose(state, seat, move)
         if move == rules.TIME_UP:
-            return rules.time_up(copy_state(state))
-        return rules.answer(copy_state(state), move)
+            return self.time_up(copy_state(state))
+        return self.answer(copy_state(state), move)
 
     def resolve(self, state: dict, outcome) -> dict:
         """Apply a chance outcome.
@@ -143,7 +130,7 @@ class WormsEngine(Engine):
             ok = sorted(outcome) == list(range(spec["size"]))
         if not ok:
             raise BadOutcome("bad-outcome", f"Expected {expected(spec)}, not {shown(outcome)}.")
-        return rules.answer(copy_state(state), list(outcome))
+        return self.answer(copy_state(state), list(outcome))
 
     # -- what players see ------------------------------------------------------------
     def view(self, state: dict, seat: int | None) -> dict:
@@ -191,11 +178,11 @@ class WormsEngine(Engine):
             "over": state["over"],
         }
         if seat is not None and "setup" not in state:
-            out["hand"] = [card_view(c) for c in state["hands"][seat]]
+            out["hand"] = [self.card_view(c) for c in state["hands"][seat]]
         if seat is not None and "setup" in state and "draft" in state["setup"]:
-            out["draft"] = [card_view(c) for c in state["setup"]["draft"][seat]]
+            out["draft"] = [self.card_view(c) for c in state["setup"]["draft"][seat]]
         if over:
-            out["hands"] = [[card_view(c) for c in h] for h in state["hands"]]
+            out["hands"] = [[self.card_view(c) for c in h] for h in state["hands"]]
             out["decks"].update(supply_cards=state["supply"], drop_cards=state["drop"])
         return copy_state(out)
 
@@ -204,8 +191,8 @@ class WormsEngine(Engine):
         text, whether it is sourced), the counts of Things in the box and the option
         pairs refused together (``contradictory-options``) with the reason."""
         return {
-            "cards": catalogue(),
-            "things": dict(B.BOX),
+            "cards": self.cards.catalogue(),
+            "things": dict(self.box),
             "contradicting_options": [
                 {"options": list(names), "why": why} for names, _, why in options_v4.CONTRADICTIONS
             ],
@@ -320,6 +307,99 @@ class WormsEngine(Engine):
             return f"{spec.get('for', 'flipper')}: {B.FLIPPER_RESULTS[outcome[0] - 1]}"
         return f"{spec.get('for', 'dice')}: " + ", ".join(B.face(o) for o in outcome)
 
+    def card_view(self, card: str) -> dict:
+        """Return a card instance as shown to the seat that holds it."""
+        data = self.cards[rules.card_name(card)]
+        return {
+            "id": card,
+            "card": data["id"],
+            "name": data["name"],
+            "line": data["line"],
+            "text": data["text"],
+            "super": data["super"],
+        }
+
+    def move_error(self, state: dict, verb: str, here: Hex, dest: Hex) -> IllegalMove | None:
+        """Return why an Inch or Jump from ``here`` to ``dest`` is refused, or None."""
+        if verb == "jump" and here.distance(dest) > 2:
+            return IllegalMove("jump-too-far", "Jump to a hex within two hexes.")
+        if not B.on_board(state, dest.key()):
+            return IllegalMove("off-the-map", f"{dest.key()} is off the map.")
+        if verb == "inch" and not B.is_land(state, dest.key()):
+            return IllegalMove("into-water", f"{dest.key()} is a Water hex.")
+        return None
+
+    def diagnose(self, state: dict, seat: int, move: dict) -> IllegalMove:
+        """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
+        ask, verb = state["ask"], move["move"]
+        if verb == "time-up":
+            return IllegalMove(
+                "no-timer",
+                "The Timer is not running now (no Timer in this game, or this step is past it).",
+            )
+        if verb not in VERBS[ask["kind"]]:
+            kind = ask["kind"]
+            article = "an" if kind[0] in "aeiou" else "a"
+            return IllegalMove(
+                "not-now",
+                f"The game asks for {article} {kind} decision, not '{notation.describe(move)}'.",
+            )
+        things = state["things"]
+        if verb == "activate":
+            return IllegalMove("not-your-worm", f"{move['worm']} is not one of your worms.")
+        if verb in ("inch", "jump"):
+            here = Hex.parse(things[state["turn"]["worm"]]["hex"])
+            dest = here.neighbor(move["dir"]) if verb == "inch" else Hex(*move["to"])
+            err = self.move_error(state, verb, here, dest)
+            if err:
+                return err
+        if verb == "play":
+            names = {rules.card_name(c) for c in state["hands"][seat]}
+            if move["card"] not in names:
+                return IllegalMove("card-not-in-hand", f"You hold no {move['card']}.")
+            step = self.cards.first_target(move["card"])
+            if (step is None) != ("at" not in move):
+                return IllegalMove(
+                    "not-a-choice",
+                    "Give 'at q,r' exactly when the card's text starts with a target.",
+                )
+            err = _at_error(state, step, move["at"]) if step else None
+            if err:
+                return err
+        if verb == "target":
+            frame = state["stack"][-1]
+            err = (
+                _at_error(state, frame, move["at"])
+                if frame["op"] in ("do-target", "do-air-strike")
+                else None
+            )
+            if err:
+                return err
+        if verb == "pick":
+            rolled = ", ".join(map(str, ask.get("rolled", [])))
+            return IllegalMove(
+                "no-such-die", f"No die shows {move['die']}; the dice show {rolled}."
+            )
+        if verb == "tile":
+            err = tile_error(state, move["tile"], move["at"], move["rot"])
+            if err:
+                return IllegalMove(*err)
+        if verb == "place":
+            err = place_error(state, move["thing"], Hex(*move["at"]).key())
+            if err:
+                return IllegalMove(*err)
+        if verb == "choose":
+            return IllegalMove(
+                "not-dealt", f"{move['card']} is not among the Sudden Death cards dealt to you."
+            )
+        if verb in ("order", "prod"):
+            return IllegalMove(
+                "not-in-hex", "Name exactly the Things of that hex (order: each once)."
+            )
+        return IllegalMove(
+            "not-a-choice", f"'{notation.describe(move)}' is not one of the choices now."
+        )
+
 
 def _setup_view(state: dict) -> dict | None:
     """Return the public part of a standard setup in progress: tiles and Things left."""
@@ -336,127 +416,7 @@ def expected(spec: dict) -> str:
     return f"a shuffle of {spec['size']}: each of 0 to {spec['size'] - 1} once"
 
 
-def card_view(card: str) -> dict:
-    """Return a card instance as shown to the seat that holds it."""
-    data = CARDS[rules.card_name(card)]
-    return {
-        "id": card,
-        "card": data["id"],
-        "name": data["name"],
-        "line": data["line"],
-        "text": data["text"],
-        "super": data["super"],
-    }
-
-
 def _at_error(state: dict, step: dict, at) -> IllegalMove | None:
     """Return why a target hex breaks a target step, or None."""
     err = target_error(state, step, Hex(*at).key())
     return IllegalMove(*err) if err else None
-
-
-def diagnose(state: dict, seat: int, move: dict) -> IllegalMove:
-    """Return the IllegalMove (stable code) explaining why ``move`` is not legal now."""
-    ask, verb = state["ask"], move["move"]
-    if verb == "time-up":
-        return IllegalMove(
-            "no-timer",
-            "The Timer is not running now (no Timer in this game, or this step is past it).",
-        )
-    if verb not in VERBS[ask["kind"]]:
-        kind = ask["kind"]
-        article = "an" if kind[0] in "aeiou" else "a"
-        return IllegalMove(
-            "not-now",
-            f"The game asks for {article} {kind} decision, not '{notation.describe(move)}'.",
-        )
-    things = state["things"]
-    if verb == "activate":
-        return IllegalMove("not-your-worm", f"{move['worm']} is not one of your worms.")
-    if verb in ("inch", "jump"):
-        here = Hex.parse(things[state["turn"]["worm"]]["hex"])
-        dest = here.neighbor(move["dir"]) if verb == "inch" else Hex(*move["to"])
-        if verb == "jump" and here.distance(dest) > 2:
-            return IllegalMove("jump-too-far", "Jump to a hex within two hexes.")
-        if not B.on_board(state, dest.key()):
-            return IllegalMove("off-the-map", f"{dest.key()} is off the map.")
-        if verb == "inch" and not B.is_land(state, dest.key()):
-            return IllegalMove("into-water", f"{dest.key()} is a Water hex.")
-    if verb == "play":
-        names = {rules.card_name(c) for c in state["hands"][seat]}
-        if move["card"] not in names:
-            return IllegalMove("card-not-in-hand", f"You hold no {move['card']}.")
-        from engines.worms.cards import first_target
-
-        step = first_target(move["card"])
-        if (step is None) != ("at" not in move):
-            return IllegalMove(
-                "not-a-choice", "Give 'at q,r' exactly when the card's text starts with a target."
-            )
-        err = _at_error(state, step, move["at"]) if step else None
-        if err:
-            return err
-    if verb == "target":
-        frame = state["stack"][-1]
-        err = (
-            _at_error(state, frame, move["at"])
-            if frame["op"] in ("do-target", "do-air-strike")
-            else None
-        )
-        if err:
-            return err
-    if verb == "pick":
-        rolled = ", ".join(map(str, ask.get("rolled", [])))
-        return IllegalMove("no-such-die", f"No die shows {move['die']}; the dice show {rolled}.")
-    if verb == "tile":
-        from engines.worms.rules.setup import tile_error
-
-        err = tile_error(state, move["tile"], move["at"], move["rot"])
-        if err:
-            return IllegalMove(*err)
-    if verb == "place":
-        from engines.worms.rules.setup import place_error
-
-        err = place_error(state, move["thing"], Hex(*move["at"]).key())
-        if err:
-            return IllegalMove(*err)
-    if verb == "choose":
-        return IllegalMove(
-            "not-dealt", f"{move['card']} is not among the Sudden Death cards dealt to you."
-        )
-    if verb in ("order", "prod"):
-        return IllegalMove("not-in-hex", "Name exactly the Things of that hex (order: each once).")
-    return IllegalMove(
-        "not-a-choice", f"'{notation.describe(move)}' is not one of the choices now."
-    )
-
-
-ENGINE = WormsEngine()
-
-
-class WormsV3(WormsEngine):
-    """Worms as engine version 3 played it, for the games created under it: the same
-    rules as today's, with version 3's option schema (:mod:`engines.worms.options_v3`:
-    ``larger_map`` a count, flags read loosely) so that its stored options load."""
-
-    version = "3"
-    options_schema = options_v3.WormsOptionsV3
-
-    def load_options(self, players: int, options) -> dict:
-        """Validate options as version 3 did.
-
-        :raises InvalidOptions: ``bad-player-count``, ``bad-options``.
-        """
-        return options_v3.check(Engine.load_options(self, players, options), players)
-
-    def setup(self, players: int, options) -> dict:
-        """Return the start state of version 3 (its options are the rules' options)."""
-        return rules.new_state(players, self.load_options(players, options))
-
-    def at_version(self, version: str | None) -> Engine | None:
-        """Return the engine of ``version`` (see :meth:`WormsEngine.at_version`)."""
-        return ENGINE.at_version(version)
-
-
-_V3 = WormsV3()
-"""The version 3 engine, for the games created under it."""

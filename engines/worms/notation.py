@@ -32,7 +32,7 @@ import re
 
 from engines.base import InvalidMove, shown
 
-HELP = """\
+_MOVES_HELP = """\
 One move per line. Hexes are written q,r (like 2,-1); directions are 1 to 6 as on the
 Wind Dial. Worms are named by team and number (B1, R2), other Things by kind and number
 (crate1, mine2).
@@ -47,15 +47,25 @@ Wind Dial. Worms are named by team and number (B1, R2), other Things by kind and
   order worms B1 R2               the order of things that happen at once (also order
                                   things ..., order effects ...)
   prod B1                         prod a worm or Thing out of a full hex
-  direction 4                     the direction of a Knockback after a Bullseye
+  direction 4                     the direction of a Knockback after a Bullseye"""
+
+_SETUP_HELP = """
   tile A at 1,-2 rot 3            setup: place Map Tile A with its anchor at 1,-2, turned
                                   3 sixths clockwise
   place blue at 1,2               setup: place a Thing from the pile (blue, red, yellow,
                                   green worms; drum, crate, mine) on hex 1,2
   choose firestorm                Sudden Death Draft: keep that Sudden Death card
-  time-up                         Timer: end the turn now (it jumps to End turn)
+  time-up                         Timer: end the turn now (it jumps to End turn)"""
+
+_SKIP_HELP = """
   skip                            skip an optional step"""
+
+HELP = _MOVES_HELP + _SETUP_HELP + _SKIP_HELP
 """The notation help shown by the API and in mails (plain text)."""
+
+FIRST_GAME_HELP = _MOVES_HELP + _SKIP_HELP
+"""The help of the rules versions that had only the first-game setup and no Timer (no
+setup or Timer moves)."""
 
 EXAMPLES = {
     "activate": "activate B2",

@@ -133,6 +133,14 @@ def check(loaded: dict, players: int) -> dict:
             + ".",
             extra={"options": names},
         )
+    return check_youngest(loaded, players)
+
+
+def check_youngest(loaded: dict, players: int) -> dict:
+    """Return ``loaded`` if its ``youngest`` is a seat of a game of ``players``.
+
+    :raises InvalidOptions: ``bad-options``.
+    """
     if loaded["youngest"] >= players:
         raise InvalidOptions(
             "bad-options",

@@ -1,40 +1,31 @@
-"""The Worms options of engine version 3, frozen: games created under version 3 keep
-them (their stored options, ``larger_map`` a count, load again only with this schema).
+"""The Worms options of engine version 3, as a delta of version 4's
+(:mod:`engines.worms.options`): games created under version 3 keep them (their stored
+options, ``larger_map`` a count, load again only with this schema).
 
-Version 4 (:mod:`engines.worms.options`) reads every optional rule as a strict JSON
-flag (version 3 took ``"yes"`` or ``1`` for ``true``), ``larger_map`` as a flag with
-``extra_tiles`` for the count, and refuses contradictions with the code
-``contradictory-options``. The rules of the two versions are the same. Do not change
-this module.
+Version 3 read every optional rule as a loose boolean (``"yes"`` or ``1`` for ``true``),
+``youngest`` and ``timer_seconds`` as plain integers, ``larger_map`` as the number of extra
+Map Tiles (no ``extra_tiles``), and refused options that contradict each other as
+``bad-options``. The rules of the two versions are the same.
 """
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from engines.base import InvalidOptions
+from engines.option_fields import Flag
 from engines.worms import board as B
+from engines.worms.options import WormsOptions, check_youngest
+
+_V4 = WormsOptions().fields
 
 
-def _flag(description: str) -> fields.Boolean:
-    return fields.Boolean(load_default=False, metadata={"description": description})
+class _WormsOptionsV3(WormsOptions):
+    """Version 4's options with version 3's numbers and checks (its flags: below)."""
 
+    class Meta:
+        exclude = ("extra_tiles",)
 
-class WormsOptionsV3(Schema):
-    """Worms options of version 3: the setup and the optional rules (rules/worms.md, "Setup",
-    "Setting up your first game", "Optional Rules", "Timer")."""
-
-    setup = fields.String(
-        load_default="standard",
-        validate=validate.OneOf(["standard", "first-game"]),
-        metadata={
-            "description": (
-                "standard: build the map tile by tile, place the Things in turn, deal the "
-                "teams by hidden Reference Cards, roll the Wind (Setup); first-game: the "
-                "fixed first-game map, Blue starts, Wind 2 (Setting up your first game)"
-            )
-        },
-    )
     youngest = fields.Integer(
         strict=True,
         load_default=0,
@@ -43,17 +34,6 @@ class WormsOptionsV3(Schema):
             "description": "the seat of the youngest player, first during the standard setup"
         },
     )
-    parting_gifts = _flag("Parting Gifts: a destroyed worm Blasts its hex")
-    true_elimination = _flag("True Elimination: the game ends when one team is left")
-    sudden_death_draft = _flag(
-        "Sudden Death Draft: each player chooses a Sudden Death card, one of the chosen is used"
-    )
-    no_sudden_death = _flag("No Sudden Death: every Drop card, reshuffled when empty")
-    late_superweapons = _flag(
-        "Late Superweapons: the Superweapons under two Weapon Cards per player"
-    )
-    longer_game = _flag("Longer game: every Drop card in the Drop Deck")
-    reduced_blast = _flag("Reduced Blast: Blasts deal no Damage")
     larger_map = fields.Integer(
         strict=True,
         load_default=0,
@@ -63,16 +43,12 @@ class WormsOptionsV3(Schema):
             "by the youngest player (standard setup)"
         },
     )
-    timer = _flag(
-        "Timer: each turn must reach End turn within timer_seconds of its first "
-        "decision, or it jumps to End turn (a card text being resolved finishes)"
-    )
     timer_seconds = fields.Integer(
         strict=True,
         load_default=None,
         allow_none=True,
         validate=validate.Range(10, 86400),
-        metadata={"description": "the Timer, in seconds (default 60, as the book's sand timer)"},
+        metadata=_V4["timer_seconds"].metadata,
     )
 
     @validates_schema(pass_original=True)
@@ -97,16 +73,26 @@ class WormsOptionsV3(Schema):
             raise ValidationError("timer_seconds needs timer: true")
 
 
+WormsOptionsV3 = type(
+    "WormsOptionsV3",
+    (_WormsOptionsV3,),
+    {
+        "__doc__": "Worms options of version 3: version 4's flags read loosely.",
+        **{
+            name: fields.Boolean(load_default=False, metadata=field.metadata)
+            for name, field in _V4.items()
+            if isinstance(field, Flag) and name != "larger_map"
+        },
+    },
+)
+
+
 def check(loaded: dict, players: int) -> dict:
     """Return version 3's loaded options if they fit ``players`` seats.
 
     :raises InvalidOptions: ``bad-options``.
     """
-    if loaded["youngest"] >= players:
-        raise InvalidOptions(
-            "bad-options",
-            f"Invalid options: youngest is a seat, 0 to {players - 1} for {players} players.",
-        )
+    check_youngest(loaded, players)
     extra = len([t for t in B.MAP["tiles"].values() if t.get("extra")])
     if loaded["larger_map"] > extra:
         raise InvalidOptions(

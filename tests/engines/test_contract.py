@@ -31,7 +31,8 @@ CURRENT = {id(engine) for engine in engines.all_engines()}
 
 def _games(engine: Engine) -> int:
     """Games per playout test: ``ARBITER_PLAYOUTS`` for today's engines, a quarter of
-    that for an older version (frozen code, and its own tests replay its records)."""
+    that for an older version (a subclass of today's engine, whose saved playthroughs
+    replay step by step in ``tests/playthroughs``)."""
     return GAMES_PER_ENGINE if id(engine) in CURRENT else max(1, GAMES_PER_ENGINE // 4)
 
 

@@ -6,7 +6,9 @@ tests.playthroughs.record_games [engine ...]``. New records are named
 ``<engine>-v<version>-<players>p-<n>.json``; older records stay as they are (those named
 without a version were recorded with version 1) and keep replaying on the version they
 were recorded with. The saved records are replayed by ``test_playthroughs.py``; when a
-rule change makes an old record fail, the build fails instead of the games in play.
+rule change makes an old record fail, the build fails instead of the games in play. Their
+step digests (``digests.json``, :mod:`tests.playthroughs.steps`) are written again after
+recording.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import engines
 from tests.conftest import make_app
 from tests.helpers import new_game, play_out
+from tests.playthroughs.steps import write_digests
 
 HERE = Path(__file__).parent
 
@@ -60,3 +63,4 @@ if __name__ == "__main__":
     for engine_id in sys.argv[1:] or list(engines.ENGINE_MODULES):
         for saved in record_engine(engine_id):
             print(saved)
+    write_digests()

@@ -102,25 +102,36 @@ def order_frame(what: str, items: dict[str, list[dict]]) -> dict:
     return {"op": "order", "what": what, "items": items}
 
 
-def h_order(st: dict, fr: dict) -> None:
-    """Ask the order of simultaneous items, then resolve them in it (General Rules):
-    up to :data:`ORDER_LIMIT` items as one permutation, more one pick at a time."""
-    ids = list(fr["items"])
-    if "answer" in fr:
-        ids = fr["answer"]["ids"]
-    elif len(ids) > ORDER_LIMIT:
-        ask_move(st, "order", [{"move": "order", "what": fr["what"], "ids": [i]} for i in ids])
-        return
-    elif len(ids) > 1:
-        ask_move(
+def permutation_moves(what: str, ids: list[str]) -> list[dict]:
+    """Return an ``order`` move for every order of ``ids``."""
+    return [{"move": "order", "what": what, "ids": list(p)} for p in permutations(ids)]
+
+
+class Frames:
+    """Ordering simultaneous items, as methods of the engine (rules versions override
+    :meth:`order_options`)."""
+
+    def h_order(self, st: dict, fr: dict) -> None:
+        """Ask the order of simultaneous items, then resolve them in it (General Rules):
+        the active player answers one of :meth:`order_options` (with none, they resolve
+        in id order); items not yet named resolve after, ordered again."""
+        ids = list(fr["items"])
+        if "answer" in fr:
+            ids = fr["answer"]["ids"]
+        elif len(ids) > 1 and (options := self.order_options(fr["what"], ids)):
+            ask_move(st, "order", options)
+            return
+        rest = {i: f for i, f in fr["items"].items() if i not in ids}
+        done(
             st,
-            "order",
-            [{"move": "order", "what": fr["what"], "ids": list(p)} for p in permutations(ids)],
+            *[f for i in ids for f in fr["items"][i]],
+            *([order_frame(fr["what"], rest)] if rest else []),
         )
-        return
-    rest = {i: f for i, f in fr["items"].items() if i not in ids}
-    done(
-        st,
-        *[f for i in ids for f in fr["items"][i]],
-        *([order_frame(fr["what"], rest)] if rest else []),
-    )
+
+    def order_options(self, what: str, ids: list[str]) -> list[dict]:
+        """Return the ``order`` moves for several simultaneous items: up to
+        :data:`ORDER_LIMIT` items every permutation, more one item at a time (each pick
+        resolves before the next is asked, so the list stays short)."""
+        if len(ids) > ORDER_LIMIT:
+            return [{"move": "order", "what": what, "ids": [i]} for i in ids]
+        return permutation_moves(what, ids)

@@ -17,7 +17,6 @@ from functools import lru_cache
 
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms.cards import CARDS, deck_list
 from engines.worms.rules.frames import ask_chance, ask_dice, ask_move, done, note, push
 
 COLOURS = ["blue", "red", "yellow", "green"]
@@ -103,21 +102,6 @@ def grow_board(st: dict) -> None:
     st["radius"] = 1 + max((dial.distance(Hex.parse(k)) for k in st["land"]), default=0)
 
 
-def h_place_tile(st: dict, fr: dict) -> None:
-    """1. Create the map: the seat places one Map Tile."""
-    st["turn"]["seat"] = fr["seat"]
-    if "answer" not in fr:
-        ask_move(st, "tile", tile_options(st))
-        return
-    mv = fr["answer"]
-    hexes = tile_hexes(mv["tile"], mv["at"], mv["rot"])
-    st["tiles_left"].remove(mv["tile"])
-    st["land"] = sorted(set(st["land"]) | set(hexes), key=Hex.parse)
-    grow_board(st)
-    note(st, f"seat {fr['seat']} places tile {mv['tile']}")
-    done(st)
-
-
 # --------------------------------------------------------------------------- Things
 
 
@@ -155,184 +139,6 @@ def place_error(st: dict, thing: str, key: str) -> tuple[str, str] | None:
     return None
 
 
-def h_place_thing(st: dict, fr: dict) -> None:
-    """3. Place: the seat places one Thing from the common pile."""
-    st["turn"]["seat"] = fr["seat"]
-    if "answer" not in fr:
-        ask_move(st, "place", place_options(st))
-        return
-    mv = fr["answer"]
-    kind, key = mv["thing"], Hex(*mv["at"]).key()
-    st["pile"][kind] -= 1
-    if kind in COLOURS:
-        n = sum(1 for t in st["things"].values() if t.get("team") == kind) + 1
-        worm = f"{B.TEAM_LETTERS[kind]}{n}"
-        st["things"][worm] = {"kind": "worm", "hex": key, "team": kind, "damaged": False}
-    else:
-        B.add_thing(st, kind, key)
-    done(st)
-
-
-# --------------------------------------------------------------------------- teams, first player
-
-
-def h_select(st: dict, fr: dict) -> None:
-    """4. Select: the Reference Cards of the colours in play, shuffled and dealt; the
-    shuffle is seen by nobody, each seat's view shows only its own colour until the
-    game starts."""
-    colours = COLOURS[: st["players"]]
-    if "answer" not in fr:
-        ask_chance(st, {"kind": "shuffle", "size": len(colours), "deck": "reference-cards"}, [])
-        return
-    st["teams"] = [colours[i] for i in fr["answer"]]
-    done(st)
-
-
-def h_first_player(st: dict, fr: dict) -> None:
-    """7. Determine first player: the lowest Reference Card number (Blue) takes the
-    Target Token and rolls a die until a number comes up; the Wind is set to it."""
-    first = st["teams"].index(COLOURS[0])
-    st["turn"]["seat"] = first
-    st["started"] = True  # the Reference Cards are shown
-    if "answer" in fr:
-        face = B.face_label(fr.pop("answer")[0])
-        if isinstance(face, int):
-            st["wind"] = face
-            note(st, f"wind {face}")
-            done(st, {"op": "turn-start", "seat": first})
-            return
-    ask_dice(st, 1, "starting-wind")
-
-
-# --------------------------------------------------------------------------- decks
-
-
-def deck_frames(st: dict) -> list[dict]:
-    """Return the frames of Setup 5-6 (Starting hand, Decks) under the options."""
-    opts = st["options"]
-    frames = [{"op": "setup-shuffle", "deck": "starter_pool"}]
-    if opts.get("late_superweapons"):
-        frames += [
-            {"op": "setup-shuffle", "deck": "supply_super"},
-            {"op": "setup-shuffle", "deck": "supply"},
-        ]
-    else:
-        frames.append({"op": "setup-shuffle", "deck": "supply"})
-    if opts.get("sudden_death_draft"):
-        frames.append({"op": "setup-shuffle", "deck": "sudden_death_deal"})
-        frames += [
-            {"op": "draft", "seat": (opts.get("youngest", 0) + k) % st["players"]}
-            for k in range(st["players"])
-        ]
-        frames.append({"op": "setup-shuffle", "deck": "sudden_death_chosen"})
-    elif not opts.get("no_sudden_death"):
-        frames.append({"op": "setup-shuffle", "deck": "sudden_death"})
-    frames.append({"op": "setup-shuffle", "deck": "drop"})
-    return frames
-
-
-def setup_decks(card_id) -> dict:
-    """Return the card instances of each deck before shuffling (``card_id(prefix,
-    card)`` names a physical card)."""
-    supply = [card_id("w", c) for c in deck_list("supply")]
-    return {
-        "starter_pool": [card_id("p", c) for c in deck_list("starter_pool")],
-        "supply": [c for c in supply if not CARDS[c.split("-", 1)[1]]["super"]],
-        "supply_super": [c for c in supply if CARDS[c.split("-", 1)[1]]["super"]],
-        "drop": [card_id("d", c) for c in deck_list("drop")],
-        "sudden_death": [card_id("x", c) for c in deck_list("sudden_death")],
-    }
-
-
-def h_setup_shuffle(st: dict, fr: dict) -> None:
-    """Shuffle a deck nobody sees (Setup 5-6) and deal or stack it (see :func:`_deal`)."""
-    deck = fr["deck"]
-    cards = _cards_of(st, deck)
-    if "answer" not in fr:
-        ask_chance(st, {"kind": "shuffle", "size": len(cards), "deck": deck}, [])
-        return
-    _deal(st, deck, [cards[i] for i in fr["answer"]])
-    done(st)
-
-
-def _cards_of(st: dict, deck: str) -> list[str]:
-    """Return the cards a setup shuffle shuffles."""
-    setup = st["setup"]
-    if deck == "sudden_death_deal":
-        return setup["sudden_death"]
-    if deck == "sudden_death_chosen":
-        return setup["chosen"]
-    if deck == "supply" and not st["options"].get("late_superweapons"):
-        return setup["supply"] + setup["supply_super"]
-    return setup[deck]
-
-
-def _deal(st: dict, deck: str, order: list[str]) -> None:
-    """Use a shuffled deck: the fifth Starter card to each player (Setup 5); the Supply
-    Deck (Late Superweapons: two non-Starter Weapon Cards per player on top of every
-    Superweapon); the Sudden Death card (Draft: dealt equally, one chosen each, the
-    chosen shuffled and one kept); the Drop Deck (two per player plus two, or every
-    Drop card with Longer game or No Sudden Death) on top of the Sudden Death card."""
-    n, opts = st["players"], st["options"]
-    if deck == "starter_pool":
-        for seat in range(n):
-            st["hands"][seat].append(order[seat])
-    elif deck == "supply_super":
-        st["supply"] = order
-    elif deck == "supply":
-        st["supply"] = (order[: 2 * n] if opts.get("late_superweapons") else order) + st["supply"]
-    elif deck == "sudden_death_deal":
-        each = len(order) // n
-        st["setup"]["draft"] = [order[k * each : (k + 1) * each] for k in range(n)]
-        st["setup"]["chosen"] = []
-    elif deck in ("sudden_death", "sudden_death_chosen"):
-        st["setup"]["bottom"] = order[0]
-    else:
-        everything = opts.get("longer_game") or opts.get("no_sudden_death")
-        st["drop"] = order if everything else order[: 2 * n + 2]
-        bottom = st["setup"].get("bottom")
-        if bottom:
-            st["drop"].append(bottom)
-        del st["setup"]
-
-
-def h_draft(st: dict, fr: dict) -> None:
-    """Sudden Death Draft: the seat chooses one of the Sudden Death cards dealt to it
-    (a private decision); the rest go back to the box."""
-    seat = fr["seat"]
-    st["turn"]["seat"] = seat
-    dealt = st["setup"]["draft"][seat]
-    if "answer" not in fr:
-        ask_move(
-            st,
-            "draft",
-            [{"move": "choose", "card": c.split("-", 1)[1]} for c in dealt],
-            private=True,
-        )
-        return
-    chosen = next(c for c in dealt if c.split("-", 1)[1] == fr["answer"]["card"])
-    st["setup"]["chosen"].append(chosen)
-    st["setup"]["draft"][seat] = []
-    done(st)
-
-
-# --------------------------------------------------------------------------- start states
-
-
-def standard_frames(st: dict) -> list[dict]:
-    """Return the frames of the standard setup (Setup 1-7)."""
-    n, first = st["players"], st["options"].get("youngest", 0)
-    order = [(first + k) % n for k in range(n)]
-    frames = [{"op": "place-tile", "seat": s} for s in order]
-    frames += [
-        {"op": "place-tile", "seat": first} for _ in range(st["options"].get("larger_map", 0))
-    ]
-    things = sum(pile(n).values())
-    frames += [{"op": "place-thing", "seat": order[k % n]} for k in range(things)]
-    frames.append({"op": "select"})
-    return frames + deck_frames(st) + [{"op": "first-player"}]
-
-
 def standard_tiles(players: int, larger: int) -> list[str]:
     """Return the Map Tiles in the box: the four tiles, and the extra tiles (the
     6-player edition's, invented) that only Larger map uses."""
@@ -342,14 +148,197 @@ def standard_tiles(players: int, larger: int) -> list[str]:
     )
 
 
-def begin(st: dict) -> None:
-    """Push the setup frames of ``st["options"]["setup"]`` onto a fresh state."""
-    if st["options"].get("setup", "first-game") == "first-game":
-        st["teams"] = COLOURS[: st["players"]]
-        push(st, *deck_frames(st), {"op": "turn-start", "seat": 0})
-        return
-    st["tiles_left"] = standard_tiles(st["players"], st["options"].get("larger_map", 0))
-    st["pile"] = pile(st["players"])
-    st["land"], st["radius"], st["wind"] = [], 1, None
-    st["teams"] = [None] * st["players"]
-    push(st, *standard_frames(st))
+# --------------------------------------------------------------------------- the handlers
+
+
+class Setup:
+    """The setup's handlers and decks, as methods of the engine (rules versions override
+    some)."""
+
+    def h_place_tile(self, st: dict, fr: dict) -> None:
+        """1. Create the map: the seat places one Map Tile."""
+        st["turn"]["seat"] = fr["seat"]
+        if "answer" not in fr:
+            ask_move(st, "tile", tile_options(st))
+            return
+        mv = fr["answer"]
+        hexes = tile_hexes(mv["tile"], mv["at"], mv["rot"])
+        st["tiles_left"].remove(mv["tile"])
+        st["land"] = sorted(set(st["land"]) | set(hexes), key=Hex.parse)
+        grow_board(st)
+        note(st, f"seat {fr['seat']} places tile {mv['tile']}")
+        done(st)
+
+    def h_place_thing(self, st: dict, fr: dict) -> None:
+        """3. Place: the seat places one Thing from the common pile."""
+        st["turn"]["seat"] = fr["seat"]
+        if "answer" not in fr:
+            ask_move(st, "place", place_options(st))
+            return
+        mv = fr["answer"]
+        kind, key = mv["thing"], Hex(*mv["at"]).key()
+        st["pile"][kind] -= 1
+        if kind in COLOURS:
+            n = sum(1 for t in st["things"].values() if t.get("team") == kind) + 1
+            worm = f"{B.TEAM_LETTERS[kind]}{n}"
+            st["things"][worm] = {"kind": "worm", "hex": key, "team": kind, "damaged": False}
+        else:
+            B.add_thing(st, kind, key)
+        done(st)
+
+    def h_select(self, st: dict, fr: dict) -> None:
+        """4. Select: the Reference Cards of the colours in play, shuffled and dealt; the
+        shuffle is seen by nobody, each seat's view shows only its own colour until the
+        game starts."""
+        colours = COLOURS[: st["players"]]
+        if "answer" not in fr:
+            ask_chance(st, {"kind": "shuffle", "size": len(colours), "deck": "reference-cards"}, [])
+            return
+        st["teams"] = [colours[i] for i in fr["answer"]]
+        done(st)
+
+    def h_first_player(self, st: dict, fr: dict) -> None:
+        """7. Determine first player: the lowest Reference Card number (Blue) takes the
+        Target Token and rolls a die until a number comes up; the Wind is set to it."""
+        first = st["teams"].index(COLOURS[0])
+        st["turn"]["seat"] = first
+        st["started"] = True  # the Reference Cards are shown
+        if "answer" in fr:
+            face = B.face_label(fr.pop("answer")[0])
+            if isinstance(face, int):
+                st["wind"] = face
+                note(st, f"wind {face}")
+                done(st, {"op": "turn-start", "seat": first})
+                return
+        ask_dice(st, 1, "starting-wind")
+
+    def deck_frames(self, st: dict) -> list[dict]:
+        """Return the frames of Setup 5-6 (Starting hand, Decks) under the options."""
+        opts = st["options"]
+        frames = [{"op": "setup-shuffle", "deck": "starter_pool"}]
+        if opts.get("late_superweapons"):
+            frames += [
+                {"op": "setup-shuffle", "deck": "supply_super"},
+                {"op": "setup-shuffle", "deck": "supply"},
+            ]
+        else:
+            frames.append({"op": "setup-shuffle", "deck": "supply"})
+        if opts.get("sudden_death_draft"):
+            frames.append({"op": "setup-shuffle", "deck": "sudden_death_deal"})
+            frames += [
+                {"op": "draft", "seat": (opts.get("youngest", 0) + k) % st["players"]}
+                for k in range(st["players"])
+            ]
+            frames.append({"op": "setup-shuffle", "deck": "sudden_death_chosen"})
+        elif not opts.get("no_sudden_death"):
+            frames.append({"op": "setup-shuffle", "deck": "sudden_death"})
+        frames.append({"op": "setup-shuffle", "deck": "drop"})
+        return frames
+
+    def setup_decks(self, card_id) -> dict:
+        """Return the card instances of each deck before shuffling (``card_id(prefix,
+        card)`` names a physical card)."""
+        cards = self.cards
+        supply = [card_id("w", c) for c in cards.deck_list("supply")]
+        return {
+            "starter_pool": [card_id("p", c) for c in cards.deck_list("starter_pool")],
+            "supply": [c for c in supply if not cards[c.split("-", 1)[1]]["super"]],
+            "supply_super": [c for c in supply if cards[c.split("-", 1)[1]]["super"]],
+            "drop": [card_id("d", c) for c in cards.deck_list("drop")],
+            "sudden_death": [card_id("x", c) for c in cards.deck_list("sudden_death")],
+        }
+
+    def h_setup_shuffle(self, st: dict, fr: dict) -> None:
+        """Shuffle a deck nobody sees (Setup 5-6) and deal or stack it (see :meth:`deal`)."""
+        deck = fr["deck"]
+        cards = self.deck_cards(st, deck)
+        if "answer" not in fr:
+            ask_chance(st, {"kind": "shuffle", "size": len(cards), "deck": deck}, [])
+            return
+        self.deal(st, deck, [cards[i] for i in fr["answer"]])
+        done(st)
+
+    def deck_cards(self, st: dict, deck: str) -> list[str]:
+        """Return the cards a setup shuffle shuffles."""
+        setup = st["setup"]
+        if deck == "sudden_death_deal":
+            return setup["sudden_death"]
+        if deck == "sudden_death_chosen":
+            return setup["chosen"]
+        if deck == "supply" and not st["options"].get("late_superweapons"):
+            return setup["supply"] + setup["supply_super"]
+        return setup[deck]
+
+    def deal(self, st: dict, deck: str, order: list[str]) -> None:
+        """Use a shuffled deck: the fifth Starter card to each player (Setup 5); the Supply
+        Deck (Late Superweapons: two non-Starter Weapon Cards per player on top of every
+        Superweapon); the Sudden Death card (Draft: dealt equally, one chosen each, the
+        chosen shuffled and one kept); the Drop Deck (two per player plus two, or every
+        Drop card with Longer game or No Sudden Death) on top of the Sudden Death card."""
+        n, opts = st["players"], st["options"]
+        if deck == "starter_pool":
+            for seat in range(n):
+                st["hands"][seat].append(order[seat])
+        elif deck == "supply_super":
+            st["supply"] = order
+        elif deck == "supply":
+            st["supply"] = (order[: 2 * n] if opts.get("late_superweapons") else order) + st[
+                "supply"
+            ]
+        elif deck == "sudden_death_deal":
+            each = len(order) // n
+            st["setup"]["draft"] = [order[k * each : (k + 1) * each] for k in range(n)]
+            st["setup"]["chosen"] = []
+        elif deck in ("sudden_death", "sudden_death_chosen"):
+            st["setup"]["bottom"] = order[0]
+        else:
+            everything = opts.get("longer_game") or opts.get("no_sudden_death")
+            st["drop"] = order if everything else order[: 2 * n + 2]
+            bottom = st["setup"].get("bottom")
+            if bottom:
+                st["drop"].append(bottom)
+            del st["setup"]
+
+    def h_draft(self, st: dict, fr: dict) -> None:
+        """Sudden Death Draft: the seat chooses one of the Sudden Death cards dealt to it
+        (a private decision); the rest go back to the box."""
+        seat = fr["seat"]
+        st["turn"]["seat"] = seat
+        dealt = st["setup"]["draft"][seat]
+        if "answer" not in fr:
+            ask_move(
+                st,
+                "draft",
+                [{"move": "choose", "card": c.split("-", 1)[1]} for c in dealt],
+                private=True,
+            )
+            return
+        chosen = next(c for c in dealt if c.split("-", 1)[1] == fr["answer"]["card"])
+        st["setup"]["chosen"].append(chosen)
+        st["setup"]["draft"][seat] = []
+        done(st)
+
+    def standard_frames(self, st: dict) -> list[dict]:
+        """Return the frames of the standard setup (Setup 1-7)."""
+        n, first = st["players"], st["options"].get("youngest", 0)
+        order = [(first + k) % n for k in range(n)]
+        frames = [{"op": "place-tile", "seat": s} for s in order]
+        frames += [
+            {"op": "place-tile", "seat": first} for _ in range(st["options"].get("larger_map", 0))
+        ]
+        things = sum(pile(n).values())
+        frames += [{"op": "place-thing", "seat": order[k % n]} for k in range(things)]
+        frames.append({"op": "select"})
+        return frames + self.deck_frames(st) + [{"op": "first-player"}]
+
+    def begin(self, st: dict) -> None:
+        """Push the setup frames of ``st["options"]["setup"]`` onto a fresh state."""
+        if st["options"].get("setup", "first-game") == "first-game":
+            st["teams"] = COLOURS[: st["players"]]
+            push(st, *self.deck_frames(st), {"op": "turn-start", "seat": 0})
+            return
+        st["tiles_left"] = standard_tiles(st["players"], st["options"].get("larger_map", 0))
+        st["pile"] = pile(st["players"])
+        st["land"], st["radius"], st["wind"] = [], 1, None
+        st["teams"] = [None] * st["players"]
+        push(st, *self.standard_frames(st))

@@ -64,71 +64,6 @@ def set_target(st: dict, at: list[int], direction: int | None = None) -> None:
     note(st, f"target {at[0]},{at[1]}" + (f" dir {direction}" if direction else ""))
 
 
-def h_target(st: dict, fr: dict) -> None:
-    """Target a (New) (Direct) hex (within X), or an Air Strike (Target)."""
-    if "preset" in fr and fr["preset"]:
-        fr["answer"] = {"move": "target", **fr.pop("preset")}
-    if "answer" not in fr:
-        options = [dict(o, move="target") for o in target_options(st, fr)]
-        if not options:
-            st["target"] = None
-            done(st)
-            return
-        ask_move(st, "target", options)
-        return
-    set_target(st, fr["answer"]["at"], fr["answer"].get("dir"))
-    done(st)
-
-
-def h_target_own(st: dict, fr: dict) -> None:
-    """Target your Own hex (no worm on the map: no target)."""
-    if active_worm(st) is None:
-        st["target"] = None
-    else:
-        set_target(st, list(map(int, st["turn"]["worm_hex"].split(","))))
-    done(st)
-
-
-def h_target_emptiest(st: dict, fr: dict) -> None:
-    """Target the Emptiest hex; the active player breaks ties (Emptiest)."""
-    if "answer" not in fr:
-        ties = B.emptiest(st)
-        if len(ties) > 1:
-            ask_move(
-                st, "target", [{"move": "target", "at": list(map(int, k.split(",")))} for k in ties]
-            )
-            return
-        if not ties:
-            st["target"] = None
-            done(st)
-            return
-        fr["answer"] = {"at": list(map(int, ties[0].split(",")))}
-    set_target(st, fr["answer"]["at"])
-    done(st)
-
-
-def h_accuracy(st: dict, fr: dict) -> None:
-    """Accuracy X: X less the distance beyond adjacent (never below 1, phantom Water
-    counted); roll that many dice, the player picks one; move the target (Accuracy X)."""
-    if st["target"] is None:
-        done(st)
-        return
-    if "rolled" not in fr:
-        if "answer" not in fr:
-            dist = Hex.parse(st["turn"]["worm_hex"]).distance(Hex.parse(st["target"]["hex"]))
-            ask_dice(st, accuracy_dice(fr["x"], dist), "accuracy")
-            return
-        fr["rolled"] = [B.face_label(o) for o in fr.pop("answer")]
-        note(st, f"accuracy dice {fr['rolled']}")
-    faces = list(dict.fromkeys(fr["rolled"]))
-    if len(faces) > 1 and "answer" not in fr:
-        ask_move(st, "pick", [{"move": "pick", "die": f} for f in faces], rolled=fr["rolled"])
-        return
-    chosen = fr["answer"]["die"] if "answer" in fr else faces[0]
-    move_target(st, B.direction_of(st, chosen))
-    done(st)
-
-
 def accuracy_dice(x: int, distance: int) -> int:
     """Return how many dice Accuracy ``x`` rolls at ``distance`` from the worm."""
     return max(1, x - max(0, distance - 1))
@@ -141,13 +76,79 @@ def move_target(st: dict, direction: int | None) -> None:
         note(st, f"target moves {direction} to {st['target']['hex']}")
 
 
-def h_scatter(st: dict, fr: dict) -> None:
-    """Scatter the target (Scatter)."""
-    if st["target"] is None:
+class Targets:
+    """The handlers of the Target Token's steps, as methods of the engine."""
+
+    def h_target(self, st: dict, fr: dict) -> None:
+        """Target a (New) (Direct) hex (within X), or an Air Strike (Target)."""
+        if "preset" in fr and fr["preset"]:
+            fr["answer"] = {"move": "target", **fr.pop("preset")}
+        if "answer" not in fr:
+            options = [dict(o, move="target") for o in target_options(st, fr)]
+            if not options:
+                st["target"] = None
+                done(st)
+                return
+            ask_move(st, "target", options)
+            return
+        set_target(st, fr["answer"]["at"], fr["answer"].get("dir"))
         done(st)
-        return
-    if "answer" not in fr:
-        ask_dice(st, 1, "scatter")
-        return
-    move_target(st, B.direction_of(st, B.face_label(fr["answer"][0])))
-    done(st)
+
+    def h_target_own(self, st: dict, fr: dict) -> None:
+        """Target your Own hex (no worm on the map: no target)."""
+        if active_worm(st) is None:
+            st["target"] = None
+        else:
+            set_target(st, list(map(int, st["turn"]["worm_hex"].split(","))))
+        done(st)
+
+    def h_target_emptiest(self, st: dict, fr: dict) -> None:
+        """Target the Emptiest hex; the active player breaks ties (Emptiest)."""
+        if "answer" not in fr:
+            ties = B.emptiest(st)
+            if len(ties) > 1:
+                ask_move(
+                    st,
+                    "target",
+                    [{"move": "target", "at": list(map(int, k.split(",")))} for k in ties],
+                )
+                return
+            if not ties:
+                st["target"] = None
+                done(st)
+                return
+            fr["answer"] = {"at": list(map(int, ties[0].split(",")))}
+        set_target(st, fr["answer"]["at"])
+        done(st)
+
+    def h_accuracy(self, st: dict, fr: dict) -> None:
+        """Accuracy X: X less the distance beyond adjacent (never below 1, phantom Water
+        counted); roll that many dice, the player picks one; move the target (Accuracy X)."""
+        if st["target"] is None:
+            done(st)
+            return
+        if "rolled" not in fr:
+            if "answer" not in fr:
+                dist = Hex.parse(st["turn"]["worm_hex"]).distance(Hex.parse(st["target"]["hex"]))
+                ask_dice(st, accuracy_dice(fr["x"], dist), "accuracy")
+                return
+            fr["rolled"] = [B.face_label(o) for o in fr.pop("answer")]
+            note(st, f"accuracy dice {fr['rolled']}")
+        faces = list(dict.fromkeys(fr["rolled"]))
+        if len(faces) > 1 and "answer" not in fr:
+            ask_move(st, "pick", [{"move": "pick", "die": f} for f in faces], rolled=fr["rolled"])
+            return
+        chosen = fr["answer"]["die"] if "answer" in fr else faces[0]
+        move_target(st, B.direction_of(st, chosen))
+        done(st)
+
+    def h_scatter(self, st: dict, fr: dict) -> None:
+        """Scatter the target (Scatter)."""
+        if st["target"] is None:
+            done(st)
+            return
+        if "answer" not in fr:
+            ask_dice(st, 1, "scatter")
+            return
+        move_target(st, B.direction_of(st, B.face_label(fr["answer"][0])))
+        done(st)

@@ -35,22 +35,6 @@ def key_of(st: dict, thing: str) -> str:
     return st["things"][thing]["hex"]
 
 
-def move_thing(st: dict, thing: str, key: str) -> list[dict]:
-    """Move a Thing into a hex: Water sinks it (Water hex); else return the frame that
-    resolves what it finds there. A Thing "moved" into its own hex stays and sets
-    nothing off."""
-    if thing == st["turn"]["worm"]:
-        st["turn"]["worm_hex"] = key
-    if st["things"][thing]["hex"] == key and B.is_land(st, key):
-        return []
-    if not B.is_land(st, key):
-        destroy(st, thing)
-        note(st, f"{thing} sinks at {key}")
-        return []
-    st["things"][thing]["hex"] = key
-    return [{"op": "enter", "id": thing, "hex": key}]
-
-
 def damage_all(st: dict, ids: list[str]) -> list[dict]:
     """Damage several Things at once; return the frames ordering what they set off."""
     effects = {}
@@ -111,3 +95,23 @@ def flood(st: dict, key: str) -> None:
     st["land"] = [k for k in st["land"] if k != key]
     st["pool"]["water"] = max(0, st["pool"]["water"] - 1)
     note(st, f"{key} floods")
+
+
+class Things:
+    """Moving a Thing into a hex, as a method of the engine (rules versions override
+    it)."""
+
+    def move_thing(self, st: dict, thing: str, key: str) -> list[dict]:
+        """Move a Thing into a hex: Water sinks it (Water hex); else return the frame that
+        resolves what it finds there. A Thing "moved" into its own hex stays and sets
+        nothing off."""
+        if thing == st["turn"]["worm"]:
+            st["turn"]["worm_hex"] = key
+        if st["things"][thing]["hex"] == key and B.is_land(st, key):
+            return []
+        if not B.is_land(st, key):
+            destroy(st, thing)
+            note(st, f"{thing} sinks at {key}")
+            return []
+        st["things"][thing]["hex"] = key
+        return [{"op": "enter", "id": thing, "hex": key}]

@@ -86,9 +86,9 @@ def test_version_1_games_keep_their_deck() -> None:
     the old invented deck (-1 for every Bug, four two-position cards) and the version 1
     engine deals from it, so its games replay as they were dealt."""
     from engines.dark_horse import ENGINE
-    from engines.dark_horse.cards import RETIRED_DECKS
+    from engines.dark_horse.cards import V1_COMPONENTS
 
-    old = RETIRED_DECKS[1]
+    old = V1_COMPONENTS
     assert len(old.move_cards) == 34 and ENGINE.at_version("1").components is old
     assert sorted(m.steps for m in old.move_cards if m.bug == "caterpillar") == [-1, 1, 1, 2]
     assert [m.positions for m in old.move_cards if m.kind == "positions"] == [

@@ -45,10 +45,11 @@ def given(
     return state
 
 
-def refused(state: dict, seat: int, move, code: str) -> EngineError:
-    """Play ``move`` and assert it is refused with ``code``; return the error."""
+def refused(state: dict, seat: int, move, code: str, engine=ENGINE) -> EngineError:
+    """Play ``move`` on ``engine`` and assert it is refused with ``code``; return the
+    error."""
     with pytest.raises(EngineError) as err:
-        ENGINE.play(state, seat, move)
+        engine.play(state, seat, move)
     assert err.value.code == code, err.value.detail
     assert err.value.detail
     return err.value

@@ -24,10 +24,11 @@ FINDS_LAST_DIAMOND = dice(4, 6, "B2")
 SQUARE_NEXT = {"B5": 1, "B6": 4}
 
 
-def answer_all(state, move_of):
-    """Let every seat that owes an answer play ``move_of(seat)``; return the state."""
-    for seat in ENGINE.to_act(state):
-        state = ENGINE.play(state, seat, move_of(seat))
+def answer_all(state, move_of, engine=ENGINE):
+    """Let every seat that owes an answer play ``move_of(seat)`` on ``engine``; return
+    the state."""
+    for seat in engine.to_act(state):
+        state = engine.play(state, seat, move_of(seat))
     return state
 
 
@@ -159,12 +160,13 @@ def test_version_1_games_unlock_nothing_in_play_and_their_losers_must_choose():
         **old.setup(2, {"sheet": "plain", "unlocked_bonuses": ["bridge"]}),
         "marks": [WINNER, marks()],
     }
-    state = answer_all(old.resolve(state, [2, 5]), lambda seat: dice(2, 5, "A2"))
+    state = answer_all(old.resolve(state, [2, 5]), lambda seat: dice(2, 5, "A2"), old)
+    assert "unlocked_in_play" not in state["result"]
     assert old.legal_moves(state, 1) == [
         {"act": "choose-bonus", "bonus": b} for b in ("echo", "nudge", "reprise", "comet")
     ]
     assert old.timeout_move(state, 1) == {"act": "choose-bonus", "bonus": "echo"}
-    refused(state, 1, {"act": "choose-bonus", "bonus": "none"}, "bonus-required")
-    refused(state, 1, {"act": "choose-bonus", "bonus": "leap"}, "no-such-bonus")
+    refused(state, 1, {"act": "choose-bonus", "bonus": "none"}, "bonus-required", old)
+    refused(state, 1, {"act": "choose-bonus", "bonus": "leap"}, "no-such-bonus", old)
     state = old.play(state, 1, {"act": "choose-bonus", "bonus": "comet"})
     assert old.prompt(state).result["unlocked_after"] == ["bridge", "comet"]

@@ -11,7 +11,7 @@ from itertools import permutations
 
 import pytest
 
-from engines.worms import ENGINE, board, rules
+from engines.worms import ENGINE, board
 from tests.engines.worms.helpers import (
     BULLSEYE,
     add,
@@ -74,7 +74,7 @@ def test_air_strike_damage_resolves_hex_by_hex() -> None:
     s["target"] = {"hex": "1,-1", "dir": 4}  # 1,-1 (R2, drum2), 1,0, 1,1 (R1)
     s["stack"].append({"op": "do-damage"})
     s["ask"] = None
-    s = rules.run(s)
+    s = ENGINE.run(s)
     assert s["things"]["R2"]["damaged"] and "drum2" not in s["things"]
     assert kind(s) == "oil-drum" and not s["things"]["R1"]["damaged"]
 

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from engines.base import IllegalMove
-from engines.worms import ENGINE, board, rules
-from engines.worms.cards import CARDS, GRAMMAR, catalogue
+from engines.worms import ENGINE, board
+from engines.worms.cards import CARDS, GRAMMAR
 from tests.engines.worms.helpers import blue_ready, hex_of, kind, move, roll, start
 
 
@@ -97,7 +97,7 @@ def test_every_keyword_has_a_card() -> None:
 
 def test_the_catalogue_lists_every_card_for_players() -> None:
     """GET /v1/engines/worms shows the card list (see the API test); here its shape."""
-    cards = catalogue()
+    cards = ENGINE.cards.catalogue()
     assert len(cards) == len(CARDS)
     bazooka = next(c for c in cards if c["id"] == "bazooka")
     assert bazooka == {
@@ -159,7 +159,7 @@ def test_draw_a_superweapon() -> None:
     before = list(s["supply"])
     s["stack"].append({"op": "do-draw", "super": True})
     s["ask"] = None
-    s = rules.run(s)
+    s = ENGINE.run(s)
     first_super = next(c for c in before if CARDS[c.split("-", 1)[1]]["super"])
     assert first_super in s["hands"][0] and first_super not in s["supply"]
     assert len(s["supply"]) == len(before) - 1
