@@ -19,7 +19,7 @@ from flask import current_app
 from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
-from arbiter.service import games, idempotency, identity, invitations, reading
+from arbiter.service import games, idempotency, identity, invitations, inviters, reading
 from arbiter.service.commit import after_commit, stage
 from engines.base import EngineError
 
@@ -110,12 +110,12 @@ def stage_games(
         and a seat names an address that has no account); :raises
         arbiter.errors.TooManyRequests: ``invitation-budget``: the batch's invited
         addresses together would take the account over ``INVITES_PER_DAY``
-        (:func:`arbiter.service.invitations.check_inviter`).
+        (:func:`arbiter.service.inviters.check_inviter`).
     :raises Unprocessable: ``bad-game`` naming the first game that cannot be created;
         nothing was written. :raises arbiter.store.RaceLost: a write failed; the
         session has been rolled back.
     """
-    invitations.check_inviter(account, [p.email for spec in specs for p in spec.players])
+    inviters.check_inviter(account, [p.email for spec in specs for p in spec.players])
     prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
     staged = []
     try:

@@ -6,7 +6,7 @@ or accepted an invitation). An account's seat gets game mail (turn, reminder, di
 result) unless it unsubscribed from that game (``seats.mail_off``) or from everything
 (``accounts.mail_off``, copied onto its seats). An address that is not an account gets
 one invitation mail and nothing else, and only when a signed-in account invites it
-(:func:`arbiter.service.invitations.check_inviter`).
+(:func:`arbiter.service.inviters.check_inviter`).
 
 What an address has refused is kept per mailbox (:mod:`arbiter.service.mailboxes`:
 case and ``+tag`` folded): blocking invitations, and unsubscribing from everything,

@@ -17,7 +17,7 @@ from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
-from arbiter.service import access, accounts, invitations, ratings
+from arbiter.service import access, accounts, invitations, inviters, ratings
 from arbiter.service import clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
@@ -127,7 +127,7 @@ def create_game(
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
-    invitations.check_inviter(creator, [p.email for p in players])
+    inviters.check_inviter(creator, [p.email for p in players])
     tr, tokens, rows = prepare_game(
         engine_id, players, options, clock, creator, rated, creator_key, start_at, unfilled
     )
@@ -151,7 +151,7 @@ def prepare_game(
     creation: single, bulk, campaign); the caller writes the transition with the rows
     returned (:func:`arbiter.service.commit.commit` or ``stage``), and has checked
     the inviter of the whole request first
-    (:func:`arbiter.service.invitations.check_inviter`).
+    (:func:`arbiter.service.inviters.check_inviter`).
 
     :param rated: the game updates its players' ratings when it ends
         (:mod:`arbiter.service.ratings`).

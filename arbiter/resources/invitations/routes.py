@@ -12,7 +12,7 @@ from arbiter.resources import guard, pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me.schemas import MeSchema
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import invitations
+from arbiter.service import invitation_mail, invitations
 
 blp = Blueprint(
     "invitations",
@@ -99,7 +99,7 @@ class InvitationPage(MethodView):
         base = f"/v1/invitations/{row.id}"
         return pages.button_page(
             "An invitation to play",
-            invitations.invitation_text(game, row.seat, invitations.inviter_of(game)),
+            invitation_mail.invitation_text(game, row.seat, invitation_mail.inviter_of(game)),
             [
                 ("Accept", f"{base}/accept", body),
                 ("Decline", f"{base}/decline", body),
