@@ -77,7 +77,8 @@ def verify_cmd(record) -> None:
     envvar="ARBITER_TOKEN",
     default=None,
     help="personal API token with games:create (env ARBITER_TOKEN), needed "
-    "where OPEN_CREATION is off",
+    "where OPEN_CREATION is off, and to name players by addresses that are no "
+    "account's (an invitation: only an account invites)",
 )
 @click.option(
     "--by-email",

@@ -85,6 +85,11 @@
     how long a mailed sign-in link works (default 900; it works once).
 ``SIGN_IN_TOKEN_SECONDS``
     how long the personal token a sign-in gives lasts (default 2592000, 30 days).
+``INVITES_PER_DAY``
+    how many different mailboxes without an account one account may invite in 24
+    hours (default 20; single, bulk and campaign creation together; counted per
+    mailbox, plus-tags and case folded, and per inviting mailbox). Creating without
+    an account may invite nobody. Not a rate limit: ``RATELIMIT_ENABLED=0`` leaves it on.
 ``WEB_THREADS``
     threads of the web process that run Flask requests (default 32); streams and
     long-polls wait on the event loop and hold none.
@@ -150,7 +155,8 @@
     Procfile passes it). Default: none, so rate limits key on the connection's peer.
 ``RATELIMIT_STORAGE_URI``
     where rate limits are counted (Flask-Limiter); default: the Celery broker when it
-    is Redis, else ``memory://`` (per process).
+    is Redis, else ``memory://`` (per process). The sign-in limits are counted in the
+    database instead (every process sees them).
 ``RATELIMIT_ENABLED``
     ``0`` turns every rate limit off (default on).
 ``RATELIMIT_CREATE``, ``RATELIMIT_WRITE``, ``RATELIMIT_READ``, ``RATELIMIT_SIGN_IN``,
@@ -323,8 +329,8 @@ RATE_LIMITS = {
     "RATELIMIT_SIGN_IN_CLIENT": "30 per hour",
     "RATELIMIT_INVITE": "3 per minute;10 per day",
 }
-"""Default rate limits: per caller (create, write, read), per address (sign-in links),
-per client IP (sign-in links), per creator and address (invitations)."""
+"""Default rate limits: per caller (create, write, read), per mailbox (sign-in links),
+per client IP (sign-in links), per creator and mailbox (invitations)."""
 
 
 def ratelimit_storage(env: Mapping[str, str]) -> str:
@@ -451,6 +457,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         **{key: env.get(key, value) for key, value in RATE_LIMITS.items()},
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
+        "INVITES_PER_DAY": int(env.get("INVITES_PER_DAY", 20)),
         "WEBHOOK_ALLOW_HTTP": flag(
             env.get("WEBHOOK_ALLOW_HTTP"), default=not env.get("DATABASE_URL")
         ),

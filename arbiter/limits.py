@@ -7,8 +7,8 @@ Limits are checked by name, from configuration (``RATELIMIT_<NAME>``, a
 ``create``      game creation, per caller
 ``write``       moves, resignations, clock and account changes, per caller
 ``read``        reads that take a token, per caller
-``sign_in``     sign-in links, per email address (and ``sign_in_client`` per client IP)
-``invite``      invitations to one address from one creator
+``sign_in``     sign-in links, per mailbox (and ``sign_in_client`` per client IP)
+``invite``      invitations to one mailbox from one creator
 
 A caller is an account (all its tokens together), a game token, or the client's IP
 address without a token. The request guard checks ``create``/``write``/``read`` right
@@ -17,6 +17,10 @@ ones. Over a limit: 429 ``rate-limited`` with ``Retry-After`` (seconds), nothing
 When the storage cannot be reached the request is served and a warning logged (a
 Redis outage does not stop the game). ``RATELIMIT_KEY_PREFIX`` separates deployments
 that share one Redis.
+
+The two sign-in limits are counted in the database instead (:func:`check_recorded`,
+from the sign-in link rows), so that they hold across web processes on the embedded
+default too, where Flask-Limiter's storage is each process's memory.
 
 We call Flask-Limiter's rate limiter (``Limiter.limiter``, the ``limits`` library)
 from the guard instead of decorating views, because a limit must be counted after
@@ -29,6 +33,8 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
@@ -36,6 +42,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from arbiter.errors import TooManyRequests
+from arbiter.models.timestamps import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +93,33 @@ def check(name: str, *key: str) -> None:
         if not allowed:
             reset, _ = limiter.limiter.get_window_stats(item, *scope)
             wait = max(1, math.ceil(reset - time.time()))
+            raise TooManyRequests(
+                f"Too many {WHAT.get(name, name)}: at most {item.amount} "
+                f"per {_window(item)}; try again in {wait} s.",
+                retry_after=wait,
+            )
+
+
+def check_recorded(name: str, count: Callable[[datetime], tuple[int, datetime | None]]) -> None:
+    """Check limit ``name`` against what the database recorded: for each of its
+    windows, ``count(since)`` returns how many rows were recorded after ``since`` and
+    the oldest of them (a sliding window). The caller records the new row in the same
+    transaction, after this (on SQLite the transaction holds the write lock; on
+    PostgreSQL the caller serialises with a lock of its own).
+
+    :raises TooManyRequests: 429 ``rate-limited``, ``Retry-After`` when the oldest
+        counted row leaves the window.
+    """
+    limiter: Limiter = current_app.extensions["arbiter_limiter"]
+    spec = current_app.config.get(f"RATELIMIT_{name.upper()}")
+    if not limiter.enabled or not spec:
+        return
+    now = utcnow()
+    for item in parse_many(spec):
+        window = timedelta(seconds=item.get_expiry())
+        used, oldest = count(now - window)
+        if used >= item.amount:
+            wait = max(1, math.ceil(((oldest or now) + window - now).total_seconds()))
             raise TooManyRequests(
                 f"Too many {WHAT.get(name, name)}: at most {item.amount} "
                 f"per {_window(item)}; try again in {wait} s.",

@@ -4,9 +4,11 @@
 (over HTTP: creation is not a mail command), then plays it by mail: it listens as the
 players' mail server (a local SMTP sink, where the server's ``SMTP_URL`` points),
 accepts each seat's invitation by replying ``accept`` to it (the players' addresses
-are not accounts: the game waits until they have agreed), answers each "your turn" mail with a
-random legal move read from the mail itself (or
-from the answer to ``moves`` when the mail lists only examples), sends it over SMTP
+are not accounts: the game waits until they have agreed; without ``--token`` the
+game's creator, who invites them, is an account it signs up first through a sign-in
+link mailed to the sink, since only a signed-in account may invite), answers each
+"your turn" mail with a random legal move read from the mail itself (or from the
+answer to ``moves`` when the mail lists only examples), sends it over SMTP
 to the server's ``mailin`` listener, and at the end fetches and verifies the record
 and checks the mail: every move came by mail, each seat got one turn mail per prompt
 and one answer per command, no Message-ID twice.
@@ -15,6 +17,7 @@ and one answer per command, no Message-ID twice.
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import smtplib
 import threading
@@ -27,7 +30,7 @@ from email.message import EmailMessage
 from email.policy import default
 from email.utils import make_msgid
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import requests
 
@@ -226,6 +229,25 @@ class MailPlayer:
         return out
 
 
+def sign_up_by_mail(http: requests.Session, base: str, sink: Sink, address: str) -> str:
+    """Sign ``address`` (a mailbox of ``sink``) up at ``base`` through its mailed link;
+    return the personal token.
+
+    :raises PlayError: the server refused, or no link came within a minute.
+    """
+    _ok(http.post(f"{base}/v1/auth/links", json={"email": address}, timeout=30))
+    deadline = time.monotonic() + 60
+    while not sink.to(address):
+        if time.monotonic() > deadline:
+            raise PlayError(f"no sign-in mail reached {address} within 60 s")
+        time.sleep(0.1)
+    found = re.search(r"[?&]token=([^&\s]+)", body_of(sink.to(address)[-1]))
+    if found is None:
+        raise PlayError(f"the mail to {address} holds no sign-in link")
+    session = {"email": address, "token": unquote(found.group(1))}
+    return _ok(http.post(f"{base}/v1/auth/sessions", json=session, timeout=30))["token"]["token"]
+
+
 def play_by_email(
     url: str,
     engine: str,
@@ -241,7 +263,9 @@ def play_by_email(
     """Create a game at ``url`` and play it out by mail through ``sink`` (where the
     server's ``SMTP_URL`` points) and ``mailin_url`` (the server's listener).
 
-    :param token: a personal API token with ``games:create`` where creation is closed.
+    :param token: a personal API token with ``games:create`` (it invites the
+        players); None: an account of the sink's is signed up for it
+        (:func:`sign_up_by_mail`).
     :returns: the played game (record saved and verified) and its :class:`MailCheck`.
     :raises PlayError: a refusal the player did not expect, or ``timeout`` seconds.
     """
@@ -250,7 +274,8 @@ def play_by_email(
     run = secrets.token_hex(3)
     names = [f"Player {i + 1}" for i in range(players)]
     addresses = [f"player{i + 1}.{run}@players.example" for i in range(players)]
-    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    token = token or sign_up_by_mail(http, base, sink, f"host.{run}@players.example")
+    auth = {"Authorization": f"Bearer {token}"}
     created = _ok(
         http.post(
             f"{base}/v1/games",

@@ -29,7 +29,15 @@ import time
 import common
 import requests
 
-from arbiter.play_mail import MailPlayer, Sink, body_of, is_invitation, is_turn_mail, listed_moves
+from arbiter.play_mail import (
+    MailPlayer,
+    Sink,
+    body_of,
+    is_invitation,
+    is_turn_mail,
+    listed_moves,
+    sign_up_by_mail,
+)
 
 SAMPLES = int(os.environ.get("ARBITER_BENCH_MAIL_SAMPLES", "25"))
 BURST = int(os.environ.get("ARBITER_BENCH_MAIL_BURST", "100"))
@@ -123,9 +131,11 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
         stack_for(folder, database_url, broker_url, sink_url, mailin_url) as stack,
     ):
         addresses = ["a@players.test", "b@players.test"]
-        answer = requests.post(
+        host = sign_up_by_mail(requests.Session(), stack.url, sink, "host@players.test")
+        answer = requests.post(  # only an account may invite the two players
             f"{stack.url}/v1/games",
             timeout=30,
+            headers={"Authorization": f"Bearer {host}"},
             json={
                 "engine": "space-worm",
                 "players": [

@@ -136,6 +136,21 @@ def sign_in(client, app, email: str, name: str | None = None) -> str:
     return answer.json["token"]["token"]
 
 
+INVITER = "host@example.org"
+"""The address of the account :func:`inviter` signs in."""
+
+
+def inviter(client, app, email: str = INVITER, name: str = "Host") -> str:
+    """Return a personal token (every scope) of a signed-in account, which may invite
+    addresses that are not accounts (a caller without a personal token may not: issue
+    22, item 3); the account is signed up through its mailed link on first use in
+    ``app`` and its token kept for the next calls."""
+    kept = app.extensions.setdefault("test_inviters", {})
+    if email not in kept:
+        kept[email] = sign_in(client, app, email, name)
+    return kept[email]
+
+
 def scoped_token(client, token: str, *scopes: str) -> str:
     """Make a personal token with only ``scopes``, using a token with account:write."""
     answer = client.post(

@@ -58,7 +58,14 @@ class ApiToken(db.Model):
 
 class SignInLink(db.Model):
     """A one-time link mailed to ``email``: the SHA-256 of its nonce, when it expires,
-    and when it was used (a conditional UPDATE sets ``used_at`` once)."""
+    and when it was used (a conditional UPDATE sets ``used_at`` once).
+
+    The rows are also what the sign-in limits count, in the database so that every
+    web process sees them: ``mailbox`` (``email`` folded,
+    :mod:`arbiter.service.mailboxes`) for ``RATELIMIT_SIGN_IN``, ``client`` (the
+    SHA-256 of the asking client's limit key) for ``RATELIMIT_SIGN_IN_CLIENT``. A
+    link is recorded even when nothing is mailed (a mailbox that opted out of all
+    mail), so the answers are the same."""
 
     __tablename__ = "sign_in_links"
 
@@ -68,3 +75,10 @@ class SignInLink(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    mailbox: Mapped[str | None] = mapped_column(sa.String(254), nullable=True)
+    client: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+
+    __table_args__ = (
+        sa.Index("ix_sign_in_links_mailbox_created_at", "mailbox", "created_at"),
+        sa.Index("ix_sign_in_links_client_created_at", "client", "created_at"),
+    )

@@ -31,7 +31,8 @@ from arbiter.models import (
     TournamentEntry,
 )
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import identity
+from arbiter.service import consent, identity
+from arbiter.service.mailboxes import mailbox
 from arbiter.streams import publish
 
 DELETED_NAME = "(deleted player)"
@@ -58,34 +59,86 @@ def account_by_address(email: str | None) -> Account | None:
 
 
 def request_link(
-    email: str, display_name: str | None = None, confirm_path: str = "/v1/auth/confirm"
+    email: str,
+    display_name: str | None = None,
+    confirm_path: str = "/v1/auth/confirm",
+    client: str = "",
 ) -> None:
     """Mail a one-time sign-in link to ``email`` (sign-up when it has no account yet).
 
-    The answer never says whether the address has an account. The link expires after
-    ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once. ``confirm_path`` is
-    the page the link opens (the web pages give their own, ``/sign-in/confirm``).
+    The answer never says whether the address has an account, nor whether it opted
+    out: a mailbox that unsubscribed from every mail (:func:`arbiter.service.consent.
+    unsubscribe`) is mailed nothing, sign-in links included (somebody else may be
+    asking for them), but the link is recorded and counted all the same. The link
+    expires after ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once.
+    ``confirm_path`` is the page the link opens (the web pages give their own,
+    ``/sign-in/confirm``).
 
-    :raises arbiter.errors.TooManyRequests: too many links for this address
-        (``RATELIMIT_SIGN_IN``).
+    :param client: who asks (:func:`arbiter.limits.caller_key`), for
+        ``RATELIMIT_SIGN_IN_CLIENT``.
+    :raises arbiter.errors.TooManyRequests: too many links for this mailbox
+        (``RATELIMIT_SIGN_IN``) or from this client (``RATELIMIT_SIGN_IN_CLIENT``),
+        counted from the recorded links, so across every web process.
     """
     address = normal_address(email)
-    limits.check("sign_in", address)
+    box = mailbox(address)
+    asker = identity.token_hash(client) if client else None
+    _check_link_limits(box, asker)
     nonce = secrets.token_urlsafe(32)
     now = utcnow()
     link = SignInLink(
         nonce_hash=identity.token_hash(nonce),
         email=address,
+        mailbox=box,
+        client=asker,
         display_name=display_name,
         created_at=now,
         expires_at=now + timedelta(seconds=current_app.config["SIGN_IN_LINK_SECONDS"]),
     )
+    db.session.add(link)
+    if consent.opted_out(address):
+        db.session.commit()
+        return
+    mail = _link_mail(address, nonce, link.nonce_hash, confirm_path)
+    db.session.add(mail)
+    db.session.commit()
+    queue.enqueue(queue.SEND_MAIL, mail.id)
+
+
+def _check_link_limits(box: str, client: str | None) -> None:
+    """Count the sign-in links recorded for mailbox ``box`` and for ``client`` (on
+    PostgreSQL under transaction locks on both keys, so that concurrent requests are
+    counted one after the other; SQLite's transactions already are).
+
+    :raises arbiter.errors.TooManyRequests: ``rate-limited``.
+    """
+    if db.engine.dialect.name == "postgresql":
+        for key in (f"sign-in-client:{client}", f"sign-in:{box}"):
+            db.session.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+
+    def recorded(column, value):
+        def count(since):
+            return db.session.execute(
+                sa.select(sa.func.count(), sa.func.min(SignInLink.created_at)).where(
+                    column == value, SignInLink.created_at > since
+                )
+            ).one()
+
+        return count
+
+    if client:
+        limits.check_recorded("sign_in_client", recorded(SignInLink.client, client))
+    limits.check_recorded("sign_in", recorded(SignInLink.mailbox, box))
+
+
+def _link_mail(address: str, nonce: str, nonce_hash: str, confirm_path: str) -> OutboxMail:
+    """Return the sign-in mail holding the link's ``nonce``."""
     url = f"{current_app.config['BASE_URL']}{confirm_path}?" + urlencode(
         {"email": address, "token": nonce}
     )
     minutes = current_app.config["SIGN_IN_LINK_SECONDS"] // 60
-    mail = OutboxMail(
-        dedupe_key=f"sign-in:{link.nonce_hash}",
+    return OutboxMail(
+        dedupe_key=f"sign-in:{nonce_hash}",
         game_id=None,
         seat=None,
         to_addr=address,
@@ -102,13 +155,12 @@ def request_link(
                 "A script can use the link's token instead: POST /v1/auth/sessions with",
                 f'{{"email": "{address}", "token": "{nonce}"}}.',
                 "",
-                "If you did not ask for this, ignore this mail: nothing happens without the link.",
+                "If you did not ask for this, ignore this mail: nothing happens without "
+                "the link. To get no mail from Arbiter at all, not even sign-in links, "
+                "use the unsubscribe link of this mail.",
             ]
         ),
     )
-    db.session.add_all([link, mail])
-    db.session.commit()
-    queue.enqueue(queue.SEND_MAIL, mail.id)
 
 
 def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:

@@ -19,7 +19,7 @@ from flask import current_app
 from arbiter import limits
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
-from arbiter.service import games, idempotency, identity, invitations, reading
+from arbiter.service import games, idempotency, identity, invitations, inviters, reading
 from arbiter.service.commit import after_commit, stage
 from engines.base import EngineError
 
@@ -106,10 +106,16 @@ def stage_games(
         invitation limit: a seat whose address is not an account's is invited with
         consent, as in single creation, and its game waits for the answer.
     :returns: ``(game, seat tokens, after)`` per game, in order.
+    :raises arbiter.errors.Unauthorized: ``sign-in-to-invite`` (no account creates,
+        and a seat names an address that has no account); :raises
+        arbiter.errors.TooManyRequests: ``invitation-budget``: the batch's invited
+        addresses together would take the account over ``INVITES_PER_DAY``
+        (:func:`arbiter.service.inviters.check_inviter`).
     :raises Unprocessable: ``bad-game`` naming the first game that cannot be created;
         nothing was written. :raises arbiter.store.RaceLost: a write failed; the
         session has been rolled back.
     """
+    inviters.check_inviter(account, [p.email for spec in specs for p in spec.players])
     prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
     staged = []
     try:

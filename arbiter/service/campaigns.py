@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from arbiter.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Campaign, CampaignGame, Game
-from arbiter.service import access
+from arbiter.service import access, inviters
 from arbiter.service.games import NewPlayer, check_players, create_game, engine_for
 
 
@@ -22,13 +22,17 @@ def create_campaign(
 
     :raises Unprocessable: ``unknown-engine``, ``no-campaigns`` for an engine without
         campaigns, ``duplicate-player-name``, ``duplicate-player-email``; :raises
-        engines.base.InvalidOptions: bad player count or options.
+        engines.base.InvalidOptions: bad player count or options; :raises
+        arbiter.errors.Unauthorized: ``sign-in-to-invite``: a player's address is no
+        account's (a campaign is made without an account, and only an account may
+        invite an address: :func:`arbiter.service.inviters.check_inviter`).
     """
     engine = engine_for(engine_id)
     if engine.campaign_options([]) is None:
         raise Unprocessable(f"{engine.title} has no campaigns.", code="no-campaigns")
     engine.load_options(len(players), options)
     check_players(players)
+    inviters.check_inviter(None, [p.email for p in players])
     refuse_carried(engine.campaign_options([]), options)
     token = access.new_token()
     campaign = Campaign(

@@ -5,7 +5,13 @@ An address agrees by being an account (a verified address: it opened a mailed li
 or accepted an invitation). An account's seat gets game mail (turn, reminder, digest,
 result) unless it unsubscribed from that game (``seats.mail_off``) or from everything
 (``accounts.mail_off``, copied onto its seats). An address that is not an account gets
-one invitation mail and nothing else.
+one invitation mail and nothing else, and only when a signed-in account invites it
+(:func:`arbiter.service.inviters.check_inviter`).
+
+What an address has refused is kept per mailbox (:mod:`arbiter.service.mailboxes`:
+case and ``+tag`` folded): blocking invitations, and unsubscribing from everything,
+which stops every mail to the mailbox, sign-in links included, until a click on
+"Mail me again" in the unsubscribe page of any earlier mail (:func:`resubscribe`).
 
 Every mail carries ``List-Unsubscribe`` (an HTTPS link holding a signed token, from
 itsdangerous) and ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``; a POST to the
@@ -24,6 +30,7 @@ from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.models import Account, ConsentEvent, MailAddress, OutboxMail, Seat
 from arbiter.models.timestamps import utcnow
+from arbiter.service.mailboxes import mailbox
 
 GAME_MAIL = ("turn:", "over:", "remind:", "digest:", "answer:")
 """Outbox kinds (``dedupe_key`` prefixes) that need the recipient's consent."""
@@ -97,9 +104,9 @@ def read_token(token: str) -> tuple[str, str | None]:
 
 def unsubscribe(token: str) -> dict:
     """Stop mail as the signed token says: for one game (that address's seats in it), or
-    for everything (the account, all its seats, and further invitations). Recorded in
-    the consent record. Returns ``{"email", "game_id", "scope"}``; doing it twice is
-    harmless.
+    for everything (the account, all its seats, further invitations, and any other mail
+    to the mailbox: sign-in links too). Recorded in the consent record. Returns
+    ``{"email", "game_id", "scope"}``; doing it twice is harmless.
 
     :raises ArbiterError: ``bad-unsubscribe-link``.
     """
@@ -121,22 +128,61 @@ def unsubscribe(token: str) -> dict:
             .execution_options(synchronize_session=False)
         )
         block(email)
+        row = address(email)
+        row.opted_out_at = row.opted_out_at or utcnow()
         record(email, "unsubscribed-all")
     db.session.commit()
     return {"email": email, "game_id": game_id, "scope": "game" if game_id else "all"}
 
 
+def resubscribe(token: str) -> dict:
+    """Undo what the signed unsubscribe token stopped ("Mail me again"): for one game,
+    that address's seats in it get game mail again; for everything, the mailbox may
+    be mailed again (sign-in links, invitations) and the account and every seat of
+    the address get game mail again. Recorded (``resubscribed``,
+    ``resubscribed-all``). Returns ``{"email", "game_id", "scope"}``.
+
+    :raises ArbiterError: ``bad-unsubscribe-link``.
+    """
+    email, game_id = read_token(token)
+    seats = sa.update(Seat).where(sa.func.lower(Seat.email) == email)
+    if game_id:
+        seats = seats.where(Seat.game_id == game_id)
+    db.session.execute(seats.values(mail_off=False).execution_options(synchronize_session=False))
+    if game_id:
+        record(email, "resubscribed", game_id)
+    else:
+        db.session.execute(
+            sa.update(Account)
+            .where(Account.email == email)
+            .values(mail_off=False)
+            .execution_options(synchronize_session=False)
+        )
+        row = address(email)
+        row.opted_out_at = row.blocked_at = None
+        record(email, "resubscribed-all")
+    db.session.commit()
+    return {"email": email, "game_id": game_id, "scope": "game" if game_id else "all"}
+
+
+def opted_out(email: str) -> bool:
+    """True when the mailbox of ``email`` unsubscribed from everything (no mail at all
+    may go to it)."""
+    row = db.session.get(MailAddress, mailbox(email))
+    return row is not None and row.opted_out_at is not None
+
+
 def address(email: str) -> MailAddress:
-    """Return the address's row (added, not committed, when new)."""
-    email = email.lower()
-    row = db.session.get(MailAddress, email)
+    """Return the row of the mailbox of ``email`` (added, not committed, when new)."""
+    key = mailbox(email)
+    row = db.session.get(MailAddress, key)
     if row is None:
-        row = MailAddress(email=email)
+        row = MailAddress(email=key)
         db.session.add(row)
     return row
 
 
 def block(email: str) -> None:
-    """Refuse every further invitation to ``email`` (not committed)."""
+    """Refuse every further invitation to the mailbox of ``email`` (not committed)."""
     row = address(email)
     row.blocked_at = row.blocked_at or utcnow()

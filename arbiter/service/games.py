@@ -17,7 +17,7 @@ from arbiter import fairness
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
-from arbiter.service import access, accounts, invitations, ratings
+from arbiter.service import access, accounts, invitations, inviters, ratings
 from arbiter.service import clock as clocks
 from arbiter.service.commit import commit
 from arbiter.service.transition import Transition, settle
@@ -107,14 +107,16 @@ def create_game(
 
     :param creator: the account creating it (None: a creator token only). A seat whose
         email is a verified account's is linked to that account; any other address
-        is invited (:mod:`arbiter.service.invitations`) and the game waits
-        (``status = "waiting"``, clock paused) until its invited seats answer or
-        ``start_at`` (UTC) comes; ``unfilled`` (``cancel`` | ``start``) decides for
-        the seats nobody took. :param creator_key: who creates, for the invitation
-        rate limit.
+        is invited (:mod:`arbiter.service.invitations`: only an account may invite)
+        and the game waits (``status = "waiting"``, clock paused) until its invited
+        seats answer or ``start_at`` (UTC) comes; ``unfilled`` (``cancel`` |
+        ``start``) decides for the seats nobody took. :param creator_key: who
+        creates, for the invitation rate limit.
     :raises Unprocessable: ``invitation-refused`` when an address blocked invitations
-        and ``unfilled`` is ``cancel``; :raises arbiter.errors.TooManyRequests: too
-        many invitations to one address.
+        and ``unfilled`` is ``cancel``; :raises arbiter.errors.Unauthorized:
+        ``sign-in-to-invite`` (no account invites an address); :raises
+        arbiter.errors.TooManyRequests: ``invitation-budget`` (over
+        ``INVITES_PER_DAY``), ``rate-limited`` (too many invitations to one address).
 
     :param answer_row: called with the flushed game and the tokens, it returns a row
         to write in the same transaction (the idempotent answer), or None.
@@ -125,6 +127,7 @@ def create_game(
     The creator token (pause, resume, extend) is generated here, stored hashed and
     left in plain text on ``game.creator_token`` for the creation answer.
     """
+    inviters.check_inviter(creator, [p.email for p in players])
     tr, tokens, rows = prepare_game(
         engine_id, players, options, clock, creator, rated, creator_key, start_at, unfilled
     )
@@ -146,7 +149,9 @@ def prepare_game(
     """Validate a new game and build it, its seats and its first events, writing
     nothing but the invitations' address rows into the session (the one check of every
     creation: single, bulk, campaign); the caller writes the transition with the rows
-    returned (:func:`arbiter.service.commit.commit` or ``stage``).
+    returned (:func:`arbiter.service.commit.commit` or ``stage``), and has checked
+    the inviter of the whole request first
+    (:func:`arbiter.service.inviters.check_inviter`).
 
     :param rated: the game updates its players' ratings when it ends
         (:mod:`arbiter.service.ratings`).
@@ -187,7 +192,7 @@ def prepare_game(
     if rated:
         ratings.check_rated(game.seats)
     game.rated = rated
-    invites, invite_mails = invitations.invite_seats(game, creator_key)
+    invites, invite_mails = invitations.invite_seats(game, creator, creator_key)
     if unfilled == "cancel" and any(i.status != "pending" for i in invites):
         db.session.rollback()
         raise Unprocessable(

@@ -1,10 +1,18 @@
 """Invitations with consent: a seat named by an address that is not an account.
 
+Only a signed-in account may invite, within ``INVITES_PER_DAY`` different mailboxes
+a day (:mod:`arbiter.service.inviters`: 401 ``sign-in-to-invite``, 429
+``invitation-budget``).
+
 Creating such a game (:func:`invite_seats`, called by game creation) records one
-invitation per seat and mails it only if the address has never been mailed an
-invitation and has not blocked them: an address gets exactly one invitation mail and
-nothing else until it accepts. The game waits (``status = "waiting"``: no rolls, no
-moves, its clocks paused) until every invited seat has accepted, then starts.
+invitation per seat and mails it only if the mailbox has never been mailed an
+invitation and has not blocked them: a mailbox (:mod:`arbiter.service.mailboxes`:
+case and ``+tag`` folded) gets exactly one invitation mail and nothing else until it
+accepts. The mail carries no text the inviter typed: it names the inviter by their
+account's name and address, the game by its engine's title, and the other players
+by their accounts' names, counting the others (:mod:`arbiter.service.invitation_mail`). The game
+waits (``status = "waiting"``: no rolls, no moves, its clocks paused) until every
+invited seat has accepted, then starts.
 
 Unfilled seats (declined, or unanswered at the creator's ``start_at``) follow the
 game's ``unfilled`` policy, set at creation:
@@ -35,34 +43,44 @@ from flask import current_app
 from arbiter import limits
 from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
 from arbiter.extensions import db
-from arbiter.mailin import capability
-from arbiter.models import Game, Invitation, OutboxMail, Seat
+from arbiter.models import Account, Game, Invitation, OutboxMail
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import accounts, consent, identity
+from arbiter.service import accounts, consent, identity, invitation_mail, inviters
+from arbiter.service.invitation_mail import REPLY_VERSION, engine_title
+from arbiter.service.inviters import span
+from arbiter.service.mailboxes import mailbox
+
+__all__ = ["REPLY_VERSION", "engine_title"]
+"""Kept here for their older callers (mail in, pages)."""
 
 UNFILLED = ("cancel", "start")
 """The unfilled-seat policies a creator may choose."""
 
-REPLY_VERSION = 0
-"""The version in an invitation mail's reply address (:mod:`arbiter.mailin.capability`):
-no prompt begins at version 0 (a game's first event is seq 1), so a capability of
-version 0 names the seat's invitation."""
 
-
-def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[OutboxMail]]:
+def invite_seats(
+    game: Game, creator: Account | None, creator_key: str
+) -> tuple[list[Invitation], list[OutboxMail]]:
     """Return the invitations for the game's seats whose address is not an account's,
-    and the invitation mails to queue (at most one per address, ever).
+    and the invitation mails to queue (at most one per mailbox, ever). The caller has
+    checked the inviter (:func:`arbiter.service.inviters.check_inviter`).
 
+    :param creator: the inviting account (named in the mail).
     :param creator_key: who creates (see :func:`arbiter.limits.caller_key`), for the
-        per-creator, per-address invitation limit.
+        per-creator, per-mailbox invitation limit.
+    :raises Unauthorized: ``sign-in-to-invite`` when no account creates (a caller
+        that skipped the check).
     :raises arbiter.errors.TooManyRequests: ``rate-limited`` (limit ``invite``).
     """
+    invited = [s for s in game.seats if s.email and s.account_id is None]
+    if not invited:
+        return [], []
+    if creator is None:
+        inviters.check_inviter(None, [s.email for s in invited])
     invitations, mails = [], []
-    for seat in game.seats:
-        if not seat.email or seat.account_id is not None:
-            continue
+    for seat in invited:
         address = seat.email.lower()
-        limits.check("invite", creator_key, address)
+        box = mailbox(address)
+        limits.check("invite", creator_key, box)
         nonce = secrets.token_urlsafe(32)
         row = consent.address(address)
         blocked = row.blocked_at is not None
@@ -71,6 +89,8 @@ def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[O
             game_id=game.id,
             seat=seat.seat,
             email=address,
+            mailbox=box,
+            inviter=mailbox(creator.email or ""),
             nonce_hash=identity.token_hash(nonce),
             status="declined" if blocked else "pending",
             created_at=utcnow(),
@@ -79,56 +99,10 @@ def invite_seats(game: Game, creator_key: str) -> tuple[list[Invitation], list[O
         if not blocked and row.invited_at is None:
             row.invited_at = utcnow()
             invitation.mailed = True
-            mails.append(_mail(game, seat, invitation, nonce))
+            mails.append(invitation_mail.mail(game, seat, invitation, nonce, creator))
             consent.record(address, "invited", game.id)
         invitations.append(invitation)
     return invitations, mails
-
-
-def engine_title(engine_id: str) -> str:
-    """Return the title of engine ``engine_id`` ("Space Worm"), or the id itself for an
-    engine this server no longer has."""
-    import engines
-
-    try:
-        return engines.get(engine_id).title
-    except engines.UnknownEngine:
-        return engine_id
-
-
-def _mail(game: Game, seat: Seat, invitation: Invitation, nonce: str) -> OutboxMail:
-    """Return the one invitation mail of an address; its ``Reply-To`` takes a reply
-    ``accept``, ``decline`` or ``block``."""
-    base = current_app.config["BASE_URL"]
-    page = f"{base}/v1/invitations/{invitation.id}?token={nonce}"
-    start = "The game starts when every player has accepted" + (
-        f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."
-    )
-    body = "\n".join(
-        [
-            f"Hello {seat.name},",
-            "",
-            f"You are invited to play {engine_title(game.engine)} (game {game.id}) on "
-            "Arbiter, a "
-            "turn arbiter for board games played by mail and over the web.",
-            start,
-            "",
-            f"Accept, decline, or block every invitation to this address: {page}",
-            'Or reply to this mail with the single word "accept" (or "decline", or "block").',
-            "",
-            "This is the only mail you will get from us unless you accept: nothing else is "
-            "sent to an address that has not agreed to it.",
-        ]
-    )
-    return OutboxMail(
-        dedupe_key=f"invite:{invitation.id}",
-        game_id=game.id,
-        seat=seat.seat,
-        to_addr=invitation.email,
-        subject=f"[Arbiter] An invitation to play {engine_title(game.engine)}",
-        body=body,
-        headers={"Reply-To": capability.reply_address(game.id, seat.seat, REPLY_VERSION)},
-    )
 
 
 def get_invitation(invitation_id: str) -> Invitation:
@@ -350,18 +324,9 @@ def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
     ahead = current_app.config["MAX_START_AHEAD"]
     if (start_at - now).total_seconds() > ahead:
         raise ArbiterError(
-            f"start_at may be at most {_span(ahead)} ahead on this server "
+            f"start_at may be at most {span(ahead)} ahead on this server "
             f"(MAX_START_AHEAD, {ahead} s): the latest is "
             f"{iso(now + timedelta(seconds=ahead))}.",
             code="bad-start",
             status=422,
         )
-
-
-def _span(seconds: int) -> str:
-    """Return a span of seconds in the largest whole unit: ``365 days``, ``2 hours``."""
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''}"
-    return f"{seconds} seconds"

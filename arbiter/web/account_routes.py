@@ -26,10 +26,12 @@ def sign_in():
     if request.method == "POST":
         if not form.validate_on_submit():
             return refused_form(None, form)
-        try:  # the same limits as POST /v1/auth/links: per client, per address
-            limits.check("sign_in_client", limits.caller_key(None))
+        try:  # the same limits as POST /v1/auth/links: per client, per mailbox
             accounts.request_link(
-                form.email.data, form.name.data or None, confirm_path=CONFIRM_PATH
+                form.email.data,
+                form.name.data or None,
+                confirm_path=CONFIRM_PATH,
+                client=limits.caller_key(None),
             )
         except TooManyRequests as err:
             page = render_template("error.html", message=err.detail, game_id=None)

@@ -17,7 +17,7 @@ from arbiter.service import game_start
 from tests.arbiter.test_bulk_games import counts
 from tests.arbiter.test_webhooks import hook_app, register
 from tests.conftest import make_app
-from tests.helpers import auth, roll, sign_in
+from tests.helpers import auth, inviter, roll, sign_in
 
 
 def _batch(*seat_lists, **extra) -> dict:
@@ -151,9 +151,12 @@ def test_a_blocked_address_in_one_game_creates_no_game_of_the_batch(sqlite_url):
     with app.app_context():
         consent.address("dave@example.org").blocked_at = utcnow()
         db.session.commit()
+    host = auth(inviter(client, app))  # only an account may invite
     before = counts(app)
     answer = client.post(
-        "/v1/bulk-games", json=_batch([None, "erin@example.org"], [None, "dave@example.org"])
+        "/v1/bulk-games",
+        json=_batch([None, "erin@example.org"], [None, "dave@example.org"]),
+        headers=host,
     )
     assert answer.status_code == 422 and answer.json["code"] == "bad-game"
     assert answer.json["index"] == 1
@@ -170,7 +173,9 @@ def test_a_blocked_address_in_one_game_creates_no_game_of_the_batch(sqlite_url):
             == 0
         )
     started = client.post(
-        "/v1/bulk-games", json=_batch([None, "dave@example.org"], unfilled="start")
+        "/v1/bulk-games",
+        json=_batch([None, "dave@example.org"], unfilled="start"),
+        headers=host,
     )
     assert started.status_code == 201, started.json
     game = client.get(f"/v1/games/{started.json['games'][0]['id']}").json

@@ -18,16 +18,18 @@ from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import game_start
 from arbiter.service import mail as outbox
 from arbiter.service.consent import NoConsent
-from tests.helpers import agreed, auth, roll, sign_in, until_decision
+from tests.helpers import agreed, auth, inviter, roll, sign_in, until_decision
 
 
 def _create(client, *emails, **extra):
+    """Create a game as a signed-in account (only an account may invite addresses)."""
     body = {
         "engine": "space-worm",
         "players": [{"name": f"P{i}", "email": e} for i, e in enumerate(emails)],
         **extra,
     }
-    return client.post("/v1/games", json=body)
+    token = inviter(client, client.application)
+    return client.post("/v1/games", json=body, headers=auth(token))
 
 
 def _mails(app, address):
@@ -338,4 +340,6 @@ def test_unsubscribing_from_everything_stops_all_mail_and_invitations(client, ap
     until_decision(client, app, made["id"])
     assert _turn_mail(app, "ann@example.org") == []
     with app.app_context():
-        assert db.session.scalar(sa.select(Account.mail_off))
+        assert db.session.scalar(
+            sa.select(Account.mail_off).where(Account.email == "ann@example.org")
+        )

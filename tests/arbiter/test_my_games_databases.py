@@ -75,6 +75,7 @@ def test_my_games_filter_by_every_status_a_game_has(any_app):
                 {"name": "Bob", "email": f"bob-{uuid.uuid4().hex[:8]}@example.org"},
             ],
         },
+        headers=auth(token),  # Ann invites Bob
     )
     assert made.status_code == 201 and made.json["status"] == "waiting", made.json
     for status, listed in (

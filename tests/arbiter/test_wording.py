@@ -84,10 +84,10 @@ def test_an_invitation_names_the_game_by_its_title(client, app):
     agreed(app, "ann@example.org")
     assert _create(client, "ann@example.org", "bob@example.org").status_code == 201
     [mail] = _mails(app, "bob@example.org")
-    assert "You are invited to play Space Worm (game" in mail.body
+    assert "invites you to play Space Worm (game" in mail.body
     invitation, nonce = _link(app, "bob@example.org")
     page = client.get(f"/v1/invitations/{invitation}?token={nonce}").get_data(as_text=True)
-    assert "you are invited to play Space Worm." in page
+    assert "invites you to play Space Worm (game" in page
 
 
 def test_a_bad_game_of_a_batch_is_counted_from_one_in_words(client):

@@ -29,12 +29,14 @@ class Links(MethodView):
     @blp.alt_response(429, schema=ProblemSchema, description="too many links for this address")
     def post(self, data):
         """Mail a one-time sign-in link to an address (an account is made on first use).
-        The answer is the same whether or not the address has an account."""
-        limits.check("sign_in_client", limits.caller_key(None))
-        accounts.request_link(data["email"], data["display_name"])
+        The answer is the same whether or not the address has an account, and whether
+        or not it unsubscribed from every mail (then nothing is mailed)."""
+        accounts.request_link(data["email"], data["display_name"], client=limits.caller_key(None))
         return {
-            "detail": "If the address can receive mail, a sign-in link is on its way; "
-            "it works once and expires soon."
+            "detail": "If the address can receive mail from us, a sign-in link is on its "
+            "way; it works once and expires soon. (An address that unsubscribed from "
+            "every mail of ours gets none: the unsubscribe page of any earlier mail "
+            "has a button to get mail again.)"
         }
 
 

@@ -8,7 +8,7 @@ from flask.views import MethodView
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.bulk import schemas as s
-from arbiter.resources.games.routes import CREATE
+from arbiter.resources.games.routes import CREATE, CREATE_LIMITS
 from arbiter.resources.problem import ProblemSchema
 from arbiter.service import bulk, games
 
@@ -36,7 +36,8 @@ class BulkGames(MethodView):
     @blp.alt_response(
         401,
         schema=ProblemSchema,
-        description="no personal token with games:create (OPEN_CREATION off)",
+        description="no personal token with games:create (OPEN_CREATION off), or "
+        "sign-in-to-invite: no personal token and a player's address is no account's",
     )
     @blp.alt_response(413, schema=ProblemSchema, description="body over BULK_BODY_BYTES")
     @blp.alt_response(
@@ -46,6 +47,7 @@ class BulkGames(MethodView):
         "that cannot be created (nothing was created)",
     )
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATE)
+    @blp.doc(**CREATE_LIMITS)
     def post(self, data):
         """Create every game of the batch in one transaction, or none: each is checked
         as ``POST /v1/games`` checks it, and one bad game is a 422 ``bad-game`` naming

@@ -41,6 +41,12 @@ class Campaigns(MethodView):
 
     @blp.arguments(s.CampaignCreateSchema)
     @blp.response(201, s.CampaignCreatedSchema)
+    @blp.alt_response(
+        401,
+        schema=ProblemSchema,
+        description="sign-in-to-invite: a player's address is no account's (a campaign "
+        "is made without an account, and only an account may invite an address)",
+    )
     @blp.alt_response(422, schema=ProblemSchema, description="no campaigns for that engine")
     @blp.doc(**CREATED_LINKS)
     def post(self, data):

@@ -26,6 +26,16 @@ blp = Blueprint(
 SEAT = headers.security("seatToken", "apiToken")
 OPTIONAL_SEAT = headers.security("seatToken", "apiToken", optional=True)
 CREATE = headers.security("apiToken", optional=True)
+CREATE_LIMITS = {
+    "responses": {
+        429: {
+            "description": "too many games created (rate-limited, limit RATELIMIT_CREATE), "
+            "or invitation-budget: the account would invite more new addresses than "
+            "INVITES_PER_DAY; retry after Retry-After seconds"
+        }
+    }
+}
+"""The 429 answers of game creation (single and bulk)."""
 
 GAME = "/v1/games/{game_id}"
 SEAT0 = "Bearer {$response.body#/seats/0/token}"
@@ -123,10 +133,12 @@ class Games(MethodView):
     @blp.alt_response(
         401,
         schema=ProblemSchema,
-        description="no personal token with games:create (OPEN_CREATION off)",
+        description="no personal token with games:create (OPEN_CREATION off), or "
+        "sign-in-to-invite: no personal token and a player's address is no account's",
     )
     @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATE, **CREATED_LINKS)
+    @blp.doc(**CREATE_LIMITS)
     def post(self, data):
         """Create a game; the answer carries each seat's token, shown only this once.
 

@@ -12,7 +12,7 @@ from arbiter.resources import guard, pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me.schemas import MeSchema
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import invitations
+from arbiter.service import invitation_mail, invitations
 
 blp = Blueprint(
     "invitations",
@@ -99,7 +99,7 @@ class InvitationPage(MethodView):
         base = f"/v1/invitations/{row.id}"
         return pages.button_page(
             "An invitation to play",
-            f"{where}: you are invited to play {invitations.engine_title(game.engine)}.",
+            invitation_mail.invitation_text(game, row.seat, invitation_mail.inviter_of(game)),
             [
                 ("Accept", f"{base}/accept", body),
                 ("Decline", f"{base}/decline", body),
@@ -215,8 +215,20 @@ class Unsubscribe(MethodView):
 
         email, game_id = consent.read_token(args["t"])
         what = f"mail about game {game_id}" if game_id else "every mail from Arbiter"
+        again = (
+            f"game mail about game {game_id}"
+            if game_id
+            else "mail from Arbiter (sign-in links, invitations, game mail)"
+        )
         return pages.button_page(
-            "Unsubscribe", f"Stop {what} to {email}?", [("Unsubscribe", request.full_path, {})]
+            "Unsubscribe",
+            f"Stop {what} to {email}? "
+            + ("" if game_id else "You will get no mail from us at all, not even sign-in links. ")
+            + f"Changed your mind later? This page can also turn {again} back on.",
+            [
+                ("Unsubscribe", request.full_path, {}),
+                ("Mail me again", f"/v1/resubscribe?t={args['t']}", {}),
+            ],
         )
 
     @blp.arguments(UnsubscribeQuerySchema, location="query")
@@ -228,6 +240,22 @@ class Unsubscribe(MethodView):
         from arbiter.service import consent
 
         done = consent.unsubscribe(args["t"])
+        return {"scope": done["scope"], "game_id": done["game_id"]}
+
+
+@blp.route("/resubscribe")
+class Resubscribe(MethodView):
+    """``/v1/resubscribe``: undo an unsubscribe ("Mail me again")."""
+
+    @blp.arguments(UnsubscribeQuerySchema, location="query")
+    @blp.response(200, UnsubscribedSchema)
+    @blp.alt_response(400, schema=ProblemSchema, description="bad-unsubscribe-link")
+    def post(self, args):
+        """Turn mail back on, with the signed token of an unsubscribe link: for that
+        game, or for everything (sign-in links and invitations included)."""
+        from arbiter.service import consent
+
+        done = consent.resubscribe(args["t"])
         return {"scope": done["scope"], "game_id": done["game_id"]}
 
 

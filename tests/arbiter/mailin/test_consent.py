@@ -18,21 +18,21 @@ from tests.arbiter.mailin.support import (
     started,
     turn_mail,
 )
-from tests.helpers import agreed, until_decision
+from tests.helpers import auth, inviter, until_decision
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 
 
 def _invited(client, app) -> tuple[str, OutboxMail]:
-    """Create a game of Ann (an account) and Bob (invited); return its id and Bob's
-    invitation mail."""
-    agreed(app, ANN)
+    """Create a game of Ann (a signed-in account, who invites) and Bob (invited);
+    return its id and Bob's invitation mail."""
     made = client.post(
         "/v1/games",
         json={
             "engine": "space-worm",
             "players": [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
         },
+        headers=auth(inviter(client, app, ANN, "Ann")),
     )
     assert made.status_code == 201 and made.json["status"] == "waiting", made.json
     with app.app_context():
@@ -165,7 +165,6 @@ def test_turn_mail_and_answers_never_go_to_an_address_without_an_account(app, cl
     """Given a game whose second seat's address is not an account and the creator's
     unfilled policy "start", after the invitation is declined the game plays on and
     that address never gets a turn, reminder or answer mail."""
-    agreed(app, ANN)
     made = client.post(
         "/v1/games",
         json={
@@ -173,6 +172,7 @@ def test_turn_mail_and_answers_never_go_to_an_address_without_an_account(app, cl
             "unfilled": "start",
             "players": [{"name": "Ann", "email": ANN}, {"name": "Bob", "email": BOB}],
         },
+        headers=auth(inviter(client, app, ANN, "Ann")),
     )
     game_id = made.json["id"]
     [mail] = _to_bob(app)
