@@ -172,6 +172,14 @@
     registration and on every connection.
 ``WEBHOOK_TIMEOUT_SECONDS``
     how long a delivery waits to connect and for each read (default 10).
+``WEBHOOK_DEADLINE_SECONDS``
+    the most one delivery attempt may take in all, name lookup, connecting, sending
+    and the whole answer included, however slowly the receiver sends (default 10); an
+    attempt cut short is a failed try, retried after its back-off.
+``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT``
+    the most deliveries of one account's hooks tried at once (default 4); the others
+    wait their turn, so one account's slow receivers hold at most that many of the
+    ``hooks`` process's threads.
 ``WEBHOOK_RETRY_FIRST_SECONDS``, ``WEBHOOK_RETRY_MAX_SECONDS``
     the back-off of a failed delivery: the first wait (default 5), doubled per try up
     to the cap (default 3600).
@@ -463,6 +471,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         ),
         "WEBHOOK_ALLOWED_NETWORKS": env.get("WEBHOOK_ALLOWED_NETWORKS", ""),
         "WEBHOOK_TIMEOUT_SECONDS": float(env.get("WEBHOOK_TIMEOUT_SECONDS", 10)),
+        "WEBHOOK_DEADLINE_SECONDS": float(env.get("WEBHOOK_DEADLINE_SECONDS", 10)),
+        "WEBHOOKS_IN_FLIGHT_PER_ACCOUNT": int(env.get("WEBHOOKS_IN_FLIGHT_PER_ACCOUNT", 4)),
         "WEBHOOK_RETRY_FIRST_SECONDS": float(env.get("WEBHOOK_RETRY_FIRST_SECONDS", 5)),
         "WEBHOOK_RETRY_MAX_SECONDS": float(env.get("WEBHOOK_RETRY_MAX_SECONDS", 3600)),
         "WEBHOOK_MAX_ATTEMPTS": int(env.get("WEBHOOK_MAX_ATTEMPTS", 10)),

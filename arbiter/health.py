@@ -186,9 +186,12 @@ def outbox(app: Flask) -> Finding:
 
 
 def webhooks(app: Flask) -> Finding:
-    """Check web hook deliveries are tried (the ``mailer`` serves the ``webhooks``
-    queue): none written over 5 minutes ago may be still untried. A receiver that
-    fails is its owner's business (retries, then the hook is disabled): counted only."""
+    """Check web hook deliveries are tried (the ``hooks`` process serves the
+    ``webhooks`` queue): none written over 5 minutes ago may be still untried while no
+    delivery at all was tried in those 5 minutes (an account whose many hooks wait
+    their turn, ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT``, has untried ones while the process
+    works). A receiver that fails is its owner's business (retries, then the hook is
+    disabled): counted only."""
     late = utcnow() - timedelta(seconds=OUTBOX_LATE_SECONDS)
     pending = sa.and_(WebhookDelivery.delivered_at.is_(None), WebhookDelivery.given_up_at.is_(None))
     waiting = db.session.scalar(sa.select(sa.func.count()).where(pending))
@@ -199,12 +202,22 @@ def webhooks(app: Flask) -> Finding:
     )
     disabled = db.session.scalar(sa.select(sa.func.count()).where(Webhook.disabled_at.is_not(None)))
     detail = f"{waiting} web hook deliveries waiting, {disabled} hook(s) disabled"
-    if untried:
+    tried = untried and db.session.scalar(
+        sa.select(sa.func.count()).where(WebhookDelivery.claimed_at >= late)
+    )
+    if untried and not tried:
         return Finding(
             "webhooks",
             "problem",
             f"{detail}; {untried} never tried for over 5 "
-            "minutes: is the mailer (webhooks queue) up?",
+            "minutes: is the `hooks` process (webhooks queue) up?",
+        )
+    if untried:
+        return Finding(
+            "webhooks",
+            "warning",
+            f"{detail}; {untried} not tried yet after 5 minutes, waiting for their "
+            "accounts' turn (WEBHOOKS_IN_FLIGHT_PER_ACCOUNT): slow receivers of those accounts.",
         )
     return Finding("webhooks", "ok", detail + ".")
 

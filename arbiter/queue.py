@@ -28,16 +28,21 @@ ROUTES = {
     "workers.tasks.sweep_outbox": {"queue": "mail"},
     "*webhook*": {"queue": "webhooks"},
 }
-"""Which queue each task goes to: dice and deadlines (``chance``, ``clock``) apart from
-mail and webhooks (``mail``, ``webhooks``), so that a slow SMTP server or web hook never
-delays a roll or a timeout. The ``Procfile`` runs one worker for each group; any other
-task goes to Celery's default queue ``celery``, which the game worker also serves."""
+"""Which queue each task goes to: dice and deadlines (``chance``, ``clock``), mail
+(``mail``) and web hooks (``webhooks``) apart, so that a slow SMTP server or web hook
+receiver never delays a roll, a timeout or another player's mail. The ``Procfile`` runs
+one worker for each group; any other task goes to Celery's default queue ``celery``,
+which the game worker also serves."""
 
 GAME_QUEUES = ("chance", "clock", "celery")
 """The queues of the Procfile's ``worker`` process (dice, deadlines, everything else)."""
 
-MAIL_QUEUES = ("mail", "webhooks")
-"""The queues of the Procfile's ``mailer`` process (outgoing mail and web hooks)."""
+MAIL_QUEUES = ("mail",)
+"""The queues of the Procfile's ``mailer`` process (outgoing mail)."""
+
+HOOK_QUEUES = ("webhooks",)
+"""The queues of the Procfile's ``hooks`` process (web hook deliveries and their sweep:
+many threads, each waiting on a receiver, see ``arbiter.service.webhook_delivery``)."""
 
 
 def celery_init_app(app: Flask) -> Celery:

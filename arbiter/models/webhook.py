@@ -53,6 +53,8 @@ class WebhookDelivery(db.Model):
     reaches a URL at most once. ``body`` is the JSON text that is signed and sent.
     ``claimed_at`` is the last try's start and ``retry_at`` when it may be tried
     (again): the end of a try's lease, or of the back-off after a failure;
+    ``lease_until`` is the end of the lease while a try is in flight, else NULL (what
+    ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT`` counts, see ``arbiter.service.webhook_in_flight``);
     ``delivered_at`` is set on a 2xx answer; ``given_up_at`` when it will never be
     tried again (``last_error`` says why); ``last_status`` is the last HTTP status.
     """
@@ -71,6 +73,7 @@ class WebhookDelivery(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(sa.Integer, default=0)
     delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     given_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

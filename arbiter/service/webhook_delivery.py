@@ -1,8 +1,14 @@
 """Sending the web hook outbox: each delivery claimed, POSTed, signed, and marked, once.
 
 A delivery is claimed with a conditional UPDATE (not delivered, not given up, its
-``retry_at`` unset or passed) that moves ``retry_at`` a lease ahead
-(``WEBHOOK_CLAIM_SECONDS``, default 60), so two workers never POST it at once. The
+``retry_at`` unset or passed) that moves ``retry_at`` and ``lease_until`` a lease ahead
+(``WEBHOOK_CLAIM_SECONDS``, default 60, and always longer than the deadline), so two
+workers never POST it at once; the claim is undone when an account it serves would
+have more than ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT`` deliveries in flight
+(:mod:`arbiter.service.webhook_in_flight`): it stays due, and is enqueued again when a
+try of that account ends. A try takes at most ``WEBHOOK_DEADLINE_SECONDS`` (default 10)
+in all, however slowly the receiver answers (:mod:`arbiter.service.webhook_deadline`);
+only the status line and headers are read, never the body. The
 POST carries the Standard Webhooks headers (``webhook-id``: the delivery's message id,
 the same on every try; ``webhook-timestamp``: this try's time; ``webhook-signature``:
 one ``v1,<base64>`` per hook served, signed by the ``standardwebhooks`` library over
@@ -10,7 +16,7 @@ one ``v1,<base64>`` per hook served, signed by the ``standardwebhooks`` library 
 (:mod:`arbiter.service.webhook_urls`).
 
 A 2xx answer marks it delivered and clears its hooks' failure counts. Anything else (a
-status, a timeout, a refused address) is a failure: ``retry_at`` moves by a back-off
+status, a timeout, the deadline, a refused address) is a failure: ``retry_at`` moves by a back-off
 that starts at ``WEBHOOK_RETRY_FIRST_SECONDS`` (default 5) and doubles up to
 ``WEBHOOK_RETRY_MAX_SECONDS`` (default 3600); the delivery is given up after
 ``WEBHOOK_MAX_ATTEMPTS`` tries (default 10, the last about 43 min after the first).
@@ -31,10 +37,11 @@ import sqlalchemy as sa
 from flask import current_app
 from standardwebhooks import Webhook as Signer
 
+from arbiter import queue
 from arbiter.extensions import db
 from arbiter.models import Webhook, WebhookDelivery, WebhookRecipient
 from arbiter.models.timestamps import utcnow
-from arbiter.service import webhook_urls, webhooks
+from arbiter.service import webhook_deadline, webhook_in_flight, webhook_urls, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -64,17 +71,32 @@ def _may_try(now: datetime):
     )
 
 
-def claim(delivery_id: int):
+def lease_seconds() -> float:
+    """Return how long a claim holds a delivery: ``WEBHOOK_CLAIM_SECONDS``, and at
+    least 30 s more than ``WEBHOOK_DEADLINE_SECONDS`` (a try ends before its lease)."""
+    return max(_setting("WEBHOOK_CLAIM_SECONDS"), _setting("WEBHOOK_DEADLINE_SECONDS") + 30)
+
+
+def claim(delivery_id: int, accounts: list[str] | None = None):
     """Claim a delivery for one try; return its row (``id``, ``message_id``, ``url``,
-    ``body``, ``attempts``, ``created_at``), or None if delivered, given up, in flight or backing
-    off
-    (for more than ``EARLY``)."""
+    ``body``, ``attempts``, ``created_at``), or None if delivered, given up, in flight,
+    backing off (for more than ``EARLY``), or an account it serves already has
+    ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT`` deliveries in flight (then nothing is changed:
+    it stays due). ``accounts``: the accounts it serves, if already looked up."""
+    if accounts is None:
+        accounts = webhook_in_flight.accounts_of(delivery_id)
+    webhook_in_flight.lock(accounts)
     now = utcnow()
-    lease = now + timedelta(seconds=_setting("WEBHOOK_CLAIM_SECONDS"))
+    lease = now + timedelta(seconds=lease_seconds())
     row = db.session.execute(
         sa.update(WebhookDelivery)
         .where(WebhookDelivery.id == delivery_id, _may_try(now + EARLY))
-        .values(claimed_at=now, retry_at=lease, attempts=WebhookDelivery.attempts + 1)
+        .values(
+            claimed_at=now,
+            retry_at=lease,
+            lease_until=lease,
+            attempts=WebhookDelivery.attempts + 1,
+        )
         .returning(
             WebhookDelivery.id,
             WebhookDelivery.message_id,
@@ -85,6 +107,10 @@ def claim(delivery_id: int):
         )
         .execution_options(synchronize_session=False)
     ).first()
+    if row is not None and webhook_in_flight.over(accounts, now):
+        db.session.rollback()  # its turn comes when one of theirs ends
+        log.debug("web hook delivery %s waits: its account has its deliveries in flight", row.id)
+        return None
     db.session.commit()
     return row
 
@@ -117,22 +143,35 @@ def signed_headers(message_id: str, body: str, secrets: list[str], at: datetime)
 def attempt(delivery_id: int) -> float | None:
     """Try delivery ``delivery_id`` once if it may be tried now; return the seconds
     until its next try when this one failed and it will be retried, else None
-    (delivered, given up, or not ours to try)."""
-    row = claim(delivery_id)
+    (delivered, given up, or not ours to try now). When a try ends, the deliveries of
+    its accounts that were waiting for room are enqueued (:func:`wake_waiting`)."""
+    accounts = webhook_in_flight.accounts_of(delivery_id)
+    row = claim(delivery_id, accounts)
     if row is None:
         return None
+    try:
+        return _try(delivery_id, row)
+    finally:
+        wake_waiting(accounts)
+
+
+def _try(delivery_id: int, row) -> float | None:
     hooks = hooks_served(delivery_id)
     if not hooks:
         _update(
             delivery_id,
             {
                 "given_up_at": utcnow(),
+                "lease_until": None,
                 "last_error": "no web hook left to serve (deleted or disabled)",
             },
         )
         return None
     now = utcnow()
     headers = signed_headers(row.message_id, row.body, [webhooks.secret_of(h) for h in hooks], now)
+    for hook in hooks:  # kept as read: no transaction (nor SQLite's write lock) is held
+        db.session.expunge(hook)  # while the receiver answers
+    db.session.commit()
     status, error = post(row.url, row.body, headers)
     if status is not None and 200 <= status < 300:
         _delivered(delivery_id, hooks, status)
@@ -140,20 +179,44 @@ def attempt(delivery_id: int) -> float | None:
     return _failed(delivery_id, row.url, hooks, row.attempts, row.created_at, status, error)
 
 
+def wake_waiting(accounts: list[str]) -> int:
+    """Enqueue the deliveries of ``accounts`` that may be tried now and have room in
+    their accounts' bound; return how many (a delivery already queued is claimed once)."""
+    try:
+        ids = webhook_in_flight.next_due(accounts, _may_try(utcnow()), utcnow())
+        db.session.commit()
+    except Exception:  # noqa: BLE001 - the sweep enqueues them in any case
+        db.session.rollback()
+        log.warning("could not look up waiting web hook deliveries", exc_info=True)
+        return 0
+    for waiting in ids:
+        queue.enqueue(webhooks.DELIVER, waiting)
+    return len(ids)
+
+
 def post(url: str, body: str, headers: dict[str, str]) -> tuple[int | None, str | None]:
-    """POST ``body`` to ``url``; return ``(HTTP status or None, error text or None)``.
-    Redirects are not followed; a URL no longer allowed is not called."""
+    """POST ``body`` to ``url`` within ``WEBHOOK_DEADLINE_SECONDS``; return ``(HTTP
+    status or None, error text or None)``. Only the status line and headers are read;
+    redirects are not followed; a URL no longer allowed is not called."""
+    seconds = _setting("WEBHOOK_DEADLINE_SECONDS")
+    per_step = min(_setting("WEBHOOK_TIMEOUT_SECONDS"), seconds)
     try:
         webhook_urls.normalise(url)  # https only, unless the operator allows http
-        with webhook_urls.session() as http:
-            answer = http.post(
-                url,
-                data=body.encode(),
-                headers=headers,
-                allow_redirects=False,
-                timeout=_setting("WEBHOOK_TIMEOUT_SECONDS"),
-            )
-            answer.close()
+        with webhook_urls.session() as http, webhook_deadline.Deadline(seconds) as deadline:
+            try:
+                answer = http.post(
+                    url,
+                    data=body.encode(),
+                    headers=headers,
+                    allow_redirects=False,
+                    timeout=per_step,
+                    stream=True,  # the status is the answer: its body is not read
+                )
+                answer.close()
+            except requests.RequestException as err:
+                if deadline.expired:
+                    return None, f"no complete answer within {seconds:g} s (the deadline)"
+                return None, _reason(err)
     except requests.RequestException as err:
         return None, _reason(err)
     except Exception as err:  # noqa: BLE001 - Unprocessable (URL no longer allowed)
@@ -181,7 +244,13 @@ def _delivered(delivery_id: int, hooks: list[Webhook], status: int) -> None:
     )
     _update(
         delivery_id,
-        {"delivered_at": now, "last_status": status, "last_error": None, "retry_at": None},
+        {
+            "delivered_at": now,
+            "last_status": status,
+            "last_error": None,
+            "retry_at": None,
+            "lease_until": None,
+        },
     )
 
 
@@ -200,7 +269,12 @@ def _failed(
     had no success since ``created_at`` (when the delivery was written)."""
     now = utcnow()
     wait = backoff(attempts)
-    values = {"last_status": status, "last_error": error, "retry_at": now + timedelta(seconds=wait)}
+    values = {
+        "last_status": status,
+        "last_error": error,
+        "retry_at": now + timedelta(seconds=wait),
+        "lease_until": None,
+    }
     exhausted = attempts >= int(_setting("WEBHOOK_MAX_ATTEMPTS"))
     if exhausted:
         values["given_up_at"] = now
@@ -251,18 +325,14 @@ def _update(delivery_id: int, values: dict) -> None:
 def due(older_than_seconds: float = 10.0, limit: int = 500) -> list[int]:
     """Return ids of deliveries that may be tried now and were written (or became due)
     more than ``older_than_seconds`` ago: missed enqueues, lost workers, retries whose
-    wait was too long for a task countdown. Oldest first."""
+    wait was too long for a task countdown, deliveries that waited for room in their
+    account's bound. Oldest first, per account no more than it has room for
+    (:func:`arbiter.service.webhook_in_flight.fair_due`: one account's backlog never
+    hides another's)."""
     now = utcnow()
     cutoff = now - timedelta(seconds=older_than_seconds)
-    return list(
-        db.session.scalars(
-            sa.select(WebhookDelivery.id)
-            .where(
-                _may_try(now),
-                WebhookDelivery.created_at < cutoff,
-                sa.or_(WebhookDelivery.retry_at.is_(None), WebhookDelivery.retry_at < cutoff),
-            )
-            .order_by(WebhookDelivery.id)
-            .limit(limit)
-        )
+    old_enough = (
+        WebhookDelivery.created_at < cutoff,
+        sa.or_(WebhookDelivery.retry_at.is_(None), WebhookDelivery.retry_at < cutoff),
     )
+    return webhook_in_flight.fair_due(_may_try(now), old_enough, now, limit)

@@ -7,8 +7,12 @@ every address is public: never loopback, private (RFC 1918, unique-local), link-
 shared (100.64/10), multicast, reserved or unspecified, unless the operator lists its
 network in ``WEBHOOK_ALLOWED_NETWORKS`` (comma-separated CIDRs, e.g. ``127.0.0.0/8``).
 A name may resolve to a public address when registered and to a private one later
-(DNS rebinding), so the delivery's own connection checks the address it actually
-connected to (:class:`GuardedAdapter`) and refuses before sending a byte.
+(DNS rebinding), so the delivery's own connection resolves the name again, refuses
+before connecting when any address it resolves to is not allowed, and checks the address
+it actually connected to before sending a byte (:class:`GuardedAdapter`). The same
+connection keeps to the attempt's deadline (:mod:`arbiter.service.webhook_deadline`):
+resolving and connecting wait at most what is left of it, and the socket is watched by
+it.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ from flask import current_app
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+from urllib3.util.connection import allowed_gai_family
 
 from arbiter.errors import Unprocessable
+from arbiter.service import webhook_deadline
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -191,20 +198,84 @@ def _checked(sock: socket.socket) -> socket.socket:
     peer = sock.getpeername()[0]
     if not address_allowed(peer):
         sock.close()
-        raise RefusedAddress(
-            f"refused to connect to {peer}: a loopback, private or link-local address"
-        )
+        raise _refuse(peer)
     return sock
+
+
+def _refuse(address: str) -> RefusedAddress:
+    return RefusedAddress(
+        f"refused to connect to {address}: a loopback, private or link-local address"
+    )
+
+
+def connect(conn: HTTPConnection) -> socket.socket:
+    """Return a socket connected to ``conn``'s host and port, for a delivery attempt.
+
+    The host is resolved again (within the attempt's deadline); when any address it
+    resolves to is not allowed (:func:`address_allowed`, the rule of registration),
+    nothing is connected. The addresses are tried in turn, each connect given at most
+    ``conn.timeout`` (the connect timeout) and what is left of the deadline, none
+    started once it has passed; the peer is checked again (:func:`_checked`) and the
+    socket watched by the deadline (:meth:`~arbiter.service.webhook_deadline.Deadline.watch`).
+
+    :raises RefusedAddress: an address is not allowed.
+    :raises NameResolutionError: the name does not resolve.
+    :raises ConnectTimeoutError: the last address tried did not answer in time.
+    :raises NewConnectionError: no address could be connected to (the deadline passed,
+        or each refused the connection).
+    """
+    deadline = webhook_deadline.current()
+    host = conn.host.strip("[]")
+
+    def left() -> float:
+        return deadline.remaining() if deadline is not None else float("inf")
+
+    try:
+        infos = webhook_deadline.resolve_within(host, conn.port, allowed_gai_family(), left())
+    except socket.gaierror as err:
+        raise NameResolutionError(conn.host, conn, err) from err
+    except webhook_deadline.DeadlineExpired as err:
+        raise NewConnectionError(conn, f"Failed to establish a new connection: {err}") from err
+    refused = [info[4][0] for info in infos if not address_allowed(info[4][0])]
+    if refused:
+        raise _refuse(refused[0])
+    error: OSError = OSError("the name resolves to no address")
+    for family, kind, proto, _, address in infos:
+        if deadline is not None and deadline.remaining() <= 0:
+            error = webhook_deadline.DeadlineExpired("the deadline passed while connecting")
+            break
+        sock = socket.socket(family, kind, proto)
+        try:
+            for option in conn.socket_options or ():
+                sock.setsockopt(*option)
+            timeout = conn.timeout if isinstance(conn.timeout, int | float) else None
+            sock.settimeout(min(timeout or float("inf"), left(), 3600.0))
+            sock.connect(address)
+        except OSError as err:
+            sock.close()
+            error = err
+            continue
+        sock = _checked(sock)
+        if deadline is not None:
+            try:
+                deadline.watch(sock)
+            except OSError:
+                sock.close()
+                raise
+        return sock
+    if isinstance(error, TimeoutError):
+        raise ConnectTimeoutError(conn, f"Connection to {conn.host} timed out.") from error
+    raise NewConnectionError(conn, f"Failed to establish a new connection: {error}") from error
 
 
 class _GuardedHTTPConnection(HTTPConnection):
     def _new_conn(self) -> socket.socket:
-        return _checked(super()._new_conn())
+        return connect(self)
 
 
 class _GuardedHTTPSConnection(HTTPSConnection):
     def _new_conn(self) -> socket.socket:
-        return _checked(super()._new_conn())
+        return connect(self)
 
 
 class _GuardedHTTPPool(HTTPConnectionPool):
@@ -216,8 +287,9 @@ class _GuardedHTTPSPool(HTTPSConnectionPool):
 
 
 class GuardedAdapter(HTTPAdapter):
-    """A requests transport whose connections refuse a peer that
-    :func:`address_allowed` refuses (checked after connecting, before sending)."""
+    """A requests transport whose connections are made by :func:`connect`: none to an
+    address :func:`address_allowed` refuses (checked before connecting and again after,
+    before sending), all within the attempt's deadline."""
 
     def init_poolmanager(self, *args, **kwargs) -> None:
         """Build the pool manager with the guarded connection pools."""

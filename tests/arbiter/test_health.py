@@ -120,7 +120,7 @@ def test_doctor_names_every_broken_part(doctor):
     assert lines["beat"].startswith("PROBLEM") and "is `beat` running?" in lines["beat"]
     assert lines["outbox"].startswith("PROBLEM") and "1 mail(s) waiting" in lines["outbox"]
     assert lines["clock"].startswith("PROBLEM") and "1 deadline(s)" in lines["clock"]
-    assert lines["webhooks"].startswith("PROBLEM") and "is the mailer" in lines["webhooks"]
+    assert lines["webhooks"].startswith("PROBLEM") and "is the `hooks` process" in lines["webhooks"]
     assert lines["database"].startswith("OK")
 
 

@@ -426,6 +426,7 @@ def test_a_hook_is_disabled_only_once_a_delivery_failed_all_its_tries(sqlite_url
         WEBHOOK_MAX_ATTEMPTS=3,
         WEBHOOK_RETRY_FIRST_SECONDS=0,
         WEBHOOK_RETRY_MAX_SECONDS=0,
+        WEBHOOKS_IN_FLIGHT_PER_ACCOUNT=20,  # each round's sweep hands out all 20
     )
     client = app.test_client()
     with ReceiverServer() as receiver:

@@ -30,7 +30,8 @@ def test_chance_and_clock_are_apart_from_mail_and_webhooks():
     """Given the Procfile, no worker serves both a game queue and a mail queue."""
     workers = served()
     assert workers["worker"] == set(queue.GAME_QUEUES)
-    assert workers["mailer"] == set(queue.MAIL_QUEUES)
+    assert workers["mailer"] == set(queue.MAIL_QUEUES) == {"mail"}
+    assert workers["hooks"] == set(queue.HOOK_QUEUES) == {"webhooks"}
     from arbiter import create_app
 
     celery_app = create_app({"TESTING": True}).extensions["celery"]

@@ -39,10 +39,11 @@ def worker_app(db_url: str, **config):
 
 @pytest.mark.parametrize("db_url", ["sqlite", "postgres"], indirect=True)
 def test_a_real_worker_delivers_every_event_once_and_retries_a_failure(db_url):
-    """Given a receiver that fails its first POST, and a mailer worker serving the
-    ``webhooks`` queue, a game between two accounts sharing one URL is played to the
-    end with no test calling a task: the first event arrives on the task's retry, and
-    every event arrives exactly once, signed for its accounts."""
+    """Given a receiver that fails its first POST, and a worker serving the
+    ``webhooks`` queue (as the Procfile's ``hooks`` does), a game between two accounts
+    sharing one URL is played to the end with no test calling a task: the first event
+    arrives on the task's retry, and every event arrives exactly once, signed for its
+    accounts."""
     from celery.contrib.testing.worker import start_worker
 
     app = worker_app(db_url, WEBHOOK_RETRY_FIRST_SECONDS=0.5)
@@ -55,7 +56,7 @@ def test_a_real_worker_delivers_every_event_once_and_retries_a_failure(db_url):
             pool="solo",
             perform_ping_check=False,
             shutdown_timeout=10,
-            queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES],
+            queues=[*queue.GAME_QUEUES, *queue.MAIL_QUEUES, *queue.HOOK_QUEUES],
         ),
     ):
         receiver.plan = [500]
@@ -140,7 +141,7 @@ def test_the_task_retries_past_celerys_default_of_3_until_the_delivery_is_given_
             pool="solo",
             perform_ping_check=False,
             shutdown_timeout=10,
-            queues=[*queue.MAIL_QUEUES],
+            queues=[*queue.HOOK_QUEUES],
         ),
     ):
         receiver.plan = [500] * 6
