@@ -255,12 +255,16 @@ def web_command(
 
 def worker_commands(folder: Path, concurrency: int) -> dict[str, list]:
     """Return the Procfile's Celery workers (``worker``: dice and deadlines; ``mailer``:
-    mail and web hooks), each with ``concurrency`` pool processes; not beat."""
+    mail; ``hooks``: web hooks), the first two with ``concurrency`` pool processes (the
+    ``hooks`` threads as the Procfile has them); not beat."""
     commands = processes.celery_commands(folder)
-    return {
+    out = {
         name: _replace(commands[name], "--concurrency", str(concurrency))
         for name in ("worker", "mailer")
     }
+    if "hooks" in commands:
+        out["hooks"] = commands["hooks"]
+    return out
 
 
 def raise_fd_limit() -> int:
@@ -298,9 +302,9 @@ def tree_cpu_seconds(pid: int) -> float:
 
 class Stack:
     """The Procfile's web process (uvicorn) and Celery workers (``worker`` for dice and
-    deadlines, ``mailer`` for mail) as subprocesses, on loopback, with their logs in
-    ``<instance>/logs``. No beat: a lost roll shows as a stall instead of being hidden
-    by the 15 s sweep.
+    deadlines, ``mailer`` for mail, ``hooks`` for web hooks) as subprocesses, on
+    loopback, with their logs in ``<instance>/logs``. No beat: a lost roll shows as a
+    stall instead of being hidden by the 15 s sweep.
 
     Use as a context manager; ``url`` is the base URL once started.
     """
@@ -386,14 +390,19 @@ class Stack:
                 except requests.RequestException:
                     pass
             if not worker_up:
-                worker_up = all(" ready." in self.log(name) for name in ("worker", "mailer"))
+                worker_up = all(
+                    " ready." in self.log(name)
+                    for name in ("worker", "mailer", "hooks")
+                    if name in self.commands
+                )
             if web_up and worker_up:
                 return
             time.sleep(0.2)
         raise RuntimeError(f"the stack did not come up in {seconds:.0f} s; see {self.logs}")
 
     def log(self, name: str) -> str:
-        """Return the log of process ``name`` (``web``, ``worker``, ``mailer``) so far."""
+        """Return the log of process ``name`` (``web``, ``worker``, ``mailer``, ``hooks``)
+        so far."""
         try:
             return (self.logs / f"{name}.log").read_text(errors="replace")
         except FileNotFoundError:

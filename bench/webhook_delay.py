@@ -1,15 +1,15 @@
 """Web hooks: delay from an event's transaction to the receiver, p50 and p95.
 
-What it measures: the web process (uvicorn), the game worker and the mailer (the
-Procfile's ``worker`` and ``mailer``: the ``mail`` and ``webhooks`` queues) run as
-subprocesses on loopback, on the embedded default (SQLite + the filesystem broker),
-then on PostgreSQL (fresh schema) + Redis (an empty database). Two accounts sign up
-through the API (their sign-in mail goes to a local SMTP sink), each registers a web
-hook for ``turn`` and ``game_over`` on a loopback HTTP receiver in this process
-(``WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8``), and they play 2-seat Space Worm games by
-random legal moves, one move at a time, each waiting for the web hook of the turn it
-caused. A delivery's delay runs from the ``timestamp`` in its body (taken when the
-delivery row is written, in the event's transaction, just before its commit) to its
+What it measures: the web process (uvicorn), the game worker, the mailer and the web
+hook worker (the Procfile's ``worker``, ``mailer`` and ``hooks``: the ``mail`` and
+``webhooks`` queues) run as subprocesses on loopback, on the embedded default (SQLite +
+the filesystem broker), then on PostgreSQL (fresh schema) + Redis (an empty database).
+Two accounts sign up through the API (their sign-in mail goes to a local SMTP sink),
+each registers a web hook for ``turn`` and ``game_over`` on a loopback HTTP receiver in
+this process (``WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8``), and they play 2-seat Space Worm
+games by random legal moves, one move at a time, each waiting for the web hook of the
+turn it caused. A delivery's delay runs from the ``timestamp`` in its body (taken when
+the delivery row is written, in the event's transaction, just before its commit) to its
 arrival at the receiver (``time.time()`` in its handler thread, same clock). Samples:
 ``ARBITER_BENCH_WEBHOOK_SAMPLES`` deliveries per backend (default 60). The machine is
 shared, so the figures are noisy.
@@ -37,25 +37,11 @@ TIMEOUT = 60.0
 
 
 def stack_for(folder, database_url, broker_url, sink_url) -> common.Stack:
-    """Return web + worker + mailer, mail to ``sink_url``, loopback hooks allowed."""
+    """Return web + worker + mailer + hooks, mail to ``sink_url``, loopback hooks allowed."""
     stack = common.Stack(folder, database_url, broker_url)
     stack.env.update(
         SMTP_URL=sink_url, WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8", WEBHOOK_ALLOW_HTTP="1"
     )
-    stack.commands["worker"] += ["--queues=chance,clock,celery", "--hostname=game@%h"]
-    stack.commands["mailer"] = [
-        common.BIN / "celery",
-        "-A",
-        "workers.worker",
-        "worker",
-        "--loglevel=INFO",
-        "--concurrency=2",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "--queues=mail,webhooks",
-        "--hostname=mail@%h",
-    ]
     return stack
 
 
@@ -155,7 +141,7 @@ def run(report: common.Report, case: str, folder, database_url, broker_url) -> N
         ReceiverServer() as receiver,
         stack_for(folder, database_url, broker_url, sink_url) as stack,
     ):
-        wait(lambda: " ready." in stack.log("mailer"), "the mailer")
+        wait(lambda: " ready." in stack.log("hooks"), "the hooks process")
         http = requests.Session()
         emails = ["ann@players.test", "bob@players.test"]
         tokens = {seat: sign_in(http, stack.url, sink, email) for seat, email in enumerate(emails)}

@@ -82,8 +82,8 @@ def web_command(port: int, env: dict | None = None) -> list:
 
 def celery_commands(folder: Path) -> dict[str, list]:
     """Return the Procfile's Celery processes (the ``worker`` for dice and deadlines,
-    the ``mailer`` for mail and web hooks, ``beat``) as commands of this virtualenv,
-    beat's schedule file in ``folder``."""
+    the ``mailer`` for mail, ``hooks`` for web hooks, ``beat``) as commands of this
+    virtualenv, beat's schedule file in ``folder``."""
     commands = {}
     for name, argv in procfile().items():
         if argv[0] != "celery":

@@ -175,8 +175,8 @@ def drain(limit: int = 1000, seconds: float = 30.0) -> int:
     ``send``, and one that leaves the session unusable ends the run. The run stops
     after ``limit`` mails or ``seconds`` (seconds of wall time), leaving the rest to
     the next sweep (queued meanwhile, so it follows at once): a long backlog, or a
-    slow server, does not hold a mailer process from its other tasks (web hooks, new
-    mail) for longer than that.
+    slow server, does not hold a mailer process from its other tasks (new mail) for
+    longer than that.
     """
     if not current_app.config["SMTP_URL"]:
         return sum(send(i) for i in unsent(older_than_seconds=-1, limit=limit))

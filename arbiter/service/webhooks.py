@@ -32,7 +32,7 @@ EVENTS = ("turn", "game_over", "round_paired", "tournament_over")
 """The events a hook may ask for."""
 
 DELIVER = "workers.tasks.deliver_webhook"
-"""The delivery task (on the ``webhooks`` queue, served by the Procfile's mailer)."""
+"""The delivery task (on the ``webhooks`` queue, served by the Procfile's ``hooks``)."""
 
 SEAL_SCOPE = "webhook-secret"
 

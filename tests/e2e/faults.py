@@ -34,8 +34,9 @@ names at full length (a minute of Redis, minutes of SMTP)."""
 
 
 class Stack:
-    """The Procfile's processes: web (uvicorn), worker (chance + clock), mailer (mail)
-    and beat, with ``env``; each can be killed and started again by name."""
+    """The Procfile's processes: web (uvicorn), worker (chance + clock), mailer (mail),
+    hooks (web hooks) and beat, with ``env``; each can be killed and started again by
+    name."""
 
     def __init__(
         self, folder: Path, database_url: str, broker_url: str, smtp_url: str, **settings: str
