@@ -14,16 +14,16 @@ game; one of them has a hook on a receiver that answers at once.
 Each sample is one move: the clock starts when the move's POST is answered and stops
 when the next mail to a player arrives at the sink (its turn mail: a roll may lie
 between; the end mail for a move that ends the game), and, apart, when the quiet
-account's next web hook arrives. First ``quiet``
-samples with the noisy hooks registered and idle, then ``under attack``: the noisy
-account creates a game (an event for its 22 hooks) every ``ARBITER_BENCH_NOISE_EVERY``
-seconds (default 2) from 10 s before the first move to the end, and the moves go on, one
-every 2 s at least, for ``ARBITER_BENCH_ATTACK_SECONDS`` (default 60). A mail or hook that
-does not come within ``ARBITER_BENCH_ISOLATION_TIMEOUT`` seconds (default 300) is
-counted at that value and the phase stops. Also reported: the most noisy connections
-the receiver held at once, and how long the dripping receiver's connections stayed
-open. Samples: ``ARBITER_BENCH_ISOLATION_SAMPLES`` per phase (default 5). The machine
-is shared: ``uptime`` is printed before each phase.
+account's next web hook arrives. First ``quiet`` samples with the noisy hooks registered
+and idle, then ``under attack``: the noisy account creates a game (an event for its 22
+hooks) every ``ARBITER_BENCH_NOISE_EVERY`` seconds (default 2) from 10 s before the
+first move to the end, and the moves go on, one every 2 s at least, for
+``ARBITER_BENCH_ATTACK_SECONDS`` (default 60). A mail or hook that does not come within
+``ARBITER_BENCH_ISOLATION_TIMEOUT`` seconds (default 300) is counted at that value (and
+a mail that does not come ends the phase). Also reported: the most noisy connections the
+receiver held at once, and how long the dripping receiver's connections stayed open.
+Samples: ``ARBITER_BENCH_ISOLATION_SAMPLES`` per phase (default 5). The machine is
+shared: ``uptime`` is printed before each phase.
 
 Run alone (a few minutes; much longer where the hooks hold the mailer up):
 ``.venv/bin/python bench/webhook_isolation.py``.
@@ -155,34 +155,32 @@ def _moves(http, url, sink, receiver, game, rng, count, seconds, out) -> None:
         answered = time.monotonic()
         if answer.status_code != 201:
             raise RuntimeError(f"move refused: {answer.status_code} {answer.text[:200]}")
-        out.append((until_mail(sink, mails, answered), until_hook(receiver, hooks, answered)))
-        if max(out[-1]) >= TIMEOUT:
+        out.append(until_both(sink, mails, receiver, hooks, answered))
+        if out[-1][0] >= TIMEOUT:
             break
 
 
-def until_mail(sink: Sink, seen: int, since: float) -> float:
+def until_both(sink: Sink, mails: int, receiver, hooks: int, since: float) -> tuple[float, float]:
     """Return the seconds from ``since`` to the first mail to a player (a turn or the
-    end: not a sign-in link) after index ``seen``."""
-    end = since + TIMEOUT
-    while time.monotonic() < end:
-        with sink.lock:
-            for i in range(seen, len(sink.messages)):
-                if str(sink.messages[i]["To"]) in PLAYERS:
-                    return sink.arrived[i] - since
+    end: not a sign-in link) after index ``mails``, and to the quiet account's first
+    web hook after index ``hooks`` (when the receiver had its request), ``TIMEOUT``
+    for one that did not come."""
+    got: list[float | None] = [None, None]
+    while time.monotonic() < since + TIMEOUT and None in got:
+        if got[0] is None:
+            with sink.lock:
+                for i in range(mails, len(sink.messages)):
+                    if str(sink.messages[i]["To"]) in PLAYERS:
+                        got[0] = sink.arrived[i] - since
+                        break
+        visits = receiver.of("/ok/")
+        if got[1] is None and len(visits) > hooks:
+            got[1] = max(0.0, visits[hooks].opened - since)
         time.sleep(0.01)
-    return TIMEOUT
-
-
-def until_hook(receiver, seen: int, since: float) -> float:
-    """Return the seconds from ``since`` to the quiet account's next hook (its
-    ``opened``), or ``TIMEOUT``."""
-    end = since + TIMEOUT
-    while time.monotonic() < end:
-        got = receiver.of("/ok/")
-        if len(got) > seen:
-            return max(0.0, got[seen].opened - since)
-        time.sleep(0.01)
-    return TIMEOUT
+    return (
+        TIMEOUT if got[0] is None else got[0],
+        TIMEOUT if got[1] is None else got[1],
+    )
 
 
 def figures(report, case: str, phase: str, result) -> None:

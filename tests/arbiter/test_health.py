@@ -157,3 +157,38 @@ def test_the_default_base_url_follows_port_and_doctor_says_what_it_checked(docto
         if " config " in line
     ][0]
     assert "BASE_URL is set to http://localhost:9000" in line, line
+
+
+def test_doctor_tells_hooks_waiting_their_accounts_turn_from_a_stopped_hooks_process(doctor):
+    """Given a web hook delivery written an hour ago and never tried while another was
+    tried a minute ago (the ``hooks`` process works; an account's slow receivers use its
+    WEBHOOKS_IN_FLIGHT_PER_ACCOUNT places), doctor warns of deliveries waiting their
+    account's turn instead of asking whether the process runs."""
+    run, app = doctor
+    now = utcnow()
+    with app.app_context():
+        db.session.add(ClockSweep(name="clock", last_run=now))
+        for n, (created, claimed) in enumerate(
+            [
+                (now - timedelta(hours=1), None),
+                (now - timedelta(hours=1), now - timedelta(minutes=1)),
+            ]
+        ):
+            db.session.add(
+                WebhookDelivery(
+                    message_id=f"msg_wait{n}",
+                    event="turn",
+                    url="https://example.org/",
+                    url_hash=f"wait{n}",
+                    body="{}",
+                    attempts=0 if claimed is None else 1,
+                    created_at=created,
+                    claimed_at=claimed,
+                )
+            )
+        db.session.commit()
+    result = run()
+    lines = {line.split()[1]: line for line in result.output.splitlines() if "  " in line}
+    assert lines["webhooks"].startswith("WARNING"), lines["webhooks"]
+    assert "1 not tried yet after 5 minutes" in lines["webhooks"]
+    assert "WEBHOOKS_IN_FLIGHT_PER_ACCOUNT" in lines["webhooks"]
