@@ -151,3 +151,23 @@ def test_no_transaction_is_held_while_a_receiver_answers(sqlite_url):
         assert delivery_id not in done  # the attempt was still waiting
         thread.join(timeout=10)
     assert took < 1.0, f"a write waited {took:.1f} s for the attempt"
+
+
+def test_a_host_name_is_resolved_within_the_deadline_and_delivered_to(sqlite_url):
+    """Given a hook naming a host, ``localhost`` (127.0.0.1, and ::1 where the hosts
+    file says so: both allowed), on a receiver listening on 127.0.0.1: the delivery
+    resolves the name (in a thread of its own, waited for within the deadline), tries
+    its addresses in turn (one refusing the connection is passed over) and is
+    delivered."""
+    app = hook_app(sqlite_url, WEBHOOK_DEADLINE_SECONDS=DEADLINE)
+    client = app.test_client()
+    with SlowReceiver() as receiver:
+        url = receiver.url.replace("127.0.0.1", "localhost") + "ok/n/1"
+        account = account_with_hooks(client, app, [url])
+        [delivery_id] = turn_for(app, account)
+        with app.app_context():
+            assert webhook_delivery.attempt(delivery_id) is None
+        assert len(receiver.of("/ok/n/")) == 1
+    with app.app_context():
+        row = db.session.get(WebhookDelivery, delivery_id)
+        assert row.delivered_at is not None and row.lease_until is None, row.last_error

@@ -514,7 +514,7 @@ def test_sign_in_by_mail_and_my_games_in_the_browser(service, inbox, new_context
 def test_my_web_hooks_in_the_browser(service, inbox, new_context) -> None:
     """A signed-in player registers a web hook with the page's form (keyboard and axe
     clean), copies its secret from the page; her next turn reaches a real receiver
-    signed with that secret (the mailer process delivers it), and the hook's page
+    signed with that secret (the hooks process delivers it), and the hook's page
     then lists the delivery as delivered; she deletes the hook with its button."""
     from standardwebhooks import Webhook as Verifier
 
