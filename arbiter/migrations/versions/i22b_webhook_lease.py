@@ -2,7 +2,7 @@
 ends), so each account's deliveries in flight can be counted and bounded
 
 Revision ID: i22b_webhook_lease
-Revises: i16c_outbox_png
+Revises: i22a_mailboxes
 Create Date: 2026-12-02
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = 'i22b_webhook_lease'
-down_revision = 'i16c_outbox_png'
+down_revision = 'i22a_mailboxes'
 branch_labels = None
 depends_on = None
 
