@@ -23,15 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from arbiter.tournaments.history import (
-    FORFEIT,
-    GAME,
-    PENDING,
-    Cell,
-    _results_by_table,
-    record,
-    result_points,
-)
+from arbiter.tournaments.history import FORFEIT, GAME, PENDING, Cell, record
 from arbiter.tournaments.model import (
     FULL_BYE,
     HALF_BYE,
@@ -304,8 +296,8 @@ def _versus(cell: Cell, other: Cell | None) -> int:
 def cell_label(cell: Cell, numbers: Mapping[str, int]) -> str:
     """A crosstable entry: a 2-player game as opponent number, colour and result
     ("5w1", "12b=", "3w+" forfeit won, "3b-" lost); a k-player game as place and table
-    size ("2/4"); a bye by its letter ("U", "H", "F", "Z"); "-" absent, "x" cancelled,
-    "..." being played."""
+    size ("2/4", "-/4" forfeited); a bye by its letter ("U", "H", "F", "Z"); "" absent,
+    "x" cancelled, "..." being played."""
     if cell.kind in (PAIRING_BYE, HALF_BYE, FULL_BYE, ZERO_BYE):
         return cell.kind
     if cell.kind == CANCELLED:
@@ -313,20 +305,8 @@ def cell_label(cell: Cell, numbers: Mapping[str, int]) -> str:
     if cell.kind == PENDING:
         return "..."
     if cell.kind not in (GAME, FORFEIT):
-        return "-"
+        return ""
     if len(cell.mates) == 1:
         return f"{numbers[cell.mates[0]]}{'wb'[cell.seat]}{cell.outcome()}"
     place = "-" if cell.forfeited else cell.place
     return f"{place}/{len(cell.mates) + 1}"
-
-
-__all__ = [
-    "CANCELLED",
-    "Row",
-    "cell_label",
-    "result_points",
-    "round_robin_standings",
-    "swiss_standings",
-    "table_ranks",
-    "_results_by_table",
-]

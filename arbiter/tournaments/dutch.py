@@ -197,11 +197,8 @@ class Brackets:
                 if not ctx.compatible(a, b):
                     continue
                 fields = (
-                    int(
-                        ctx.relax >= 2
-                        and not ctx.met.get(frozenset((ctx.order[a].id, ctx.order[b].id)))
-                    ),
                     1 + (not ctx.eligible[a]) + (not ctx.eligible[b]),
+                    int(ctx.relax >= 2 and not ctx.meetings(a, b)),
                     (groups - 1 - ctx.group[a]) + (groups - 1 - ctx.group[b]),
                     int(ctx.group[b] == 0),
                 )

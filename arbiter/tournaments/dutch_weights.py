@@ -10,9 +10,10 @@ field by field (lexicographically). The fields, from the top:
 1. compatibility: the pair may meet at all (C.1 no second game, C.3 no two players with
    the same absolute colour preference, except topscorers in the last round); weight 0
    otherwise. ``relax`` > 0 loosens these when nothing else pairs everyone (see
-   ``RELAXATIONS``); a field above all then counts the pairs that never met.
+   ``RELAXATIONS``).
 2. completion (C.4, and C.2 for the bye): 1 + each player of the pair who may not have
-   the pairing-allocated bye, so the one left over is one who may.
+   the pairing-allocated bye, so the one left over is one who may. When repeats are
+   allowed (``relax`` >= 2), a field just below counts the pairs that never met.
 3. pairs in the bracket being paired, then the scores of those pairs' higher players,
    one sub-field per scoregroup from the top (C.5 maximise pairs, C.6 minimise score
    differences).
@@ -168,7 +169,7 @@ def _other(colour: str | None) -> str | None:
     return {"w": "b", "b": "w"}.get(colour)
 
 
-SCALARS_TOP = ("fresh", "complete", "pairs")
+SCALARS_TOP = ("complete", "fresh", "pairs")
 SCALARS_MID = ("next_pairs",)
 COLOURS = ("c_imbalance", "c_third", "c_preference", "c_strong")
 FLOATS = ("down_last", "up_last", "down_before", "up_before")

@@ -48,12 +48,15 @@ class Round:
         pairing-allocated bye; in a round robin, the entrant who meets nobody this round).
     requested_byes: (entrant, ``HALF_BYE`` | ``FULL_BYE`` | ``ZERO_BYE``) for the entrants
         who were not paired because a bye was set for them before the round was paired.
+    relaxed: 2-player Swiss: how many of the absolute rules the pairing had to give up,
+        as ``dutch_weights.RELAXATIONS`` lists them (0: every rule held).
     """
 
     number: int
     tables: tuple[Table, ...]
     byes: tuple[str, ...]
     requested_byes: tuple[tuple[str, str], ...] = ()
+    relaxed: int = 0
 
 
 @dataclass(frozen=True)
