@@ -323,17 +323,18 @@ class Brackets:
 
     def _single(self, down: list[int], following: list[int], mate: dict | None) -> None:
         """Whether the next bracket's downfloater will be the bye (criterion 5): the
-        bye's score reaches the next scoregroup and every downfloater is paired there
-        (or left over) in the bracket's matching."""
+        bye's score reaches the next scoregroup, and in the bracket's matching every
+        player of the next bracket (moved down or resident) is paired inside it or left
+        over, none lower."""
         ctx = self.ctx
         if not (self.n % 2 and following):
             ctx.single = False
             return
         floor = ctx.order[following[0]].score
         ctx.single = ctx.bye_score >= floor
-        if ctx.single and down:
+        if ctx.single:
             mate = mate if mate is not None else self._matching({}, 0)
-            ctx.single = all(ctx.order[mate.get(v, v)].score >= floor for v in down)
+            ctx.single = all(ctx.order[mate.get(v, v)].score >= floor for v in down + following)
 
 
 def _pack(fields: Sequence[int], widths: Sequence[int]) -> int:

@@ -109,7 +109,9 @@ def trf_export(
         for cell in cells[entrant]:
             line += "  " + _block(cell, start)
         lines.append(line)
-    lines += _upcoming(last + 1, rounds, results, ids, start, upcoming_byes, upcoming_absent)
+    total = total_rounds or max((r.number for r in rounds), default=0)
+    if last < total or any(r.number > last for r in rounds):
+        lines += _upcoming(last + 1, rounds, results, ids, start, upcoming_byes, upcoming_absent)
     return "\r\n".join(lines) + "\r\n"
 
 
