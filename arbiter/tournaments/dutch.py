@@ -228,12 +228,12 @@ class Brackets:
             for a in view[:jb]:
                 if a in self.alive:
                     self.weights[(a, b)] = ctx.base(a, b, current, not current)
-        mate = None
+        mate, settled = None, False
         if mdps:
-            mate = self._pair_mdps(mdps, residents)
-
-        remainder = [r for r in residents if r in self.alive]
-        mate = self._pair_remainder(remainder, mate) or mate
+            mate, settled = self._pair_mdps(mdps, residents)
+        if not settled:
+            remainder = [r for r in residents if r in self.alive]
+            mate = self._pair_remainder(remainder, mate) or mate
         if self.first:
             mate = self._matching({}, 0)  # checks completion (see _matching)
         down = [v for v in inside if v in self.alive]
@@ -257,23 +257,53 @@ class Brackets:
         self.pairs.append((a, b))
         self.alive -= {a, b}
 
-    def _pair_mdps(self, mdps: list[int], residents: list[int]) -> dict:
+    def _pair_mdps(self, mdps: list[int], residents: list[int]) -> tuple[dict, bool]:
         """Pair the MDPs that can be, the higher first, each with the highest resident
-        possible (the step's order fields); return the matching."""
+        possible (the step's order fields); return the matching, and whether it paired
+        the remainder too.
+
+        Below the MDPs' fields go the remainder's, for the remainder the MDPs most
+        likely leave (``_likely_partners``): the MDPs' fields rank above, so their pairs
+        are those of a matching without the remainder's fields; if the remainder left
+        is the one guessed, with the pairs guessed, the remainder's pairs are those its
+        own matching would make, and one matching did both steps."""
         m, r = len(mdps), len(residents)
         opp_bits = ((r + 1) ** m).bit_length() + 1
-        extra = {}
+        guess = self._likely_partners(mdps, residents)
+        rest = [v for v in residents if v not in guess]
+        rest_extra, rest_bits = self._remainder_fields(rest, len(rest) // 2)
+        extra = dict(rest_extra)
         for p, a in enumerate(mdps):
             for q, b in enumerate(residents):
                 choose = 1 << (m - 1 - p)
                 prefer = (r - q) * (r + 1) ** (m - 1 - p)
-                extra[(a, b)] = (choose << opp_bits) + prefer
-        mate = self._matching(extra, m + 1 + opp_bits)
+                extra[(a, b)] = ((choose << opp_bits) + prefer) << rest_bits
+        mate = self._matching(extra, m + 1 + opp_bits + rest_bits)
         chosen = set(residents)
         for a in mdps:
             if mate.get(a) in chosen:
                 self._fix(a, mate[a])
-        return mate
+        remainder = [v for v in residents if v in self.alive]
+        inside = set(remainder)
+        pairs = sum(1 for v in remainder if mate.get(v, -1) in inside) // 2
+        if remainder != rest or pairs != len(rest) // 2:
+            return mate, False
+        self._fix_remainder(remainder, mate)
+        return mate, True
+
+    def _likely_partners(self, mdps: list[int], residents: list[int]) -> set[int]:
+        """The residents the MDPs will likely take: each MDP in order, the first resident
+        left who may meet it with both colour preferences granted."""
+        taken: set[int] = set()
+        order = self.ctx.order
+        for a in mdps:
+            for b in residents:
+                pa, pb = order[a].preference, order[b].preference
+                agree = pa is None or pb is None or pa != pb
+                if b not in taken and self.weights.get((a, b)) and agree:
+                    taken.add(b)
+                    break
+        return taken
 
     def _pair_remainder(self, remainder: list[int], mate: dict | None) -> dict | None:
         """Pair the remainder (see the module); return the matching used, or None when
@@ -285,19 +315,24 @@ class Brackets:
             guess = sum(1 for v in remainder if mate.get(v, -1) in inside) // 2
         else:
             guess = len(remainder) // 2
-        found = self._remainder_matching(remainder, guess)
+        found = self._matching(*self._remainder_fields(remainder, guess))
         pairs = sum(1 for v in remainder if found.get(v, -1) in inside) // 2
         if pairs != guess:
-            found = self._remainder_matching(remainder, pairs)
-        for i, a in enumerate(remainder):
-            b = found.get(a)
-            if b in inside and remainder.index(b) > i:
-                self._fix(a, b)
+            found = self._matching(*self._remainder_fields(remainder, pairs))
+        self._fix_remainder(remainder, found)
         return found
 
-    def _remainder_matching(self, remainder: list[int], s1: int) -> dict:
-        """The matching with the remainder's order fields for an S1 of ``s1`` players:
-        S1 players as the higher of a pair, then the smallest sum of those players'
+    def _fix_remainder(self, remainder: list[int], mate: Mapping[int, int]) -> None:
+        """Make final the remainder's pairs in ``mate``."""
+        position = {v: i for i, v in enumerate(remainder)}
+        for i, a in enumerate(remainder):
+            b = mate.get(a)
+            if b in position and position[b] > i:
+                self._fix(a, b)
+
+    def _remainder_fields(self, remainder: list[int], s1: int) -> tuple[dict, int]:
+        """(order fields, their width) of the remainder for an S1 of ``s1`` players: S1
+        players as the higher of a pair, then the smallest sum of those players'
         positions, then the lowest S1 / highest S2 players exchanged, then each higher
         player against the highest partner possible."""
         size = len(remainder)
@@ -319,7 +354,7 @@ class Brackets:
                     (size - j) * (size + 1) ** (size - 1 - i),
                 )
                 extra[(a, remainder[j])] = _pack(fields, widths)
-        return self._matching(extra, sum(widths))
+        return extra, sum(widths)
 
     def _single(self, down: list[int], following: list[int], mate: dict | None) -> None:
         """Whether the next bracket's downfloater will be the bye (criterion 5): the
