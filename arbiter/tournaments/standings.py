@@ -10,15 +10,17 @@ notes/TOURNAMENTS.md fixes them:
 - Head-to-head: over my games, 1 for each table-mate tied with me on points whom I placed
   above, 1/2 for each on the same place, 0 below (2 players: my points against the tied).
 Byes count towards points but not towards Buchholz or Sonneborn-Berger (a bye has no
-opponent; FIDE's "virtual opponent" is not modelled).
+opponent; FIDE's "virtual opponent" is not modelled). A player who forfeited scores
+nothing (``history.result_points``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from arbiter.tournaments.history import result_points
 from arbiter.tournaments.model import GameResult, Scoring, Standing
-from arbiter.tournaments.scoring import game_points, pairwise_score
+from arbiter.tournaments.scoring import pairwise_score
 
 # Points are floats (1/3 appears with 4-player tables); equal to 9 decimals is "tied".
 PRECISION = 9
@@ -40,7 +42,7 @@ def standings(
     rank (competition ranking: 1, 2, 2, 4), whatever their ids.
     Raises ValueError for a malformed result (see ``game_points``).
     """
-    points_of = [game_points(result, scoring) for result in results]
+    points_of = [result_points(result, scoring) for result in results]
     total: dict[str, float] = {}
     games_of: dict[str, list[int]] = {}
     for i, points in enumerate(points_of):
