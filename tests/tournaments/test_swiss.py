@@ -210,3 +210,17 @@ def test_same_input_same_round():
 def test_bad_input_is_refused(entrants, k):
     with pytest.raises(ValueError):
         swiss_round(entrants, [], {}, k, 1, default_scoring(max(k, 2)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("k,n,rounds", [(3, 9, 6), (4, 12, 6), (3, 12, 5)])
+def test_multiplayer_seats_stay_balanced(seed, k, n, rounds):
+    # tables.py, criterion 4 (seat balance): no one sits in one seat more than twice as
+    # often as in another over the event (seat spread at most 2).
+    _, results, _ = run_swiss([[f"p{i}" for i in range(n)]] * rounds, k, seed)
+    seats: dict[str, Counter] = {}
+    for result in results:
+        for seat, player in enumerate(result.players):
+            seats.setdefault(player, Counter())[seat] += 1
+    for player, used in seats.items():
+        assert max(used.values()) - min(used.get(s, 0) for s in range(k)) <= 2, player
