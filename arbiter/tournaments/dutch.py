@@ -22,7 +22,7 @@ over move down to the next bracket.
 
 With an odd number, one player is left over and receives the pairing-allocated bye: the
 lowest score possible (completion first, C.4), then (2025 rules) the fewest unplayed
-games. Colours follow C.04.3 article 5 (``colour``).
+games. Colours follow C.04.3 article 5 (``dutch_colours``).
 
 When the absolute criteria leave no pairing at all (small fields, many rounds), they are
 given up one at a time, as ``dutch_weights.RELAXATIONS`` lists, rather than refusing.
@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from arbiter.tournaments import dutch_weights as dw
-from arbiter.tournaments.dutch_state import BLACK, WHITE, Player, invert, players, units
+from arbiter.tournaments.dutch_colours import colour
+from arbiter.tournaments.dutch_state import BLACK, WHITE, Player, players, units
 from arbiter.tournaments.history import Cell
 from arbiter.tournaments.matching import best_matching
 from arbiter.tournaments.model import Scoring
@@ -90,7 +91,7 @@ def pair_round(
     best = max(units(scoring.place_points[0]), units(sum(scoring.place_points) / 2))
     topscore = Fraction(int(played_rounds * best * 10) // 2, 10)
     for relax in range(len(dw.RELAXATIONS)):
-        context = dw.Round(
+        context = dw.Criteria(
             order=order,
             met=met,
             played_rounds=played_rounds,
@@ -129,7 +130,7 @@ def _board_key(white: Player, black: Player) -> tuple:
 class Brackets:
     """The bracket-by-bracket procedure of one round (see the module)."""
 
-    def __init__(self, context: dw.Round) -> None:
+    def __init__(self, context: dw.Criteria) -> None:
         self.ctx = context
         self.n = len(context.order)
         self.alive = set(range(self.n))
@@ -380,44 +381,4 @@ def _pack(fields: Sequence[int], widths: Sequence[int]) -> int:
     return value
 
 
-def colour(p: Player, o: Player, initial: str) -> tuple[str, str]:
-    """(white, black) of two paired players, by C.04.3 article 5 (5.2.1 both
-    preferences granted, 5.2.2 the stronger preference, 5.2.3 alternate from the last
-    round their colours differed, 5.2.4 the higher ranked player's preference, 5.2.5 by
-    pairing number and the initial colour)."""
-    if o.rank < p.rank:
-        p, o = o, p
-    mine = _neutral(p, o)
-    if mine is None:
-        lower = (p.score, o.rank) < (o.score, p.rank)
-        if p.preference is None:
-            if lower:
-                mine = initial if o.rank % 2 else invert(initial)
-            else:
-                mine = invert(initial) if p.rank % 2 else initial
-        else:
-            mine = invert(o.preference) if lower else p.preference
-    return (p.id, o.id) if mine == WHITE else (o.id, p.id)
-
-
-def _neutral(p: Player, o: Player) -> str | None:
-    """p's colour when the preferences decide it, else None."""
-    if p.preference != o.preference or p.preference is None or o.preference is None:
-        if p.preference is not None:
-            return p.preference
-        return invert(o.preference)
-    if p.absolute and (p.imbalance > o.imbalance or not o.absolute):
-        return p.preference
-    if o.absolute and (o.imbalance > p.imbalance or not p.absolute):
-        return invert(o.preference)
-    if p.strong and not o.strong:
-        return p.preference
-    if o.strong and not p.strong:
-        return invert(o.preference)
-    for mine, theirs in zip(reversed(p.colours), reversed(o.colours)):
-        if mine != theirs:
-            return theirs
-    return None
-
-
-__all__ = ["BLACK", "WHITE", "Pairing", "pair_round", "colour"]
+__all__ = ["BLACK", "WHITE", "Pairing", "pair_round"]

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from arbiter.tournaments.dutch_state import DOWN, UP, Player
+from arbiter.tournaments.dutch_state import DOWN, UP, Player, invert
 
 RELAXATIONS = (
     "none",
@@ -48,8 +48,8 @@ RELAXATIONS = (
 
 
 @dataclass
-class Round:
-    """What the weights of one round depend on.
+class Criteria:
+    """What the weights of one round depend on (and the criteria as functions).
 
     order: the players in pairing order (score, then pairing number), index = vertex.
     met: {frozenset(pair): games played}; bye_score: the lowest score the bye can go to
@@ -162,11 +162,7 @@ def _no_third(player: Player, opponent: Player) -> bool:
     if player.imbalance == opponent.imbalance:
         return player.repeated is None or player.repeated != opponent.repeated
     loser = opponent if player.imbalance > opponent.imbalance else player
-    return loser.repeated != _other(player.preference)
-
-
-def _other(colour: str | None) -> str | None:
-    return {"w": "b", "b": "w"}.get(colour)
+    return loser.repeated != invert(player.preference)
 
 
 SCALARS_TOP = ("complete", "fresh", "pairs")
