@@ -129,7 +129,8 @@ def evenness(report: common.Report) -> None:
 def main(argv: list[str] | None = None) -> None:
     report = common.Report("swiss_pairing", argv)
     print(
-        f"swiss_pairing: 200-entrant Swiss rounds, round-robin evenness ({common.machine()})",
+        "swiss_pairing: Swiss rounds of 30 to 200 entrants, round-robin evenness "
+        f"({common.machine()})",
         flush=True,
     )
     started = time.perf_counter()
