@@ -1,10 +1,12 @@
 """Round-robin schedules, every round fixed up front.
 
-2-player tables: the circle method (Berger tables, FIDE Handbook C.05 annex 1): with n
-entrants (a dummy added when n is odd; who meets the dummy has a bye) there are n-1 rounds
-(n when odd) and every pair meets exactly once. Seats come from a regular tournament on the
-rotating entrants (entrant a is seat 0 against b when (b - a) mod m <= (m-1)/2), so every
-entrant's seat-0 and seat-1 counts differ by at most one (by none when n is odd).
+2-player tables: the Berger tables of the FIDE Handbook (C.05, Annex 1), the entrants
+numbered in the order given (with an odd number, a last number is added and whoever
+meets it sits the round out: the bye). With n numbers there are n-1 rounds; in round r
+the last number meets p = (r+1)/2 (r odd, p has white) or p = n/2 + r/2 (r even, the
+last number has white) on board 1, and board k pairs p+(k-1) (white) with p-(k-1),
+counted round 1..n-1. Every pair meets once; every entrant's white and black games
+differ by at most one (by none with an odd number).
 
 k-player tables (k > 2): each entrant must meet n-1 others, k-1 per game, so needs
 g = ceil((n-1)/(k-1)) games; a round seats (n // k) * k entrants and the other n mod k
@@ -58,24 +60,26 @@ def round_robin_schedule(entrants: Sequence[str], table_size: int) -> list[Round
 
 
 def _circle(players: list[str]) -> list[Round]:
-    """Berger tables by the circle method (see the module docstring)."""
-    fixed = players[-1] if len(players) % 2 == 0 else None
-    others = players[:-1] if fixed is not None else players
-    m = len(others)
+    """Berger tables (see the module)."""
+    numbers = len(players) + len(players) % 2
+    name = {i + 1: p for i, p in enumerate(players)}  # the added last number has no name
+    last, cycle = numbers, numbers - 1
+
+    def wrap(x: int) -> int:
+        return (x - 1) % cycle + 1
+
     rounds = []
-    for r in range(m):
-        tables = []
-        byes: tuple[str, ...] = ()
-        if fixed is None:
-            byes = (others[r],)
-        else:
-            pair = (fixed, others[r]) if r % 2 == 0 else (others[r], fixed)
-            tables.append(Table(pair))
-        for k in range(1, (m - 1) // 2 + 1):
-            a, b = (r + k) % m, (r - k) % m
-            white_a = 1 <= (b - a) % m <= (m - 1) // 2
-            tables.append(Table((others[a], others[b]) if white_a else (others[b], others[a])))
-        rounds.append(Round(number=r + 1, tables=tuple(tables), byes=byes))
+    for r in range(1, cycle + 1):
+        p = (r + 1) // 2 if r % 2 else numbers // 2 + r // 2
+        boards = [(p, last) if r % 2 else (last, p)]
+        boards += [(wrap(p + k - 1), wrap(p - k + 1)) for k in range(2, numbers // 2 + 1)]
+        tables, byes = [], []
+        for white, black in boards:
+            if white in name and black in name:
+                tables.append(Table((name[white], name[black])))
+            else:
+                byes.append(name.get(white) or name[black])
+        rounds.append(Round(number=r, tables=tuple(tables), byes=tuple(byes)))
     return rounds
 
 

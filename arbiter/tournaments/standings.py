@@ -10,15 +10,17 @@ notes/TOURNAMENTS.md fixes them:
 - Head-to-head: over my games, 1 for each table-mate tied with me on points whom I placed
   above, 1/2 for each on the same place, 0 below (2 players: my points against the tied).
 Byes count towards points but not towards Buchholz or Sonneborn-Berger (a bye has no
-opponent; FIDE's "virtual opponent" is not modelled).
+opponent; FIDE's "virtual opponent" is not modelled). A player who forfeited scores
+nothing (``history.result_points``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from arbiter.tournaments.history import result_points
 from arbiter.tournaments.model import GameResult, Scoring, Standing
-from arbiter.tournaments.scoring import game_points, pairwise_score
+from arbiter.tournaments.scoring import pairwise_score
 
 # Points are floats (1/3 appears with 4-player tables); equal to 9 decimals is "tied".
 PRECISION = 9
@@ -36,10 +38,11 @@ def standings(
     for their opponents' tie-breaks), every finished game's result, the number of byes each
     entrant received ({entrant: count}; absent means none) and the scoring. Returns one
     ``Standing`` per entrant sorted by points, then Buchholz, Sonneborn-Berger,
-    head-to-head (all descending), then entrant id; rank is the 1-based position.
+    head-to-head (all descending), then entrant id; entrants equal on all four share a
+    rank (competition ranking: 1, 2, 2, 4), whatever their ids.
     Raises ValueError for a malformed result (see ``game_points``).
     """
-    points_of = [game_points(result, scoring) for result in results]
+    points_of = [result_points(result, scoring) for result in results]
     total: dict[str, float] = {}
     games_of: dict[str, list[int]] = {}
     for i, points in enumerate(points_of):
@@ -81,9 +84,10 @@ def standings(
             r[0],
         )
     )
+    ranks = shared_ranks([tuple(round(x, PRECISION) for x in r[1:2] + r[4:7]) for r in rows])
     return [
         Standing(
-            rank=i + 1,
+            rank=rank,
             entrant=e,
             points=p,
             games=g,
@@ -92,5 +96,14 @@ def standings(
             sonneborn_berger=sb,
             head_to_head=h,
         )
-        for i, (e, p, g, b, bh, sb, h) in enumerate(rows)
+        for rank, (e, p, g, b, bh, sb, h) in zip(ranks, rows)
     ]
+
+
+def shared_ranks(keys: Sequence[tuple]) -> list[int]:
+    """Competition ranks (1, 2, 2, 4) of rows already sorted best first: a row equal to
+    the one above on every key shares its rank."""
+    ranks: list[int] = []
+    for i, key in enumerate(keys):
+        ranks.append(ranks[-1] if i and key == keys[i - 1] else i + 1)
+    return ranks

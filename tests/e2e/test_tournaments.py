@@ -231,7 +231,7 @@ def expected_standings(
     totals, Sonneborn-Berger my points in a game times its table-mates' totals,
     head-to-head the pairwise score (1 above, 1/2 level, 0 below) against table-mates
     tied with me on points; sorted by points, Buchholz, Sonneborn-Berger,
-    head-to-head, then entry id."""
+    head-to-head, then entry id; rows equal on all four share a rank."""
     table_points = scoring["place_points"]
     per_game = []
     for players, placed in games:
@@ -280,8 +280,12 @@ def expected_standings(
             r["entry"],
         )
     )
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
+    keys = [
+        tuple(round(row[k], 9) for k in ("points", "buchholz", "sonneborn_berger", "head_to_head"))
+        for row in rows
+    ]
+    for i, row in enumerate(rows):  # equal on all four: a shared rank (1, 2, 2, 4)
+        row["rank"] = rows[i - 1]["rank"] if i and keys[i] == keys[i - 1] else i + 1
     return rows
 
 

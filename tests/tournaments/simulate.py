@@ -50,7 +50,8 @@ def fewest_repeats(players: list[str], k: int, met: Counter) -> int:
 
 
 def run_swiss(entrants_by_round: list[list[str]], k: int, seed: int, draws: float = 0.2):
-    """Play a Swiss with random results; ``entrants_by_round[r]`` are round r+1's entrants.
+    """Play a Swiss with random results; ``entrants_by_round[r]`` are round r+1's entrants
+    (seeded in the order they first appear).
 
     Returns (rounds, results, byes Counter).
     """
@@ -59,9 +60,18 @@ def run_swiss(entrants_by_round: list[list[str]], k: int, seed: int, draws: floa
     results: list[GameResult] = []
     byes: Counter = Counter()
     rounds = []
+    seeding = list(dict.fromkeys(e for entrants in entrants_by_round for e in entrants))
     for number, entrants in enumerate(entrants_by_round, start=1):
         rnd = swiss_round(
-            entrants, results, byes, k, number, scoring, rounds=len(entrants_by_round)
+            entrants,
+            results,
+            byes,
+            k,
+            number,
+            scoring,
+            rounds=len(entrants_by_round),
+            history=rounds,
+            seeding=seeding,
         )
         rounds.append(rnd)
         byes.update(rnd.byes)

@@ -25,6 +25,26 @@ def every_entrant_once_per_round(rounds, entrants):
         assert sorted(seated) == sorted(entrants), rnd.number
 
 
+def test_eight_players_follow_fides_berger_table():
+    # FIDE Handbook C.05 Annex 1, the table for 7 or 8 players (white first).
+    rounds = round_robin_schedule([str(i) for i in range(1, 9)], 2)
+    assert [" ".join("-".join(t.players) for t in r.tables) for r in rounds] == [
+        "1-8 2-7 3-6 4-5",
+        "8-5 6-4 7-3 1-2",
+        "2-8 3-1 4-7 5-6",
+        "8-6 7-5 1-4 2-3",
+        "3-8 4-2 5-1 6-7",
+        "8-7 1-6 2-5 3-4",
+        "4-8 5-3 6-2 7-1",
+    ]
+
+
+def test_seven_players_sit_out_where_the_eighth_number_would_be():
+    rounds = round_robin_schedule([str(i) for i in range(1, 8)], 2)
+    assert [r.byes for r in rounds] == [("1",), ("5",), ("2",), ("6",), ("3",), ("7",), ("4",)]
+    assert " ".join("-".join(t.players) for t in rounds[1].tables) == "6-4 7-3 1-2"
+
+
 @pytest.mark.parametrize("n", range(2, 15))
 def test_two_players_every_pair_meets_exactly_once(n):
     entrants = [f"e{i}" for i in range(n)]

@@ -154,3 +154,12 @@ def test_a_late_entrant_has_fewer_games():
     rows = by_entrant(standings("ABCDE", late, {}, default_scoring(2)))
     assert rows["E"].games == 1 and rows["E"].points == 1.0
     assert rows["D"].games == 4
+
+
+def test_a_forfeit_scores_nothing_for_the_absent_player():
+    # Issue 28: a forfeit is no played loss; the absent player scores 0 even when a loss
+    # is worth something.
+    scoring = Scoring(place_points=(3.0, 1.0), bye_points=3.0)
+    results = [GameResult(1, ("A", "B"), (1, 2), forfeited=("B",))]
+    rows = by_entrant(standings("AB", results, {}, scoring))
+    assert (rows["A"].points, rows["B"].points) == (3.0, 0.0)
