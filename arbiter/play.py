@@ -2,7 +2,9 @@
 the end with random legal moves, then fetch and verify the record.
 
 Used by ``arbiter play`` and by the end-to-end tests; it works for every engine in
-the registry because it only asks the server what is legal.
+the registry because it only asks the server what is legal. It speaks to the server
+through the client package (``clients/python``, :mod:`arbiter_client`), as a script
+author would: Idempotency-Keys on the writes, 429 and 503 retried after Retry-After.
 """
 
 from __future__ import annotations
@@ -10,15 +12,14 @@ from __future__ import annotations
 import json
 import random
 import time
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import requests
+from arbiter_client import ApiError, ArbiterError, Client, Conflict, random_move
 
 from arbiter.verify import Verdict, verify
-from engines import move_parts
 
 
 class PlayError(RuntimeError):
@@ -50,62 +51,61 @@ def play(
     """Create a game of ``engine`` for ``players`` seats at ``url`` and play it out.
 
     :param emails: one address per seat (for turn mails), or None.
-    :param timeout: seconds before giving up (:class:`PlayError`).
+    :param timeout: seconds before giving up.
     :param token: a personal API token with ``games:create``, for servers where
         creation is closed (``OPEN_CREATION`` off); None creates without one.
     :returns: the :class:`Played` game, its record saved as
         ``<out_dir>/<engine>-<id>.json``.
+    :raises PlayError: a refusal the player did not expect (a stale version is
+        expected: it lists the legal moves again), or ``timeout`` seconds passed.
     """
-    http = requests.Session()
     rng = random.Random(seed)
-    base = url.rstrip("/")
     names = [f"Player {i + 1}" for i in range(players)]
-    body = {
-        "engine": engine,
-        "players": [
-            {"name": n, "email": emails[i] if emails else None} for i, n in enumerate(names)
-        ],
-    }
-    auth = {"Authorization": f"Bearer {token}"} if token else {}
-    created = _ok(http.post(f"{base}/v1/games", json=body, headers=auth, timeout=30))
-    game_id = created["id"]
-    tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    echo(f"created {engine} game {game_id} for {players} players at {base}")
-    moves, started = 0, time.monotonic()
-    while True:
-        if time.monotonic() - started > timeout:
-            raise PlayError(f"game {game_id} did not end within {timeout:.0f} s")
-        summary = _ok(http.get(f"{base}/v1/games/{game_id}", timeout=30))
-        if summary["status"] == "over":
-            break
-        if not summary["to_act"]:
-            http.get(
-                f"{base}/v1/games/{game_id}/events",
-                params={"after": summary["version"], "wait": 5},
-                timeout=30,
-            )
-            continue
-        seat = rng.choice(summary["to_act"])
-        auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        legal = _ok(http.get(f"{base}/v1/games/{game_id}/legal-moves", headers=auth, timeout=30))
-        move = move_parts.pick(legal, rng)
-        if move is None:
-            continue
-        answer = http.post(
-            f"{base}/v1/games/{game_id}/moves",
-            json={"move": move, "expected_version": legal["version"]},
-            headers={**auth, "Idempotency-Key": uuid.uuid4().hex},
-            timeout=30,
-        )
-        if answer.status_code == 409:
-            continue
-        accepted = _ok(answer)
-        moves += 1
-        echo(f"  move {moves:4d}  v{accepted['version']:<5d} {names[seat]}: {accepted['text']}")
-    record = _ok(http.get(f"{base}/v1/games/{game_id}/record", timeout=30))
-    played = save_and_verify(record, engine, game_id, out_dir, moves)
-    _report(echo, record, names, played.path, played.verdict)
+    seats = [{"name": n, "email": emails[i] if emails else None} for i, n in enumerate(names)]
+    with Client(url, timeout=30) as client, refused():
+        created = client.with_token(token).games.create(engine, seats)
+        game_id = created["id"]
+        as_seat = {s["seat"]: client.with_token(s["token"]) for s in created["seats"]}
+        echo(f"created {engine} game {game_id} for {players} players at {url.rstrip('/')}")
+        moves, started = 0, time.monotonic()
+        while True:
+            if time.monotonic() - started > timeout:
+                raise PlayError(f"game {game_id} did not end within {timeout:.0f} s")
+            summary = client.games.get(game_id)
+            if summary["status"] == "over":
+                break
+            if not summary["to_act"]:
+                client.events.list(game_id, after=summary["version"], wait=5)
+                continue
+            seat = rng.choice(summary["to_act"])
+            legal = as_seat[seat].moves.legal(game_id)
+            move = random_move(legal, rng)
+            if move is None:
+                continue
+            try:
+                accepted = as_seat[seat].moves.play(
+                    game_id, move, expected_version=legal["version"]
+                )
+            except Conflict:
+                continue
+            moves += 1
+            echo(f"  move {moves:4d}  v{accepted['version']:<5d} {names[seat]}: {accepted['text']}")
+        record = client.games.record(game_id)
+    played = save_and_verify(dict(record), engine, game_id, out_dir, moves)
+    _report(echo, played.record, names, played.path, played.verdict)
     return played
+
+
+@contextmanager
+def refused() -> Iterator[None]:
+    """Turn the client's errors into :class:`PlayError` (what the CLI reports)."""
+    try:
+        yield
+    except ApiError as err:
+        request = err.response.request
+        raise PlayError(f"{request.method} {request.url} -> {err}") from err
+    except ArbiterError as err:
+        raise PlayError(str(err)) from err
 
 
 def save_and_verify(
@@ -116,16 +116,6 @@ def save_and_verify(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record, indent=1))
     return Played(game_id, record, path, verify(record), moves)
-
-
-def _ok(response: requests.Response) -> dict:
-    """Return the JSON of a 2xx response; raise :class:`PlayError` with the problem."""
-    if response.status_code >= 300:
-        raise PlayError(
-            f"{response.request.method} {response.url} -> "
-            f"{response.status_code}: {response.text[:500]}"
-        )
-    return response.json()
 
 
 def _report(echo, record: dict, names: list[str], path: Path, verdict: Verdict) -> None:

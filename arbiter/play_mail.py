@@ -32,9 +32,9 @@ from email.utils import make_msgid
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-import requests
+from arbiter_client import Client
 
-from arbiter.play import Played, PlayError, _ok, _report, save_and_verify
+from arbiter.play import Played, PlayError, _report, refused, save_and_verify
 
 
 class Sink:
@@ -229,13 +229,14 @@ class MailPlayer:
         return out
 
 
-def sign_up_by_mail(http: requests.Session, base: str, sink: Sink, address: str) -> str:
-    """Sign ``address`` (a mailbox of ``sink``) up at ``base`` through its mailed link;
-    return the personal token.
+def sign_up_by_mail(client: Client, sink: Sink, address: str) -> str:
+    """Sign ``address`` (a mailbox of ``sink``) up at the ``client``'s server through
+    its mailed link; return the personal token.
 
     :raises PlayError: the server refused, or no link came within a minute.
     """
-    _ok(http.post(f"{base}/v1/auth/links", json={"email": address}, timeout=30))
+    with refused():
+        client.account.request_link(address)
     deadline = time.monotonic() + 60
     while not sink.to(address):
         if time.monotonic() > deadline:
@@ -244,8 +245,8 @@ def sign_up_by_mail(http: requests.Session, base: str, sink: Sink, address: str)
     found = re.search(r"[?&]token=([^&\s]+)", body_of(sink.to(address)[-1]))
     if found is None:
         raise PlayError(f"the mail to {address} holds no sign-in link")
-    session = {"email": address, "token": unquote(found.group(1))}
-    return _ok(http.post(f"{base}/v1/auth/sessions", json=session, timeout=30))["token"]["token"]
+    with refused():
+        return client.account.sign_in(address, unquote(found.group(1)))["token"]["token"]
 
 
 def play_by_email(
@@ -269,24 +270,16 @@ def play_by_email(
     :returns: the played game (record saved and verified) and its :class:`MailCheck`.
     :raises PlayError: a refusal the player did not expect, or ``timeout`` seconds.
     """
-    http = requests.Session()
     base = url.rstrip("/")
     run = secrets.token_hex(3)
     names = [f"Player {i + 1}" for i in range(players)]
     addresses = [f"player{i + 1}.{run}@players.example" for i in range(players)]
-    token = token or sign_up_by_mail(http, base, sink, f"host.{run}@players.example")
-    auth = {"Authorization": f"Bearer {token}"}
-    created = _ok(
-        http.post(
-            f"{base}/v1/games",
-            headers=auth,
-            timeout=30,
-            json={
-                "engine": engine,
-                "players": [{"name": n, "email": a} for n, a in zip(names, addresses)],
-            },
-        )
-    )
+    with Client(url, timeout=30) as client:
+        token = token or sign_up_by_mail(client, sink, f"host.{run}@players.example")
+        with refused():
+            created = client.with_token(token).games.create(
+                engine, [{"name": n, "email": a} for n, a in zip(names, addresses)]
+            )
     game_id = created["id"]
     echo(f"created {engine} game {game_id} for {players} players at {base}; playing by mail")
     player = MailPlayer(sink, mailin_url, addresses, random.Random(seed), echo)
@@ -301,7 +294,8 @@ def play_by_email(
             time.sleep(0.05)
     time.sleep(1.0)  # a late duplicate or a missing answer would show now
     check = player.check()
-    record = _ok(http.get(f"{base}/v1/games/{game_id}/record", timeout=30))
+    with Client(url, timeout=30) as client, refused():
+        record = dict(client.games.record(game_id))
     for event in record["events"]:
         if event["kind"] == "move" and (event["payload"].get("via") or {}).get("channel") != "mail":
             check.problems.append(f"move at seq {event['seq']} did not come by mail")

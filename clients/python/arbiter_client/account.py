@@ -1,0 +1,90 @@
+"""``client.account``: signing in, my account, my games, my personal tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from arbiter_client.base import Area, seg
+from arbiter_client.types import JSON, Me, MyGame, SignedIn, Token, TokenCreated
+
+
+class Account(Area):
+    """``/v1/auth/*`` and ``/v1/me*`` (a personal ``arb_...`` token, except sign-in)."""
+
+    def request_link(self, email: str, display_name: str | None = None) -> JSON:
+        """Mail a one-time sign-in link to ``email`` (an account is made on first use)."""
+        body = {"email": email, "display_name": display_name}
+        return cast(JSON, self._s.request("POST", "/v1/auth/links", json=_given(body)))
+
+    def sign_in(self, email: str, token: str) -> SignedIn:
+        """Use a mailed link (its ``email`` and ``token`` values); return the account and
+        a personal token with every scope (``["token"]["token"]``, shown this once)."""
+        body = {"email": email, "token": token}
+        return cast(SignedIn, self._s.request("POST", "/v1/auth/sessions", json=body))
+
+    def me(self) -> Me:
+        """Return my account, with my ratings and reliability."""
+        return cast(Me, self._s.request("GET", "/v1/me"))
+
+    def update(
+        self,
+        *,
+        display_name: str | None = None,
+        tz: str | None = None,
+        digest: bool | None = None,
+    ) -> Me:
+        """Change my display name, time zone or digest option (``account:write``)."""
+        body = {"display_name": display_name, "tz": tz, "digest": digest}
+        return cast(Me, self._s.request("PATCH", "/v1/me", json=_given(body)))
+
+    def delete(self) -> None:
+        """Delete my account: address and name erased, every token revoked."""
+        self._s.request("DELETE", "/v1/me")
+
+    def games(self, *, to_act: bool | None = None, status: str | None = None) -> list[MyGame]:
+        """Return my games, most recently moved first; ``to_act``: only those where one
+        of my seats owes a move."""
+        params = {"to_act": to_act, "status": status}
+        return cast(list[MyGame], self._s.request("GET", "/v1/me/games", params=params)["games"])
+
+    def invitations(self) -> list[JSON]:
+        """Return the pending invitations to my address."""
+        return cast(list[JSON], self._s.request("GET", "/v1/me/invitations"))
+
+    def tokens(self) -> list[Token]:
+        """Return my tokens that are not revoked (never the tokens themselves)."""
+        return cast(list[Token], self._s.request("GET", "/v1/me/tokens"))
+
+    def create_token(
+        self, name: str, scopes: Sequence[str], *, expires_in: int | None = None
+    ) -> TokenCreated:
+        """Make a personal token with ``scopes`` (e.g. ``["games:play"]`` for a bot);
+        ``["token"]`` is shown this once."""
+        body = {"name": name, "scopes": list(scopes), "expires_in": expires_in}
+        return cast(TokenCreated, self._s.request("POST", "/v1/me/tokens", json=_given(body)))
+
+    def revoke_token(self, token_id: str) -> None:
+        """Revoke one of my tokens: its open streams end, it opens nothing more."""
+        self._s.request("DELETE", f"/v1/me/tokens/{seg(token_id)}")
+
+    def accept_invitation(self, invitation_id: str, token: str | None = None) -> JSON:
+        """Accept an invitation (the mailed link's ``token``, or this session's personal
+        token of the invited address): the seat joins the game."""
+        path = f"/v1/invitations/{seg(invitation_id)}/accept"
+        return cast(JSON, self._s.request("POST", path, json={"token": token}))
+
+    def decline_invitation(self, invitation_id: str, token: str | None = None) -> JSON:
+        """Decline an invitation: the seat stays unfilled."""
+        path = f"/v1/invitations/{seg(invitation_id)}/decline"
+        return cast(JSON, self._s.request("POST", path, json={"token": token}))
+
+    def ratings(self, engine: str, limit: int | None = None) -> JSON:
+        """Return the leaderboard of ``engine``: ratings by ordinal, with reliability."""
+        path = f"/v1/ratings/{seg(engine)}"
+        return cast(JSON, self._s.request("GET", path, params={"limit": limit}))
+
+
+def _given(body: dict[str, Any]) -> dict[str, Any]:
+    """Return ``body`` without its None members."""
+    return {k: v for k, v in body.items() if v is not None}

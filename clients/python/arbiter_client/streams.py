@@ -1,0 +1,135 @@
+"""The service's streams as plain iterators that reconnect by themselves.
+
+- :func:`game_stream`: ``GET /v1/games/{id}/stream`` (Server-Sent Events). After a
+  broken connection, a slow-reader cut (``event: cut``) or a server restart it
+  reconnects with ``Last-Event-ID``: every event comes exactly once, in order. It ends
+  when the game is over and its last event was read (the service then answers 204).
+- :func:`account_stream`: ``GET /v1/me/stream`` (ndjson): every new event of the
+  account's games; it reconnects with the last line's ``cursor`` and never ends by
+  itself (break out of the loop).
+- :func:`long_poll`: ``GET /v1/games/{id}/events?after=N&wait=S`` in a loop, for where
+  a stream cannot pass (a proxy that buffers); it ends when the game is over.
+
+A refusal (401 revoked token, 404 ...) is raised as the typed error; 429 and 503 wait
+their ``Retry-After`` as every request does (:class:`arbiter_client.session.Retry`), and
+a lost connection is tried again with the policy's back-off, its tries counted afresh
+after every connection that delivered something.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from typing import cast
+
+import httpx
+from httpx_sse import EventSource
+
+from arbiter_client.errors import TransportError
+from arbiter_client.session import Session
+from arbiter_client.types import AccountEvent, Events, StreamEvent
+
+log = logging.getLogger("arbiter_client")
+
+LAST_EVENTS = frozenset({"seed-revealed"})
+"""The kind of a game's last event: after it the game stream ends."""
+
+
+def game_stream(session: Session, game_id: str, after: int = 0) -> Iterator[StreamEvent]:
+    """Yield the events of ``game_id`` after seq ``after`` as the session's token may
+    see them, then each new one as it is committed, until the game is over.
+
+    :raises ApiError: the service refused the stream (404 no such game ...).
+    :raises TransportError: the connection kept failing past the retry policy.
+    """
+    last, failures = after, 0
+    while True:
+        delivered = False
+        try:
+            with session.stream(
+                f"/v1/games/{game_id}/stream",
+                headers={"Accept": "text/event-stream", "Last-Event-ID": str(last)},
+            ) as response:
+                if response.status_code == 204:  # over, nothing after `last`
+                    return
+                for message in EventSource(response).iter_sse():
+                    if message.event in ("cut", "revoked") or not message.data:
+                        continue  # the connection ends; reconnecting says why, if refused
+                    event = cast(StreamEvent, json.loads(message.data))
+                    last, delivered = event["seq"], True
+                    yield event
+        except (httpx.TransportError, TransportError) as err:
+            failures = 0 if delivered else failures + 1
+            _pause(session, failures, err)
+            continue
+        failures = 0 if delivered else failures + 1
+        if failures > 1:  # ended twice without news and without a 204: wait a little
+            _pause(session, failures - 1, None)
+
+
+def account_stream(session: Session, cursor: str | None = None) -> Iterator[AccountEvent]:
+    """Yield every new event of the games the account (a personal token with
+    ``games:read``) holds a seat in, each as that seat may see it, resuming after
+    ``cursor`` (a line's ``cursor``) when given. Games created after the stream
+    connected are followed from its next reconnection. Never ends by itself.
+
+    :raises ApiError: the service refused the stream (401 revoked token ...).
+    :raises TransportError: the connection kept failing past the retry policy.
+    """
+    failures = 0
+    while True:
+        delivered = False
+        headers = {"Accept": "application/x-ndjson"}
+        if cursor:
+            headers["Last-Event-ID"] = cursor
+        try:
+            with session.stream("/v1/me/stream", headers=headers) as response:
+                for line in response.iter_lines():
+                    if not line.strip():
+                        continue  # keep-alive
+                    event = cast(AccountEvent, json.loads(line))
+                    cursor, delivered = event.get("cursor") or cursor, True
+                    yield event
+        except (httpx.TransportError, TransportError) as err:
+            failures = 0 if delivered else failures + 1
+            _pause(session, failures, err)
+            continue
+        failures = 0 if delivered else failures + 1
+        _pause(session, failures, None)
+
+
+def long_poll(
+    session: Session, game_id: str, after: int = 0, wait: float = 25.0
+) -> Iterator[StreamEvent]:
+    """Yield the events of ``game_id`` after seq ``after`` by long-polling ``/events``
+    (each poll waits up to ``wait`` seconds, at most the service's 30), until the game
+    is over and every event was read.
+
+    :raises ApiError: the service refused a poll.
+    :raises TransportError: a poll could not be delivered.
+    """
+    while True:
+        answer = cast(
+            Events,
+            session.request(
+                "GET", f"/v1/games/{game_id}/events", params={"after": after, "wait": wait}
+            ),
+        )
+        for event in answer.get("events", []):
+            after = event["seq"]
+            yield cast(StreamEvent, {**event, "version": answer.get("version", after)})
+        if not answer.get("events"):
+            summary = session.request("GET", f"/v1/games/{game_id}")
+            if summary["status"] in ("over", "cancelled") and after >= summary["version"]:
+                return
+
+
+def _pause(session: Session, failures: int, err: Exception | None) -> None:
+    """Wait before reconnecting after ``failures`` connections in a row that brought
+    nothing; raise :class:`TransportError` once the retry policy is spent."""
+    wait = session.retry.wait(failures, None)
+    if wait is None:
+        raise TransportError(f"the stream kept failing: {err!r}") from err
+    log.info("stream ended (%r); reconnecting in %.1f s", err, wait)
+    session.retry.sleep(wait)
