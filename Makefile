@@ -10,10 +10,12 @@ TEST_WORKERS ?= 2
 
 .PHONY: install run test check lint soak bench openapi clean
 
-$(BIN)/.installed: pyproject.toml
+# the client package for scripts and bots (clients/python, its own pyproject.toml) goes into
+# the same venv, editable: `arbiter play` plays through it and tests/clients/ test it
+$(BIN)/.installed: pyproject.toml clients/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]' -e ./clients/python
 	touch $@
 
 install: $(BIN)/.installed
@@ -25,10 +27,12 @@ run: install
 	BASE_URL="$${BASE_URL:-http://127.0.0.1:$(PORT)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho --procfile Procfile start --port $(PORT)
 
-## Lint and format check (ruff, configured in pyproject.toml).
+## Lint and format check (ruff, configured in pyproject.toml); the client package is
+## type-checked (mypy --strict, configured in clients/python/pyproject.toml).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --config-file clients/python/pyproject.toml clients/python/arbiter_client clients/python/examples
 
 ## Install, lint, and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: lint

@@ -32,9 +32,6 @@ from arbiter_client.types import AccountEvent, Events, StreamEvent
 
 log = logging.getLogger("arbiter_client")
 
-LAST_EVENTS = frozenset({"seed-revealed"})
-"""The kind of a game's last event: after it the game stream ends."""
-
 
 def game_stream(session: Session, game_id: str, after: int = 0) -> Iterator[StreamEvent]:
     """Yield the events of ``game_id`` after seq ``after`` as the session's token may
@@ -60,12 +57,9 @@ def game_stream(session: Session, game_id: str, after: int = 0) -> Iterator[Stre
                     last, delivered = event["seq"], True
                     yield event
         except (httpx.TransportError, TransportError) as err:
-            failures = 0 if delivered else failures + 1
-            _pause(session, failures, err)
+            failures = _after_connection(session, delivered, failures, err)
             continue
-        failures = 0 if delivered else failures + 1
-        if failures > 1:  # ended twice without news and without a 204: wait a little
-            _pause(session, failures - 1, None)
+        failures = _after_connection(session, delivered, failures, None)
 
 
 def account_stream(session: Session, cursor: str | None = None) -> Iterator[AccountEvent]:
@@ -92,11 +86,9 @@ def account_stream(session: Session, cursor: str | None = None) -> Iterator[Acco
                     cursor, delivered = event.get("cursor") or cursor, True
                     yield event
         except (httpx.TransportError, TransportError) as err:
-            failures = 0 if delivered else failures + 1
-            _pause(session, failures, err)
+            failures = _after_connection(session, delivered, failures, err)
             continue
-        failures = 0 if delivered else failures + 1
-        _pause(session, failures, None)
+        failures = _after_connection(session, delivered, failures, None)
 
 
 def long_poll(
@@ -125,11 +117,20 @@ def long_poll(
                 return
 
 
-def _pause(session: Session, failures: int, err: Exception | None) -> None:
-    """Wait before reconnecting after ``failures`` connections in a row that brought
-    nothing; raise :class:`TransportError` once the retry policy is spent."""
+def _after_connection(
+    session: Session, delivered: bool, failures: int, err: Exception | None
+) -> int:
+    """Return the count of connections in a row that brought nothing, this one
+    included; before reconnecting after such a one, wait as the retry policy says.
+
+    :raises TransportError: the policy is spent.
+    """
+    if delivered:
+        return 0  # reconnect at once
+    failures += 1
     wait = session.retry.wait(failures, None)
     if wait is None:
-        raise TransportError(f"the stream kept failing: {err!r}") from err
+        raise TransportError(f"the stream kept ending without news: {err!r}") from err
     log.info("stream ended (%r); reconnecting in %.1f s", err, wait)
     session.retry.sleep(wait)
+    return failures
