@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -19,6 +20,8 @@ class Answer:
     status: int
     body: dict | list | str | bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    """seconds before the answer (a long-poll that waited)"""
 
 
 def problem(status: int, code: str, retry_after: int | None = None, **more) -> Answer:
@@ -60,6 +63,7 @@ class ScriptedServer:
                 self.reply(answer)
 
             def reply(self, answer: Answer) -> None:
+                time.sleep(answer.delay)
                 data = answer.body
                 kind = "text/plain"
                 if isinstance(data, dict | list):

@@ -135,6 +135,16 @@ def test_a_service_that_cannot_be_reached_is_a_transport_error_after_the_retries
     assert len(waits) == 1
 
 
+def test_a_long_poll_may_take_its_wait_longer_than_the_usual_timeout():
+    late = Answer(200, {"events": [], "version": 3}, delay=0.8)
+    with ScriptedServer([late, late]) as server:
+        with Client(server.url, retry=NO_RETRY, timeout=0.5) as client:
+            assert client.events.list("g1", after=3, wait=1) == {"events": [], "version": 3}
+            with pytest.raises(TransportError):
+                client.events.list("g1", after=3)
+    assert server.seen[0].path == "/v1/games/g1/events?after=3&wait=1"
+
+
 def sse(*events: tuple[int, str], end: str = "") -> Answer:
     """An SSE answer with ``events`` (seq, kind), then ``end`` (raw), then the
     connection closes."""

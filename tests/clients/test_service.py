@@ -28,6 +28,7 @@ from arbiter_client import (
     BadRequest,
     Client,
     Conflict,
+    Forbidden,
     NotFound,
     RateLimited,
     Unauthorized,
@@ -102,6 +103,7 @@ def service(tmp_path_factory, inbox, fresh_venv):
         RATELIMIT_ENABLED="1",
         RATELIMIT_CREATE=CREATE_LIMIT,
         RATELIMIT_KEY_PREFIX=f"clients-{uuid.uuid4().hex[:8]}",
+        WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8",  # a hook on loopback (it never fires)
     )
     procs = processes.serve(folder, port, env)
     yield f"http://127.0.0.1:{port}"
@@ -230,9 +232,16 @@ def sign_up(client: Client, inbox, email: str) -> str:
     return client.account.sign_in(query["email"], query["token"])["token"]["token"]
 
 
-def test_the_account_stream_follows_my_games_and_resumes_from_a_cursor(service, client, inbox):
+@pytest.fixture(scope="module")
+def account(service, inbox):
+    """A signed-up account: ``(email, personal token with every scope)``."""
     email = f"ann-{uuid.uuid4().hex[:6]}@example.org"
-    me_token = sign_up(client, inbox[1], email)
+    with Client(service) as client:
+        return email, sign_up(client, inbox[1], email)
+
+
+def test_the_account_stream_follows_my_games_and_resumes_from_a_cursor(service, client, account):
+    email, me_token = account
     connected = threading.Event()
 
     def answered(response: httpx.Response) -> None:
@@ -302,3 +311,37 @@ def test_the_ten_lines_of_the_client_readme_play_a_game(service, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "'scores'" in done.stdout, done.stdout
+
+
+def test_tokens_web_hooks_tournaments_and_campaigns_through_the_client(service, account):
+    email, token = account
+    with Client(service, token) as me:
+        bot = me.account.create_token("my bot", ["games:play"])
+        assert bot["token"].startswith("arb_") and bot["scopes"] == ["games:play"]
+        assert bot["id"] in [t["id"] for t in me.account.tokens()]
+        with pytest.raises(Forbidden) as caught:  # a play token creates no games
+            me.with_token(bot["token"]).games.create("space-worm", ["Ann"])
+        assert caught.value.code == "missing-scope"
+        me.account.revoke_token(bot["id"])
+        with pytest.raises(Unauthorized) as caught:
+            me.with_token(bot["token"]).account.games()
+        assert caught.value.code == "token-revoked"
+
+        hook = me.webhooks.create(f"http://127.0.0.1:{free_port()}/hook", ["tournament_over"])
+        assert hook["secret"].startswith("whsec_")
+        assert me.webhooks.update(hook["id"], events=["turn"])["events"] == ["turn"]
+        assert [h["id"] for h in me.webhooks.list()] == [hook["id"]]
+        assert me.webhooks.deliveries(hook["id"]) == []
+        me.webhooks.delete(hook["id"])
+        assert me.webhooks.list() == []
+
+        cup = me.tournaments.create("space-worm", "round_robin", 2, name="Cup")
+        assert me.tournaments.enter(cup["id"])["account"] == me.account.me()["id"]
+        assert [e["name"] for e in me.tournaments.get(cup["id"])["entries"]] == ["Ann"]
+        assert cup["id"] in [t["id"] for t in me.tournaments.list(engine="space-worm")]
+
+        campaign = me.campaigns.create("star-maps", ["Ann"], name="Stars")
+        organiser = me.with_token(campaign["token"])
+        game = organiser.campaigns.next_game(campaign["id"])
+        assert game["seats"][0]["token"]
+        assert [g["id"] for g in me.campaigns.get(campaign["id"])["games"]][-1] == game["id"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 
 from arbiter_client.account import Account
+from arbiter_client.campaigns import Campaigns
 from arbiter_client.engines import Engines
 from arbiter_client.events import Events
 from arbiter_client.games import Games
@@ -27,6 +28,7 @@ class Client:
     - ``account``: sign-in, my account, games and tokens (:class:`~arbiter_client.account.Account`)
     - ``webhooks``: my web hooks (:class:`~arbiter_client.webhooks.Webhooks`)
     - ``tournaments``: tournaments (:class:`~arbiter_client.tournaments.Tournaments`)
+    - ``campaigns``: Star Maps campaigns (:class:`~arbiter_client.campaigns.Campaigns`)
 
     :param base_url: the service, e.g. ``https://arbiter.example.org``.
     :param token: a bearer token: a seat token (from a game's creation), a creator or
@@ -72,6 +74,7 @@ class Client:
         self.account = Account(session)
         self.webhooks = Webhooks(session)
         self.tournaments = Tournaments(session)
+        self.campaigns = Campaigns(session)
 
     @property
     def token(self) -> str | None:

@@ -24,7 +24,7 @@ class Events(Area):
         """
         params = {"after": after, "wait": wait}
         path = f"/v1/games/{seg(game_id)}/events"
-        return cast(EventsAnswer, self._s.request("GET", path, params=params))
+        return cast(EventsAnswer, self._s.request("GET", path, params=params, wait=wait))
 
     def stream(self, game_id: str, after: int = 0) -> Iterator[StreamEvent]:
         """Iterate over the game's events after ``after`` and then each new one as it

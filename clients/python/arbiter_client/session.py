@@ -118,15 +118,23 @@ class Session:
         json: Any = None,
         headers: dict[str, str] | None = None,
         idempotency_key: str | None = None,
+        wait: float | None = None,
     ) -> Any:
         """Send a request (retried as the policy says) and return its JSON body (None
-        for an empty one, the text for one that is not JSON).
+        for an empty one, the text for one that is not JSON). ``wait``: seconds the
+        service may hold the answer (a long-poll), added to the read timeout.
 
         :raises ApiError: the service refused it (a subclass per status).
         :raises TransportError: it could not be delivered.
         """
         response = self.send(
-            method, path, params=params, json=json, headers=headers, key=idempotency_key
+            method,
+            path,
+            params=params,
+            json=json,
+            headers=headers,
+            key=idempotency_key,
+            wait=wait,
         )
         if not response.content:
             return None
@@ -144,6 +152,7 @@ class Session:
         headers: dict[str, str] | None = None,
         key: str | None = None,
         stream: bool = False,
+        wait: float | None = None,
     ) -> httpx.Response:
         """Send a request, retrying as the policy says; return the response (status
         below 400; with ``stream``, open: close it).
@@ -155,14 +164,13 @@ class Session:
         if key is not None or takes_idempotency_key(method, path):
             headers["Idempotency-Key"] = key or str(uuid.uuid4())
         safe = method in SAFE_METHODS or "Idempotency-Key" in headers
-        timeout = httpx.Timeout(self.http.timeout.connect, read=self.stream_timeout)
         request = self.http.build_request(
             method,
             path,
             params=_query(params),
             json=json,
             headers=headers,
-            timeout=timeout if stream else httpx.USE_CLIENT_DEFAULT,
+            timeout=self.timeout(stream, wait),
         )
         attempt = 0
         while True:
@@ -187,6 +195,16 @@ class Session:
                 raise error
             log.warning("%s %s: %s; trying again in %.1f s", method, path, error, wait)
             self.retry.sleep(wait)
+
+    def timeout(self, stream: bool, wait: float | None) -> Any:
+        """Return a request's timeout: a stream's read timeout is
+        :attr:`stream_timeout`; a long-poll's read timeout is longer by its ``wait``."""
+        usual = self.http.timeout
+        if stream:
+            return httpx.Timeout(usual.connect, read=self.stream_timeout)
+        if wait and usual.read is not None:
+            return httpx.Timeout(usual.connect, read=usual.read + wait)
+        return httpx.USE_CLIENT_DEFAULT
 
     @contextmanager
     def stream(

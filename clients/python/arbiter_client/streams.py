@@ -105,7 +105,10 @@ def long_poll(
         answer = cast(
             Events,
             session.request(
-                "GET", f"/v1/games/{game_id}/events", params={"after": after, "wait": wait}
+                "GET",
+                f"/v1/games/{game_id}/events",
+                params={"after": after, "wait": wait},
+                wait=wait,
             ),
         )
         for event in answer.get("events", []):
