@@ -41,6 +41,13 @@ class Seen:
     body: bytes
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A server that does not print the connections its clients gave up on."""
+
+    def handle_error(self, request, client_address) -> None:
+        pass
+
+
 class ScriptedServer:
     """Serve ``script`` (a list of :class:`Answer`) in order on 127.0.0.1; keep every
     request in :attr:`seen`. Each answer closes its connection (HTTP/1.0), so a body
@@ -84,7 +91,7 @@ class ScriptedServer:
             def log_message(self, *args) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(
             target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
