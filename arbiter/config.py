@@ -51,7 +51,8 @@
     connection made before the failure), on in workers, beat and the command line
     (a task has no client to retry it).
 ``MAIL_DOMAIN``
-    the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host);
+    the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host; an
+    IP address is written as its address literal, ``[127.0.0.1]``, ``[IPv6:::1]``);
     mail to ``<capability>@MAIL_DOMAIN`` must reach the ``mailin`` listener.
 ``MAIL_REPLY_MAILBOX``
     set (e.g. ``arbiter``) for plus-addressing, ``arbiter+<capability>@MAIL_DOMAIN``;
