@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlencode
 
 from a2wsgi import WSGIMiddleware
 
-from arbiter import bodies, metrics, unavailable
+from arbiter import bodies, database, metrics, unavailable
 from arbiter.errors import ArbiterError, problem_body, problem_for
 from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
@@ -190,7 +190,7 @@ class Front:
         """Run ``func(*args)`` inside a Flask app context in a worker thread."""
 
         def run():
-            with self.flask.app_context():
+            with self.flask.app_context(), database.reading():  # streams only read
                 return func(*args)
 
         return await asyncio.to_thread(run)

@@ -42,7 +42,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from arbiter import metrics
+from arbiter import database, metrics
 from arbiter.streams import publish
 
 log = logging.getLogger(__name__)
@@ -368,7 +368,7 @@ class Hub:
         """Return the events of ``game_id`` after ``after`` (runs in a worker thread)."""
         from arbiter.store import events_after
 
-        with self.app.app_context():
+        with self.app.app_context(), database.reading():
             return events_after(game_id, after, limit=READ_LIMIT)
 
     def deliver(self, game_id: str, feed: Feed, rows: list) -> None:
@@ -427,7 +427,7 @@ class Hub:
         every = float(self.app.config.get("STREAM_POLL_SECONDS", 1.0))
 
         def versions(ids: list[str]) -> list[tuple[str, int]]:
-            with self.app.app_context():
+            with self.app.app_context(), database.reading():
                 from arbiter.extensions import db
 
                 out = []
@@ -460,7 +460,7 @@ class Hub:
         every = float(self.app.config.get("STREAM_REVOKE_CHECK_SECONDS", 30.0))
 
         def dead(ids: list[str]) -> set[str]:
-            with self.app.app_context():
+            with self.app.app_context(), database.reading():
                 from arbiter.extensions import db
 
                 now, out = utcnow(), set()
