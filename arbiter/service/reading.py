@@ -4,16 +4,17 @@ and the full record once it is over."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import sqlalchemy as sa
 from flask import current_app
 
 from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import Event, Game
+from arbiter.models import Event, Game, Seat
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock, identity, links
+from arbiter.service.accounts import DELETED_NAME
 from arbiter.service.games import get_game, load
 from arbiter.store import events_after
 
@@ -164,14 +165,22 @@ def legal_moves_if_changed(
     return tag, body
 
 
-def event_json(event: Event, seat: int | None, over: bool) -> dict:
+def event_json(event: Event, seat: int | None, over: bool, deleted: Collection[int] = ()) -> dict:
     """Return an event as ``seat`` may read it: hidden payloads are replaced by
-    ``{"hidden": true}`` (a chance keeps its spec) until the game is over."""
+    ``{"hidden": true}`` (a chance keeps its spec) until the game is over.
+
+    :param deleted: the seats whose player deleted their account
+        (:func:`deleted_seats`): the name an event of theirs recorded (``seat-joined``,
+        ``resigned``) reads as ``(deleted player)``; the log itself is never changed
+        (issue 22, item 15).
+    """
     payload = event.payload
     if not over and event.visible_to is not None and seat not in event.visible_to:
         payload = {"hidden": True}
         if event.kind == "chance":
             payload["spec"] = event.payload.get("spec")
+    elif event.seat in deleted and isinstance(payload, dict) and "name" in payload:
+        payload = {**payload, "name": DELETED_NAME}
     return {
         "seq": event.seq,
         "kind": event.kind,
@@ -179,6 +188,18 @@ def event_json(event: Event, seat: int | None, over: bool) -> dict:
         "payload": payload,
         "at": iso(event.at),
     }
+
+
+def deleted_seats(game: Game | str) -> frozenset[int]:
+    """Return the seats of ``game`` (a row or an id) whose player deleted their
+    account (the seat's name is then ``DELETED_NAME``: :func:`accounts.delete`)."""
+    if isinstance(game, Game):
+        return frozenset(s.seat for s in game.seats if s.name == DELETED_NAME)
+    return frozenset(
+        db.session.scalars(
+            sa.select(Seat.seat).where(Seat.game_id == game, Seat.name == DELETED_NAME)
+        )
+    )
 
 
 def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -> dict:
@@ -208,7 +229,8 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     over = game.status == "over"
     # the next ``after``: never past an event this answer did not include
     version = rows[-1].seq if rows else min(after, known)
-    return {"events": [event_json(e, seat, over) for e in rows], "version": version}
+    deleted = deleted_seats(game)
+    return {"events": [event_json(e, seat, over, deleted) for e in rows], "version": version}
 
 
 def check_after(after: int, version: int, code: str) -> None:
@@ -266,6 +288,7 @@ def record(game_id: str) -> dict:
             "The record, with its seed, is published when the game is over.", code="game-not-over"
         )
     rows = events_after(game_id, 0, limit=10**9)
+    deleted = deleted_seats(game)
     return {
         "id": game.id,
         "engine": game.engine,
@@ -274,6 +297,6 @@ def record(game_id: str) -> dict:
         "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
         "seed": game.seed,
         "seed_commitment": game.seed_commitment,
-        "events": [event_json(e, None, True) for e in rows],
+        "events": [event_json(e, None, True, deleted) for e in rows],
         "result": game.result,
     }

@@ -238,6 +238,7 @@ class Front:
         try:
             try:
                 rows = await self.in_thread(reading.backlog, game_id, after)
+                deleted = await self.in_thread(reading.deleted_seats, game_id) if rows else ()
             except unavailable.UNREACHABLE as err:
                 await self.send_unavailable(send, err)
                 return
@@ -247,7 +248,9 @@ class Front:
             version = rows[-1].seq if rows else after
             for event in rows:
                 await send(
-                    body(render_sse(game_id, reading.event_json(event, seat, over), version))
+                    body(
+                        render_sse(game_id, reading.event_json(event, seat, over, deleted), version)
+                    )
                 )
             if over:  # the backlog holds the game's last events: nothing more comes
                 await send(body(b"", more=False))

@@ -348,10 +348,11 @@ class Stream(MethodView):
         if over and after >= known:
             return Response(status=204)
         rows = reading.backlog(game_id, after)
+        deleted = reading.deleted_seats(game_id) if rows else frozenset()
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
         text = b"retry: %d\n\n" % current_app.config["STREAM_RETRY_MS"] + b"".join(
-            wire.sse(reading.event_json(e, seat, over), version) for e in rows
+            wire.sse(reading.event_json(e, seat, over, deleted), version) for e in rows
         )
         return Response(text, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
 
