@@ -207,7 +207,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     may see them (at most 1,000; ``version`` is the seq of the last one returned, the
     ``after`` of the next call); with ``wait`` > 0, hold the request up to that many
     seconds (capped by ``LONG_POLL_MAX``) until there is something new (long-poll).
-    A game that is over answers at once: nothing more will come.
+    A game that is over or cancelled answers at once: nothing more will come.
 
     :raises ArbiterError: 400 ``after-past-version`` when ``after`` is past the game's
         version (see :func:`check_after`).
@@ -221,7 +221,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
             sa.select(Game.version, Game.status).where(Game.id == game_id)
         ).one()
         rows = events_after(game_id, after)
-        if rows or status == "over" or time.monotonic() >= deadline:
+        if rows or status in ENDED or time.monotonic() >= deadline:
             break
         db.session.rollback()
         time.sleep(0.1)
@@ -250,10 +250,19 @@ def check_after(after: int, version: int, code: str) -> None:
     )
 
 
-def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool, int]:
-    """Return ``(seat, over, version)`` for a reader opening a stream of ``game_id``
-    after seq ``after``: the token's seat (None: a spectator), whether the game is
-    over, and its version.
+ENDED = ("over", "cancelled")
+"""The statuses of a game whose log is complete: nothing more will come (a finished
+game ends with ``seed-revealed``, a cancelled one with ``game-cancelled``)."""
+
+LAST_KINDS = ("seed-revealed", "game-cancelled")
+"""The last event of a game that ended (:data:`ENDED`): a stream ends once it sent one."""
+
+
+def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool, int, bool]:
+    """Return ``(seat, over, version, ended)`` for a reader opening a stream of
+    ``game_id`` after seq ``after``: the token's seat (None: a spectator), whether the
+    game is over (its whole log is public), its version, and whether its log is
+    complete (over or cancelled, :data:`ENDED`: the stream ends once it is sent).
 
     :raises NotFound: ``game-not-found``; :raises arbiter.errors.Unauthorized: a
         token that opens no seat of this game; :raises ArbiterError: 400
@@ -262,7 +271,7 @@ def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool
     game = get_game(game_id, with_state=False)
     seat = reader_seat(game, token)
     check_after(after, game.version, "bad-last-event-id")
-    return seat, game.status == "over", game.version
+    return seat, game.status == "over", game.version, game.status in ENDED
 
 
 def backlog(game_id: str, after: int) -> list[Event]:
