@@ -118,7 +118,12 @@ def summary(t: Tournament, with_entries: bool = False) -> dict:
 
 
 def list_tournaments(status: str | None = None, engine: str | None = None) -> Any:
-    """Return a select of tournaments, newest first, filtered by status and engine."""
+    """Return a select of tournaments, newest first, filtered by status and engine.
+
+    :raises Unprocessable: ``unknown-engine`` (issue 22, item 15).
+    """
+    if engine:
+        games.engine_for(engine)
     query = sa.select(Tournament).order_by(Tournament.created_at.desc(), Tournament.id.desc())
     if status:
         query = query.where(Tournament.status == status)

@@ -429,3 +429,15 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_timeout_moves(app, 
     from arbiter.verify import verify
 
     assert verify(record).ok
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/tournaments"])
+def test_an_unknown_engine_filter_is_refused_naming_the_known_engines(client, path):
+    """Issue 22, item 15: ``?engine=nope`` answered an empty list, as if there were no
+    such games yet; it is a 422 problem with the stable code ``unknown-engine`` and a
+    detail naming the engines there are."""
+    answer = client.get(f"{path}?engine=nope")
+    assert_problem(answer, 422, "unknown-engine")
+    for engine in ("space-worm", "dark-horse", "star-maps", "worms"):
+        assert engine in answer.json["detail"]
+    assert client.get(f"{path}?engine=worms").status_code == 200
