@@ -501,26 +501,41 @@ def resume(tournament_id: str, who: Principal) -> dict:
     return {**summary(get(tournament_id)), "games": resumed}
 
 
-def extend(tournament_id: str, who: Principal, seconds: int) -> dict:
-    """Move the current round's deadline ``seconds`` later (organiser). Log
-    ``round-extended``.
+def extend(tournament_id: str, who: Principal, seconds: int, key: str | None = None) -> dict:
+    """Move the current round's deadline ``seconds`` later (organiser), once per
+    ``Idempotency-Key`` (scoped to the caller's token: a retry gets the first answer
+    and moves nothing again; issue 22, item 15). Log ``round-extended``.
 
     :raises Conflict: ``not-running``, ``no-round-deadline``.
+    :raises Unprocessable: ``bad-idempotency-key``, ``idempotency-key-reused`` (the
+        key came with another body or route).
     """
-    t = organised(tournament_id, who)
-    _running(t)
-    row = db.session.get(TournamentRound, (t.id, t.round))
-    if row.deadline is None:
-        raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
-    row.deadline = row.deadline + timedelta(seconds=seconds)
-    tournament_log.append(
-        t,
-        [("round-extended", {"round": t.round, "seconds": seconds, "deadline": iso(row.deadline)})],
-        {} if t.paused_at else {"deadline": row.deadline},
-        [row],
-    )
-    db.session.commit()
-    return summary(t)
+
+    def run(row) -> tuple[int, dict]:
+        t = organised(tournament_id, who)
+        _running(t)
+        rnd = db.session.get(TournamentRound, (t.id, t.round))
+        if rnd.deadline is None:
+            raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
+        rnd.deadline = rnd.deadline + timedelta(seconds=seconds)
+        tournament_log.append(
+            t,
+            [
+                (
+                    "round-extended",
+                    {"round": t.round, "seconds": seconds, "deadline": iso(rnd.deadline)},
+                )
+            ],
+            {} if t.paused_at else {"deadline": rnd.deadline},
+            [rnd],
+        )
+        answer = summary(t)
+        idempotency.commit_answer(row(200, answer), "extended this round")
+        return 200, answer
+
+    body = {"tournament": tournament_id, "seconds": seconds}
+    scope = f"tournaments:{who.token_hash}"
+    return idempotency.once(scope, key, body, run, route="POST extend")[1]
 
 
 def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
