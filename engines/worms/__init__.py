@@ -6,9 +6,9 @@ what is not, and every decision taken where the rulebook is silent.
 """
 
 from engines.worms.engine import WormsEngine
-from engines.worms.versions import WormsV1, WormsV2, WormsV3
+from engines.worms.versions import WormsV1, WormsV2, WormsV3, WormsV4
 
 ENGINE = WormsEngine()
 """The Worms engine registered as ``worms``."""
 
-__all__ = ["ENGINE", "WormsEngine", "WormsV1", "WormsV2", "WormsV3"]
+__all__ = ["ENGINE", "WormsEngine", "WormsV1", "WormsV2", "WormsV3", "WormsV4"]
