@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from arbiter import limits, queue
-from arbiter.errors import ArbiterError, Conflict, NotFound
+from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
 from arbiter.extensions import db
 from arbiter.models import (
     Account,
@@ -338,13 +338,27 @@ def _new_token(account: Account, name: str, scopes: list[str], expires_at) -> tu
 
 
 def create_token(
-    account: Account, name: str, scopes: list[str], expires_in: int | None = None
+    account: Account,
+    name: str,
+    scopes: list[str],
+    expires_in: int | None = None,
+    held: frozenset[str] | None = None,
 ) -> tuple[ApiToken, str]:
     """Make a personal API token; return the row and the token (shown once).
 
     :param scopes: a subset of :data:`arbiter.service.identity.SCOPES` (the caller's
         schema checks the names). :param expires_in: seconds, or None for no expiry.
+    :param held: the scopes of the token (or signed-in session) that asks, with the
+        ones they imply: a token makes only tokens whose scopes it holds itself.
+    :raises Forbidden: ``scope-not-held``: a scope the asking token lacks.
     """
+    missing = sorted(set(scopes) - held) if held is not None else []
+    if missing:
+        raise Forbidden(
+            f"A token can only make tokens with scopes it holds itself; this one lacks "
+            f"{', '.join(missing)}. Use a token that has them (signing in gives every scope).",
+            code="scope-not-held",
+        )
     expires = utcnow() + timedelta(seconds=expires_in) if expires_in else None
     row, plain = _new_token(account, name, scopes, expires)
     db.session.commit()

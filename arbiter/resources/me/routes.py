@@ -99,12 +99,24 @@ class Tokens(MethodView):
     @guard.needs("account", "account:write")
     @blp.arguments(s.TokenCreateSchema)
     @blp.response(201, s.TokenCreatedSchema)
-    @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
+    @blp.alt_response(
+        403,
+        schema=ProblemSchema,
+        description="token without account:write (missing-scope), or asking for a scope "
+        "the token itself lacks (scope-not-held)",
+    )
     @blp.doc(**TOKEN, **TOKEN_LINKS)
     def post(self, data):
-        """Make a personal API token with some scopes; the answer shows it this once."""
+        """Make a personal API token with some scopes; the answer shows it this once.
+
+        A token makes only tokens whose scopes it holds itself (a scope implied by
+        one it holds counts: ``games:play`` may make ``games:read``)."""
         row, plain = accounts.create_token(
-            _account(), data["name"], data["scopes"], data["expires_in"]
+            _account(),
+            data["name"],
+            data["scopes"],
+            data["expires_in"],
+            held=guard.principal().scopes,
         )
         return accounts.token_json(row, plain)
 
