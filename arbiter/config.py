@@ -73,7 +73,8 @@
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
-    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
+    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days),
+    from when the mail was written; a browser holds a seat opened by it no longer.
 ``MAX_START_AHEAD``
     how far ahead a game's ``start_at`` may be, in seconds (default 31,536,000: 365
     days); further is 422 ``bad-start``.
