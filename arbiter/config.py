@@ -73,7 +73,8 @@
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
-    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
+    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days),
+    from when the mail was written; a browser holds a seat opened by it no longer.
 ``MAX_START_AHEAD``
     how far ahead a game's ``start_at`` may be, in seconds (default 31,536,000: 365
     days); further is 422 ``bad-start``.
@@ -90,6 +91,10 @@
     hours (default 20; single, bulk and campaign creation together; counted per
     mailbox, plus-tags and case folded, and per inviting mailbox). Creating without
     an account may invite nobody. Not a rate limit: ``RATELIMIT_ENABLED=0`` leaves it on.
+``TOKENS_PER_ACCOUNT``
+    the most live personal tokens (neither revoked nor expired, sign-in tokens
+    included) an account may hold; making one more is 409 ``too-many-tokens``
+    (default 50). A sign-in is never refused for it.
 ``WEB_THREADS``
     threads of the web process that run Flask requests (default 32); streams and
     long-polls wait on the event loop and hold none.
@@ -466,6 +471,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
         "INVITES_PER_DAY": int(env.get("INVITES_PER_DAY", 20)),
+        "TOKENS_PER_ACCOUNT": int(env.get("TOKENS_PER_ACCOUNT", 50)),
         "WEBHOOK_ALLOW_HTTP": flag(
             env.get("WEBHOOK_ALLOW_HTTP"), default=not env.get("DATABASE_URL")
         ),
