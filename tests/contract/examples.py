@@ -88,7 +88,6 @@ def main() -> int:
                 "-m",
                 "pytest",
                 "-q",
-                "-x",
                 "-n",
                 "2",
                 "-p",
