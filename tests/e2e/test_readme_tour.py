@@ -52,7 +52,7 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     user.mkdir()
     (user / ".venv").symlink_to(ROOT / ".venv")
     script = "\n".join(tour_blocks((ROOT / "README.md").read_text()))
-    script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID"\n'
+    script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID TOUR-DIR=$TOUR"\n'
     done = subprocess.run(
         ["bash", "-e", "-o", "pipefail", "-c", script],
         cwd=user,
@@ -66,15 +66,18 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     assert output.count("OK: seed matches its commitment") == 2, output
     assert '"code"' not in done.stdout, output  # no problem+json answer on the way
     game_id = re.search(r"TOUR-GAME=(\w+)", output).group(1)
+    files = Path(re.search(r"TOUR-DIR=(\S+)", output).group(1))
+    # the tour leaves in the reader's folder only what git ignores (issue 27, item 4)
+    assert {p.name for p in user.iterdir()} <= {".venv", "records"}, list(user.iterdir())
     record = requests.get(f"{live}/v1/games/{game_id}/record", timeout=30).json()
     moves = [e for e in record["events"] if e["kind"] == "move"]
     assert [m["seat"] for m in moves[:2]] == [0, 1]
     assert any(e["kind"] == "resigned" and e["seat"] == 1 for e in record["events"])
     # Accounts: signed in by the mailed link read with `arbiter outbox`, a token made and revoked
-    session = json.loads((user / "session.json").read_text())
+    session = json.loads((files / "session.json").read_text())
     assert session["account"]["email"] == "ann@example.org", output
     assert session["token"]["token"].startswith("arb_"), output
-    assert (user / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
+    assert (files / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
     # Streams: the first stream sends the whole log, the resumed one only after event 3
     last = len(record["events"])
     assert output.count("\nevent: game-over\n") == 2, output
@@ -82,7 +85,7 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     # the account's stream saw Ann resign her game within its window, each line with
     # a cursor (the reconnection then sent it, with nothing new)
     lines = [
-        json.loads(line) for line in (user / "me.ndjson").read_text().splitlines() if line.strip()
+        json.loads(line) for line in (files / "me.ndjson").read_text().splitlines() if line.strip()
     ]
     kinds = [line["kind"] for line in lines]
     assert "resigned" in kinds and "game-over" in kinds, lines
