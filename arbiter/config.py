@@ -1,4 +1,4 @@
-"""Configuration from environment variables (documented in the README).
+"""Configuration from environment variables (documented in docs/operating/configuration.md).
 
 ``DATABASE_URL``
     SQLAlchemy URL; default: a SQLite file in the instance folder (embedded default).

@@ -9,7 +9,7 @@ views, timeouts, mail text. The older rules versions are in ``versions.py``.
 A card's steps are resolved alike (rulebook, "5. Play a Weapon Card": "resolving each
 symbol in order"): a target step with no legal hex is skipped wherever it stands, so a
 card whose first target has none is still offered, played without ``at``, and its later
-steps resolve (``DECISIONS.md``, decision 21; version 4 and older did not offer it).
+steps resolve (``docs/games/worms.md``, decision 21; version 4 and older did not offer it).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The older versions of Worms that games created under them keep playing (see
 :mod:`engines.base`, "Rules versions"): each class is the delta to the next newer one,
 ``WormsV1(WormsV2(WormsV3(WormsV4(WormsEngine))))``. What changed from one to the next is
-listed in ``DECISIONS.md`` ("Engine versions").
+listed in ``docs/games/worms.md`` ("Engine versions").
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The README's tour runs as written: every shell block marked ``<!-- tour -->`` is run,
-in order, by bash against a live service (the Procfile's processes on the embedded
-default), as a new user pasting them would; then the game it played is checked, and
-what the Streams section's two streams sent."""
+"""The README's and the docs' tour runs as written: every shell block marked
+``<!-- tour -->`` in README.md, then in the docs' pages in the order of their navigation
+(``mkdocs.yml``), is run, in order, by bash against a live service (the Procfile's
+processes on the embedded default), as a new user pasting them would; then the game it
+played is checked, and what the Streams section's two streams sent."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import requests
+import yaml
 
 from tests import processes
 from tests.conftest import free_port
@@ -27,9 +29,31 @@ def tour_blocks(text: str) -> list[str]:
     return re.findall(r"<!-- tour -->\n```sh\n(.*?)```", text, flags=re.S)
 
 
+def pages() -> list[Path]:
+    """Return README.md, then the docs' pages in the order of the navigation (the
+    generated rulebook pages left out)."""
+
+    def walk(nav) -> list[str]:
+        if isinstance(nav, str):
+            return [nav]
+        if isinstance(nav, dict):
+            return [p for value in nav.values() for p in walk(value)]
+        return [p for item in nav for p in walk(item)]
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    docs = [ROOT / "docs" / p for p in walk(nav) if (ROOT / "docs" / p).exists()]
+    return [ROOT / "README.md", *docs]
+
+
+def tour() -> list[str]:
+    """Return every tour block of :func:`pages`, in order."""
+    return [block for page in pages() for block in tour_blocks(page.read_text())]
+
+
 def test_the_readme_has_a_tour():
-    blocks = tour_blocks((ROOT / "README.md").read_text())
+    blocks = tour()
     assert len(blocks) >= 3 and any("/moves" in b for b in blocks)
+    assert tour_blocks((ROOT / "README.md").read_text())
 
 
 @pytest.fixture
@@ -51,7 +75,7 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     user = tmp_path / "user"
     user.mkdir()
     (user / ".venv").symlink_to(ROOT / ".venv")
-    script = "\n".join(tour_blocks((ROOT / "README.md").read_text()))
+    script = "\n".join(tour())
     script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID TOUR-DIR=$TOUR"\n'
     done = subprocess.run(
         ["bash", "-e", "-o", "pipefail", "-c", script],

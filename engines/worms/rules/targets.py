@@ -83,7 +83,7 @@ class Targets:
         """Target a (New) (Direct) hex (within X), or an Air Strike (Target). A target
         step with no legal hex, first in its text or not, is skipped: the Target Token
         is cleared, so the steps aimed at it do nothing, and the card goes on
-        (DECISIONS.md, 21)."""
+        (docs/games/worms.md, decision 21)."""
         if "preset" in fr and fr["preset"]:
             fr["answer"] = {"move": "target", **fr.pop("preset")}
         if "answer" not in fr:

@@ -208,7 +208,7 @@ class Turn:
         legal hex is played without one: that target step is skipped like any later one
         (:meth:`~engines.worms.rules.targets.Targets.h_target`), and the rest of the card
         resolves ("completing the actions on the card by reading across the Action Line
-        and resolving each symbol in order"; DECISIONS.md, 21)."""
+        and resolving each symbol in order"; docs/games/worms.md, decision 21)."""
         out = []
         for name in sorted({card_name(c) for c in st["hands"][seat]}):
             step = self.cards.first_target(name)

@@ -171,7 +171,7 @@ def test_a_card_whose_first_target_has_no_legal_hex_is_played_and_resolves_on() 
     hex within 2. Place a Sentry Gun.", Action Line Text then Movement) and no Empty hex
     within 2, then it may still be played, without a target: its target step is skipped
     as a later one would be (no Target Token, no Sentry Gun placed), and its Movement
-    symbol is resolved (DECISIONS.md, 21)."""
+    symbol is resolved (docs/games/worms.md, decision 21)."""
     s = no_empty_hex_near_b1()
     moves = ENGINE.legal_moves(s, 0)
     assert {"move": "play", "card": "sentry-gun"} in moves
