@@ -25,7 +25,7 @@ def figures() -> list[Figure]:
     oldest_due = db.session.scalar(
         sa.select(sa.func.min(Game.deadline)).where(Game.status == "active", Game.deadline <= now)
     )
-    last_sweep = db.session.scalar(sa.select(sa.func.max(ClockSweep.last_run)))
+    last_sweep = db.session.scalar(sa.select(ClockSweep.last_run).where(ClockSweep.name == "clock"))
     out = [
         ("arbiter_outbox_unsent", "Outbox mails not sent yet", float(unsent or 0)),
         (
