@@ -44,6 +44,12 @@
 ``DB_RETRY_AFTER_SECONDS``
     the ``Retry-After`` of the 503 answered while the database cannot be reached
     (default 5).
+``READY_TIMEOUT_SECONDS``
+    ``/readyz`` answers ``503 not-ready`` when its checks have not returned within
+    this many seconds (default 3): a silent database or a cut link.
+``DB_HELD_REPORT_SECONDS``
+    ``arbiter doctor`` and ``/metrics`` report sessions idle in a transaction or
+    waiting on a lock for longer than this (default 30).
 ``DB_PRE_PING``
     test each pooled connection with a round trip before lending it (SQLAlchemy's
     ``pool_pre_ping``). Default: off in the web process (a dead connection fails its
@@ -588,6 +594,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "MAIL_MARK_SENT_SECONDS": 120.0,
         "SMTP_TIMEOUT_SECONDS": 30.0,
         "DB_RETRY_AFTER_SECONDS": int(env.get("DB_RETRY_AFTER_SECONDS", 5)),
+        "READY_TIMEOUT_SECONDS": float(env.get("READY_TIMEOUT_SECONDS", 3)),
+        "DB_HELD_REPORT_SECONDS": float(env.get("DB_HELD_REPORT_SECONDS", 30)),
         "OPEN_CREATION": flag(env.get("OPEN_CREATION"), default=not env.get("DATABASE_URL")),
         "RATELIMIT_ENABLED": flag(env.get("RATELIMIT_ENABLED"), default=True),
         "RATELIMIT_STORAGE_URI": ratelimit_storage(env),

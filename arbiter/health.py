@@ -9,6 +9,10 @@ changes anything.
 from __future__ import annotations
 
 import smtplib
+import threading
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -291,3 +295,61 @@ def run(app: Flask, checks=EVERYTHING) -> list[Finding]:
             db.session.rollback()
             findings.append(Finding(check.__name__, "problem", _first_line(err)))
     return findings
+
+
+class Probe:
+    """Runs the readiness checks of one app in a thread of their own, so that
+    ``/readyz`` answers within its deadline however long they hang (a silent database,
+    a cut link: a connection stuck until its TCP timeouts end it). At most one run is
+    in flight: a caller while one hangs waits for that one rather than starting
+    another, so a balancer polling a hung process does not pile up threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.future: Future | None = None
+        self.started = 0.0
+        self.current = "database"
+
+    def run(self, app: Flask, checks, seconds: float) -> list[Finding]:
+        """Return the findings of ``checks``, or, when they take longer than
+        ``seconds``, a problem naming the check that has not returned and for how long."""
+        with self.lock:
+            if self.future is None or self.future.done():
+                self.future, self.started = Future(), time.monotonic()
+                threading.Thread(
+                    target=self._work, args=(app, checks, self.future), daemon=True
+                ).start()
+            future, started = self.future, self.started
+        try:
+            return future.result(timeout=seconds)
+        except FutureTimeout:
+            waited = time.monotonic() - started
+            return [
+                Finding(
+                    self.current,
+                    "problem",
+                    f"no answer after {waited:.1f} s (a silent server or a cut link)",
+                )
+            ]
+
+    def _work(self, app: Flask, checks, future: Future) -> None:
+        """Run ``checks`` in an app context of this thread; set ``future``'s result."""
+        findings = []
+        try:
+            with app.app_context():
+                try:
+                    for check in checks:
+                        self.current = check.__name__.removesuffix("_ready")
+                        findings.extend(run(app, (check,)))
+                finally:
+                    db.session.remove()
+        except Exception as err:  # noqa: BLE001 - a probe must always answer
+            findings.append(Finding(self.current, "problem", _first_line(err)))
+        future.set_result(findings)
+
+
+def ready(app: Flask) -> list[Finding]:
+    """Return the readiness findings (:data:`READINESS`) within the app's
+    ``READY_TIMEOUT_SECONDS`` (:class:`Probe`)."""
+    probe = app.extensions.setdefault("ready_probe", Probe())
+    return probe.run(app, READINESS, float(app.config.get("READY_TIMEOUT_SECONDS", 3)))
