@@ -12,13 +12,15 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+import time_machine
 
 from arbiter.config import web_settings
 from arbiter.extensions import db
 from arbiter.models import TournamentRound
-from arbiter.models.timestamps import utcnow
-from arbiter.service import clock_sweep, tournament_rounds
+from arbiter.models.timestamps import iso, utcnow
+from arbiter.service import clock_sweep, game_start, tournament_rounds
 from tests.arbiter.clock_helpers import clocked_game, timeouts
+from tests.arbiter.test_invitations import _create
 from tests.arbiter.test_tournaments import accounts, create, enter_all, start
 from tests.conftest import make_app
 
@@ -211,3 +213,41 @@ def test_the_session_settings_reach_the_connections_of_workers_and_web(own_postg
     assert web["lock_timeout"] == "2500"
     assert web["idle_in_transaction_session_timeout"] == "30000"
     assert web["search_path"].startswith("t_")
+
+
+def test_games_due_to_start_skip_one_a_dead_host_holds(own_postgres_url):
+    """Given two waiting games due to start (``start_at`` passed, an unfilled seat:
+    cancelled by default), one of whose rows a silent session holds, the start sweep
+    settles the other at once and leaves the held one to a later sweep, which
+    settles it once the session is gone."""
+    app = make_app(own_postgres_url)
+    client = app.test_client()
+    start = utcnow() + timedelta(hours=1)
+    ids = [
+        _create(client, None, f"bob{i}@example.org", start_at=iso(start)).json["id"]
+        for i in range(2)
+    ]
+    host = DeadHost(own_postgres_url, "SELECT id FROM games WHERE id = :id FOR UPDATE", id=ids[0])
+    try:
+
+        def starts():
+            with time_machine.travel(start + timedelta(seconds=1), tick=False):
+                with app.app_context():
+                    try:
+                        return game_start.start_due()
+                    finally:
+                        db.session.remove()
+
+        finished, done, thread = run_within(8, starts)
+        assert finished, "the start sweep waited on the dead host's lock"
+        assert done == 1
+        assert client.get(f"/v1/games/{ids[1]}").json["status"] == "cancelled"
+        assert client.get(f"/v1/games/{ids[0]}").json["status"] == "waiting"
+    finally:
+        host.close()
+        thread.join(30)
+    with time_machine.travel(start + timedelta(seconds=2), tick=False):
+        with app.app_context():
+            assert game_start.start_due() == 1
+            db.engine.dispose()
+    assert client.get(f"/v1/games/{ids[0]}").json["status"] == "cancelled"
