@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 import time_machine
 
-from arbiter.config import web_settings
+from arbiter.config import db_session_settings, postgres_connect_args, web_settings
 from arbiter.extensions import db
 from arbiter.models import TournamentRound
 from arbiter.models.timestamps import iso, utcnow
@@ -23,6 +23,7 @@ from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.arbiter.test_invitations import _create
 from tests.arbiter.test_tournaments import accounts, create, enter_all, start
 from tests.conftest import make_app
+from tests.helpers import auth, new_game, until_decision
 
 
 def run_within(seconds: float, call):
@@ -251,3 +252,50 @@ def test_games_due_to_start_skip_one_a_dead_host_holds(own_postgres_url):
             assert game_start.start_due() == 1
             db.engine.dispose()
     assert client.get(f"/v1/games/{ids[0]}").json["status"] == "cancelled"
+
+
+def test_a_move_on_a_game_a_dead_host_holds_is_503_after_the_lock_timeout(own_postgres_url):
+    """Given a game whose row a silent session holds (``UPDATE games`` in an open
+    transaction, as a worker that lost power mid-write), a move on it answers 503
+    ``database-unavailable`` with Retry-After after ``DB_LOCK_TIMEOUT_SECONDS`` (1 s
+    here), never a hang; once the session is gone the retried move is accepted."""
+    app = make_app(own_postgres_url, DB_LOCK_TIMEOUT_SECONDS=1.0)
+    client = app.test_client()
+    game_id, tokens = new_game(client, players=1)
+    s = until_decision(client, app, game_id)
+    legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
+    body = {"move": legal["moves"][0], "expected_version": s["version"]}
+    host = DeadHost(
+        own_postgres_url,
+        "UPDATE games SET engine_version = engine_version WHERE id = :id",
+        id=game_id,
+    )
+    try:
+        headers = {**auth(tokens[0]), "Idempotency-Key": "dead-host-move-0001"}
+        started = time.monotonic()
+        finished, answer, _ = run_within(
+            10, lambda: client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
+        )
+        assert finished, "the move waited on the dead host's lock"
+        assert time.monotonic() - started < 5
+        assert answer.status_code == 503, answer.get_data()[:300]
+        assert answer.json["code"] == "database-unavailable"
+        assert answer.headers["Retry-After"]
+    finally:
+        host.close()
+    again = client.post(f"/v1/games/{game_id}/moves", json=body, headers=headers)
+    assert again.status_code == 201, again.json
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_server_side_limits_keep_the_urls_options_and_can_be_left_out():
+    """The ``options`` of the URL come first (the settings append to them); with
+    ``DB_SESSION_OPTIONS=0`` (PgBouncer) no ``options`` are sent, only the client's
+    TCP limits."""
+    url = "postgresql+psycopg://u@db.example/a?options=-csearch_path%3Dmine"
+    args = postgres_connect_args(url, db_session_settings({}))
+    assert args["options"].startswith("-csearch_path=mine -c statement_timeout=60000")
+    off = postgres_connect_args(url, db_session_settings({"DB_SESSION_OPTIONS": "0"}, "web"))
+    assert "options" not in off
+    assert off["connect_timeout"] == 5 and off["tcp_user_timeout"] == 15000
