@@ -39,6 +39,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.load(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)
+        if "SQLALCHEMY_ENGINE_OPTIONS" not in test_config:  # another URL: its options
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.app_engine_options(app.config)
     guards.register(app, guard.check_request)  # authenticate before reading anything
     db.init_app(app)
     database.install_sqlite_pragmas(app)
