@@ -1,6 +1,8 @@
 """Record the contract's examples (``arbiter/resources/examples.json``) from real
-exchanges: ``python -m tests.contract.examples`` runs the API tests (``tests/arbiter``,
-SQLite) with :func:`install` on every test app, then keeps one exchange per operation.
+exchanges: ``python -m tests.contract.examples [test paths]`` runs the API tests
+(default ``tests/arbiter``, SQLite) with :func:`install` on every test app, then keeps one
+exchange per operation; the examples of operations those tests did not reach are kept
+from the file as it was.
 
 What is kept: a successful (2xx) exchange, its JSON request body and its JSON answer;
 among them the one whose answer is the longest under ``LONGEST`` characters (a full
@@ -76,8 +78,9 @@ def choose(samples: list[dict]) -> dict:
     return min(samples, key=size)
 
 
-def main() -> int:
-    """Run the API tests recording, write ``examples.json``; return pytest's code."""
+def main(paths: list[str]) -> int:
+    """Run the API tests of ``paths`` recording, write ``examples.json``; return
+    pytest's code."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, FOLDER: folder}
         for name in ("ARBITER_TEST_POSTGRES_URL", "ARBITER_TEST_REDIS_URL"):
@@ -94,7 +97,7 @@ def main() -> int:
                 "no:cacheprovider",
                 "-m",
                 "not stack and not slow",
-                "tests/arbiter",
+                *(paths or ["tests/arbiter"]),
             ],
             env=env,
             cwd=ROOT,
@@ -104,11 +107,13 @@ def main() -> int:
             for line in path.read_text().splitlines():
                 sample = json.loads(line)
                 samples.setdefault(sample.pop("operation"), []).append(sample)
-    kept = {operation: choose(found) for operation, found in sorted(samples.items())}
+    kept = json.loads(TARGET.read_text()) if TARGET.exists() else {}
+    kept.update({operation: choose(found) for operation, found in samples.items()})
+    kept = dict(sorted(kept.items()))
     TARGET.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
     print(f"{len(kept)} operations with an example in {TARGET}")
     return code
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
