@@ -75,7 +75,8 @@
     ``0``: send the server-side settings above as no libpq ``options`` (PgBouncer
     refuses them; set them with ``ALTER ROLE ... SET`` instead). Default ``1``.
 ``MAIL_DOMAIN``
-    the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host);
+    the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host; an
+    IP address is written as its address literal, ``[127.0.0.1]``, ``[IPv6:::1]``);
     mail to ``<capability>@MAIL_DOMAIN`` must reach the ``mailin`` listener.
 ``MAIL_REPLY_MAILBOX``
     set (e.g. ``arbiter``) for plus-addressing, ``arbiter+<capability>@MAIL_DOMAIN``;

@@ -54,6 +54,7 @@ def _check(record: dict, verdict: Verdict) -> None:
         raise Mismatch("the revealed seed does not hash to the published commitment")
     _check_seed_revealed(record["events"], seed)
     engine = _engine_of(record, verdict)
+    same_rules = engine.version == record.get("engine_version")  # else texts may differ
     players = len(record["players"])
     state = engine.setup(players, engine.load_options(players, record["options"]))
     resigned: set[int] = set()
@@ -74,6 +75,8 @@ def _check(record: dict, verdict: Verdict) -> None:
                     f"seq {event['seq']}: logged outcome {payload['outcome']} but "
                     f"the seed gives {derived}"
                 )
+            if same_rules:
+                _check_outcome_text(engine, prompt.spec, derived, event)
             state = engine.resolve(state, derived)
             verdict.rolls += 1
         elif kind == "move":
@@ -89,6 +92,23 @@ def _check(record: dict, verdict: Verdict) -> None:
         elif kind == "game-over":
             result = payload["result"]
     _check_result(engine, state, players, resigned, result, record.get("result"))
+
+
+def _check_outcome_text(engine: Engine, spec, outcome, event: dict) -> None:
+    """Check that a chance event's ``text`` (what players read in the log, mails and
+    pages) says what its outcome is (issue 22, item 14).
+
+    :raises Mismatch: the text is not what the engine writes for that outcome.
+    """
+    payload = event["payload"]
+    if "text" not in payload:
+        return
+    expected = engine.describe_outcome(dict(spec), outcome)
+    if payload["text"] != expected:
+        raise Mismatch(
+            f"seq {event['seq']}: the roll's text {shown(payload['text'], 100)} is not "
+            f"what its outcome says ({shown(expected, 100)})"
+        )
 
 
 def _engine_of(record: dict, verdict: Verdict) -> Engine:

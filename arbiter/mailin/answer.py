@@ -34,7 +34,8 @@ def build(
         lines += [*commands.legal_lines(seat), ""]
     if not last.ok and last.help:
         lines += [commands.HELP, ""]
-    lines += ["Now:", commands.status_text(seat), ""]
+    if not last.status:  # a last "status" already said it (issue 22, item 14)
+        lines += ["Now:", commands.status_text(seat), ""]
     if game.status == "active":
         lines.append('Reply to this mail with your next command ("help" lists them).')
     refs = [*incoming.references, *([incoming.message_id] if incoming.message_id else [])]

@@ -21,6 +21,8 @@ from urllib.parse import urlparse
 
 from flask import current_app
 
+from arbiter.service.mailboxes import as_mail_domain
+
 MAC_CHARS = 12
 """Characters of the base32 HMAC kept in the address (60 bits)."""
 
@@ -46,12 +48,22 @@ def _mac(game_id: str, seat: int, version: int) -> str:
 
 
 def mail_domain() -> str:
-    """Return ``MAIL_DOMAIN``, by default the host of ``BASE_URL``."""
-    return (
+    """Return ``MAIL_DOMAIN``, by default the host of ``BASE_URL``; an IP address is
+    written as the address literal mail takes (RFC 5321, 4.1.3: ``[127.0.0.1]``,
+    ``[IPv6:::1]``), never bare (``x@127.0.0.1``, which strict clients refuse: issue
+    22, item 14)."""
+    return as_mail_domain(
         current_app.config.get("MAIL_DOMAIN")
         or urlparse(current_app.config["BASE_URL"]).hostname
         or "localhost"
-    ).lower()
+    )
+
+
+def is_ours(domain: str) -> bool:
+    """True when ``domain`` (of a recipient) is :func:`mail_domain`, compared without
+    case; an IP address counts written either way (a reply to a mail sent before
+    reply addresses used the literal still arrives)."""
+    return as_mail_domain(domain) == mail_domain()
 
 
 def reply_address(game_id: str, seat: int, version: int) -> str:
@@ -68,7 +80,7 @@ def read(address: str) -> Capability | None:
     or its MAC does not verify (tampered, truncated, another game's or seat's)."""
     address = (address or "").strip().strip("<>").lower()
     local, at, domain = address.rpartition("@")
-    if not at or domain != mail_domain():
+    if not at or not is_ours(domain):
         return None
     local = local.rpartition("+")[2]
     match = _LOCAL.match(local)

@@ -46,7 +46,8 @@ _VACATION = re.compile(r"^vacation\s+(\d{1,3})(\s+days?)?$")
 @dataclass
 class Done:
     """The result of one command: the line, whether it was taken, the answer text,
-    the stable ``code`` of a refusal, and whether the board picture goes along."""
+    the stable ``code`` of a refusal, and whether the board picture goes along;
+    ``status`` marks the answer of a ``status`` command (what the game waits for now)."""
 
     line: str
     ok: bool
@@ -55,6 +56,7 @@ class Done:
     board: bool = False
     legal: bool = False
     help: bool = False
+    status: bool = False
 
 
 @dataclass
@@ -176,7 +178,7 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
         game, engine, state = load(seat.game_id)
         return Done(line, True, view_text(engine.view(state, seat.seat)), board=True)
     if word == "status":
-        return Done(line, True, status_text(seat))
+        return Done(line, True, status_text(seat), status=True)
     if word == "resign":
         _, answer = moves.resign(seat.game_id, seat, key)
         return Done(line, True, f"Your resignation is recorded (version {answer['version']}).")

@@ -21,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from arbiter.mailin.capability import mail_domain
 from arbiter.mailin.receive import receive
+from arbiter.service.mailboxes import as_mail_domain
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,9 @@ class Handler:
             self.domain = mail_domain()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
-        """Accept only recipients at ``MAIL_DOMAIN``."""
-        if not address.lower().endswith("@" + self.domain):
+        """Accept only recipients at ``MAIL_DOMAIN`` (an IP address as a literal, or
+        bare as reply addresses were written before: :func:`capability.is_ours`)."""
+        if as_mail_domain(address.rpartition("@")[2]) != self.domain:
             return "550 5.7.1 Relaying denied: not a reply address of this arbiter"
         envelope.rcpt_tos.append(address)
         return "250 OK"

@@ -1,9 +1,11 @@
 """The blueprint every REST resource is built on: flask-smorest's, with a JSON parser
-that answers every unreadable body with 400 problem+json."""
+that answers every unreadable body with 400 problem+json, and an ``X-Pagination``
+that keeps its page fields on an empty page."""
 
 from __future__ import annotations
 
 import flask_smorest
+from flask_smorest.pagination import PaginationMetadataSchema
 from webargs.flaskparser import FlaskParser
 
 from arbiter.errors import ArbiterError
@@ -36,6 +38,29 @@ class Blueprint(flask_smorest.Blueprint):
     """A flask-smorest blueprint whose arguments are read by :class:`Parser`."""
 
     ARGUMENTS_PARSER = Parser()
+
+    @staticmethod
+    def _make_pagination_metadata(page: int, page_size: int, item_count: int) -> dict:
+        """Return the ``X-Pagination`` header's fields with every page field present,
+        on an empty list and past the last page too (flask-smorest's own gives only
+        ``total`` and ``total_pages`` there: issue 22, item 15): ``total``,
+        ``total_pages`` (0 for an empty list), ``first_page`` (1), ``last_page`` (at
+        least 1), ``page`` (the page asked for), ``previous_page`` (before it, at most
+        the last page) and ``next_page`` when there are such pages."""
+        total_pages = -(-item_count // page_size)
+        last_page = max(total_pages, 1)
+        metadata = {
+            "total": item_count,
+            "total_pages": total_pages,
+            "first_page": 1,
+            "last_page": last_page,
+            "page": page,
+        }
+        if page > 1:
+            metadata["previous_page"] = min(page - 1, last_page)
+        if page < last_page:
+            metadata["next_page"] = page + 1
+        return PaginationMetadataSchema().dump(metadata)
 
     def arguments(self, schema, *args, **kwargs):
         """flask-smorest's ``arguments``, with a schema class made an instance once,

@@ -12,7 +12,7 @@ store stays the only writer), so a decided game's record verifies like any other
   <the round's deadline>, "round": true}``), with ``forfeit`` it resigns (``resigned``,
   ``"forfeit": true``) and ranks last; dice are rolled as the worker rolls them, until
   the game is over.
-- :func:`replace_seat`: a seat resigns on its withdrawn player's behalf (``resigned``
+- :func:`stage_replacement`: a seat resigns on its withdrawn player's behalf (``resigned``
   with ``"withdrawn": true``); from then on the engine's timeout move is played for it
   (:func:`arbiter.service.transition.settle`) and the game goes on for the others.
 """
@@ -24,7 +24,7 @@ from datetime import datetime
 
 from arbiter.models.timestamps import iso
 from arbiter.service import clock
-from arbiter.service.commit import commit
+from arbiter.service.commit import commit, stage
 from arbiter.service.games import load
 from arbiter.service.transition import Transition, settle
 from arbiter.store import NewEvent, StaleVersion
@@ -91,35 +91,39 @@ def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> boo
     return False
 
 
-def replace_seat(game_id: str, seat: int, tournament_id: str, by: str = "entrant") -> bool:
-    """Resign ``seat`` of ``game_id`` for its withdrawn player; its later decisions are
+def stage_replacement(
+    game_id: str, seat: int, tournament_id: str, by: str = "entrant"
+) -> tuple | None:
+    """Resign ``seat`` of ``game_id`` for its withdrawn player, in the caller's
+    transaction (not committed: the caller commits it with the tournament's
+    ``entry-replaced``, one transaction, issue 22, item 15); its later decisions are
     played by the engine's timeout move. ``by`` (``"organiser"`` or ``"entrant"``) is
     who withdrew the entry; the ``resigned`` event keeps it (an organiser's withdrawal
     is not the player's resignation: :func:`arbiter.service.ratings.reliability`).
-    Return True when this call did it (False: the game is over or the seat had already
-    resigned)."""
-    for _ in range(RETRIES):
-        game, engine, state = load(game_id)
-        if game.status != "active" or game.seats[seat].resigned:
-            return False
-        tr = Transition(game, engine, state)
-        tr.events.append(
-            NewEvent(
-                "resigned",
-                seat,
-                {
-                    "name": game.seats[seat].name,
-                    "withdrawn": True,
-                    "tournament": tournament_id,
-                    "by": by,
-                },
-            )
+
+    :returns: the arguments of :func:`arbiter.service.commit.after_commit` to call
+        once committed, or None when there is nothing to do (the game is over or the
+        seat had already resigned).
+    :raises StaleVersion: the game moved meanwhile; the session has been rolled back
+        (everything the caller staged with it is gone too).
+    """
+    game, engine, state = load(game_id)
+    if game.status != "active" or game.seats[seat].resigned:
+        return None
+    tr = Transition(game, engine, state)
+    tr.events.append(
+        NewEvent(
+            "resigned",
+            seat,
+            {
+                "name": game.seats[seat].name,
+                "withdrawn": True,
+                "tournament": tournament_id,
+                "by": by,
+            },
         )
-        game.seats[seat].resigned = True
-        settle(tr, game.resigned, roll=False)
-        try:
-            commit(tr)
-            return True
-        except StaleVersion:
-            log.info("game %s moved while seat %s was replaced; again", game_id, seat)
-    return False
+    )
+    game.seats[seat].resigned = True
+    settle(tr, game.resigned, roll=False)
+    _, after = stage(tr)
+    return after

@@ -380,7 +380,13 @@ def list_games(
     status: str | None = None, engine: str | None = None, player: str | None = None
 ) -> Any:
     """Return a select of games, newest first, filtered by status, engine and player
-    name (not email: addresses are never shown or searchable)."""
+    name (not email: addresses are never shown or searchable).
+
+    :raises Unprocessable: ``unknown-engine`` (naming the known ones) for an engine
+        there is none of, rather than an empty list (issue 22, item 15).
+    """
+    if engine:
+        engine_for(engine)
     query = (
         sa.select(Game)
         .options(defer(Game.state))  # summaries never show the state

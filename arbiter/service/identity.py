@@ -182,16 +182,26 @@ def principal_of_token(token: str) -> Principal:
 def _touch(row: ApiToken, now) -> bool:
     """Record that a token was used (at most once per ``LAST_USED_GRANULARITY``), in
     the caller's transaction (the request guard commits it at once); return whether
-    it wrote."""
-    if row.last_used_at is None or now - row.last_used_at >= LAST_USED_GRANULARITY:
+    it wrote.
+
+    On SQLite a reading request's transaction is deferred (:mod:`arbiter.database`):
+    when another connection holds the write lock, the time is not written now (the
+    token's next use writes it) rather than the read failing.
+    """
+    if row.last_used_at is not None and now - row.last_used_at < LAST_USED_GRANULARITY:
+        return False
+    try:
         db.session.execute(
             sa.update(ApiToken)
             .where(ApiToken.id == row.id)
             .values(last_used_at=now)
             .execution_options(synchronize_session=False)
         )
-        return True
-    return False
+    except sa.exc.OperationalError as err:
+        if db.session.get_bind().dialect.name != "sqlite" or "locked" not in str(err.orig):
+            raise
+        return False
+    return True
 
 
 def as_principal(who: Principal | str | None) -> Principal | None:

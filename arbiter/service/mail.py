@@ -46,6 +46,7 @@ from arbiter.extensions import db
 from arbiter.models import OutboxMail
 from arbiter.models.timestamps import utcnow
 from arbiter.service import consent
+from arbiter.service.mailboxes import as_mail_domain
 
 log = logging.getLogger(__name__)
 
@@ -335,7 +336,7 @@ def message(mail, png: bytes | None = None) -> EmailMessage:
 
 def message_id(mail_id: int, game_id: str | None) -> str:
     """Return the Message-ID of outbox row ``mail_id`` (the same for every resend)."""
-    host = urlparse(current_app.config["BASE_URL"]).hostname or "arbiter"
+    host = as_mail_domain(urlparse(current_app.config["BASE_URL"]).hostname or "arbiter")
     return f"<arbiter.outbox.{mail_id}.{game_id or 'account'}@{host}>"
 
 

@@ -8,9 +8,14 @@ inbox, so counting exact addresses let one inbox be invited once per tag. Dots a
 left alone (only some providers ignore them in the local part), as is any other
 separator. Folding may join two mailboxes of a server that gives ``+`` no meaning;
 that errs on the side of sending less.
+
+:func:`as_mail_domain` writes a host as the domain of an address: an IP address as
+its literal (``[127.0.0.1]``, ``[IPv6:::1]``), never bare.
 """
 
 from __future__ import annotations
+
+import ipaddress
 
 
 def mailbox(email: str) -> str:
@@ -22,3 +27,18 @@ def mailbox(email: str) -> str:
     if not at:
         return address
     return f"{local.split('+', 1)[0] or local}@{domain}"
+
+
+def as_mail_domain(host: str) -> str:
+    """Return ``host`` as the domain part of an address: a host name in lower case, an
+    IP address (bare or already a literal) as its address literal."""
+    inner = host.strip()
+    if inner.startswith("[") and inner.endswith("]"):
+        inner = inner[1:-1]
+        if inner.lower().startswith("ipv6:"):
+            inner = inner[5:]
+    try:
+        ip = ipaddress.ip_address(inner)
+    except ValueError:
+        return host.strip().lower()
+    return f"[{ip}]" if ip.version == 4 else f"[IPv6:{ip}]"

@@ -4,16 +4,17 @@ and the full record once it is over."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import sqlalchemy as sa
 from flask import current_app
 
 from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import Event, Game
+from arbiter.models import Event, Game, Seat
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import clock, identity, links
+from arbiter.service.accounts import DELETED_NAME
 from arbiter.service.games import get_game, load
 from arbiter.store import events_after
 
@@ -164,14 +165,22 @@ def legal_moves_if_changed(
     return tag, body
 
 
-def event_json(event: Event, seat: int | None, over: bool) -> dict:
+def event_json(event: Event, seat: int | None, over: bool, deleted: Collection[int] = ()) -> dict:
     """Return an event as ``seat`` may read it: hidden payloads are replaced by
-    ``{"hidden": true}`` (a chance keeps its spec) until the game is over."""
+    ``{"hidden": true}`` (a chance keeps its spec) until the game is over.
+
+    :param deleted: the seats whose player deleted their account
+        (:func:`deleted_seats`): the name an event of theirs recorded (``seat-joined``,
+        ``resigned``) reads as ``(deleted player)``; the log itself is never changed
+        (issue 22, item 15).
+    """
     payload = event.payload
     if not over and event.visible_to is not None and seat not in event.visible_to:
         payload = {"hidden": True}
         if event.kind == "chance":
             payload["spec"] = event.payload.get("spec")
+    elif event.seat in deleted and isinstance(payload, dict) and "name" in payload:
+        payload = {**payload, "name": DELETED_NAME}
     return {
         "seq": event.seq,
         "kind": event.kind,
@@ -181,12 +190,24 @@ def event_json(event: Event, seat: int | None, over: bool) -> dict:
     }
 
 
+def deleted_seats(game: Game | str) -> frozenset[int]:
+    """Return the seats of ``game`` (a row or an id) whose player deleted their
+    account (the seat's name is then ``DELETED_NAME``: :func:`accounts.delete`)."""
+    if isinstance(game, Game):
+        return frozenset(s.seat for s in game.seats if s.name == DELETED_NAME)
+    return frozenset(
+        db.session.scalars(
+            sa.select(Seat.seat).where(Seat.game_id == game, Seat.name == DELETED_NAME)
+        )
+    )
+
+
 def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -> dict:
     """Return ``{"events": [...], "version"}`` with ``seq > after``, as the reader
     may see them (at most 1,000; ``version`` is the seq of the last one returned, the
     ``after`` of the next call); with ``wait`` > 0, hold the request up to that many
     seconds (capped by ``LONG_POLL_MAX``) until there is something new (long-poll).
-    A game that is over answers at once: nothing more will come.
+    A game that is over or cancelled answers at once: nothing more will come.
 
     :raises ArbiterError: 400 ``after-past-version`` when ``after`` is past the game's
         version (see :func:`check_after`).
@@ -200,7 +221,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
             sa.select(Game.version, Game.status).where(Game.id == game_id)
         ).one()
         rows = events_after(game_id, after)
-        if rows or status == "over" or time.monotonic() >= deadline:
+        if rows or status in ENDED or time.monotonic() >= deadline:
             break
         db.session.rollback()
         time.sleep(0.1)
@@ -208,7 +229,8 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     over = game.status == "over"
     # the next ``after``: never past an event this answer did not include
     version = rows[-1].seq if rows else min(after, known)
-    return {"events": [event_json(e, seat, over) for e in rows], "version": version}
+    deleted = deleted_seats(game)
+    return {"events": [event_json(e, seat, over, deleted) for e in rows], "version": version}
 
 
 def check_after(after: int, version: int, code: str) -> None:
@@ -228,10 +250,19 @@ def check_after(after: int, version: int, code: str) -> None:
     )
 
 
-def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool, int]:
-    """Return ``(seat, over, version)`` for a reader opening a stream of ``game_id``
-    after seq ``after``: the token's seat (None: a spectator), whether the game is
-    over, and its version.
+ENDED = ("over", "cancelled")
+"""The statuses of a game whose log is complete: nothing more will come (a finished
+game ends with ``seed-revealed``, a cancelled one with ``game-cancelled``)."""
+
+LAST_KINDS = ("seed-revealed", "game-cancelled")
+"""The last event of a game that ended (:data:`ENDED`): a stream ends once it sent one."""
+
+
+def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool, int, bool]:
+    """Return ``(seat, over, version, ended)`` for a reader opening a stream of
+    ``game_id`` after seq ``after``: the token's seat (None: a spectator), whether the
+    game is over (its whole log is public), its version, and whether its log is
+    complete (over or cancelled, :data:`ENDED`: the stream ends once it is sent).
 
     :raises NotFound: ``game-not-found``; :raises arbiter.errors.Unauthorized: a
         token that opens no seat of this game; :raises ArbiterError: 400
@@ -240,7 +271,7 @@ def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool
     game = get_game(game_id, with_state=False)
     seat = reader_seat(game, token)
     check_after(after, game.version, "bad-last-event-id")
-    return seat, game.status == "over", game.version
+    return seat, game.status == "over", game.version, game.status in ENDED
 
 
 def backlog(game_id: str, after: int) -> list[Event]:
@@ -266,6 +297,7 @@ def record(game_id: str) -> dict:
             "The record, with its seed, is published when the game is over.", code="game-not-over"
         )
     rows = events_after(game_id, 0, limit=10**9)
+    deleted = deleted_seats(game)
     return {
         "id": game.id,
         "engine": game.engine,
@@ -274,6 +306,6 @@ def record(game_id: str) -> dict:
         "players": [{"seat": s.seat, "name": s.name} for s in game.seats],
         "seed": game.seed,
         "seed_commitment": game.seed_commitment,
-        "events": [event_json(e, None, True) for e in rows],
+        "events": [event_json(e, None, True, deleted) for e in rows],
         "result": game.result,
     }

@@ -12,8 +12,6 @@ standings and their tie-breaks are the pure package's
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 
 import sqlalchemy as sa
@@ -25,6 +23,7 @@ from arbiter.extensions import db
 from arbiter.models import Game, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
+from arbiter.tournaments import export
 
 CSV_COLUMNS = (
     "rank",
@@ -160,13 +159,11 @@ def standing_json(s: pairing.Standing, entry: TournamentEntry) -> dict:
 
 
 def standings_csv(rows: list[dict]) -> str:
-    """Return standings rows as CSV text (RFC 4180, a header line first)."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: row[k] for k in CSV_COLUMNS})
-    return out.getvalue()
+    """Return standings rows as CSV text (RFC 4180, a header line first), safe to open
+    in a spreadsheet (:func:`arbiter.tournaments.export.csv_text`): a name that starts
+    like a formula (``=``, ``+``, ``-``, ``@``) gets a leading ``'``, ``withdrawn`` is
+    ``1``/``0`` (issue 22, item 9)."""
+    return export.csv_text(CSV_COLUMNS, [[row[k] for k in CSV_COLUMNS] for row in rows])
 
 
 def round_json(tournament: Tournament, number: int) -> dict:

@@ -47,6 +47,7 @@ from arbiter.service import tournament_rounds as rounds
 from arbiter.service.commit import after_commit
 from arbiter.service.identity import Principal
 from arbiter.service.tournament_log import TournamentMoved
+from arbiter.store import StaleVersion
 from engines.base import EngineError
 
 FORMATS = ("round_robin", "swiss")
@@ -117,7 +118,12 @@ def summary(t: Tournament, with_entries: bool = False) -> dict:
 
 
 def list_tournaments(status: str | None = None, engine: str | None = None) -> Any:
-    """Return a select of tournaments, newest first, filtered by status and engine."""
+    """Return a select of tournaments, newest first, filtered by status and engine.
+
+    :raises Unprocessable: ``unknown-engine`` (issue 22, item 15).
+    """
+    if engine:
+        games.engine_for(engine)
     query = sa.select(Tournament).order_by(Tournament.created_at.desc(), Tournament.id.desc())
     if status:
         query = query.where(Tournament.status == status)
@@ -495,35 +501,51 @@ def resume(tournament_id: str, who: Principal) -> dict:
     return {**summary(get(tournament_id)), "games": resumed}
 
 
-def extend(tournament_id: str, who: Principal, seconds: int) -> dict:
-    """Move the current round's deadline ``seconds`` later (organiser). Log
-    ``round-extended``.
+def extend(tournament_id: str, who: Principal, seconds: int, key: str | None = None) -> dict:
+    """Move the current round's deadline ``seconds`` later (organiser), once per
+    ``Idempotency-Key`` (scoped to the caller's token: a retry gets the first answer
+    and moves nothing again; issue 22, item 15). Log ``round-extended``.
 
     :raises Conflict: ``not-running``, ``no-round-deadline``.
+    :raises Unprocessable: ``bad-idempotency-key``, ``idempotency-key-reused`` (the
+        key came with another body or route).
     """
-    t = organised(tournament_id, who)
-    _running(t)
-    row = db.session.get(TournamentRound, (t.id, t.round))
-    if row.deadline is None:
-        raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
-    row.deadline = row.deadline + timedelta(seconds=seconds)
-    tournament_log.append(
-        t,
-        [("round-extended", {"round": t.round, "seconds": seconds, "deadline": iso(row.deadline)})],
-        {} if t.paused_at else {"deadline": row.deadline},
-        [row],
-    )
-    db.session.commit()
-    return summary(t)
+
+    def run(row) -> tuple[int, dict]:
+        t = organised(tournament_id, who)
+        _running(t)
+        rnd = db.session.get(TournamentRound, (t.id, t.round))
+        if rnd.deadline is None:
+            raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
+        rnd.deadline = rnd.deadline + timedelta(seconds=seconds)
+        tournament_log.append(
+            t,
+            [
+                (
+                    "round-extended",
+                    {"round": t.round, "seconds": seconds, "deadline": iso(rnd.deadline)},
+                )
+            ],
+            {} if t.paused_at else {"deadline": rnd.deadline},
+            [rnd],
+        )
+        answer = summary(t)
+        idempotency.commit_answer(row(200, answer), "extended this round")
+        return 200, answer
+
+    body = {"tournament": tournament_id, "seconds": seconds}
+    scope = f"tournaments:{who.token_hash}"
+    return idempotency.once(scope, key, body, run, route="POST extend")[1]
 
 
 def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
     """Have the timeout policy play a withdrawn entry's unfinished games (organiser):
-    each of its seats resigns for it (:func:`arbiter.service.adjudication.replace_seat`)
+    each of its seats resigns for it (:func:`arbiter.service.adjudication.stage_replacement`)
     and the engine's timeout move is played for it from then on. Log
-    ``entry-replaced``. Each resignation says who withdrew the entry (``by``):
-    one the organiser withdrew is a forfeit of the organiser's making and does not
-    count against the player's reliability (:func:`arbiter.service.ratings.reliability`).
+    ``entry-replaced``, in the same transaction as the resignations (all or none;
+    again when a game moved meanwhile). Each resignation says who withdrew the entry
+    (``by``): one the organiser withdrew is a forfeit of the organiser's making and
+    does not count against the player's reliability (:func:`arbiter.service.ratings.reliability`).
 
     :raises Conflict: ``entry-not-withdrawn``, ``nothing-to-replace`` (no game of it
         is being played).
@@ -546,13 +568,38 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
     if not seats:
         raise Conflict("This entry has no game being played.", code="nothing-to-replace")
     by = _withdrawn_by(t.id, entry.id)
-    done = [g for g, seat in seats if adjudication.replace_seat(g, seat, t.id, by)]
-    t = get(tournament_id)
+    for attempt in range(1, adjudication.RETRIES + 1):
+        try:
+            done, afters = _stage_replacements(t, entry.id, seats, by)
+            db.session.commit()  # every resignation and entry-replaced, or none
+            break
+        except StaleVersion:  # a game moved: nothing was written
+            if attempt == adjudication.RETRIES:
+                raise
+    for after in afters:
+        after_commit(*after)
+    return {**summary(get(tournament_id)), "games": done}
+
+
+def _stage_replacements(
+    t: Tournament, entry_id: str, seats: list[tuple[str, int]], by: str
+) -> tuple[list[str], list[tuple]]:
+    """Stage each seat's resignation and the tournament's ``entry-replaced``, not
+    committed; return the games replaced and their :func:`after_commit` arguments.
+
+    :raises StaleVersion: a game moved; the session has been rolled back.
+    """
+    done, afters = [], []
+    for game_id, seat in seats:
+        after = adjudication.stage_replacement(game_id, seat, t.id, by)
+        if after is not None:
+            done.append(game_id)
+            afters.append(after)
     tournament_log.append(
-        t, [("entry-replaced", {"entry": entry.id, "policy": "timeout-move", "games": done})]
+        get(t.id),
+        [("entry-replaced", {"entry": entry_id, "policy": "timeout-move", "games": done})],
     )
-    db.session.commit()
-    return {**summary(t), "games": done}
+    return done, afters
 
 
 def _withdrawn_by(tournament_id: str, entry_id: str) -> str:

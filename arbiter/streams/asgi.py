@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlencode
 
 from a2wsgi import WSGIMiddleware
 
-from arbiter import bodies, metrics, unavailable
+from arbiter import bodies, database, metrics, unavailable
 from arbiter.errors import ArbiterError, problem_body, problem_for
 from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
@@ -190,7 +190,7 @@ class Front:
         """Run ``func(*args)`` inside a Flask app context in a worker thread."""
 
         def run():
-            with self.flask.app_context():
+            with self.flask.app_context(), database.reading():  # streams only read
                 return func(*args)
 
         return await asyncio.to_thread(run)
@@ -200,8 +200,9 @@ class Front:
     async def game_stream(self, game_id: str, scope: dict, receive, send) -> None:
         """``GET /v1/games/{id}/stream``: the backlog after ``Last-Event-ID`` (or
         ``?after=``), then every new event as it is committed, each exactly once; the
-        stream ends once the game is over and its last event sent, or when the personal token that
-        opened it is revoked. A game over with nothing after ``after`` answers 204
+        stream ends once the game is over (or cancelled) and its last event sent, or when
+        the personal token that opened it is revoked. A game over or cancelled with
+        nothing after ``after`` answers 204
         (an EventSource then stops reconnecting); an ``after`` past the game's version
         is refused (400 ``bad-last-event-id``)."""
         from arbiter.service import reading
@@ -211,7 +212,7 @@ class Front:
             after = wire.read_start(
                 header(scope, b"last-event-id"), (query.get("after") or [None])[0]
             )
-            seat, over, version, who = await self.in_thread(
+            seat, over, version, ended, who = await self.in_thread(
                 open_game_stream, game_id, header(scope, b"authorization"), after
             )
         except ArbiterError as err:
@@ -220,7 +221,7 @@ class Front:
         except unavailable.UNREACHABLE as err:
             await self.send_unavailable(send, err)
             return
-        if over and after >= version:
+        if ended and after >= version:
             await send({"type": "http.response.start", "status": 204, "headers": []})
             await send(body(b"", more=False))
             return
@@ -238,18 +239,22 @@ class Front:
         try:
             try:
                 rows = await self.in_thread(reading.backlog, game_id, after)
+                deleted = await self.in_thread(reading.deleted_seats, game_id) if rows else ()
             except unavailable.UNREACHABLE as err:
                 await self.send_unavailable(send, err)
                 return
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
             await send(body(b"retry: %d\n\n" % config["STREAM_RETRY_MS"]))
             over = over or any(e.kind == "game-over" for e in rows)
+            ended = ended or any(e.kind in reading.LAST_KINDS for e in rows)
             version = rows[-1].seq if rows else after
             for event in rows:
                 await send(
-                    body(render_sse(game_id, reading.event_json(event, seat, over), version))
+                    body(
+                        render_sse(game_id, reading.event_json(event, seat, over, deleted), version)
+                    )
                 )
-            if over:  # the backlog holds the game's last events: nothing more comes
+            if ended:  # the backlog holds the game's last events: nothing more comes
                 await send(body(b"", more=False))
                 return
             reader.last[game_id] = max(reader.last[game_id], version)
@@ -488,10 +493,11 @@ def token_of(who) -> Who:
 
 def open_game_stream(
     game_id: str, authorization: str | None, after: int
-) -> tuple[int | None, bool, int, Who]:
+) -> tuple[int | None, bool, int, bool, Who]:
     """Authenticate a game stream's reader as the Flask guard does; return its seat
-    (None: spectator), whether the game is over, the game's version and the reader's
-    :data:`Who` (runs in a worker thread).
+    (None: spectator), whether the game is over, the game's version, whether its log
+    is complete (over or cancelled) and the reader's :data:`Who` (runs in a worker
+    thread).
 
     :raises ArbiterError: as :func:`arbiter.service.reading.stream_reader` (400
         ``bad-last-event-id`` for an ``after`` past the version)."""
@@ -518,13 +524,15 @@ def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
 
 
 def game_over(game_id: str) -> bool:
-    """True when ``game_id`` is over (one indexed read; runs in a worker thread)."""
+    """True when ``game_id`` is over or cancelled, :data:`arbiter.service.reading.ENDED`
+    (one indexed read; runs in a worker thread)."""
     import sqlalchemy as sa
 
     from arbiter.extensions import db
     from arbiter.models import Game
+    from arbiter.service.reading import ENDED
 
-    return db.session.scalar(sa.select(Game.status).where(Game.id == game_id)) == "over"
+    return db.session.scalar(sa.select(Game.status).where(Game.id == game_id)) in ENDED
 
 
 def render_sse(game_id: str, event: dict, version: int) -> bytes:

@@ -22,7 +22,8 @@ A reader is fed in one of two ways:
 
 A reader cut off reconnects with ``Last-Event-ID``, so one stuck client never delays
 the others. A game stream ends once it was sent the game's last event (the
-``seed-revealed`` after ``game-over``: nothing more can come). A notice that a
+``seed-revealed`` after ``game-over``, or a cancelled game's ``game-cancelled``:
+nothing more can come). A notice that a
 personal token was revoked or an account deleted (Redis ``<STREAM_CHANNEL>:revoked``,
 or in-process) ends every stream opened with that token or by that account; every
 ``STREAM_REVOKE_CHECK_SECONDS`` one query per 500 open tokens re-checks them (a notice
@@ -42,7 +43,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from arbiter import metrics
+from arbiter import database, metrics
 from arbiter.streams import publish
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,9 @@ by default: 256 KiB waiting in its connection, past what the socket took)."""
 
 LAST_KIND = "seed-revealed"
 """The last event of a game that is over: it follows ``game-over`` in the same commit
-(:meth:`arbiter.service.transition.Transition.settle`); nothing comes after it."""
+(:meth:`arbiter.service.transition.Transition.settle`); nothing comes after it. A
+cancelled game's last is ``game-cancelled`` (both:
+:data:`arbiter.service.reading.LAST_KINDS`)."""
 END = (None, -1, b"")
 """The queue item after a game stream's last event: the stream ends there."""
 REVOKED_MEMORY = 120.0
@@ -368,7 +371,7 @@ class Hub:
         """Return the events of ``game_id`` after ``after`` (runs in a worker thread)."""
         from arbiter.store import events_after
 
-        with self.app.app_context():
+        with self.app.app_context(), database.reading():
             return events_after(game_id, after, limit=READ_LIMIT)
 
     def deliver(self, game_id: str, feed: Feed, rows: list) -> None:
@@ -379,7 +382,7 @@ class Hub:
         Each event is rendered once per (renderer, visibility), and each direct write
         is joined once per (renderer, seat, seq already held): readers of one audience
         share the very same bytes."""
-        from arbiter.service.reading import event_json
+        from arbiter.service.reading import LAST_KINDS, event_json
 
         feed.over = over = feed.over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq
@@ -393,7 +396,7 @@ class Hub:
                 data = rendered[key] = render(game_id, event_json(event, seat, over), version)
             return data
 
-        ends = any(e.kind == LAST_KIND for e in rows)
+        ends = any(e.kind in LAST_KINDS for e in rows)  # over, or cancelled
         for reader in list(feed.readers):
             seat = reader.seats.get(game_id)
             last = reader.last.get(game_id, 0)
@@ -427,7 +430,7 @@ class Hub:
         every = float(self.app.config.get("STREAM_POLL_SECONDS", 1.0))
 
         def versions(ids: list[str]) -> list[tuple[str, int]]:
-            with self.app.app_context():
+            with self.app.app_context(), database.reading():
                 from arbiter.extensions import db
 
                 out = []
@@ -460,7 +463,7 @@ class Hub:
         every = float(self.app.config.get("STREAM_REVOKE_CHECK_SECONDS", 30.0))
 
         def dead(ids: list[str]) -> set[str]:
-            with self.app.app_context():
+            with self.app.app_context(), database.reading():
                 from arbiter.extensions import db
 
                 now, out = utcnow(), set()

@@ -37,13 +37,14 @@ def missed_lines(games: Followed, after: dict[str, int]) -> tuple[list[bytes], d
         if after[game_id] >= version:
             continue
         rows = reading.backlog(game_id, after[game_id])
+        deleted = reading.deleted_seats(game_id) if rows else frozenset()
         over = over or any(e.kind == "game-over" for e in rows)
         last = rows[-1].seq if rows else after[game_id]
         for event in rows:
             sent[game_id] = event.seq
             lines.append(
                 wire.with_cursor(
-                    wire.ndjson(game_id, reading.event_json(event, seat, over), last), sent
+                    wire.ndjson(game_id, reading.event_json(event, seat, over, deleted), last), sent
                 )
             )
     return lines, sent

@@ -61,12 +61,7 @@ def game_list():
             "for every game.",
             code="bad-filter",
         )
-    page = max(1, request.args.get("page", 1, type=int) or 1)
-    if page > MAX_PAGE:
-        raise ArbiterError(
-            f"There is no page {page} of the games list: pages go up to {MAX_PAGE}.",
-            code="bad-page",
-        )
+    page = page_number(request.args.get("page"))
     query = games.list_games(status=status, engine=engine)
     rows = db.session.scalars(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1)).all()
     titles = {e.id: e.title for e in engines.all_engines()}
@@ -80,6 +75,31 @@ def game_list():
         titles=titles,
         mine=seats.held(),
     )
+
+
+def page_number(raw: str | None) -> int:
+    """Return the page a list's ``?page=`` asks for: 1 when it is absent or empty,
+    else a whole number from 1 to :data:`MAX_PAGE` (issue 22, item 14).
+
+    :raises ArbiterError: 400 ``bad-page`` for anything else (``-1``, ``0``, ``abc``,
+        ``2.5``, a number past ``MAX_PAGE``), with a sentence saying why.
+    """
+    if raw is None or raw == "":
+        return 1
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()) or not text.strip("0"):
+        raise ArbiterError(
+            f"There is no page {raw[:40]!r} of this list: a page is a whole number "
+            "from 1 (the newest), or leave it out for the first page.",
+            code="bad-page",
+        )
+    digits = text.lstrip("0")
+    if len(digits) > len(str(MAX_PAGE)) or int(digits) > MAX_PAGE:
+        raise ArbiterError(
+            f"There is no page {digits[:40]} of this list: pages go up to {MAX_PAGE}.",
+            code="bad-page",
+        )
+    return int(digits)
 
 
 @bp.get("/games/<game_id>")

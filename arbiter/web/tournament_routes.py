@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
+import engines
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.service import tournament_results as results
@@ -33,7 +34,15 @@ def tournament_list():
             "for every tournament.",
             code="bad-filter",
         )
-    query = tournaments.list_tournaments(status, request.args.get("engine") or None)
+    engine = request.args.get("engine") or None
+    if engine is not None and engine not in engines.ENGINE_MODULES:
+        raise ArbiterError(
+            f"There is no game {engine!r} to show tournaments of: choose one of "
+            f"{', '.join(sorted(engines.ENGINE_MODULES))}, or leave it out "
+            "for every tournament.",
+            code="bad-filter",
+        )
+    query = tournaments.list_tournaments(status, engine)
     rows = [tournaments.summary(t) for t in db.session.scalars(query.limit(LISTED))]
     return render_template("tournaments.html", tournaments=rows, status=status, statuses=STATUSES)
 

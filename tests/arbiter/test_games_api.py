@@ -3,6 +3,7 @@ input answered with problem+json, a stable code, and nothing appended."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -429,3 +430,43 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_timeout_moves(app, 
     from arbiter.verify import verify
 
     assert verify(record).ok
+
+
+@pytest.mark.parametrize("path", ["/v1/games", "/v1/tournaments"])
+def test_an_unknown_engine_filter_is_refused_naming_the_known_engines(client, path):
+    """Issue 22, item 15: ``?engine=nope`` answered an empty list, as if there were no
+    such games yet; it is a 422 problem with the stable code ``unknown-engine`` and a
+    detail naming the engines there are."""
+    answer = client.get(f"{path}?engine=nope")
+    assert_problem(answer, 422, "unknown-engine")
+    for engine in ("space-worm", "dark-horse", "star-maps", "worms"):
+        assert engine in answer.json["detail"]
+    assert client.get(f"{path}?engine=worms").status_code == 200
+
+
+def test_x_pagination_keeps_its_page_fields_on_an_empty_page(client):
+    """Issue 22, item 15: ``X-Pagination`` dropped every page field on an empty page
+    (``{"total": 0, "total_pages": 0}``), and ``page`` past the last page; a client
+    paging through had nothing to read its place from. Now they are always there."""
+    empty = client.get("/v1/games?status=cancelled&page=1&page_size=5")
+    assert empty.status_code == 200 and empty.json == []
+    assert json.loads(empty.headers["X-Pagination"]) == {
+        "total": 0,
+        "total_pages": 0,
+        "first_page": 1,
+        "last_page": 1,
+        "page": 1,
+    }
+    new_game(client)
+    past = client.get("/v1/games?page=3&page_size=5")
+    assert past.json == []
+    assert json.loads(past.headers["X-Pagination"]) == {
+        "total": 1,
+        "total_pages": 1,
+        "first_page": 1,
+        "last_page": 1,
+        "page": 3,
+        "previous_page": 1,
+    }
+    first = json.loads(client.get("/v1/games?page=1&page_size=5").headers["X-Pagination"])
+    assert first == {"total": 1, "total_pages": 1, "first_page": 1, "last_page": 1, "page": 1}

@@ -12,11 +12,14 @@ import os
 import threading
 import time
 import uuid
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 import requests
+import sqlalchemy as sa
 
 from arbiter.extensions import db
+from arbiter.models import OutboxMail
 from arbiter.service.chance import advance_chance
 from arbiter.streams import wire
 from tests import processes
@@ -591,3 +594,79 @@ def test_a_finished_game_answers_at_once_and_its_streams_end(server):
     assert answer.status_code == 200
     assert answer.json() == {"events": [], "version": final}
     assert time.monotonic() - start < 2
+
+
+def test_a_cancelled_games_streams_end_as_a_finished_games_do(server):
+    """Issue 22, item 15: a cancelled game (an invited player declined) kept its
+    streams open and its long-polls waiting, though nothing more can come. Now a
+    stream open before the cancellation gets ``game-cancelled`` and ends, a reconnect
+    after it is 204, and a long-poll with nothing after ``after`` answers at once."""
+    url, app = server
+    client = app.test_client()
+    tag = uuid.uuid4().hex[:8]
+    host = sign_in(client, app, f"host-{tag}@example.org", "Host")
+    stranger = f"stranger-{tag}@example.org"
+    made = requests.post(
+        f"{url}/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [
+                {"name": "Host", "email": f"host-{tag}@example.org"},
+                {"name": "Stranger", "email": stranger},
+            ],
+        },
+        headers={"Authorization": f"Bearer {host}"},
+        timeout=TIMEOUT,
+    )
+    assert made.status_code == 201 and made.json()["status"] == "waiting", made.text
+    base = f"{url}/v1/games/{made.json()['id']}"
+    version = requests.get(base, timeout=TIMEOUT).json()["version"]
+    live = SSE(f"{base}/stream", {"Last-Event-ID": str(version)})
+    time.sleep(0.3)
+    with app.app_context():
+        mail = db.session.scalars(
+            sa.select(OutboxMail).where(
+                OutboxMail.to_addr == stranger, OutboxMail.dedupe_key.like("invite:%")
+            )
+        ).one()
+    link = urlparse(next(w for w in mail.body.split() if "/v1/invitations/" in w))
+    invitation = link.path.rsplit("/", 1)[1]
+    declined = requests.post(
+        f"{url}/v1/invitations/{invitation}/decline",
+        json={"token": parse_qs(link.query)["token"][0]},
+        timeout=TIMEOUT,
+    )
+    assert declined.status_code == 200, declined.text
+    assert requests.get(base, timeout=TIMEOUT).json()["status"] == "cancelled"
+    final = requests.get(base, timeout=TIMEOUT).json()["version"]
+    kinds = [m["event"] for m in live.events(final - version)]
+    assert kinds[-1] == "game-cancelled"
+    assert stream_ends_within(live, 5)  # was: open (with keep-alives) until the client left
+    start = time.monotonic()
+    again = requests.get(f"{base}/stream", headers={"Last-Event-ID": str(final)}, timeout=TIMEOUT)
+    assert again.status_code == 204 and again.content == b""
+    answer = requests.get(f"{base}/events", params={"after": final, "wait": 5}, timeout=TIMEOUT)
+    assert answer.status_code == 200 and answer.json() == {"events": [], "version": final}
+    assert time.monotonic() - start < 2
+
+
+def stream_ends_within(stream: SSE, seconds: float) -> bool:
+    """True when ``stream`` ends within ``seconds`` without another event (else it is
+    closed here)."""
+    box: list[str] = []
+
+    def read() -> None:
+        try:
+            stream.next()
+            box.append("event")
+        except EOFError:
+            box.append("ended")
+        except requests.RequestException:
+            box.append("closed")
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        stream.close()
+    return box == ["ended"]

@@ -147,3 +147,19 @@ def test_a_version_no_longer_played_is_checked_under_todays_rules_with_a_note(re
         f"arbiter no longer plays; checked with version "
         f"{record['engine_version']}"
     ]
+
+
+def test_verify_refuses_a_record_whose_roll_text_was_edited(client, app):
+    """Issue 22, item 14: ``arbiter verify`` checked only a roll's outcome, so a record
+    whose roll *text* (what players read) was edited still verified."""
+    game_id, tokens = new_game(client, players=2)
+    play_out(client, app, game_id, tokens, seed=4)
+    record = client.get(f"/v1/games/{game_id}/record").json
+    assert verify(record).ok
+    forged = copy.deepcopy(record)
+    event = next(e for e in forged["events"] if e["kind"] == "chance")
+    assert event["payload"]["text"]
+    event["payload"]["text"] = "dice: 6, 6, 6, 6, 6, 6, 6, 6"
+    verdict = verify(forged)
+    assert not verdict.ok
+    assert f"seq {event['seq']}: the roll's text" in verdict.mismatch

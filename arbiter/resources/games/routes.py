@@ -342,16 +342,17 @@ class Stream(MethodView):
         ``after``), then each new one as it is committed (served by the web process's
         event loop; a Flask server alone answers the backlog and ends, and the client
         reconnects with its Last-Event-ID). The stream ends after the game's last event;
-        a game over with nothing after ``Last-Event-ID`` answers 204."""
+        a game over or cancelled with nothing after ``Last-Event-ID`` answers 204."""
         after = wire.read_start(request.headers.get("Last-Event-ID"), request.args.get("after"))
-        seat, over, known = reading.stream_reader(game_id, guard.principal(), after)
-        if over and after >= known:
+        seat, over, known, ended = reading.stream_reader(game_id, guard.principal(), after)
+        if ended and after >= known:
             return Response(status=204)
         rows = reading.backlog(game_id, after)
+        deleted = reading.deleted_seats(game_id) if rows else frozenset()
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
         text = b"retry: %d\n\n" % current_app.config["STREAM_RETRY_MS"] + b"".join(
-            wire.sse(reading.event_json(e, seat, over), version) for e in rows
+            wire.sse(reading.event_json(e, seat, over, deleted), version) for e in rows
         )
         return Response(text, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
 

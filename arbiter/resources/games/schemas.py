@@ -185,7 +185,12 @@ class GameQuerySchema(Schema):
     """Filters of ``GET /v1/games``."""
 
     status = fields.String(validate=validate.OneOf(GAME_STATUSES))
-    engine = fields.String()
+    engine = fields.String(
+        metadata={
+            "enum": list(engines.ENGINE_MODULES),
+            "description": "an engine id (422 unknown-engine, naming the known ones)",
+        }
+    )
     player = fields.String(metadata={"description": "a player's name"})
 
 

@@ -190,11 +190,17 @@ class Extend(MethodView):
     @blp.response(200, s.TournamentSchema)
     @blp.alt_response(403, schema=ProblemSchema, description="not-organiser")
     @blp.alt_response(409, schema=ProblemSchema, description="not-running, no-round-deadline")
-    @blp.doc(**TOKEN)
+    @blp.alt_response(
+        422, schema=ProblemSchema, description="bad-idempotency-key, idempotency-key-reused"
+    )
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **TOKEN)
     def post(self, data, tournament_id):
         """Move the current round's deadline later (the organiser's token with
-        tournaments:write)."""
-        return tournaments.extend(tournament_id, guard.principal(), data["seconds"])
+        tournaments:write). With an Idempotency-Key, a retry gets the first answer and
+        moves the deadline no further."""
+        return tournaments.extend(
+            tournament_id, guard.principal(), data["seconds"], headers.idempotency_key()
+        )
 
 
 def wants_csv(args: dict) -> bool:

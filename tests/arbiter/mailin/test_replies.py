@@ -19,7 +19,7 @@ from tests.arbiter.mailin.support import (
     started,
     turn_mail,
 )
-from tests.helpers import agreed
+from tests.helpers import agreed, auth, new_game, until_decision
 
 
 def first_legal(app, game_id: str, seat: int) -> str:
@@ -226,3 +226,20 @@ def test_status_gives_the_deadline_in_the_players_zone(app, client):
     mail_from(app, game_id, seat, "status")
     body = answers(app, game_id)[-1].body
     assert "Your deadline:" in body and " CET" in body
+
+
+def test_status_after_the_game_ended_says_the_result_once(app, client):
+    """Issue 22, item 14: a ``status`` reply after the game ended was answered with
+    the result twice (the command's answer, then "Now:" saying it again)."""
+    game_id, tokens = new_game(client, players=2, emails=True)
+    until_decision(client, app, game_id)
+    seat = game_row(app, game_id)["to_act"][0]
+    other = 1 - seat
+    resigned = client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[other]))
+    assert resigned.status_code in (200, 201), resigned.json
+    assert game_row(app, game_id)["status"] == "over"
+    outcome, code = answer_to(app, game_id, seat, "status\n")
+    assert (outcome.status, code) == ("accepted", "answered")
+    body = answers(app, game_id)[-1].body
+    assert body.count("Ranking, best first:") == 1, body
+    assert body.count(": over.") == 1, body

@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from arbiter.extensions import db
 from arbiter.mailin import smtp as mailin_smtp
+from arbiter.mailin.capability import read
+from arbiter.models import OutboxMail
+from arbiter.service.mail import message
 from tests.arbiter.mailin.support import ADDRESS, inbound, reply, started, turn_mail
 from tests.conftest import free_port, make_app
 
@@ -84,3 +88,41 @@ def test_the_pipe_command_exits_with_sysexits_codes(tmp_path):
     assert pipe(env, b"no headers here at all\n").returncode == 65
     down = {**env, "DATABASE_URL": f"postgresql://nobody@127.0.0.1:{free_port()}/none"}
     assert pipe(down, msg).returncode == 75
+
+
+@pytest.mark.parametrize(
+    "base_url, domain",
+    [("http://127.0.0.1:5000", "[127.0.0.1]"), ("http://[::1]:5000", "[IPv6:::1]")],
+)
+def test_reply_addresses_at_an_ip_address_use_the_address_literal(tmp_path, base_url, domain):
+    """Issue 22, item 14: with ``BASE_URL`` at a bare IP address (the embedded default,
+    ``http://127.0.0.1:<port>``) reply addresses were ``...@127.0.0.1``, which strict
+    mail clients refuse; they are ``...@[127.0.0.1]`` (RFC 5321 address literal). The
+    SMTP listener takes a reply to it, and to the bare form of mails sent before."""
+    app = make_app(f"sqlite:///{tmp_path / 'ip.sqlite3'}", BASE_URL=base_url)
+    client = app.test_client()
+    game_id = started(client, app)
+    mail = turn_mail(app, game_id, 0)
+    to = mail.headers["Reply-To"]
+    assert to.endswith("@" + domain), to
+    with app.app_context():
+        sent = message(db.session.get(OutboxMail, mail.id))
+    assert str(sent["Reply-To"]) == to
+    assert sent["Message-ID"].endswith("@" + domain + ">")
+    bare = to.replace(domain, domain.strip("[]").removeprefix("IPv6:"))
+    sent_to = [to, bare] if "." in domain else [to]  # x@::1 is no address at all
+    port = free_port()
+    listener = mailin_smtp.controller(app, f"smtp://127.0.0.1:{port}")
+    listener.start()
+    try:
+        with smtplib.SMTP("127.0.0.1", port) as conn:
+            for address in sent_to:
+                conn.send_message(
+                    reply(address, "status", ADDRESS.format(0)), ADDRESS.format(0), [address]
+                )
+    finally:
+        listener.stop()
+    assert [row.rcpt for row in inbound(app)] == sent_to
+    with app.app_context():
+        assert read(to) is not None and read(bare) is not None
+        assert read(to.replace(domain, "[10.0.0.1]")) is None
