@@ -116,14 +116,15 @@ def server(request, tmp_path_factory):
     )
     request.addfinalizer(lambda: processes.stop(procs, 5))
     url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
+    deadline = time.monotonic() + 120  # uvicorn starts slowly on a loaded 2-core machine
+    while True:
         try:
-            if requests.get(f"{url}/v1/engines", timeout=2).ok:
+            if requests.get(f"{url}/v1/engines", timeout=5).ok:
                 break
         except requests.RequestException:
-            time.sleep(0.1)
-    else:
-        pytest.fail((tmp_path / "logs" / "web.log").read_text())
+            time.sleep(0.2)
+        if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+            pytest.fail((tmp_path / "logs" / "web.log").read_text())
     yield url, app
     with app.app_context():
         db.engine.dispose()
