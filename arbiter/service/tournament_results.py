@@ -22,7 +22,7 @@ from sqlalchemy.orm import defer
 from arbiter import tournaments as pairing
 from arbiter.errors import Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import Game, Tournament, TournamentEntry, TournamentGame, TournamentRound
+from arbiter.models import Event, Game, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
 
@@ -76,20 +76,51 @@ def tables(tournament_id: str, number: int | None = None) -> list[tuple[Tourname
     return [tuple(row) for row in db.session.execute(query).all()]
 
 
-def game_result(table: TournamentGame, game: Game) -> pairing.GameResult | None:
-    """Return the table's result, None while its game is being played."""
+def game_result(
+    table: TournamentGame, game: Game, absent: set[int] | None = None
+) -> pairing.GameResult | None:
+    """Return the table's result, None while its game is being played.
+
+    :param absent: the seats that lost by forfeit at a round deadline without having
+        made a move (:func:`absent_seats`): the result says they ``forfeited`` (the
+        TRF's ``-``, their opponent's ``+``; a forfeit is no game played).
+    """
     if game.status != "over" or game.result is None:
         return None
+    if absent is None:
+        absent = absent_seats([game.id]).get(game.id, set())
     return pairing.GameResult(
         table.round,
         tuple(table.players),
         places(game.result.get("ranking", []), len(table.players)),
+        tuple(p for i, p in enumerate(table.players) if i in absent),
     )
 
 
-def results(tournament_id: str) -> list[pairing.GameResult]:
-    """Return the results of every finished game of the tournament."""
-    out = [game_result(t, g) for t, g in tables(tournament_id)]
+def absent_seats(game_ids: list[str]) -> dict[str, set[int]]:
+    """Return ``{game: seats}`` of the seats a round deadline forfeited that never made
+    a move of their own (``resigned`` with ``"absent": true``,
+    :func:`arbiter.service.adjudication.decide_by_clock`)."""
+    if not game_ids:
+        return {}
+    found: dict[str, set[int]] = {}
+    rows = db.session.execute(
+        sa.select(Event.game_id, Event.seat, Event.payload).where(
+            Event.game_id.in_(game_ids), Event.kind == "resigned"
+        )
+    )
+    for game_id, seat, payload in rows:
+        if (payload or {}).get("absent"):
+            found.setdefault(game_id, set()).add(seat)
+    return found
+
+
+def results(tournament_id: str, *, number: int | None = None) -> list[pairing.GameResult]:
+    """Return the results of every finished game of the tournament (of round
+    ``number`` only, if given)."""
+    pairs = tables(tournament_id, number)
+    absent = absent_seats([g.id for _, g in pairs if g.status == "over"])
+    out = [game_result(t, g, absent.get(g.id, set())) for t, g in pairs]
     return [r for r in out if r is not None]
 
 

@@ -19,8 +19,9 @@
   says ``"reason": "rounds-played"``.
 - The round ends when its last game ends (the game's commit enqueues
   :func:`advance`), or at its deadline (``round_seconds`` after its start, moved by
-  extensions and pauses): then every unfinished game is decided by its clock's timeout
-  policy (:func:`arbiter.service.adjudication.decide_by_clock`). Ending appends
+  extensions and pauses): then every unfinished game is decided by the tournament's
+  ``deadline_policy`` (``forfeit``, the default: the seats that owe a move lose by
+  forfeit; ``timeout-move``) (:func:`arbiter.service.adjudication.decide_by_clock`). Ending appends
   ``round-ended`` with every table's places and, in the same transaction, pairs the
   next round or appends ``tournament-over``.
 - Web hooks (:func:`arbiter.service.webhooks.notify`, in the same transaction):
@@ -243,7 +244,10 @@ def advance(tournament_id: str, now: datetime | None = None) -> str:
 def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list[str]) -> None:
     """Decide the round's unfinished games by their clock's policy; log the ones this
     call decided (``round-deadline``)."""
-    decided = [g for g in game_ids if adjudication.decide_by_clock(g, row.deadline, tournament.id)]
+    policy = tournament.deadline_policy  # None: the games' clock policy (older tournaments)
+    decided = [
+        g for g in game_ids if adjudication.decide_by_clock(g, row.deadline, tournament.id, policy)
+    ]
     if not decided:
         return
     tournament = db.session.get(Tournament, tournament.id)
@@ -267,18 +271,15 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
     tournament (the last round played, or too few entrants left for a table: see the
     module) (the caller commits); return the new games' ``after`` arguments."""
     number = tournament.round
-    ended = {
-        "round": number,
-        "results": [
-            {
-                "table": t.table,
-                "game": g.id,
-                "players": list(t.players),
-                "places": list(res.game_result(t, g).places),
-            }
-            for t, g in current
-        ],
-    }
+    absent = res.absent_seats([g.id for _, g in current])
+    ended = {"round": number, "results": []}
+    for t, g in current:
+        result = res.game_result(t, g, absent.get(g.id, set()))
+        said = {"table": t.table, "game": g.id, "players": list(t.players)}
+        said["places"] = list(result.places)
+        if result.forfeited:
+            said["forfeited"] = list(result.forfeited)
+        ended["results"].append(said)
     row = db.session.get(TournamentRound, (tournament.id, number))
     row.ended_at = utcnow()
     if number >= tournament.rounds or not can_go_on(tournament, number + 1):

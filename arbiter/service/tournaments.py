@@ -18,9 +18,13 @@ round; the withdrawn player's games of the current round go on (the organiser ma
 have the timeout policy play them: :func:`replace`).
 
 Reliability (``arbiter/service/ratings.py``): an account's ``(timeouts +
-resignations) / games`` over all its seats; an entry is refused when that is above
-the tournament's ``reliability_threshold``. A seat resigned because the organiser
-withdrew and replaced the entry is not the player's resignation (:func:`replace`).
+resignations) / games`` over all its seats, counted per game and only against the
+seat to blame (its own clock ran out, it owed a move at a round deadline, or it
+resigned); an entry is refused when that is above the tournament's
+``reliability_threshold``. A round deadline follows ``deadline_policy``: ``forfeit``
+(the default: the seats that owe a move lose by forfeit) or ``timeout-move``. A seat
+resigned because the organiser withdrew and replaced the entry is not the player's
+resignation (:func:`replace`).
 
 Every change is an event in the tournament's own log (``tournament_log``). Bad input
 is a problem with a stable code and writes nothing.
@@ -87,6 +91,13 @@ def late_entries(t: Tournament) -> bool:
     return bool(t.late_entries) and t.format == "swiss"
 
 
+def deadline_policy(t: Tournament) -> str:
+    """Return what the round deadline does to a game still being played: the
+    tournament's ``deadline_policy`` (``forfeit`` or ``timeout-move``), or for a
+    tournament made before the choice, its games' clock policy."""
+    return t.deadline_policy or clocks.load_config(t.clock)["timeout_policy"]
+
+
 def summary(t: Tournament, with_entries: bool = False) -> dict:
     """Return a tournament as the API shows it (its entries too when asked)."""
     body = {
@@ -101,6 +112,7 @@ def summary(t: Tournament, with_entries: bool = False) -> dict:
         "options": t.options,
         "clock": t.clock,
         "round_seconds": t.round_seconds,
+        "deadline_policy": deadline_policy(t),
         "reliability_threshold": t.reliability_threshold,
         "late_entries": late_entries(t),
         "organiser": t.organiser_account_id,
@@ -180,6 +192,7 @@ def _new(who: Principal, data: dict) -> Tournament:
         options=options,
         clock=clock,
         round_seconds=data.get("round_seconds"),
+        deadline_policy=data.get("deadline_policy") or "forfeit",
         reliability_threshold=data.get("reliability_threshold"),
         late_entries=data["late_entries"] and data["format"] == "swiss",
         organiser_account_id=who.account.id,

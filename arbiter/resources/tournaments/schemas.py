@@ -65,8 +65,19 @@ class TournamentCreateSchema(Schema):
     clock = fields.Dict(
         load_default=dict,
         metadata={
-            "description": "the games' time control, as POST /v1/games takes it; its "
-            "timeout_policy also decides the games left at a round's deadline"
+            "description": "the games' time control, as POST /v1/games takes it (its "
+            "timeout_policy is what a game's own clock does; a round's deadline follows "
+            "deadline_policy)"
+        },
+    )
+    deadline_policy = fields.String(
+        load_default="forfeit",
+        validate=validate.OneOf(["forfeit", "timeout-move"]),
+        metadata={
+            "description": "what a round's deadline does to a game still being played: "
+            "forfeit (the default: the seats that owe a move lose by forfeit, a win for "
+            "the seat that played) or timeout-move (the engine's timeout moves play it "
+            "out); only the seats that owed a move count a timeout"
         },
     )
     round_seconds = WholeNumber(
@@ -123,6 +134,9 @@ class TournamentSchema(Schema):
     options = fields.Dict()
     clock = fields.Dict()
     round_seconds = fields.Integer(allow_none=True)
+    deadline_policy = fields.String(
+        metadata={"description": "forfeit | timeout-move: what a round's deadline does"}
+    )
     reliability_threshold = fields.Float(allow_none=True)
     late_entries = fields.Boolean(
         metadata={
