@@ -72,7 +72,9 @@ class TournamentEntry(db.Model):
     shown, the first round it may be paired in (``joined_round``: 1 before the start,
     later for a late entry) and the first round it is no longer paired in
     (``withdrawn_round``, None while it plays on); the byes it asked for in rounds not
-    paired yet (``bye_requests``: ``{"<round>": "H" | "Z"}``). One entry per account."""
+    paired yet (``bye_requests``: ``{"<round>": "H" | "Z"}``) and the engine rating it
+    is seeded by (``seed_rating``, the ordinal ``mu - 3 sigma`` when the tournament
+    started or the entry came late; None: unrated). One entry per account."""
 
     __tablename__ = "tournament_entries"
     __table_args__ = (
@@ -86,6 +88,7 @@ class TournamentEntry(db.Model):
     joined_round: Mapped[int] = mapped_column(sa.Integer, default=1)
     withdrawn_round: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     bye_requests: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    seed_rating: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -125,7 +128,8 @@ class TournamentEvent(db.Model):
     (migration ``i11c_tournaments``). ``kind``: ``tournament-created``, ``entry-added``,
     ``entry-withdrawn``, ``tournament-started``, ``round-paired``, ``round-ended``,
     ``tournament-over``, ``tournament-paused``, ``tournament-resumed``,
-    ``round-extended``, ``entry-replaced``, ``round-deadline``, ``entry-returned``."""
+    ``round-extended``, ``entry-replaced``, ``round-deadline``, ``entry-returned``,
+    ``bye-requested``."""
 
     __tablename__ = "tournament_events"
 

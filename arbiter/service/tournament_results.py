@@ -19,12 +19,14 @@ from collections import Counter
 import sqlalchemy as sa
 from sqlalchemy.orm import defer
 
+import engines
 from arbiter import tournaments as pairing
 from arbiter.errors import Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.models import Event, Game, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
+from arbiter.service import tournament_standings as standings_of
 
 CSV_COLUMNS = (
     "rank",
@@ -135,6 +137,51 @@ def rounds(tournament_id: str) -> list[TournamentRound]:
     )
 
 
+def paired_rounds(tournament_id: str, before: int | None = None) -> list[pairing.Round]:
+    """Return the rounds paired so far (those before round ``before``, if given) as the
+    pairing package's :class:`arbiter.tournaments.Round`: tables in board order, the
+    pairing-allocated byes and the byes set before the round was paired."""
+    boards: dict[int, list[pairing.Table]] = {}
+    for table, _ in tables(tournament_id):
+        boards.setdefault(table.round, []).append(pairing.Table(tuple(table.players)))
+    return [
+        pairing.Round(
+            r.number,
+            tuple(boards.get(r.number, [])),
+            tuple(r.byes),
+            tuple((e, k) for e, k in (r.requested_byes or [])),
+        )
+        for r in rounds(tournament_id)
+        if before is None or r.number < before
+    ]
+
+
+def took_part(rows: list[TournamentEntry], upto: int | None = None) -> list[TournamentEntry]:
+    """Return the entries that take or took part in at least one round (not those
+    withdrawn before their first; with ``upto``, not those whose first round comes
+    after it), in entry order."""
+    return [
+        e
+        for e in rows
+        if (e.withdrawn_round is None or e.withdrawn_round > e.joined_round)
+        and (upto is None or e.joined_round <= upto)
+    ]
+
+
+def seeding(tournament_id: str) -> list[str]:
+    """Return the pairing numbers' order (:func:`arbiter.tournaments.seeding_order`):
+    every entry that takes or took part, by the engine rating it was seeded with
+    (``seed_rating``), then entry order."""
+    return seeding_of(took_part(entries(tournament_id)))
+
+
+def requested_byes(rows: list[TournamentEntry], number: int) -> dict[str, str]:
+    """Return ``{entry: letter}`` of the byes the given entries asked for in round
+    ``number``."""
+    found = {e.id: (e.bye_requests or {}).get(str(number)) for e in rows}
+    return {e: k for e, k in found.items() if k}
+
+
 def byes(tournament_id: str) -> dict[str, int]:
     """Return ``{entry id: byes received}`` over the paired rounds."""
     return dict(Counter(e for r in rounds(tournament_id) for e in r.byes))
@@ -159,35 +206,85 @@ def entry_json(entry: TournamentEntry) -> dict:
         "account": entry.account_id,
         "joined_round": entry.joined_round,
         "withdrawn_round": entry.withdrawn_round,
+        "byes_requested": {n: k for n, k in sorted((entry.bye_requests or {}).items())},
         "entered_at": iso(entry.created_at),
     }
 
 
-def standings(tournament: Tournament) -> list[dict]:
-    """Return the standings now (finished games only): rank, entry, name, points,
-    games, byes, buchholz, sonneborn_berger, head_to_head, withdrawn."""
+def schedule(tournament_id: str) -> tuple[list[str], list[pairing.Round]] | None:
+    """Return a started round robin's entrants and schedule as ``tournament-started``
+    logged them (None before the start, or for a Swiss)."""
+    started = db.session.scalars(
+        sa.select(tournament_log.TournamentEvent.payload).where(
+            tournament_log.TournamentEvent.tournament_id == tournament_id,
+            tournament_log.TournamentEvent.kind == "tournament-started",
+        )
+    ).first()
+    if not started or started.get("schedule") is None:
+        return None
+    return list(started["entries"]), schedule_rounds(started["schedule"])
+
+
+def schedule_rounds(logged: list[dict]) -> list[pairing.Round]:
+    """Return a round robin's schedule (as ``tournament-started`` logs it) as rounds."""
+    return [
+        pairing.Round(
+            n, tuple(pairing.Table(tuple(p)) for p in r["tables"]), tuple(r.get("byes", []))
+        )
+        for n, r in enumerate(logged, start=1)
+    ]
+
+
+def standings(tournament: Tournament, after_round: int | None = None) -> list[dict]:
+    """Return the standings after round ``after_round`` (default: the last round whose
+    every game is over), as :func:`arbiter.service.tournament_standings.rows_json`
+    shows them.
+
+    :raises Conflict: ``round-not-over`` (``after_round`` is not over yet).
+    """
     rows = entries(tournament.id)
-    names = {e.id: e for e in rows}
-    table = pairing.standings(
-        [e.id for e in rows], results(tournament.id), byes(tournament.id), scoring_of(tournament)
-    )
-    return [standing_json(s, names[s.entrant]) for s in table]
+    names = {e.id: e.name for e in rows}
+    upto = tournament.round if tournament.status == "over" else None
+    present = took_part(rows, upto)
+    withdrawn = {e.id: e.withdrawn_round for e in present if e.withdrawn_round is not None}
+    if tournament.status == "open":
+        present = [e for e in rows if e.withdrawn_round is None]
+        withdrawn = {}
+    paired = paired_rounds(tournament.id)
+    got = results(tournament.id)
+    fixed = schedule(tournament.id) if tournament.format == "round_robin" else None
+    entrants = fixed[0] if fixed else seeding_of(present)
+    try:
+        table = standings_of.compute(
+            tournament.format,
+            entrants,
+            paired,
+            got,
+            scoring_of(tournament),
+            schedule=fixed[1] if fixed else None,
+            withdrawn=withdrawn,
+            least_players=max(2, engines.get(tournament.engine).min_players),
+            after_round=after_round,
+        )
+    except ValueError:
+        raise Conflict(
+            f"Round {after_round} is not over yet: the standings can be read after "
+            f"round {standings_of.last_over(paired, got)} at most.",
+            code="round-not-over",
+        ) from None
+    return standings_of.rows_json(table, names, withdrawn)
 
 
-def standing_json(s: pairing.Standing, entry: TournamentEntry) -> dict:
-    """Return one standing row as the API shows it."""
-    return {
-        "rank": s.rank,
-        "entry": s.entrant,
-        "name": entry.name,
-        "points": s.points,
-        "games": s.games,
-        "byes": s.byes,
-        "buchholz": s.buchholz,
-        "sonneborn_berger": s.sonneborn_berger,
-        "head_to_head": s.head_to_head,
-        "withdrawn": entry.withdrawn_round is not None,
-    }
+def after_round(tournament: Tournament, wanted: int | None) -> int:
+    """Return the round standings follow: ``wanted``, or the last round over."""
+    if wanted is not None:
+        return wanted
+    return standings_of.last_over(paired_rounds(tournament.id), results(tournament.id))
+
+
+def seeding_of(rows: list[TournamentEntry]) -> list[str]:
+    """Return the given entries in pairing-number order (rating, then entry order)."""
+    return pairing.seeding_order([e.id for e in rows], {e.id: e.seed_rating for e in rows})
 
 
 def standings_csv(rows: list[dict]) -> str:
@@ -234,6 +331,9 @@ def round_json(tournament: Tournament, number: int) -> dict:
         "deadline": iso(row.deadline),
         "ended_at": iso(row.ended_at),
         "byes": [{"entry": e, "name": names[e]} for e in row.byes],
+        "requested_byes": [
+            {"entry": e, "name": names[e], "bye": k} for e, k in (row.requested_byes or [])
+        ],
         "tables": out,
     }
 

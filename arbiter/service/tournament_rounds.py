@@ -2,8 +2,11 @@
 
 - A round is paired by the pure package (:mod:`arbiter.tournaments`): round robin from
   the schedule fixed at the start (``tournament-started`` holds it), Swiss from the
-  results so far. Its games are created together through the bulk creation's staging
-  (:func:`arbiter.service.bulk.stage_games`) in the transaction that appends
+  rounds paired so far and their results (2-player games: the FIDE Dutch system,
+  pairing numbers by the engine rating each entry was seeded with, then entry order;
+  the byes entrants asked for in that round are set before it is paired, and kept
+  with the round as ``requested_byes``). Its games are created together through the
+  bulk creation's staging (:func:`arbiter.service.bulk.stage_games`) in the transaction that appends
   ``round-paired`` to the tournament's log, so a round's games all start together, or
   none does. Entrants paired in the round are those with ``joined_round <= n`` and not
   withdrawn before it.
@@ -86,7 +89,8 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
 
     :param schedule: the round robin's rounds as ``tournament-started`` logged them.
     """
-    active = [e.id for e in playing(res.entries(tournament.id), number)]
+    here_now = playing(res.entries(tournament.id), number)
+    active = [e.id for e in here_now]
     if tournament.format == "swiss":
         return pairing.swiss_round(
             active,
@@ -95,6 +99,10 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
             tournament.table_size,
             number,
             res.scoring_of(tournament),
+            tournament.rounds,
+            history=res.paired_rounds(tournament.id, before=number),
+            seeding=res.seeding(tournament.id),
+            requested_byes=res.requested_byes(here_now, number),
         )
     planned = schedule[number - 1]
     engine = engines.get(tournament.engine)
@@ -154,6 +162,7 @@ def pair(
             started_at=now,
             deadline=deadline,
             byes=list(drawn.byes),
+            requested_byes=[list(b) for b in drawn.requested_byes],
         )
     ]
     rows += [
@@ -170,6 +179,8 @@ def pair(
         "round": number,
         "deadline": iso(deadline),
         "byes": list(drawn.byes),
+        "requested_byes": [list(b) for b in drawn.requested_byes],
+        "seeding": res.seeding(tournament.id),
         "tables": [
             {"table": i, "game": game.id, "players": list(table.players)}
             for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))
@@ -183,7 +194,11 @@ def pair(
     )
     told = [
         entries[e].account_id
-        for e in [*(p for table in drawn.tables for p in table.players), *drawn.byes]
+        for e in [
+            *(p for table in drawn.tables for p in table.players),
+            *drawn.byes,
+            *(e for e, _ in drawn.requested_byes),
+        ]
     ]
     webhooks.notify(
         db.session,
