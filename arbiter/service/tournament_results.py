@@ -27,6 +27,7 @@ from arbiter.models import Event, Game, Tournament, TournamentEntry, TournamentG
 from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
 from arbiter.service import tournament_standings as standings_of
+from arbiter.tournaments import trf as pairing_trf
 
 CSV_COLUMNS = (
     "rank",
@@ -323,6 +324,7 @@ def round_json(tournament: Tournament, number: int) -> dict:
                     {"entry": p, "name": names[p], "seat": i} for i, p in enumerate(table.players)
                 ],
                 "places": list(result.places) if result else None,
+                "forfeited": list(result.forfeited) if result else [],
             }
         )
     return {
@@ -364,26 +366,50 @@ def record(tournament: Tournament, summary: dict) -> dict:
     }
 
 
-def trf(tournament: Tournament) -> str:
-    """Return the FIDE TRF-16 export of a 2-player Swiss (:func:`arbiter.tournaments.
-    trf_export`).
+ROUND_ROBIN_TRF = "Individual: Round-Robin"
+"""The TRF ``092`` type of a round robin."""
 
-    :raises Conflict: ``not-two-player-swiss``.
+
+def trf(tournament: Tournament) -> str:
+    """Return the FIDE TRF (TRF-2016 and TRF26) of a tournament of 2-player games, valid
+    at every moment (:func:`arbiter.tournaments.trf_export`): entrants in pairing-number
+    order (withdrawn ones too), the rounds whose every game is over in the ``001``
+    records (``+``/``-`` forfeits, ``U``/``H``/``F``/``Z`` byes, ``Z`` for a round an
+    entrant was not in), the round being played as ``###`` comment lines and its set
+    byes as ``240`` records, the event's scoring (``162``/``XXS`` when not FIDE's). A
+    round robin's rest round scores nothing (``U`` worth 0 in its scoring line).
+
+    :raises Conflict: ``not-two-player-swiss`` (games of more than 2 players).
     """
-    if tournament.format != "swiss" or tournament.table_size != 2:
+    if tournament.table_size != 2:
         raise Conflict(
-            "The TRF export is for Swiss tournaments of 2-player games.",
+            "The TRF export is for tournaments of 2-player games.",
             code="not-two-player-swiss",
         )
-    rows = entries(tournament.id)
-    paired = []
-    for r in rounds(tournament.id):
-        tabs = tuple(pairing.Table(tuple(t.players)) for t, _ in tables(tournament.id, r.number))
-        paired.append(pairing.Round(r.number, tabs, tuple(r.byes)))
+    rows = took_part(entries(tournament.id))
+    fixed = schedule(tournament.id) if tournament.format == "round_robin" else None
+    if fixed:
+        order = {e: i for i, e in enumerate(fixed[0])}
+        rows.sort(key=lambda e: order.get(e.id, len(order)))
+        ids = [e.id for e in rows]
+    else:
+        ids = seeding_of(rows)
+    names = {e.id: e.name for e in rows}
+    scoring = scoring_of(tournament)
+    kind = pairing_trf.SWISS
+    if tournament.format == "round_robin":
+        scoring, kind = pairing.Scoring(scoring.place_points, 0.0), ROUND_ROBIN_TRF
+    upcoming = {}
+    if tournament.status == "open" and tournament.format == "swiss":
+        upcoming = requested_byes(rows, 1)
     return pairing.trf_export(
         tournament.name,
         tournament.created_at.strftime("%Y/%m/%d"),
-        [(e.id, e.name) for e in rows],
-        paired,
+        [(e, names[e]) for e in ids],
+        paired_rounds(tournament.id),
         results(tournament.id),
+        scoring,
+        kind,
+        total_rounds=tournament.rounds,
+        upcoming_byes=upcoming,
     )

@@ -310,7 +310,8 @@ def test_every_bad_input_is_a_problem_with_a_stable_code(app):
     )
     problem(client.post(f"{base}/entries/nope/withdraw", headers=auth(a)), 404, "entry-not-found")
     problem(client.get(f"{base}/record"), 409, "tournament-not-over")
-    problem(client.get(f"{base}/trf"), 409, "not-two-player-swiss")
+    three = create(client, organiser, table_size=3)
+    problem(client.get(f"/v1/tournaments/{three['id']}/trf"), 409, "not-two-player-swiss")
     problem(client.post(f"{base}/pause", headers=auth(organiser)), 409, "not-running")
     problem(
         client.post(f"{base}/extend", json={"seconds": 0}, headers=auth(organiser)),

@@ -321,14 +321,19 @@ class Trf(MethodView):
     @blp.doc(
         responses={
             "200": {
-                "description": "FIDE TRF-16 text",
+                "description": "FIDE TRF text (TRF-2016 and TRF26 records)",
                 "content": {"text/plain": {"schema": {"type": "string"}}},
             }
         }
     )
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
-    @blp.alt_response(409, schema=ProblemSchema, description="not-two-player-swiss")
+    @blp.alt_response(
+        409, schema=ProblemSchema, description="not-two-player-swiss (games of more than 2)"
+    )
     def get(self, tournament_id):
-        """The FIDE TRF-16 export of a 2-player Swiss."""
+        """The FIDE TRF (TRF-2016 / TRF26) of a tournament of 2-player games, valid at
+        every moment: the rounds over in the player records (forfeits ``+``/``-``,
+        byes ``U``/``H``/``F``/``Z``), the round being played as comment lines and its
+        set byes as ``240`` records, the event's scoring (``162``/``XXS``)."""
         text = results.trf(tournaments.get(tournament_id))
         return Response(text, mimetype="text/plain")

@@ -262,6 +262,13 @@ class TableSchema(Schema):
         allow_none=True,
         metadata={"description": "per seat, 1 = first, once over"},
     )
+    forfeited = fields.List(
+        fields.String(),
+        metadata={
+            "description": "entries that lost by forfeit: a round deadline came before "
+            "they made a move (the game counts as not played)"
+        },
+    )
 
 
 class ByeSchema(Schema):
