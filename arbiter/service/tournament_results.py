@@ -268,6 +268,8 @@ def standings(tournament: Tournament, after_round: int | None = None) -> list[di
             after_round=after_round,
         )
     except ValueError:
+        if after_round is None:
+            raise
         raise Conflict(
             f"Round {after_round} is not over yet: the standings can be read after "
             f"round {standings_of.last_over(paired, got)} at most.",

@@ -11,6 +11,7 @@ from wtforms import (
     StringField,
     widgets,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from arbiter.service.identity import SCOPES
@@ -59,9 +60,9 @@ class ByeForm(FlaskForm):
     bye = SelectField(
         "Bye",
         choices=[
-            ("half", "a half-point bye (a draw's points)"),
-            ("zero", "sit the round out (no points)"),
-            ("none", "no bye: pair me"),
+            SelectChoice("half", "a half-point bye (a draw's points)"),
+            SelectChoice("zero", "sit the round out (no points)"),
+            SelectChoice("none", "no bye: pair me"),
         ],
         validators=[InputRequired()],
     )
