@@ -117,3 +117,21 @@ def test_the_deadline_policy_is_a_choice_and_nothing_else(app, policy):
         headers=auth(organiser),
     )  # fmt: skip
     assert bad.status_code == 422 and bad.json["code"] == "invalid-request"
+
+
+def test_migration_i28a_downgrades_and_upgrades(any_app):
+    """Given the schema at head, i28a (deadline policy, bye requests, seed ratings,
+    requested byes) goes down and up again on either database."""
+    from flask_migrate import downgrade, upgrade
+
+    with any_app.app_context():
+        downgrade(revision="i22b_webhook_lease")
+        columns = {c["name"] for c in sa.inspect(db.engine).get_columns("tournaments")}
+        assert "deadline_policy" not in columns
+        upgrade()
+        inspector = sa.inspect(db.engine)
+        assert "deadline_policy" in {c["name"] for c in inspector.get_columns("tournaments")}
+        entry = {c["name"] for c in inspector.get_columns("tournament_entries")}
+        assert {"bye_requests", "seed_rating"} <= entry
+        rounds = {c["name"] for c in inspector.get_columns("tournament_rounds")}
+        assert "requested_byes" in rounds

@@ -1,8 +1,9 @@
 """tournaments: the round deadline's policy (deadline_policy: forfeit or timeout-move;
 NULL for tournaments made before it: their games' clock policy), byes an entrant asks
 for (tournament_entries.bye_requests: {round: letter}), the engine rating an entry is
-seeded by (tournament_entries.seed_rating, fixed at the start or at a late entry) and the byes a round set before
-it was paired (tournament_rounds.requested_byes: [[entry, letter], ...])
+seeded by (tournament_entries.seed_rating, fixed at the start or at a late entry) and
+the byes a round set before it was paired (tournament_rounds.requested_byes:
+[[entry, letter], ...])
 
 Revision ID: i28a_tournament_service
 Revises: i22b_webhook_lease
