@@ -28,6 +28,7 @@ from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
 from arbiter.service import tournament_standings as standings_of
 from arbiter.tournaments import trf as pairing_trf
+from arbiter.tournaments.crosstable import round_robin_as_played
 
 CSV_COLUMNS = (
     "rank",
@@ -379,7 +380,9 @@ def trf(tournament: Tournament) -> str:
     records (``+``/``-`` forfeits, ``U``/``H``/``F``/``Z`` byes, ``Z`` for a round an
     entrant was not in), the round being played as ``###`` comment lines and its set
     byes as ``240`` records, the event's scoring (``162``/``XXS`` when not FIDE's). A
-    round robin's rest round scores nothing (``U`` worth 0 in its scoring line).
+    round robin's rest round scores nothing (``U`` worth 0 in its scoring line); its
+    games against an entrant who withdrew before them are forfeits (``-`` theirs,
+    ``+`` the opponent's), as the schedule had them.
 
     :raises Conflict: ``not-two-player-swiss`` (games of more than 2 players).
     """
@@ -399,8 +402,11 @@ def trf(tournament: Tournament) -> str:
     names = {e.id: e.name for e in rows}
     scoring = scoring_of(tournament)
     kind = pairing_trf.SWISS
-    if tournament.format == "round_robin":
+    paired, got = paired_rounds(tournament.id), results(tournament.id)
+    if fixed:
         scoring, kind = pairing.Scoring(scoring.place_points, 0.0), ROUND_ROBIN_TRF
+        gone = {e.id: e.withdrawn_round for e in rows if e.withdrawn_round is not None}
+        paired, got = round_robin_as_played(fixed[1][: tournament.round], got, gone)
     upcoming = {}
     if tournament.status == "open" and tournament.format == "swiss":
         upcoming = requested_byes(rows, 1)
@@ -408,8 +414,8 @@ def trf(tournament: Tournament) -> str:
         tournament.name,
         tournament.created_at.strftime("%Y/%m/%d"),
         [(e, names[e]) for e in ids],
-        paired_rounds(tournament.id),
-        results(tournament.id),
+        paired,
+        got,
         scoring,
         kind,
         total_rounds=tournament.rounds,
