@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # module-wide carry an xdist_group mark and stay on one worker
 TEST_WORKERS ?= 2
 
-.PHONY: install run test check lint soak bench openapi clean
+.PHONY: install run test check lint soak bench openapi docs clean
 
 # the client package for scripts and bots (clients/python, its own pyproject.toml) goes into
 # the same venv, editable: `arbiter play` plays through it and tests/clients/ test it
@@ -28,11 +28,17 @@ run: install
 		$(BIN)/honcho --procfile Procfile start --port $(PORT)
 
 ## Lint and format check (ruff, configured in pyproject.toml); the client package is
-## type-checked (mypy --strict, configured in clients/python/pyproject.toml).
+## type-checked (mypy --strict, configured in clients/python/pyproject.toml); the docs
+## build with no warning (mkdocs build --strict).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --config-file clients/python/pyproject.toml clients/python/arbiter_client clients/python/examples
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $$(mktemp -d)
+
+## Serve the documentation (docs/, MkDocs) on http://127.0.0.1:8001, rebuilt on each change.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
 
 ## Install, lint, and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: lint

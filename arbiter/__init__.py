@@ -23,6 +23,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from arbiter import bodies, config, database, errors, guards, limits, queue, unavailable, web
     from arbiter.extensions import api, db, migrate
     from arbiter.resources import guard, register_blueprints
+    from arbiter.resources.examples import ExamplesPlugin
     from arbiter.resources.metrics.routes import install_timing
     from arbiter.service import (
         consent,  # noqa: F401 - the outbox's consent check
@@ -38,11 +39,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.load(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)
+        if "SQLALCHEMY_ENGINE_OPTIONS" not in test_config:  # another URL: its options
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.app_engine_options(app.config)
     guards.register(app, guard.check_request)  # authenticate before reading anything
     db.init_app(app)
     database.install_sqlite_pragmas(app)
     migrate.init_app(app, db, directory=str(database.MIGRATIONS))
-    api.init_app(app, spec_kwargs={"info": {"description": API_DESCRIPTION}})
+    api.init_app(
+        app,
+        spec_kwargs={
+            "info": {"description": API_DESCRIPTION},
+            "extra_plugins": [ExamplesPlugin()],  # one recorded exchange per operation
+        },
+    )
     api.spec.components.security_scheme(
         "seatToken",
         {

@@ -1,4 +1,4 @@
-"""Configuration from environment variables (documented in the README).
+"""Configuration from environment variables (documented in docs/operating/configuration.md).
 
 ``DATABASE_URL``
     SQLAlchemy URL; default: a SQLite file in the instance folder (embedded default).
@@ -44,12 +44,36 @@
 ``DB_RETRY_AFTER_SECONDS``
     the ``Retry-After`` of the 503 answered while the database cannot be reached
     (default 5).
+``READY_TIMEOUT_SECONDS``
+    ``/readyz`` answers ``503 not-ready`` when its checks have not returned within
+    this many seconds (default 3): a silent database or a cut link.
+``DB_HELD_REPORT_SECONDS``
+    ``arbiter doctor`` and ``/metrics`` report sessions idle in a transaction or
+    waiting on a lock for longer than this (default 30).
 ``DB_PRE_PING``
     test each pooled connection with a round trip before lending it (SQLAlchemy's
     ``pool_pre_ping``). Default: off in the web process (a dead connection fails its
     request with 503 and Retry-After, and SQLAlchemy then replaces every pooled
     connection made before the failure), on in workers, beat and the command line
     (a task has no client to retry it).
+``DB_CONNECT_TIMEOUT_SECONDS``
+    how long opening a database connection may take, the server's greeting and
+    authentication included (default 5): a silent server or a cut link fails it.
+``DB_STATEMENT_TIMEOUT_SECONDS``, ``DB_LOCK_TIMEOUT_SECONDS``, ``DB_IDLE_IN_TRANSACTION_SECONDS``
+    PostgreSQL's ``statement_timeout``, ``lock_timeout`` and
+    ``idle_in_transaction_session_timeout`` of the service's own sessions (``0``: off).
+    Defaults: web 30, 5, 30; workers and the command line 60, 10, 60 (each process
+    reads its own environment). A session whose host died mid-transaction is ended by
+    the server after the last, and its locks released.
+``DB_KEEPALIVE_IDLE_SECONDS``, ``DB_KEEPALIVE_INTERVAL_SECONDS``, ``DB_KEEPALIVE_COUNT``
+    TCP keep-alives of the database connection, set on both ends (libpq's
+    ``keepalives_*`` and the session's ``tcp_keepalives_*``; defaults 10, 5, 3: a
+    silent peer is noticed within about 25 s).
+``DB_TCP_USER_TIMEOUT_SECONDS``
+    data unacknowledged this long ends the connection, on both ends (default 15).
+``DB_SESSION_OPTIONS``
+    ``0``: send the server-side settings above as no libpq ``options`` (PgBouncer
+    refuses them; set them with ``ALTER ROLE ... SET`` instead). Default ``1``.
 ``MAIL_DOMAIN``
     the domain of the reply addresses in turn mails (default: ``BASE_URL``'s host);
     mail to ``<capability>@MAIL_DOMAIN`` must reach the ``mailin`` listener.
@@ -73,7 +97,8 @@
 ``METRICS_TOKEN``
     the bearer token ``GET /metrics`` requires; unset: ``/metrics`` is 404.
 ``WEB_LINK_SECONDS``
-    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days).
+    how long the signed seat link of a turn mail stays good (default 2,592,000: 30 days),
+    from when the mail was written; a browser holds a seat opened by it no longer.
 ``MAX_START_AHEAD``
     how far ahead a game's ``start_at`` may be, in seconds (default 31,536,000: 365
     days); further is 422 ``bad-start``.
@@ -90,6 +115,10 @@
     hours (default 20; single, bulk and campaign creation together; counted per
     mailbox, plus-tags and case folded, and per inviting mailbox). Creating without
     an account may invite nobody. Not a rate limit: ``RATELIMIT_ENABLED=0`` leaves it on.
+``TOKENS_PER_ACCOUNT``
+    the most live personal tokens (neither revoked nor expired, sign-in tokens
+    included) an account may hold; making one more is 409 ``too-many-tokens``
+    (default 50). A sign-in is never refused for it.
 ``WEB_THREADS``
     threads of the web process that run Flask requests (default 32); streams and
     long-polls wait on the event loop and hold none.
@@ -202,6 +231,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+
 log = logging.getLogger(__name__)
 
 SECRET_KEY_FILE = "secret_key"
@@ -251,9 +282,99 @@ def database_url(raw: str | None, instance_path: str) -> str:
     return raw
 
 
-def engine_options(url: str, pre_ping: bool = True) -> dict:
+DB_SESSION_DEFAULTS = {
+    "web": {
+        "DB_STATEMENT_TIMEOUT_SECONDS": 30.0,
+        "DB_LOCK_TIMEOUT_SECONDS": 5.0,
+        "DB_IDLE_IN_TRANSACTION_SECONDS": 30.0,
+    },
+    "workers": {
+        "DB_STATEMENT_TIMEOUT_SECONDS": 60.0,
+        "DB_LOCK_TIMEOUT_SECONDS": 10.0,
+        "DB_IDLE_IN_TRANSACTION_SECONDS": 60.0,
+    },
+}
+"""The per-process defaults of the PostgreSQL session limits: the web process answers
+people (a request must not wait long), workers and the command line run tasks and
+sweeps. Beat opens no database session (the sweeps it schedules run on workers)."""
+
+DB_LINK_DEFAULTS = {
+    "DB_CONNECT_TIMEOUT_SECONDS": 5.0,
+    "DB_KEEPALIVE_IDLE_SECONDS": 10.0,
+    "DB_KEEPALIVE_INTERVAL_SECONDS": 5.0,
+    "DB_KEEPALIVE_COUNT": 3,
+    "DB_TCP_USER_TIMEOUT_SECONDS": 15.0,
+}
+"""The defaults of the connection's TCP limits, the same for every process: a silent
+link is noticed within about 25 s when idle (keep-alives: 10 s, then 3 probes 5 s
+apart) and 15 s when data waits to be acknowledged (``tcp_user_timeout``)."""
+
+
+def db_session_settings(env: Mapping[str, str], role: str = "workers") -> dict:
+    """Return the ``DB_*`` session and link settings of a process of ``role``
+    (``"web"`` or ``"workers"``, the latter also for the command line), read from
+    ``env`` over :data:`DB_SESSION_DEFAULTS` and :data:`DB_LINK_DEFAULTS`.
+
+    Seconds may be fractional; ``0`` turns a timeout off. ``DB_SESSION_OPTIONS=0``
+    sends no ``options`` to the server (PgBouncer refuses them: see the README).
+    """
+    out: dict = {}
+    for key, default in {**DB_LINK_DEFAULTS, **DB_SESSION_DEFAULTS[role]}.items():
+        out[key] = type(default)(env.get(key, default))
+    out["DB_SESSION_OPTIONS"] = flag(env.get("DB_SESSION_OPTIONS"), default=True)
+    return out
+
+
+def _ms(seconds: float) -> int:
+    """Return ``seconds`` in whole milliseconds."""
+    return int(round(float(seconds) * 1000))
+
+
+def postgres_connect_args(url: str, settings: Mapping) -> dict:
+    """Return the libpq connection parameters of ``settings`` (:func:`db_session_settings`)
+    for a PostgreSQL ``url``.
+
+    Client side: ``connect_timeout``, TCP keep-alives and ``tcp_user_timeout``, so that
+    a dead server or a cut link fails a query instead of hanging. Server side, through
+    libpq's ``options`` (``-c name=value``, appended to any ``options`` of the URL):
+    ``statement_timeout``, ``lock_timeout``, ``idle_in_transaction_session_timeout``
+    and the server's own keep-alives and ``tcp_user_timeout`` for this session, so that
+    a session whose host died (power lost mid-transaction) is ended by the server and
+    its locks released within about a minute, whatever the server's defaults.
+    """
+    args: dict = {
+        "connect_timeout": max(1, int(round(float(settings["DB_CONNECT_TIMEOUT_SECONDS"])))),
+        "keepalives": 1,
+        "keepalives_idle": max(1, int(settings["DB_KEEPALIVE_IDLE_SECONDS"])),
+        "keepalives_interval": max(1, int(settings["DB_KEEPALIVE_INTERVAL_SECONDS"])),
+        "keepalives_count": max(1, int(settings["DB_KEEPALIVE_COUNT"])),
+        "tcp_user_timeout": _ms(settings["DB_TCP_USER_TIMEOUT_SECONDS"]),
+    }
+    if not settings.get("DB_SESSION_OPTIONS", True):
+        return args
+    server = {
+        "statement_timeout": _ms(settings["DB_STATEMENT_TIMEOUT_SECONDS"]),
+        "lock_timeout": _ms(settings["DB_LOCK_TIMEOUT_SECONDS"]),
+        "idle_in_transaction_session_timeout": _ms(settings["DB_IDLE_IN_TRANSACTION_SECONDS"]),
+        "tcp_keepalives_idle": args["keepalives_idle"],
+        "tcp_keepalives_interval": args["keepalives_interval"],
+        "tcp_keepalives_count": args["keepalives_count"],
+        "tcp_user_timeout": args["tcp_user_timeout"],
+    }
+    given = make_url(url).query.get("options") or ""
+    if isinstance(given, tuple):
+        given = " ".join(given)
+    args["options"] = " ".join(
+        [*([given] if given else []), *(f"-c {key}={value}" for key, value in server.items())]
+    )
+    return args
+
+
+def engine_options(url: str, pre_ping: bool = True, session: Mapping | None = None) -> dict:
     """Return SQLAlchemy engine options: a pool sized for the web process's ``WEB_THREADS`` on a
-    server database (SQLite keeps its own pool); ``pre_ping``: ``DB_PRE_PING``."""
+    server database (SQLite keeps its own pool); ``pre_ping``: ``DB_PRE_PING``;
+    ``session``: the ``DB_*`` settings (default: the workers', from no environment),
+    made into connection parameters by :func:`postgres_connect_args`."""
     if url.startswith("sqlite"):
         return {"pool_pre_ping": pre_ping}
     return {
@@ -261,18 +382,33 @@ def engine_options(url: str, pre_ping: bool = True) -> dict:
         "pool_size": 10,
         "max_overflow": 30,
         "pool_timeout": 10,
-        "connect_args": {"connect_timeout": 5},
+        "connect_args": postgres_connect_args(url, session or db_session_settings({})),
     }
 
 
 def web_settings(env: Mapping[str, str] | None = None) -> dict:
     """Return the settings the web process takes over :func:`load`'s: no pre-ping
-    unless ``DB_PRE_PING`` asks for it (see the module)."""
+    unless ``DB_PRE_PING`` asks for it, and the web process's session limits
+    (:data:`DB_SESSION_DEFAULTS`; see the module)."""
     env = os.environ if env is None else env
     pre_ping = flag(env.get("DB_PRE_PING"), default=False)
+    session = db_session_settings(env, "web")
+    url = database_url(env.get("DATABASE_URL"), "") if env.get("DATABASE_URL") else "sqlite:"
     return {
-        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(env.get("DATABASE_URL") or "sqlite:", pre_ping)
+        "DB_PRE_PING": pre_ping,
+        **session,
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url, pre_ping, session),
     }
+
+
+def app_engine_options(config: Mapping) -> dict:
+    """Return the engine options for a Flask config whose database URL was replaced
+    after :func:`load` (tests), from its ``DB_PRE_PING`` and ``DB_*`` settings."""
+    return engine_options(
+        config["SQLALCHEMY_DATABASE_URI"],
+        config.get("DB_PRE_PING", True),
+        {key: config[key] for key in db_session_settings({}) if key in config},
+    )
 
 
 def connection_limits(env: Mapping[str, str] | None = None) -> dict:
@@ -417,7 +553,11 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "PERMANENT_SESSION_LIFETIME": int(env.get("WEB_LINK_SECONDS", 30 * 86400)),
         "WTF_CSRF_TIME_LIMIT": 7 * 86400,
         "SQLALCHEMY_DATABASE_URI": url,
-        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url, flag(env.get("DB_PRE_PING"), True)),
+        "DB_PRE_PING": flag(env.get("DB_PRE_PING"), True),
+        **db_session_settings(env, "workers"),
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(
+            url, flag(env.get("DB_PRE_PING"), True), db_session_settings(env, "workers")
+        ),
         "SMTP_URL": env.get("SMTP_URL", ""),
         "MAIL_FROM": env.get("MAIL_FROM", "arbiter@localhost"),
         "BASE_URL": base_url,
@@ -459,6 +599,8 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "MAIL_MARK_SENT_SECONDS": 120.0,
         "SMTP_TIMEOUT_SECONDS": 30.0,
         "DB_RETRY_AFTER_SECONDS": int(env.get("DB_RETRY_AFTER_SECONDS", 5)),
+        "READY_TIMEOUT_SECONDS": float(env.get("READY_TIMEOUT_SECONDS", 3)),
+        "DB_HELD_REPORT_SECONDS": float(env.get("DB_HELD_REPORT_SECONDS", 30)),
         "OPEN_CREATION": flag(env.get("OPEN_CREATION"), default=not env.get("DATABASE_URL")),
         "RATELIMIT_ENABLED": flag(env.get("RATELIMIT_ENABLED"), default=True),
         "RATELIMIT_STORAGE_URI": ratelimit_storage(env),
@@ -466,6 +608,7 @@ def load(instance_path: str, env: Mapping[str, str] | None = None) -> dict:
         "SIGN_IN_LINK_SECONDS": int(env.get("SIGN_IN_LINK_SECONDS", 900)),
         "SIGN_IN_TOKEN_SECONDS": int(env.get("SIGN_IN_TOKEN_SECONDS", 30 * 86400)),
         "INVITES_PER_DAY": int(env.get("INVITES_PER_DAY", 20)),
+        "TOKENS_PER_ACCOUNT": int(env.get("TOKENS_PER_ACCOUNT", 50)),
         "WEBHOOK_ALLOW_HTTP": flag(
             env.get("WEBHOOK_ALLOW_HTTP"), default=not env.get("DATABASE_URL")
         ),

@@ -1,6 +1,6 @@
 """Provable randomness: seeds, commitments and outcomes derived from them.
 
-Construction (version ``arbiter/v1``), documented in the README so that anyone can
+Construction (version ``arbiter/v1``), documented in docs/randomness.md so that anyone can
 re-derive a game's dice and shuffles from its revealed seed:
 
 - the seed is 32 secret random bytes, chosen when the game is created; its commitment

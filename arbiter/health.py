@@ -9,6 +9,10 @@ changes anything.
 from __future__ import annotations
 
 import smtplib
+import threading
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -19,7 +23,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
 
-from arbiter import database
+from arbiter import database, sessions
 from arbiter.extensions import db
 from arbiter.models import ClockSweep, Game, OutboxMail, Webhook, WebhookDelivery
 from arbiter.models.timestamps import UTCDateTime, utcnow
@@ -144,20 +148,69 @@ def smtp(app: Flask) -> Finding:
 
 
 def beat(app: Flask) -> Finding:
-    """Check beat ran the clock sweep recently (its heartbeat in ``clock_sweeps``)."""
+    """Check beat ran the clock sweep recently (its heartbeat in ``clock_sweeps``), and
+    when it did not, tell why: no sweep attempted (beat, or a worker on the ``clock``
+    queue, not running), sweeps skipped because a session holds the clock's row (named:
+    address, state, age, query), or sweeps attempted that fail."""
     row = db.session.get(ClockSweep, "clock")
     if row is None:
         return Finding("beat", "warning", "the clock sweep has never run: is `beat` started?")
-    lag = (utcnow() - row.last_run).total_seconds()
+    now = utcnow()
+    lag = (now - row.last_run).total_seconds()
     every = _sweep_seconds(app)
-    if lag > 3 * every:
+    if lag <= 3 * every:
+        return Finding("beat", "ok", f"the clock sweep ran {lag:.0f} s ago.")
+    said = f"the clock sweep last ran {lag:.0f} s ago (it should every {every:.0f} s)"
+    holder = sessions.clock_holder()
+    if holder is not None:
         return Finding(
             "beat",
             "problem",
-            f"the clock sweep last ran {lag:.0f} s ago (it "
-            f"should every {every:.0f} s): is `beat` running?",
+            f"{said}: sweeps are blocked, not beat: the clock's row is held by "
+            f"{holder.describe()}. PostgreSQL ends a session of ours after its "
+            f"DB_IDLE_IN_TRANSACTION_SECONDS; or run SELECT pg_terminate_backend({holder.pid}).",
         )
-    return Finding("beat", "ok", f"the clock sweep ran {lag:.0f} s ago.")
+    attempt = db.session.get(ClockSweep, "clock-attempt")
+    tried = None if attempt is None else (now - attempt.last_run).total_seconds()
+    if tried is not None and tried <= 3 * every:
+        return Finding(
+            "beat",
+            "problem",
+            f"{said}: beat is running (a sweep was attempted {tried:.0f} s ago) but the "
+            "sweeps do not complete: see the worker's log.",
+        )
+    return Finding(
+        "beat",
+        "problem",
+        f"{said}, and no sweep was attempted "
+        + ("ever" if tried is None else f"for {tried:.0f} s")
+        + ": is `beat` running? (A worker must consume the `clock` queue too.)",
+    )
+
+
+def locks(app: Flask) -> Finding:
+    """Check no session has sat in a transaction, or waited on a lock, longer than
+    ``DB_HELD_REPORT_SECONDS`` (PostgreSQL); name each: address, state, age, query."""
+    if db.engine.dialect.name != "postgresql":
+        return Finding("locks", "ok", "SQLite: no sessions to inspect.")
+    older = float(app.config.get("DB_HELD_REPORT_SECONDS", 30))
+    found = sessions.held(older)
+    if not found:
+        return Finding(
+            "locks",
+            "ok",
+            f"no session idle in a transaction or waiting on a lock for over {older:.0f} s.",
+        )
+    return Finding(
+        "locks",
+        "problem",
+        f"{len(found)} session(s) in a transaction or waiting on a lock for over "
+        f"{older:.0f} s: "
+        + "; ".join(s.describe() for s in found[:10])
+        + ". A session whose host died keeps its locks until PostgreSQL ends it "
+        "(ours: after DB_IDLE_IN_TRANSACTION_SECONDS); SELECT pg_terminate_backend(<pid>) "
+        "ends one now.",
+    )
 
 
 def outbox(app: Flask) -> Finding:
@@ -271,7 +324,18 @@ def _first_line(err: Exception) -> str:
 READINESS = (database_ready, broker)
 """What ``/readyz`` checks: a web process can serve only with both."""
 
-EVERYTHING = (config, database_ready, broker, smtp, beat, outbox, webhooks, inbound, clock)
+EVERYTHING = (
+    config,
+    database_ready,
+    broker,
+    smtp,
+    beat,
+    locks,
+    outbox,
+    webhooks,
+    inbound,
+    clock,
+)
 """What ``arbiter doctor`` checks, in order."""
 
 
@@ -291,3 +355,61 @@ def run(app: Flask, checks=EVERYTHING) -> list[Finding]:
             db.session.rollback()
             findings.append(Finding(check.__name__, "problem", _first_line(err)))
     return findings
+
+
+class Probe:
+    """Runs the readiness checks of one app in a thread of their own, so that
+    ``/readyz`` answers within its deadline however long they hang (a silent database,
+    a cut link: a connection stuck until its TCP timeouts end it). At most one run is
+    in flight: a caller while one hangs waits for that one rather than starting
+    another, so a balancer polling a hung process does not pile up threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.future: Future | None = None
+        self.started = 0.0
+        self.current = "database"
+
+    def run(self, app: Flask, checks, seconds: float) -> list[Finding]:
+        """Return the findings of ``checks``, or, when they take longer than
+        ``seconds``, a problem naming the check that has not returned and for how long."""
+        with self.lock:
+            if self.future is None or self.future.done():
+                self.future, self.started = Future(), time.monotonic()
+                threading.Thread(
+                    target=self._work, args=(app, checks, self.future), daemon=True
+                ).start()
+            future, started = self.future, self.started
+        try:
+            return future.result(timeout=seconds)
+        except FutureTimeout:
+            waited = time.monotonic() - started
+            return [
+                Finding(
+                    self.current,
+                    "problem",
+                    f"no answer after {waited:.1f} s (a silent server or a cut link)",
+                )
+            ]
+
+    def _work(self, app: Flask, checks, future: Future) -> None:
+        """Run ``checks`` in an app context of this thread; set ``future``'s result."""
+        findings = []
+        try:
+            with app.app_context():
+                try:
+                    for check in checks:
+                        self.current = check.__name__.removesuffix("_ready")
+                        findings.extend(run(app, (check,)))
+                finally:
+                    db.session.remove()
+        except Exception as err:  # noqa: BLE001 - a probe must always answer
+            findings.append(Finding(self.current, "problem", _first_line(err)))
+        future.set_result(findings)
+
+
+def ready(app: Flask) -> list[Finding]:
+    """Return the readiness findings (:data:`READINESS`) within the app's
+    ``READY_TIMEOUT_SECONDS`` (:class:`Probe`)."""
+    probe = app.extensions.setdefault("ready_probe", Probe())
+    return probe.run(app, READINESS, float(app.config.get("READY_TIMEOUT_SECONDS", 3)))

@@ -3,7 +3,9 @@
 While PostgreSQL is stopped or restarting (or SQLite is locked past its busy
 timeout), every request that needs the database gets ``503 database-unavailable``
 with a ``Retry-After`` of ``DB_RETRY_AFTER_SECONDS``, never a 500 or a hang:
-connections time out after 5 s and the pool's wait after 10 s (``config.engine_options``),
+connections time out after ``DB_CONNECT_TIMEOUT_SECONDS`` (5 s) and the pool's wait
+after 10 s, a lost link after ``DB_TCP_USER_TIMEOUT_SECONDS`` (15 s), a row lock a
+dead host holds after ``DB_LOCK_TIMEOUT_SECONDS`` (web: 5 s) (``config.engine_options``),
 and the service resumes by itself when the database is back: the web process pings no
 connection before using it (``DB_PRE_PING``, a round trip per request), so the first
 request on a connection that died with the server answers 503 too, and SQLAlchemy,

@@ -25,6 +25,7 @@ from flask_migrate import upgrade
 from arbiter import create_app
 from arbiter.config import database_url
 from arbiter.extensions import db
+from tests.contract import examples
 
 os.environ.setdefault("OPEN_CREATION", "1")
 os.environ.setdefault("RATELIMIT_ENABLED", "0")
@@ -126,6 +127,7 @@ def make_app(db_url: str, **config):
     if target is not None and not target.exists():
         shutil.copyfile(_migrated_sqlite(), target)
     app = create_app(settings)
+    examples.install(app)  # python -m tests.contract.examples records exchanges
     with app.app_context():
         upgrade()
     return app

@@ -1,4 +1,4 @@
-"""Inbound mail: the email channel, equal to REST (see README, "Play by email").
+"""Inbound mail: the email channel, equal to REST (see docs/playing/email.md).
 
 Every message is stored raw first (:func:`arbiter.mailin.receive.receive`), then a
 task processes it (:func:`arbiter.mailin.process.process`): it drops automatic mail,

@@ -18,10 +18,14 @@ from sqlalchemy.exc import IntegrityError
 
 from arbiter import queue
 from arbiter.extensions import db
+from arbiter.mailin.capability import find
 from arbiter.mailin.message import message_id_of, parse
 from arbiter.models import InboundMail
 
 log = logging.getLogger(__name__)
+
+RCPT_CHARS = 1000
+"""Characters of the envelope recipients an inbound row keeps (``inbound.rcpt``)."""
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ def receive(
         source=source,
         status="pending",
         attempts=0,
-        rcpt="\n".join(rcpts)[:1000] if rcpts else None,
+        rcpt=stored_recipients(rcpts),
         mail_from=None if sender is None else sender[:320],
     )
     db.session.add(row)
@@ -83,3 +87,15 @@ def receive(
         return Outcome("duplicate", first, "This message was received before.")
     queue.enqueue(queue.PROCESS_INBOUND, row.id)
     return Outcome("accepted", row.id)
+
+
+def stored_recipients(rcpts: list[str] | None) -> str | None:
+    """Return the envelope recipients as an inbound row keeps them: one a line, cut
+    at ``RCPT_CHARS``, reply addresses first. Every recipient is matched against the
+    reply addresses before the list is cut, so a reply address that came after many
+    others (a mail to a long list) is kept, not cut off (issue 22, item 10)."""
+    if not rcpts:
+        return None
+    replies = [r for r in rcpts if find([r]) is not None]
+    others = [r for r in rcpts if r not in replies]
+    return "\n".join(replies + others)[:RCPT_CHARS]

@@ -92,6 +92,10 @@ def run_migrations_online():
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                # a migration may rewrite a large table: not cut by the process's
+                # DB_STATEMENT_TIMEOUT_SECONDS (LOCAL: the pooled session keeps it)
+                connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
             context.run_migrations()
 
 

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from arbiter import limits, queue
-from arbiter.errors import ArbiterError, Conflict, NotFound
+from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
 from arbiter.extensions import db
 from arbiter.models import (
     Account,
@@ -338,17 +338,63 @@ def _new_token(account: Account, name: str, scopes: list[str], expires_at) -> tu
 
 
 def create_token(
-    account: Account, name: str, scopes: list[str], expires_in: int | None = None
+    account: Account,
+    name: str,
+    scopes: list[str],
+    expires_in: int | None = None,
+    held: frozenset[str] | None = None,
 ) -> tuple[ApiToken, str]:
     """Make a personal API token; return the row and the token (shown once).
 
     :param scopes: a subset of :data:`arbiter.service.identity.SCOPES` (the caller's
         schema checks the names). :param expires_in: seconds, or None for no expiry.
+    :param held: the scopes of the token (or signed-in session) that asks, with the
+        ones they imply: a token makes only tokens whose scopes it holds itself.
+    :raises Forbidden: ``scope-not-held``: a scope the asking token lacks.
     """
+    missing = sorted(set(scopes) - held) if held is not None else []
+    if missing:
+        raise Forbidden(
+            f"A token can only make tokens with scopes it holds itself; this one lacks "
+            f"{', '.join(missing)}. Use a token that has them (signing in gives every scope).",
+            code="scope-not-held",
+        )
+    _check_token_cap(account)
     expires = utcnow() + timedelta(seconds=expires_in) if expires_in else None
     row, plain = _new_token(account, name, scopes, expires)
     db.session.commit()
     return row, plain
+
+
+def _check_token_cap(account: Account) -> None:
+    """Count the account's live tokens (neither revoked nor expired; on PostgreSQL
+    under a transaction lock on the account, so that concurrent requests are counted
+    one after the other; SQLite's transactions already are).
+
+    :raises Conflict: ``too-many-tokens`` at ``TOKENS_PER_ACCOUNT`` (with ``limit``).
+    """
+    cap = current_app.config["TOKENS_PER_ACCOUNT"]
+    if db.engine.dialect.name == "postgresql":
+        key = f"tokens:{account.id}"
+        db.session.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+    now = utcnow()
+    live = db.session.scalar(
+        sa.select(sa.func.count())
+        .select_from(ApiToken)
+        .where(
+            ApiToken.account_id == account.id,
+            ApiToken.revoked_at.is_(None),
+            sa.or_(ApiToken.expires_at.is_(None), ApiToken.expires_at > now),
+        )
+    )
+    if live >= cap:
+        db.session.rollback()
+        raise Conflict(
+            f"You already hold {live} personal tokens, the most one account may hold "
+            f"({cap}). Revoke the ones you no longer use, then make this one.",
+            code="too-many-tokens",
+            extra={"limit": cap},
+        )
 
 
 def token_json(row: ApiToken, plain: str | None = None) -> dict:
@@ -366,15 +412,19 @@ def token_json(row: ApiToken, plain: str | None = None) -> dict:
     return body
 
 
+def tokens_of(account: Account) -> sa.Select:
+    """Return the select of the account's tokens that are not revoked, oldest first
+    (for a page of it: ``GET /v1/me/tokens``)."""
+    return (
+        sa.select(ApiToken)
+        .where(ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None))
+        .order_by(ApiToken.created_at, ApiToken.id)
+    )
+
+
 def list_tokens(account: Account) -> list[ApiToken]:
     """Return the account's tokens that are not revoked, oldest first."""
-    return list(
-        db.session.scalars(
-            sa.select(ApiToken)
-            .where(ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None))
-            .order_by(ApiToken.created_at, ApiToken.id)
-        )
-    )
+    return list(db.session.scalars(tokens_of(account)))
 
 
 def revoke_token(account: Account, token_id: str) -> None:

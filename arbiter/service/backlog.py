@@ -8,6 +8,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from flask import current_app
 
+from arbiter import sessions
 from arbiter.extensions import db
 from arbiter.models import ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import utcnow
@@ -25,7 +26,7 @@ def figures() -> list[Figure]:
     oldest_due = db.session.scalar(
         sa.select(sa.func.min(Game.deadline)).where(Game.status == "active", Game.deadline <= now)
     )
-    last_sweep = db.session.scalar(sa.select(sa.func.max(ClockSweep.last_run)))
+    last_sweep = db.session.scalar(sa.select(ClockSweep.last_run).where(ClockSweep.name == "clock"))
     out = [
         ("arbiter_outbox_unsent", "Outbox mails not sent yet", float(unsent or 0)),
         (
@@ -39,6 +40,7 @@ def figures() -> list[Figure]:
             (now - last_sweep).total_seconds() if last_sweep else -1.0,
         ),
         ("arbiter_celery_queue_depth", "Tasks waiting in the Celery queue", queue_depth()),
+        *lock_figures(now),
     ]
     inbound = db.metadata.tables.get("inbound")
     if inbound is not None and "processed_at" in inbound.c:
@@ -49,6 +51,52 @@ def figures() -> list[Figure]:
             ("arbiter_inbound_unprocessed", "Inbound mails not processed yet", float(waiting or 0))
         )
     return out
+
+
+def lock_figures(now) -> list[Figure]:
+    """Return the gauges of blocked sessions and the clock sweep's attempts: sessions
+    idle in a transaction or waiting on a lock over ``DB_HELD_REPORT_SECONDS`` and the
+    longest such wait (PostgreSQL; 0 on SQLite), whether a session holds the clock's
+    row, and the age of the last attempted sweep (beat not running: it grows; sweeps
+    blocked: it stays small while ``arbiter_clock_sweep_age_seconds`` grows)."""
+    found = sessions.held(float(current_app.config.get("DB_HELD_REPORT_SECONDS", 30)))
+    idle = [s for s in found if not s.waiting]
+    waiting = [s for s in found if s.waiting]
+    attempt = db.session.scalar(
+        sa.select(ClockSweep.last_run).where(ClockSweep.name == "clock-attempt")
+    )
+    return [
+        (
+            "arbiter_db_idle_in_transaction_sessions",
+            "Sessions idle in a transaction longer than DB_HELD_REPORT_SECONDS",
+            float(len(idle)),
+        ),
+        (
+            "arbiter_db_idle_in_transaction_max_seconds",
+            "The longest such session's time idle in its transaction",
+            max((s.age for s in idle), default=0.0),
+        ),
+        (
+            "arbiter_db_lock_waiting_sessions",
+            "Sessions waiting on a lock longer than DB_HELD_REPORT_SECONDS",
+            float(len(waiting)),
+        ),
+        (
+            "arbiter_db_lock_wait_max_seconds",
+            "The longest such session's wait on its lock",
+            max((s.age for s in waiting), default=0.0),
+        ),
+        (
+            "arbiter_clock_sweep_blocked",
+            "1 while a session holds the clock sweep's row (sweeps skip their turn)",
+            1.0 if sessions.clock_holder() is not None else 0.0,
+        ),
+        (
+            "arbiter_clock_sweep_attempt_age_seconds",
+            "Seconds since a clock sweep was last attempted, run or skipped (-1: never)",
+            (now - attempt).total_seconds() if attempt else -1.0,
+        ),
+    ]
 
 
 def queue_depth() -> float:

@@ -50,8 +50,8 @@ def new_games(
     ``(201, {"games": [creation answer, ...]})`` in the order given.
 
     :param creator: the caller; a personal token's account becomes every game's
-        creator. Callers without a token (only with ``OPEN_CREATION``) share the scope
-        ``bulk-games:anonymous``.
+        creator. Callers without a token (only with ``OPEN_CREATION``) are scoped by
+        their client address (:func:`arbiter.service.idempotency.caller`).
     :param start_at: the batch's start (UTC), for every game that names none: its games
         wait (clocks stopped, no rolls) and the clock sweep starts them all then; a game
         with invited seats starts when they have all accepted, at ``start_at`` at the
@@ -75,7 +75,7 @@ def new_games(
         replace(spec, start_at=spec.start_at or start_at, unfilled=unfilled or spec.unfilled)
         for spec in specs
     ]
-    scope = f"bulk-games:{creator.token_hash}" if creator else "bulk-games:anonymous"
+    scope = f"bulk-games:{idempotency.caller(creator)}"
     account = creator.account if creator else None
 
     creator_key = limits.caller_key(creator)

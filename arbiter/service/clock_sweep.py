@@ -62,6 +62,12 @@ LEASE_SECONDS = 60
 """How long a claim (:func:`claim_due`) holds a due game before another sweep may
 claim it again."""
 
+CLOCK = "clock"
+"""The ``clock_sweeps`` row of the sweep's heartbeat (its last run)."""
+
+ATTEMPT = "clock-attempt"
+"""The ``clock_sweeps`` row of the last attempted sweep (run or skipped)."""
+
 BATCH_GAMES = 100
 """Due games settled per transaction: one lock, one snapshot update (executemany),
 one insert of the events and one commit for all of them."""
@@ -76,6 +82,15 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
     """
     now = now or utcnow()
     outage = heartbeat(now)
+    if outage is None:  # another session holds the clock's row: its turn, not ours
+        return {
+            "outage": 0.0,
+            "claimed": 0,
+            "timeouts": 0,
+            "extended": 0,
+            "reminders": 0,
+            "skipped": 1,
+        }
     counts = {"outage": outage, "claimed": 0, "timeouts": 0, "extended": 0}
     outages = list(db.session.scalars(sa.select(ClockOutage).order_by(ClockOutage.id)))
     for row in outages:
@@ -94,13 +109,34 @@ def sweep(now: datetime | None = None, limit: int = 500) -> dict:
 # --------------------------------------------------------------------------- heartbeat
 
 
-def heartbeat(now: datetime) -> float:
-    """Record this sweep's run; return the outage length in seconds it detected (0)."""
+def heartbeat(now: datetime) -> float | None:
+    """Record this sweep's run; return the outage length in seconds it detected (0),
+    or None when another session holds the clock's row.
+
+    The attempt is recorded first, in its own transaction (the ``clock-attempt`` row:
+    ``arbiter doctor`` tells a beat that is not running from sweeps that are skipped).
+    Then the ``clock`` row is taken with ``FOR UPDATE SKIP LOCKED``: a session that
+    holds it (another sweep in progress, or one whose host died mid-transaction) makes
+    this sweep skip its turn at once rather than wait on the lock. The dead host's
+    session is ended by the server after its ``DB_IDLE_IN_TRANSACTION_SECONDS``
+    (workers: 60 s), and the next sweep runs: deadlines wait at most that plus one
+    sweep interval.
+    """
+    record_attempt(now)
     threshold = current_app.config.get("CLOCK_OUTAGE_SECONDS", 300)
-    row = db.session.get(ClockSweep, "clock")
+    row = db.session.scalars(
+        sa.select(ClockSweep)
+        .where(ClockSweep.name == CLOCK)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    ).first()
     if row is None:
+        if db.session.scalar(sa.select(ClockSweep.name).where(ClockSweep.name == CLOCK)):
+            db.session.rollback()
+            log.warning("clock sweep skipped: another session holds the clock's row")
+            return None
         try:
-            db.session.add(ClockSweep(name="clock", last_run=now))
+            db.session.add(ClockSweep(name=CLOCK, last_run=now))
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
@@ -111,7 +147,7 @@ def heartbeat(now: datetime) -> float:
         return 0.0
     claimed = db.session.execute(
         sa.update(ClockSweep)
-        .where(ClockSweep.name == "clock", ClockSweep.last_run == last)
+        .where(ClockSweep.name == CLOCK, ClockSweep.last_run == last)
         .values(last_run=now)
         .execution_options(synchronize_session=False)
     ).rowcount
@@ -124,6 +160,33 @@ def heartbeat(now: datetime) -> float:
         )
     db.session.commit()
     return gap if claimed == 1 and gap > threshold else 0.0
+
+
+def record_attempt(now: datetime) -> None:
+    """Record that a clock sweep was attempted at ``now`` (the ``clock-attempt`` row),
+    in its own transaction, skipping (not waiting) if another session holds the row."""
+    held = (
+        sa.select(ClockSweep.name)
+        .where(ClockSweep.name == ATTEMPT)
+        .with_for_update(skip_locked=True)
+        .scalar_subquery()
+    )
+    done = db.session.execute(
+        sa.update(ClockSweep)
+        .where(ClockSweep.name == ATTEMPT, ClockSweep.name.in_(held))
+        .values(last_run=now)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not done and not db.session.scalar(
+        sa.select(ClockSweep.name).where(ClockSweep.name == ATTEMPT)
+    ):
+        try:
+            db.session.add(ClockSweep(name=ATTEMPT, last_run=now))
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+        return
+    db.session.commit()
 
 
 # --------------------------------------------------------------------------- timeouts
@@ -393,10 +456,18 @@ def remind(now: datetime, limit: int = 500) -> int:
     )
     items = []
     for game in games:
+        free = (
+            sa.select(Game.id)
+            .where(Game.id == game.id)
+            .with_for_update(skip_locked=True)
+            .scalar_subquery()
+        )
         claimed = db.session.execute(
             sa.update(Game)
             .where(
-                Game.id == game.id, Game.version == game.version, Game.remind_at == game.remind_at
+                Game.id.in_(free),  # a game another session holds is reminded next sweep
+                Game.version == game.version,
+                Game.remind_at == game.remind_at,
             )
             .values(remind_at=clock.next_reminder(game, now))
             .execution_options(synchronize_session=False)

@@ -49,12 +49,13 @@ def new_game(
 
     :param creator: the caller; a personal token's account becomes the game's creator
         (it may pause, resume, extend with that token). Callers without a token (only
-        with ``OPEN_CREATION``) share the scope ``games:anonymous``.
+        with ``OPEN_CREATION``) are scoped by their client address
+        (:func:`arbiter.service.idempotency.caller`).
 
     :raises arbiter.errors.Unprocessable, engines.base.InvalidOptions: see
         :func:`arbiter.service.games.create_game`.
     """
-    scope = f"games:{creator.token_hash}" if creator else "games:anonymous"
+    scope = f"games:{idempotency.caller(creator)}"
     account = creator.account if creator else None
     return _once(
         scope,

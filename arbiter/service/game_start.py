@@ -75,11 +75,16 @@ def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> s
 
 
 def start_due(now=None) -> int:
-    """Settle every waiting game whose ``start_at`` has come; return how many."""
+    """Settle every waiting game whose ``start_at`` has come; return how many.
+
+    A game whose row another session holds (``FOR UPDATE SKIP LOCKED``: a host that
+    died mid-transaction) is left to the next sweep rather than waited for."""
     from arbiter.service.invitations import due_starts
 
     done = 0
-    for game_id in due_starts(now or utcnow()):
+    ids = due_starts(now or utcnow(), skip_locked=True)
+    db.session.commit()  # the lock only sorted out the games another session holds
+    for game_id in ids:
         settle(game_id, at_start_time=True)
         done += 1
     return done

@@ -1,8 +1,9 @@
 """``Idempotency-Key``: a retried POST gets its first answer again, and writes nothing.
 
 The first answer is stored in the same transaction as the events of the request, keyed
-by ``(scope, key)``; the scope names the route and, where there is one, the caller (the
-hash of its token), so one caller's key never returns another caller's answer. Stored
+by ``(scope, key)``; the scope names the route and the caller (the hash of its token,
+or of its client address when it sends none: :func:`caller`), so one caller's key
+never returns another caller's answer. Stored
 answers are sealed (Fernet, from the ``cryptography`` library) with a key derived from
 ``SECRET_KEY`` and the Idempotency-Key itself, so the tokens some answers carry are
 never at rest in clear: reading them back needs the client's key.
@@ -22,6 +23,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
+from arbiter import limits
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.models import IdempotentResponse
@@ -33,14 +35,28 @@ KEY_PATTERN = f"^[!-~]{{{MIN_KEY},{MAX_KEY}}}$"
 """An Idempotency-Key: 16 to 200 visible ASCII characters (no space, no control)."""
 
 
+def caller(who) -> str:
+    """Return who a caller is for idempotency scopes: the SHA-256 of its bearer token,
+    or for a caller without a token ``anonymous-<SHA-256 of its client address>`` (the
+    address the rate limits count, :func:`arbiter.limits.caller_key`).
+
+    Callers without a token do not share one scope: an answer stored for one (seat
+    tokens included) is never returned to a caller from another address, whatever
+    key and body it sends. Two clients behind one address (a NAT, a proxy whose
+    ``X-Forwarded-For`` is not trusted) still share a scope there; the 16 characters
+    or more of a random key (a UUID) are what keeps them apart."""
+    if who is not None:
+        return who.token_hash
+    address = limits.caller_key(None)
+    return "anonymous-" + hashlib.sha256(address.encode()).hexdigest()
+
+
 def caller_scope(game_id: str, who) -> str:
     """Return the idempotency scope of a caller on one game, every route of it:
-    ``seat:<game>:<SHA-256 of the caller's bearer token>`` (of "" without one), so
-    one caller's key never returns another caller's answer, and a key a caller used on
-    one route is refused on another (the route is in the request's fingerprint,
-    :func:`request_hash`)."""
-    digest = who.token_hash if who is not None else hashlib.sha256(b"").hexdigest()
-    return f"seat:{game_id}:{digest}"
+    ``seat:<game>:<the caller>`` (:func:`caller`), so one caller's key never returns
+    another caller's answer, and a key a caller used on one route is refused on another
+    (the route is in the request's fingerprint, :func:`request_hash`)."""
+    return f"seat:{game_id}:{caller(who)}"
 
 
 def request_hash(body: Any, route: str | None = None) -> str:

@@ -297,16 +297,19 @@ def invitation_json(invitation: Invitation) -> dict:
     }
 
 
-def due_starts(now: datetime, limit: int = 200) -> list[str]:
-    """Return ids of waiting games whose ``start_at`` has come."""
-    return list(
-        db.session.scalars(
-            sa.select(Game.id)
-            .where(Game.status == "waiting", Game.start_at <= now)
-            .order_by(Game.start_at)
-            .limit(limit)
-        )
+def due_starts(now: datetime, limit: int = 200, skip_locked: bool = False) -> list[str]:
+    """Return ids of waiting games whose ``start_at`` has come (``skip_locked``: but
+    those whose row another session holds, locking the others until the caller's
+    transaction ends)."""
+    query = (
+        sa.select(Game.id)
+        .where(Game.status == "waiting", Game.start_at <= now)
+        .order_by(Game.start_at)
+        .limit(limit)
     )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return list(db.session.scalars(query))
 
 
 def check_policy(unfilled: str | None, start_at: datetime | None) -> None:

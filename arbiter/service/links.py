@@ -2,11 +2,16 @@
 
 A link carries ``{"g": game id, "s": seat}`` signed with ``SECRET_KEY`` and a time
 stamp (itsdangerous' ``URLSafeTimedSerializer``, salt ``arbiter/seat-link``); it
-is good for ``WEB_LINK_SECONDS`` (default 30 days). Opening it sets a session cookie
-for that seat of that game (``arbiter/web``); nothing else is granted.
+is good for ``WEB_LINK_SECONDS`` (default 30 days) from when the mail was written.
+Opening it sets a session cookie for that seat of that game (``arbiter/web``) that
+ends when the link does, not a fresh 30 days later; nothing else is granted. A seat
+whose account was deleted opens no more by its links (``arbiter/web/seats.py``).
 """
 
 from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -38,13 +43,22 @@ def seat_url(game_id: str, seat: int) -> str:
 
 
 def read_seat_key(key: str, game_id: str) -> int:
-    """Return the seat a signed key opens in ``game_id``.
+    """Return the seat a signed key opens in ``game_id`` (see :func:`read_seat_link`)."""
+    return read_seat_link(key, game_id)[0]
+
+
+def read_seat_link(key: str, game_id: str) -> tuple[int, datetime]:
+    """Return the seat a signed key opens in ``game_id`` and when the key was made
+    (UTC): what the browser holds from it ends ``WEB_LINK_SECONDS`` after that, as
+    the link does (:func:`link_expired`).
 
     :raises LinkRefused: ``link-expired`` past ``WEB_LINK_SECONDS``, ``bad-link`` for a
         forged or altered key or one made for another game.
     """
     try:
-        data = _serializer().loads(key, max_age=current_app.config["WEB_LINK_SECONDS"])
+        data, made = _serializer().loads(
+            key, max_age=current_app.config["WEB_LINK_SECONDS"], return_timestamp=True
+        )
     except SignatureExpired:
         raise LinkRefused(
             "This link has expired: open the link in your latest turn mail, or ask for a new one.",
@@ -57,4 +71,10 @@ def read_seat_key(key: str, game_id: str) -> int:
         ) from None
     if not isinstance(data, dict) or data.get("g") != game_id or type(data.get("s")) is not int:
         raise LinkRefused("This link is for another game.")
-    return data["s"]
+    return data["s"], made.astimezone(UTC)
+
+
+def link_expired(made_at: float) -> bool:
+    """True when a seat link made at ``made_at`` (a POSIX time) is past
+    ``WEB_LINK_SECONDS``, and with it whatever a browser holds from it."""
+    return time.time() - made_at > current_app.config["WEB_LINK_SECONDS"]

@@ -67,6 +67,7 @@ def turn_mails(
                 ),
                 f"Game: {base}/v1/games/{game.id}",
                 f"Move notation: {engine.notation}",
+                f"The rules: {base}/rules/{game.engine}",
             ]
         )
         mails.append(

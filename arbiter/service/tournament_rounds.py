@@ -325,14 +325,19 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
 def sweep(now: datetime | None = None) -> dict:
     """Advance every running tournament that is not paused (due deadlines applied,
     rounds whose last game's task was lost ended); return ``{"advanced", "waiting",
-    "failed"}`` counts (a failure is logged once while it repeats: see the module)."""
+    "failed"}`` counts (a failure is logged once while it repeats: see the module).
+
+    A tournament whose row another session holds (``FOR UPDATE SKIP LOCKED``: an
+    advance in progress elsewhere, or a host that died mid-transaction) is left to the
+    next sweep rather than waited for."""
     ids = list(
         db.session.scalars(
-            sa.select(Tournament.id).where(
-                Tournament.status == "running", Tournament.paused_at.is_(None)
-            )
+            sa.select(Tournament.id)
+            .where(Tournament.status == "running", Tournament.paused_at.is_(None))
+            .with_for_update(skip_locked=True)
         )
     )
+    db.session.rollback()  # the lock only sorted out the tournaments another session holds
     counts = {"advanced": 0, "waiting": 0, "failed": 0}
     for tournament_id in ids:
         try:

@@ -40,6 +40,8 @@ def init_app(app: Flask) -> None:
     """Register the pages and the security headers on ``app``."""
     from arbiter.web import (
         account_routes,  # noqa: F401 - registers the account pages
+        explorer,  # noqa: F401 - registers the API explorer
+        rulebooks,  # noqa: F401 - registers the rulebook pages
         tournament_routes,  # noqa: F401 - registers the tournament pages
         webhook_routes,  # noqa: F401 - registers the web hook pages
     )

@@ -41,8 +41,10 @@ def remember(account: Account, token: ApiToken) -> None:
 
 
 def sign_out() -> None:
-    """Sign this browser out and revoke the token its sign-in made."""
+    """Sign this browser out: revoke the token its sign-in made, and forget every seat
+    the browser opened (by links and tokens too)."""
     account, held = signed_in(), session.pop("account", None)
+    session.pop("seats", None)
     if account is not None and held:
         try:
             accounts.revoke_token(account, held["token"])

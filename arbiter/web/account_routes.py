@@ -111,9 +111,17 @@ def my_tokens():
         if not form.validate_on_submit():
             return refused_form(None, form)
         days = form.days.data
-        row, plain = accounts.create_token(
-            who, form.name.data, form.scopes.data, days * 86400 if days else None
-        )
+        try:  # as the signed-in session: its sign-in token's scopes (every scope)
+            row, plain = accounts.create_token(
+                who,
+                form.name.data,
+                form.scopes.data,
+                days * 86400 if days else None,
+                held=account.principal().scopes,
+            )
+        except ArbiterError as err:
+            page = render_template("error.html", message=err.detail, game_id=None)
+            return page, err.status
         made = {"name": row.name, "token": plain}
     return render_template(
         "my_tokens.html",

@@ -14,7 +14,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 import engines
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.service import access, games, links, moves
+from arbiter.service import access, games, identity, links, moves
 from arbiter.store import StaleVersion
 from arbiter.web import game_page, seats
 from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
@@ -103,9 +103,17 @@ def game(game_id: str):
 def open_seat(game_id: str):
     """Open a seat from the signed link of a turn mail: hold it in the session cookie
     and go to the game page (the link's key leaves the address bar)."""
-    games.get_game(game_id)
-    seat = links.read_seat_key(request.args.get("key", ""), game_id)
-    seats.remember(game_id, seat)
+    current = games.get_game(game_id)
+    number, made = links.read_seat_link(request.args.get("key", ""), game_id)
+    seat = next((s for s in current.seats if s.seat == number), None)
+    if seat is None:
+        raise links.LinkRefused("This link is for a seat this game does not have.")
+    if seats.deleted_holder(seat):
+        raise links.LinkRefused(
+            "The account that held this seat has been deleted: its links open nothing.",
+            code="seat-account-deleted",
+        )
+    seats.remember_link(game_id, seat, made.timestamp())
     return redirect(url_for("web.game", game_id=game_id), 303)
 
 
@@ -117,11 +125,14 @@ def token_seat(game_id: str):
     if not form.validate_on_submit():
         return refused_form(game_id, form)
     try:
-        seat = access.seat_for(current, form.token.data.strip())
+        who = identity.principal_of_token(form.token.data.strip())
+        seat = access.seat_for(current, who)
     except ArbiterError as err:
+        db.session.rollback()
         flash(err.detail, "error")
     else:
-        seats.remember(game_id, seat.seat)
+        db.session.commit()  # a personal token's last-used time
+        seats.remember_token(game_id, seat, who)
         flash(f"You are playing seat {seat.seat} ({seat.name}) in this browser.", "ok")
     return back(game_id)
 

@@ -22,16 +22,21 @@ shared/components/dark-horse.md):
   a time from seat 0; then a public die with one face per player picks the start
   player (face k: seat k-1); after the draft the Move cards are shuffled (nobody sees
   it) and dealt one at a time from the start player, the rest set aside unseen.
-- Movement: a pictured Bug moving past either end stops there; a positions card moves
+- Movement: a pictured Bug moving past either end stops there. A pictured Bug's ± card
+  ("the pictured Bug must be moved forward or backward one space") offers only a
+  direction in which the Bug can move: not forward from space 1, not backward from the
+  last space (``direction-blocked`` otherwise), so it always moves it. A positions card moves
   the Bugs that stood on those spaces, all the same way ("each Bug must move in the
   same direction"), so it offers only a direction in which each of them can move (the
   Bugs on spaces 1 and 2 only backward, on 6 and 7 only forward; ``direction-blocked``
   otherwise); the front one moves first when moving forward, the rear one first when
   moving backward.
-- Rule versions: a game keeps the rules it was created with. Version 1 (games created
-  before these rules) put the black base on the last Bug chosen in the draft, let a
-  positions card move either way (a Bug at the end staying put) and dealt from the deck
-  in ``components-v1.json``; ``ENGINE.at_version("1")`` plays it (``versions.py``).
+- Rule versions: a game keeps the rules it was created with. Version 2 let a pictured
+  Bug's ± card be played toward the end its Bug stood on (moving nothing);
+  ``ENGINE.at_version("2")`` plays it. Version 1 (games created before versions)
+  besides put the black base on the last Bug chosen in the draft, let a positions card
+  move either way (a Bug at the end staying put) and dealt from the deck in
+  ``components-v1.json``; ``ENGINE.at_version("1")`` plays it (``versions.py``).
 - Bad encounter!: ``{"play": "mv-bad-encounter", "swap": N}`` swaps your Goal card N
   (numbered from 1, in the order shown to you) with the top of the Goal deck;
   ``{"play": "mv-bad-encounter", "choose": SEAT}`` makes that seat owe a decision
@@ -48,7 +53,7 @@ shared/components/dark-horse.md):
 Timeouts (the least surprising move): placing, the first Bug not yet placed (in the
 data file's order) at the back of the row; the Dilly Dally round, pass; a turn, the
 first card of the hand, ``forward`` when the card asks for a direction (``backward``
-for a positions card that cannot move forward), and for Bad
+when its Bug, or one of a positions card's Bugs, cannot move forward), and for Bad
 encounter! a swap of the player's own Goal card 1 (nobody else is made to act); a
 player chosen by Bad encounter!, a swap of their Goal card 1.
 """
@@ -56,9 +61,9 @@ player chosen by Bad encounter!, a swap of their Goal card 1.
 from __future__ import annotations
 
 from .engine import DarkHorse
-from .versions import DarkHorseV1
+from .versions import DarkHorseV1, DarkHorseV2
 
 ENGINE = DarkHorse()
 """The registered Dark Horse engine (id ``dark-horse``)."""
 
-__all__ = ["ENGINE", "DarkHorse", "DarkHorseV1"]
+__all__ = ["ENGINE", "DarkHorse", "DarkHorseV1", "DarkHorseV2"]

@@ -35,7 +35,7 @@ class DarkHorse(Engine):
 
     id = "dark-horse"
     title = "Dark Horse"
-    version = "2"
+    version = "3"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     options_schema = DarkHorseOptions
@@ -63,11 +63,13 @@ class DarkHorse(Engine):
         loaded = self.load_options(players, options)
         return rules.setup(players, loaded["dilly_dally"])
 
-    def directions(self, card_id: str) -> list[str]:
-        """Return the directions the ± card ``card_id`` may be played in: for a
-        positions card only those in which every Bug it names can move
-        (rules/dark-horse.md, "Gameplay": "each Bug must move in the same direction")."""
-        return rules.directions(self.components, card_id)
+    def directions(self, card_id: str, track: list[str]) -> list[str]:
+        """Return the directions the ± card ``card_id`` may be played in on ``track``:
+        for a pictured Bug those in which it can move (rules/dark-horse.md, "Gameplay":
+        "the pictured Bug must be moved forward or backward one space"), for a positions
+        card those in which every Bug it names can move ("each Bug must move in the same
+        direction")."""
+        return rules.directions(self.components, card_id, track)
 
     def black_base(self, row: list[str], placed: str) -> str:
         """Return the Bug that gets the black base once ``placed`` completes the

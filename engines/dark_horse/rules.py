@@ -128,11 +128,23 @@ def setup(players: int, dilly_dally: bool) -> dict:
     }
 
 
-def directions(c: Components, card_id: str) -> list[str]:
-    """Return the directions a ± card may be played in (rules/dark-horse.md,
-    "Gameplay"): both for a pictured Bug; for a positions card only those in which
-    every Bug on its positions can move ("each Bug must move in the same
-    direction")."""
+def directions(c: Components, card_id: str, track: list[str]) -> list[str]:
+    """Return the directions a ± card may be played in on ``track`` (rules/dark-horse.md,
+    "Gameplay"): for a pictured Bug those in which it can move ("the pictured Bug must be
+    moved forward or backward one space": not forward from space 1, not backward from
+    the last space); for a positions card those in which every Bug on its positions can
+    move ("each Bug must move in the same direction")."""
+    card = c.move_by_id[card_id]
+    if card.kind == BUG_EITHER_CARD:
+        return [d for d in DIRECTIONS if tr.can_move(track, card.bug, d == FORWARD)]
+    return positions_directions(c, card_id)
+
+
+def positions_directions(c: Components, card_id: str) -> list[str]:
+    """Return the directions a ± card may be played in whatever the Track: for a
+    positions card only those in which every Bug on its positions can move
+    (rules/dark-horse.md, "Gameplay": "each Bug must move in the same direction"), both
+    for any other card."""
     card = c.move_by_id[card_id]
     if card.kind != POSITIONS_CARD:
         return list(DIRECTIONS)
@@ -145,8 +157,8 @@ class Game(Protocol):
 
     components: Components
 
-    def directions(self, card_id: str) -> list[str]:
-        """Return the directions the ± card ``card_id`` may be played in."""
+    def directions(self, card_id: str, track: list[str]) -> list[str]:
+        """Return the directions the ± card ``card_id`` may be played in on ``track``."""
 
     def black_base(self, row: list[str], placed: str) -> str:
         """Return the Bug that gets the black base once ``placed`` completes ``row``."""
@@ -329,7 +341,8 @@ def legal_moves(game: Game, state: Mapping[str, Any], seat: int) -> list[dict]:
     for card_id in state["hands"][seat]:
         card = c.move_by_id[card_id]
         if card.directed:
-            moves += [{"play": card_id, "direction": d} for d in game.directions(card_id)]
+            ways = game.directions(card_id, state["track"])
+            moves += [{"play": card_id, "direction": d} for d in ways]
         elif card.kind == BAD_ENCOUNTER_CARD:
             moves += [{"play": card_id, "swap": k} for k in range(1, len(state["goals"][seat]) + 1)]
             moves += [
@@ -485,13 +498,21 @@ def _play_card(game: Game, state: Mapping[str, Any], seat: int, move: dict) -> d
             "direction-required",
             f'{c.label(card_id)} moves forward or backward: say which ("forward" or "backward").',
         )
-    if direction is not None and direction not in game.directions(card_id):
-        raise IllegalMove(
-            "direction-blocked",
-            f"{c.label(card_id)} moves every Bug it "
-            f"names the same way, and one of them cannot move {direction}: "
-            f"play it {' or '.join(game.directions(card_id))}.",
-        )
+    allowed = game.directions(card_id, state["track"]) if card.directed else []
+    if direction is not None and direction not in allowed:
+        if card.kind == BUG_EITHER_CARD:
+            space = tr.place_of(state["track"], card.bug)
+            end = "first" if space == 1 else "last"
+            why = (
+                f"{c.label(card_id)} cannot move the {c.bug_name(card.bug)} {direction}: "
+                f"it is on space {space}, the {end} space, so"
+            )
+        else:
+            why = (
+                f"{c.label(card_id)} moves every Bug it names the same way, and one of "
+                f"them cannot move {direction}:"
+            )
+        raise IllegalMove("direction-blocked", f"{why} play it {' or '.join(allowed)}.")
     if card.kind != BAD_ENCOUNTER_CARD and ("swap" in move or "choose" in move):
         raise IllegalMove(
             "not-bad-encounter", "Only Bad encounter! swaps Goal cards or chooses a player."
@@ -617,7 +638,7 @@ def timeout_move(game: Game, state: Mapping[str, Any], seat: int) -> dict:
     card_id = state["hands"][seat][0]
     card = c.move_by_id[card_id]
     if card.directed:
-        return {"play": card_id, "direction": game.directions(card_id)[0]}
+        return {"play": card_id, "direction": game.directions(card_id, state["track"])[0]}
     if card.kind == BAD_ENCOUNTER_CARD:
         return {"play": card_id, "swap": 1}
     return {"play": card_id}

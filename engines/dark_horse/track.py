@@ -29,6 +29,14 @@ def place_of(track: Sequence[str], bug: str) -> int:
     return track.index(bug) + 1
 
 
+def can_move(track: Sequence[str], bug: str, forward: bool) -> bool:
+    """Return True when ``bug`` can move at least one space forward (toward space 1) or
+    backward (toward the last space): it is not on that end of the Track
+    (rules/dark-horse.md, "Gameplay": "the pictured Bug must be moved")."""
+    space = place_of(track, bug)
+    return space > 1 if forward else space < len(track)
+
+
 def move_to(track: Sequence[str], bug: str, space: int) -> list[str]:
     """Return the Track after ``bug`` goes to ``space`` (clamped to the Track), the
     Bugs between its old and new space each shifting one space the other way

@@ -8,7 +8,20 @@ from .cards import V1_COMPONENTS, Components
 from .engine import DarkHorse
 
 
-class DarkHorseV1(DarkHorse):
+class DarkHorseV2(DarkHorse):
+    """Dark Horse as engine version 2 played it: a pictured Bug's ± card offered both
+    directions wherever the Bug stood (played toward the end it stood on, it stayed
+    where it was)."""
+
+    version = "2"
+
+    def directions(self, card_id: str, track: list[str]) -> list[str]:
+        """Return the directions version 2 offered: both for a pictured Bug, for a
+        positions card only those in which every Bug it names can move."""
+        return rules.positions_directions(self.components, card_id)
+
+
+class DarkHorseV1(DarkHorseV2):
     """Dark Horse as engine version 1 played it: dealt from the deck of
     ``components-v1.json``, a positions card offered both directions (a Bug at the end
     of the Track staying where it is) and the black base went on the last Bug placed."""
@@ -16,7 +29,7 @@ class DarkHorseV1(DarkHorse):
     version = "1"
     deck: Components = V1_COMPONENTS
 
-    def directions(self, card_id: str) -> list[str]:
+    def directions(self, card_id: str, track: list[str]) -> list[str]:
         """Return both directions: version 1 did not ask a positions card's Bugs to be
         able to move together."""
         return list(rules.DIRECTIONS)
@@ -27,4 +40,4 @@ class DarkHorseV1(DarkHorse):
         return placed
 
 
-DarkHorse.older_versions = (DarkHorseV1,)
+DarkHorse.older_versions = (DarkHorseV2, DarkHorseV1)

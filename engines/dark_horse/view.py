@@ -113,7 +113,9 @@ def hand_view(game: r.Game, state: Mapping[str, Any], seat: int) -> list[dict]:
             "card": card_id,
             "label": c.label(card_id),
             "choose_direction": c.move_by_id[card_id].directed,
-            "directions": game.directions(card_id) if c.move_by_id[card_id].directed else [],
+            "directions": (
+                game.directions(card_id, state["track"]) if c.move_by_id[card_id].directed else []
+            ),
         }
         for i, card_id in enumerate(hand, 1)
     ]

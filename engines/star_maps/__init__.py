@@ -28,10 +28,19 @@ Decisions where the rulebook is silent (each one is tested in
   ``already-answered`` (HTTP 409 in the arbiter).
 - Each star has exactly two boxes, printed next to it or joined by a connection; a
   connection's box is adjacent only once it is filled. Doubles give one star type.
-- A pre-filled star (printed value) is filled from the start, so it is never the star a
-  die is trying to find; its boxes, written for neighbouring stars, must differ by exactly
-  its value, and a write that makes that impossible is refused (``breaks-lock``). The rule
-  holds even before a connection to one of its boxes is filled.
+- A pre-filled star (printed value) is never the star a die is trying to find; its boxes,
+  written for neighbouring stars, must differ by exactly its value, and a write that makes
+  that impossible is refused (``breaks-lock``). The rule holds even before a connection to
+  one of its boxes is filled.
+- A pre-filled star is found only once its two boxes are adjacent and filled ("Lock/Unlock":
+  "the player must fill out the two adjacent squares in a way that makes the pre-filled
+  value true"; components/star-maps.md: "its two boxes must then be filled so that their
+  difference is that value"). Until then it does not score ("A player scores unlocked
+  pre-filled numbers normally": an unlocked star is scored as any star is, once filled
+  out; "Final Scoring": "all filled out stars"), does not complete its type for a bonus,
+  a sheet rule or an unlock in play, and does not open a lock that names it (a lock
+  "connected to" a pre-filled star opens once its value is made true). Its printed value
+  is shown in the view all along.
 - Locks open by themselves once their listed connections are filled and listed stars
   found; arm stars may be written around while locked but score only once unlocked.
   A type is complete when all its stars are found, pre-filled ones only once unlocked.
@@ -52,18 +61,20 @@ Decisions where the rulebook is silent (each one is tested in
   not yet unlocked or for ``none`` (they "may cooperate to choose"); most votes wins, a
   tie goes to the bonus listed first in ``bonuses.json``, and ``none`` wins only with
   more votes than every bonus. Timeout: ``none``.
-- Rule versions: a game keeps the rules it was created with. Version 1 (games created
-  before these rules) unlocked no bonus in play, made the losers choose one (timeout:
-  the first still locked) and did not know Leap; ``ENGINE.at_version("1")`` plays it
-  (``versions.py``).
+- Rule versions: a game keeps the rules it was created with. Version 2 counted a
+  pre-filled star found from the start (scoring and completing its type once unlocked,
+  its boxes empty); ``ENGINE.at_version("2")`` plays it. Version 1 (games created
+  before versions) besides unlocked no bonus in play, made the losers choose one
+  (timeout: the first still locked) and did not know Leap; ``ENGINE.at_version("1")``
+  plays it (``versions.py``).
 - Timeout in a round: the first dice use (star die as rolled, then the other; boxes in
   printed order), else the first connection, else pass.
 """
 
 from engines.star_maps.engine import StarMaps
-from engines.star_maps.versions import StarMapsV1
+from engines.star_maps.versions import StarMapsV1, StarMapsV2
 
 ENGINE = StarMaps()
 """The Star Maps engine registered as ``star-maps``."""
 
-__all__ = ["ENGINE", "StarMaps", "StarMapsV1"]
+__all__ = ["ENGINE", "StarMaps", "StarMapsV1", "StarMapsV2"]

@@ -17,7 +17,7 @@ from engines.base import JSON, Engine, Prompt
 from engines.star_maps import board_svg, notation, rules
 from engines.star_maps import view as views
 from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, UNLOCKED_BY
-from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS
+from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS, Layout
 
 
 def _once_each(bonuses: list[str]) -> None:
@@ -74,7 +74,7 @@ class StarMaps(Engine):
 
     id = "star-maps"
     title = "Star Maps"
-    version = "2"
+    version = "3"
     min_players = 1
     max_players = 4
     options_schema = StarMapsOptions
@@ -88,6 +88,9 @@ class StarMaps(Engine):
     blank_votes: tuple[str, ...] = (NO_BONUS,)
     """What a loser may vote for besides a bonus: ``none``, no new bonus ("the losers of
     the game may cooperate to choose one new bonus")."""
+    sheets: Mapping[str, Layout] = SHEETS
+    """Every sheet by id, as today's rules read it: a pre-filled star is found once its
+    two boxes are filled (rules/star-maps.md, "Lock/Unlock"; ``sheet.is_found``)."""
 
     def campaign_options(self, results: list[dict]) -> dict:
         """Return ``{"unlocked_bonuses": [...]}``: every bonus the campaign's finished

@@ -12,8 +12,9 @@ every seat that owes an answer). State (plain JSON, never changed in place)::
 
 The functions that apply a rule an older version played differently are handed the
 engine (``game``) and read that rule there: the bonuses its games know
-(``game.bonuses``), the bonus each star type unlocks in play (``game.unlocked_by``) and
-what a loser may vote for besides a bonus (``game.blank_votes``); the older versions are
+(``game.bonuses``), the bonus each star type unlocks in play (``game.unlocked_by``),
+what a loser may vote for besides a bonus (``game.blank_votes``) and the sheets as its
+rules read them (``game.sheets``: when a pre-filled star is found); the older versions are
 in ``versions.py`` (:mod:`engines.base`, "Rules versions").
 
 Decisions (documented in ``engines/star_maps/__init__.py``):
@@ -47,7 +48,7 @@ from engines.base import BadOutcome, Chance, Decision, IllegalMove, Over, Prompt
 from engines.star_maps import scoring, turn
 from engines.star_maps import sheet as sh
 from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS
-from engines.star_maps.sheet import SHEETS
+from engines.star_maps.sheet import Layout
 
 ROLL, CHOOSE, VOTE, OVER = "roll", "choose", "vote", "over"
 
@@ -69,6 +70,8 @@ class Game(Protocol):
     """Star type (its die value) -> the bonus that finding its last star unlocks in play."""
     blank_votes: tuple[str, ...]
     """What a loser may vote for besides a bonus."""
+    sheets: Mapping[str, Layout]
+    """Every sheet by id, as its rules read it (how a pre-filled star is found)."""
 
 
 class AlreadyAnswered(IllegalMove):
@@ -108,7 +111,7 @@ def unlock_found_types(game: Game, state: Mapping) -> dict:
     """Return the state with the bonuses unlocked by the types found so far: each type
     whose stars are all found on some sheet unlocks the bonus ``game.unlocked_by`` keys
     to it for everyone, once (rules/star-maps.md, "Bonuses"; module docstring)."""
-    layout = SHEETS[state["sheet"]]
+    layout = game.sheets[state["sheet"]]
     found = {s: sh.complete_types(layout, marks) for s, marks in enumerate(state["marks"])}
     unlocks = list(state["unlocks"])
     for die in sorted({t for types in found.values() for t in types}):
@@ -171,7 +174,7 @@ def resolve(game: Game, state: Mapping, outcome: Any) -> dict:
         or any(type(d) is not int or d not in sh.DIE_VALUES for d in outcome)
     ):
         raise BadOutcome("bad-outcome", f"A roll is two dice from 1 to 6, not {shown(outcome)}.")
-    layout = SHEETS[state["sheet"]]
+    layout = game.sheets[state["sheet"]]
     stuck = [
         s for s, marks in enumerate(state["marks"]) if not turn.can_act(layout, outcome, marks)
     ]
@@ -226,7 +229,7 @@ def legal_moves(game: Game, state: Mapping, seat: int) -> list[dict]:
     if state["phase"] == VOTE:
         return [{"act": "choose-bonus", "bonus": b} for b in vote_choices(game, state)]
     return turn.answers(
-        SHEETS[state["sheet"]], state["roll"], state["unlocked"], state["marks"][seat]
+        game.sheets[state["sheet"]], state["roll"], state["unlocked"], state["marks"][seat]
     )
 
 
@@ -246,7 +249,7 @@ def play(game: Game, state: Mapping, seat: int, move: Any) -> dict:
             "Bonuses are chosen by the losers after the game; "
             "now use the dice or make a connection.",
         )
-    layout = SHEETS[state["sheet"]]
+    layout = game.sheets[state["sheet"]]
     marks = turn.apply_answer(layout, state["roll"], state["unlocked"], state["marks"][seat], move)
     new = {
         **state,
@@ -299,7 +302,7 @@ def vote_choices(game: Game, state: Mapping) -> list[str]:
 def _finish(game: Game, state: Mapping) -> dict:
     """Score the game; open the losers' vote or end (rules/star-maps.md, "Game End",
     "Final Scoring", "Bonuses")."""
-    layout = SHEETS[state["sheet"]]
+    layout = game.sheets[state["sheet"]]
     result = scoring.final(layout, state["marks"])
     stuck = state["stuck"]
     result.update(

@@ -2,7 +2,8 @@
 
 rules/star-maps.md, "Final Scoring": a seat adds the values of its filled-out stars of each
 type (stars of a locked arm do not count, "Arms"; unlocked pre-filled stars count,
-"Lock/Unlock"), plus the sheet's own scoring rules (data, read by :func:`rule_count`).
+"Lock/Unlock", once their two boxes are filled), plus the sheet's own scoring rules
+(data, read by :func:`rule_count`).
 Highest total wins; a tie goes to the seat that used fewer bonuses; a tie on both is
 shared. rules/star-maps.md, "Bonuses": after a multiplayer game the losers choose one new
 bonus together; here each loser votes and :func:`tally` settles it.
@@ -40,7 +41,7 @@ def score_marks(layout: Layout, marks: Mapping) -> dict:
     locked: dict[str, int] = {}
     for star_id, star in layout.stars.items():
         value = sh.star_value(layout, marks, star_id)
-        if value is None:
+        if value is None or not sh.is_found(layout, marks, star_id):
             continue
         if sh.is_unlocked(layout, marks, star_id, arms):
             counted[star_id] = value

@@ -14,10 +14,14 @@ Model decisions (documented in ``engines/star_maps/__init__.py``):
   that connection is filled ("Make a Connection").
 - A star is found when both of its boxes are adjacent and filled; it holds their
   difference ("Using the Dice", step 3).
-- A star with a printed value is *pre-filled*: it counts as filled from the start, so it is
-  never the star a die is trying to find; its two boxes (written for neighbouring stars)
-  must differ by exactly that value ("Lock/Unlock"). The rule holds for both boxes
-  whether or not a connection to them is filled yet, so filling a connection never breaks it.
+- A star with a printed value is *pre-filled*: its value is printed, so it is never the
+  star a die is trying to find; its two boxes (written for neighbouring stars) must differ
+  by exactly that value ("Lock/Unlock": "the player must fill out the two adjacent squares
+  in a way that makes the pre-filled value true"). The rule holds for both boxes whether
+  or not a connection to them is filled yet, so filling a connection never breaks it. It
+  is found (it scores, counts for its type and for a lock naming it) only once both its
+  boxes are adjacent and filled, like any star; version 2 counted it found from the start
+  (:attr:`Layout.prefilled_found`).
 - A lock opens by itself ("Filling in an Unlocked symbol does not require an action") once
   all its connections are filled and all its listed stars are found. Stars of an arm can be
   written around while locked but score only once the arm's lock is open ("Arms").
@@ -90,6 +94,10 @@ class Layout:
     :param box_links: box id -> ``((star, connection | None), ...)``.
     :param type_stars: die value -> star ids of that type.
     :param raw: the data file as read, for views.
+    :param prefilled_found: how the rules read a pre-filled star, not sheet data: False
+        (today's rules) counts it found once its two boxes are adjacent and filled; True
+        (Star Maps version 2 and older, :mod:`engines.star_maps.versions`) counts it
+        found from the start.
     """
 
     id: str
@@ -104,6 +112,7 @@ class Layout:
     box_links: Mapping[str, tuple[tuple[str, str | None], ...]]
     type_stars: Mapping[int, tuple[str, ...]]
     raw: Mapping
+    prefilled_found: bool = False
 
     def type_name(self, die: int) -> str:
         """Return ``"Diamond (4)"`` for die value 4."""
@@ -281,9 +290,20 @@ def star_value(layout: Layout, marks: Mapping, star_id: str) -> int | None:
     return None
 
 
+def boxes_filled(layout: Layout, marks: Mapping, star_id: str) -> bool:
+    """Return True when both of the star's boxes are adjacent now and filled."""
+    adjacent = adjacent_boxes(layout, marks, star_id)
+    return len(adjacent) == 2 and all(box in marks["boxes"] for box in adjacent)
+
+
 def is_found(layout: Layout, marks: Mapping, star_id: str) -> bool:
-    """Return True when the star holds a value (found, or pre-filled)."""
-    return star_value(layout, marks, star_id) is not None
+    """Return True when the star is found: both its boxes adjacent and filled (a star
+    holding their difference, or a pre-filled star whose value they make true:
+    rules/star-maps.md, "Using the Dice", step 3; "Lock/Unlock"). A pre-filled star read
+    with :attr:`Layout.prefilled_found` (version 2) is found from the start."""
+    if layout.stars[star_id].value is not None and layout.prefilled_found:
+        return True
+    return boxes_filled(layout, marks, star_id)
 
 
 def open_locks(layout: Layout, marks: Mapping) -> list[str]:
@@ -313,19 +333,16 @@ def is_unlocked(
 
 def complete_types(layout: Layout, marks: Mapping) -> list[int]:
     """Return the die values whose every star is found, pre-filled ones counting only once
-    unlocked (rules/star-maps.md, "Using the Dice", step 4 and its note)."""
-    written, filled = marks["boxes"], marks["connections"]
+    their boxes are filled and they are unlocked (rules/star-maps.md, "Using the Dice",
+    step 4 and its note; "Lock/Unlock")."""
     arms = None
     done = []
     for die, star_ids in layout.type_stars.items():
         for star_id in star_ids:
             star = layout.stars[star_id]
-            if star.value is None:
-                if not all(
-                    box in written and (via is None or via in filled) for box, via in star.links
-                ):
-                    break
-            elif star.arm is not None:
+            if not is_found(layout, marks, star_id):
+                break
+            if star.value is not None and star.arm is not None:
                 arms = unlocked_arms(layout, marks) if arms is None else arms
                 if star.arm not in arms:
                     break

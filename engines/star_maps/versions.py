@@ -4,14 +4,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from engines.base import JSON, IllegalMove
 from engines.star_maps import rules, turn
 from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS
 from engines.star_maps.engine import StarMaps
+from engines.star_maps.sheet import SHEETS, Layout
 
 
-class StarMapsV1(StarMaps):
+class StarMapsV2(StarMaps):
+    """Star Maps as engine version 2 played it: a pre-filled star was found from the start,
+    so once unlocked it scored and completed its type while its two boxes were still
+    empty."""
+
+    version = "2"
+    sheets: Mapping[str, Layout] = {
+        sid: replace(layout, prefilled_found=True) for sid, layout in SHEETS.items()
+    }
+
+
+class StarMapsV1(StarMapsV2):
     """Star Maps as engine version 1 played it: bonuses came only from the campaign (none
     unlocked during play, and its results list none), the losers had to choose one
     (``none`` is ``bonus-required``; a loser who times out votes for the first bonus
@@ -59,4 +72,4 @@ def _unlocks_unlisted(state: dict) -> dict:
     return {**state, "result": {k: v for k, v in result.items() if k != "unlocked_in_play"}}
 
 
-StarMaps.older_versions = (StarMapsV1,)
+StarMaps.older_versions = (StarMapsV2, StarMapsV1)

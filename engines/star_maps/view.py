@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from engines.star_maps import bonuses as bz
 from engines.star_maps import notation, rules, scoring
 from engines.star_maps import sheet as sh
-from engines.star_maps.sheet import SHEETS, Layout
+from engines.star_maps.sheet import Layout
 
 
 def layout_view(layout: Layout) -> dict:
@@ -58,7 +58,7 @@ def marks_view(layout: Layout, marks: Mapping) -> dict:
 
 def view(game: rules.Game, state: Mapping, seat: int | None) -> dict:
     """Return the public view of the game for ``seat`` (``None``: a spectator)."""
-    layout = SHEETS[state["sheet"]]
+    layout = game.sheets[state["sheet"]]
     return {
         "seat": seat,
         "round": state["round"],
@@ -90,7 +90,7 @@ def view(game: rules.Game, state: Mapping, seat: int | None) -> dict:
 def brief(game: rules.Game, state: Mapping, seat: int) -> str:
     """Return the lines of a "your turn" mail: the roll and the seat's options, or the
     bonuses a loser may vote for."""
-    layout = SHEETS[state["sheet"]]
+    layout = game.sheets[state["sheet"]]
     if seat not in rules.owing(state):
         return "You owe no move now."
     if state["phase"] == rules.VOTE:

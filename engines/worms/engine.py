@@ -5,6 +5,11 @@ methods of :class:`engines.worms.rules.Rules`), the map and Things in ``board.py
 in ``cards.py`` + ``data/cards.json``, the notation in ``notation.py``. This module is the
 adapter: prompts, legal moves, checking a move (with stable codes), chance outcomes,
 views, timeouts, mail text. The older rules versions are in ``versions.py``.
+
+A card's steps are resolved alike (rulebook, "5. Play a Weapon Card": "resolving each
+symbol in order"): a target step with no legal hex is skipped wherever it stands, so a
+card whose first target has none is still offered, played without ``at``, and its later
+steps resolve (``docs/games/worms.md``, decision 21; version 4 and older did not offer it).
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ class WormsEngine(Rules, Engine):
 
     id = "worms"
     title = "Worms: The Board Game"
-    version = "4"
+    version = "5"
     min_players = 2
     max_players = 4
     options_schema = options_v4.WormsOptions
@@ -361,7 +366,8 @@ class WormsEngine(Rules, Engine):
             if (step is None) != ("at" not in move):
                 return IllegalMove(
                     "not-a-choice",
-                    "Give 'at q,r' exactly when the card's text starts with a target.",
+                    "Give 'at q,r' exactly when the card's text starts with a target that "
+                    "has a legal hex now.",
                 )
             err = _at_error(state, step, move["at"]) if step else None
             if err:

@@ -1,7 +1,7 @@
 """The older versions of Worms that games created under them keep playing (see
 :mod:`engines.base`, "Rules versions"): each class is the delta to the next newer one,
-``WormsV1(WormsV2(WormsV3(WormsEngine)))``. What changed from one to the next is listed in
-``DECISIONS.md`` ("Engine versions").
+``WormsV1(WormsV2(WormsV3(WormsV4(WormsEngine))))``. What changed from one to the next is
+listed in ``docs/games/worms.md`` ("Engine versions").
 """
 
 from __future__ import annotations
@@ -16,12 +16,34 @@ from engines.worms.cards import DATA, CardSet
 from engines.worms.engine import WormsEngine
 from engines.worms.rules.effects import place_thing
 from engines.worms.rules.frames import done, permutation_moves
-from engines.worms.rules.targets import target_hexes
+from engines.worms.rules.targets import target_hexes, target_options
 from engines.worms.rules.things import damage, damage_all
+from engines.worms.rules.turn import card_name
 
 
-class WormsV3(WormsEngine):
-    """Worms as engine version 3 played it: today's rules with version 3's option schema
+class WormsV4(WormsEngine):
+    """Worms as engine version 4 played it: a card whose text starts with a target could
+    be played only at a legal hex of that target, so a card whose first target had none
+    (a Sentry Gun with no Empty hex within 2) could not be played at all, its Movement
+    lost, while a later target with no legal hex was skipped."""
+
+    version = "4"
+
+    def play_options(self, st: dict, seat: int) -> list[dict]:
+        """Return a "play" move per card name in hand, one per legal first target when
+        the card's text starts with one (none when it has no legal hex), then ``skip``."""
+        out = []
+        for name in sorted({card_name(c) for c in st["hands"][seat]}):
+            step = self.cards.first_target(name)
+            if step is None:
+                out.append({"move": "play", "card": name})
+            else:
+                out += [dict(o, move="play", card=name) for o in target_options(st, step)]
+        return out + [{"move": "skip"}]
+
+
+class WormsV3(WormsV4):
+    """Worms as engine version 3 played it: version 4's rules with version 3's option schema
     (:mod:`engines.worms.options_v3`: ``larger_map`` a count, flags read loosely) so that
     its stored options load."""
 
@@ -193,4 +215,4 @@ class WormsV1(WormsV2):
         done(st)
 
 
-WormsEngine.older_versions = (WormsV3, WormsV2, WormsV1)
+WormsEngine.older_versions = (WormsV4, WormsV3, WormsV2, WormsV1)

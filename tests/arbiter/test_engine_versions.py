@@ -114,7 +114,7 @@ def test_a_worms_game_of_an_old_version_plays_on_under_its_rules(
     monkeypatch, app, client, version, players
 ):
     """Given a Worms game created under version 1 (part 1), 2 (the audit fixes, 95
-    cards) or 3 (today's rules, its option schema: larger_map a count), when it is
+    cards) or 3 (version 4's rules, its option schema: larger_map a count), when it is
     played on after the upgrade, then it keeps the rules of its version (1 and 2: the
     first-game setup, no Map Tile to place), its page and board draw, it ends, and its
     record verifies without a note."""

@@ -674,3 +674,38 @@ def test_a_mailed_links_button_works_under_the_content_security_policy(service, 
     page.wait_for_function("document.getElementById('out').textContent !== ''")
     assert page.locator("#out").inner_text() == "Done."
     assert refused == []
+
+
+def test_the_api_explorer_and_a_rulebook_in_the_browser(service, new_context, screenshots):
+    """/docs/api shows every operation of the contract with Swagger UI, asking nothing of
+    any other origin (the machines here are offline) and breaking no rule of the pages'
+    Content-Security-Policy; a game's rulebook page reads (issue 27, items 2 and 3)."""
+    url = service
+    page = fresh_page(new_context)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    elsewhere: list[str] = []
+    problems: list[str] = []
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(url)
+            else (elsewhere.append(route.request.url), route.abort())
+        ),
+    )
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(f"{url}/docs/api")
+    operations = page.locator(".opblock")
+    operations.first.wait_for()
+    count = len(requests.get(f"{url}/openapi.json", timeout=30).json()["paths"])
+    assert operations.count() >= count
+    page.locator(".opblock-summary", has_text="/v1/games/{game_id}/moves").first.click()
+    page.locator(".opblock-body .example, .opblock-body .highlight-code").first.wait_for()
+    page.screenshot(path=str(screenshots / "api-explorer.png"))
+    assert elsewhere == []
+    assert not [p for p in problems if "Content Security Policy" in p], problems
+
+    rules = fresh_page(new_context)
+    rules.goto(f"{url}/rules/dark-horse#special-cards")
+    assert rules.locator("h2#special-cards").is_visible()
+    rules.screenshot(path=str(screenshots / "rulebook-dark-horse.png"))

@@ -1,7 +1,8 @@
-"""The README's tour runs as written: every shell block marked ``<!-- tour -->`` is run,
-in order, by bash against a live service (the Procfile's processes on the embedded
-default), as a new user pasting them would; then the game it played is checked, and
-what the Streams section's two streams sent."""
+"""The README's and the docs' tour runs as written: every shell block marked
+``<!-- tour -->`` in README.md, then in the docs' pages in the order of their navigation
+(``mkdocs.yml``), is run, in order, by bash against a live service (the Procfile's
+processes on the embedded default), as a new user pasting them would; then the game it
+played is checked, and what the Streams section's two streams sent."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import requests
+import yaml
 
 from tests import processes
 from tests.conftest import free_port
@@ -27,9 +29,31 @@ def tour_blocks(text: str) -> list[str]:
     return re.findall(r"<!-- tour -->\n```sh\n(.*?)```", text, flags=re.S)
 
 
+def pages() -> list[Path]:
+    """Return README.md, then the docs' pages in the order of the navigation (the
+    generated rulebook pages left out)."""
+
+    def walk(nav) -> list[str]:
+        if isinstance(nav, str):
+            return [nav]
+        if isinstance(nav, dict):
+            return [p for value in nav.values() for p in walk(value)]
+        return [p for item in nav for p in walk(item)]
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    docs = [ROOT / "docs" / p for p in walk(nav) if (ROOT / "docs" / p).exists()]
+    return [ROOT / "README.md", *docs]
+
+
+def tour() -> list[str]:
+    """Return every tour block of :func:`pages`, in order."""
+    return [block for page in pages() for block in tour_blocks(page.read_text())]
+
+
 def test_the_readme_has_a_tour():
-    blocks = tour_blocks((ROOT / "README.md").read_text())
+    blocks = tour()
     assert len(blocks) >= 3 and any("/moves" in b for b in blocks)
+    assert tour_blocks((ROOT / "README.md").read_text())
 
 
 @pytest.fixture
@@ -51,8 +75,8 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     user = tmp_path / "user"
     user.mkdir()
     (user / ".venv").symlink_to(ROOT / ".venv")
-    script = "\n".join(tour_blocks((ROOT / "README.md").read_text()))
-    script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID"\n'
+    script = "\n".join(tour())
+    script = script.replace(README_URL, live) + '\necho "TOUR-GAME=$ID TOUR-DIR=$TOUR"\n'
     done = subprocess.run(
         ["bash", "-e", "-o", "pipefail", "-c", script],
         cwd=user,
@@ -66,15 +90,18 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     assert output.count("OK: seed matches its commitment") == 2, output
     assert '"code"' not in done.stdout, output  # no problem+json answer on the way
     game_id = re.search(r"TOUR-GAME=(\w+)", output).group(1)
+    files = Path(re.search(r"TOUR-DIR=(\S+)", output).group(1))
+    # the tour leaves in the reader's folder only what git ignores (issue 27, item 4)
+    assert {p.name for p in user.iterdir()} <= {".venv", "records"}, list(user.iterdir())
     record = requests.get(f"{live}/v1/games/{game_id}/record", timeout=30).json()
     moves = [e for e in record["events"] if e["kind"] == "move"]
     assert [m["seat"] for m in moves[:2]] == [0, 1]
     assert any(e["kind"] == "resigned" and e["seat"] == 1 for e in record["events"])
     # Accounts: signed in by the mailed link read with `arbiter outbox`, a token made and revoked
-    session = json.loads((user / "session.json").read_text())
+    session = json.loads((files / "session.json").read_text())
     assert session["account"]["email"] == "ann@example.org", output
     assert session["token"]["token"].startswith("arb_"), output
-    assert (user / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
+    assert (files / "record.json").exists() and list((user / "records").glob("space-worm-*.json"))
     # Streams: the first stream sends the whole log, the resumed one only after event 3
     last = len(record["events"])
     assert output.count("\nevent: game-over\n") == 2, output
@@ -82,7 +109,7 @@ def test_the_tour_runs_as_pasted(live, tmp_path):
     # the account's stream saw Ann resign her game within its window, each line with
     # a cursor (the reconnection then sent it, with nothing new)
     lines = [
-        json.loads(line) for line in (user / "me.ndjson").read_text().splitlines() if line.strip()
+        json.loads(line) for line in (files / "me.ndjson").read_text().splitlines() if line.strip()
     ]
     kinds = [line["kind"] for line in lines]
     assert "resigned" in kinds and "game-over" in kinds, lines

@@ -62,8 +62,9 @@ class Ready(MethodView):
     )
     def get(self):
         """Say whether the process can serve: the database answers and is migrated, the
-        broker answers. Send traffic elsewhere while it is 503."""
-        findings = health.run(current_app, health.READINESS)
+        broker answers, within ``READY_TIMEOUT_SECONDS`` (a silent database or a cut
+        link is "not ready" then, never a hang). Send traffic elsewhere while it is 503."""
+        findings = health.ready(current_app._get_current_object())
         failed = [f for f in findings if not f.ok]
         if failed:
             answer = problem(

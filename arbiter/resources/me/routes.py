@@ -6,7 +6,8 @@ from flask import Response, request
 from flask.views import MethodView
 
 from arbiter.contract import link, links
-from arbiter.resources import dumped, guard
+from arbiter.models import ApiToken
+from arbiter.resources import dumped, guard, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
@@ -38,6 +39,16 @@ TOKEN_LINKS = links(
         header__Authorization="$request.header.Authorization",
     ),
 )
+
+
+class TokenPage(paging.SelectPage):
+    """A page of an account's tokens."""
+
+    model = ApiToken
+
+    def summary(self, row) -> dict:
+        """Return a token as listed (never the token itself)."""
+        return accounts.token_json(row)
 
 
 def _account():
@@ -91,20 +102,40 @@ class Tokens(MethodView):
 
     @guard.needs("account", "account:write")
     @blp.response(200, s.TokenSchema(many=True))
+    @blp.paginate(TokenPage, page_size=50, max_page_size=100)
     @blp.doc(**TOKEN)
     def get(self):
-        """List my tokens that are not revoked (never the tokens themselves)."""
-        return [accounts.token_json(t) for t in accounts.list_tokens(_account())]
+        """List my tokens that are not revoked, oldest first (never the tokens
+        themselves), a page at a time (``X-Pagination``)."""
+        return accounts.tokens_of(_account())
 
     @guard.needs("account", "account:write")
     @blp.arguments(s.TokenCreateSchema)
     @blp.response(201, s.TokenCreatedSchema)
-    @blp.alt_response(403, schema=ProblemSchema, description="token without account:write")
+    @blp.alt_response(
+        403,
+        schema=ProblemSchema,
+        description="token without account:write (missing-scope), or asking for a scope "
+        "the token itself lacks (scope-not-held)",
+    )
+    @blp.alt_response(
+        409,
+        schema=ProblemSchema,
+        description="the account already holds TOKENS_PER_ACCOUNT live tokens "
+        "(too-many-tokens, with limit)",
+    )
     @blp.doc(**TOKEN, **TOKEN_LINKS)
     def post(self, data):
-        """Make a personal API token with some scopes; the answer shows it this once."""
+        """Make a personal API token with some scopes; the answer shows it this once.
+
+        A token makes only tokens whose scopes it holds itself (a scope implied by
+        one it holds counts: ``games:play`` may make ``games:read``)."""
         row, plain = accounts.create_token(
-            _account(), data["name"], data["scopes"], data["expires_in"]
+            _account(),
+            data["name"],
+            data["scopes"],
+            data["expires_in"],
+            held=guard.principal().scopes,
         )
         return accounts.token_json(row, plain)
 

@@ -20,7 +20,7 @@ class WebhookCreateSchema(Schema):
             "description": "an https:// URL on a public address, "
             "without spaces or control characters "
             "(422 invalid-request), its port (if "
-            "given) 1 to 65535 (see the README's "
+            "given) 1 to 65535 (see the configuration's "
             "WEBHOOK_* settings; 422 "
             "webhook-url-invalid, "
             "webhook-url-not-https)"

@@ -72,34 +72,71 @@
       });
   }
 
-  // The game's event stream (SSE); the long-poll of /events where EventSource is absent.
+  // A line above the game while the page has lost the service and tries again.
+  var notice = document.createElement("p");
+  notice.className = "reconnecting";
+  notice.setAttribute("role", "status");
+  notice.hidden = true;
+  notice.textContent = "Connection lost: this page is reconnecting and will update itself.";
+  main.parentNode.insertBefore(notice, main);
+  var down = false;
+  function connected(yes) {
+    notice.hidden = yes;
+    if (yes && down) { refresh(); }  // catch up on what happened while it was away
+    down = !yes;
+  }
+
+  // The game's event stream (SSE). The browser retries a dropped stream by itself (with
+  // Last-Event-ID), but an answer such as a balancer's 502 or the service's 503 closes
+  // it for good: then the page opens a new one after a growing wait (1 s doubled up to
+  // 30 s), and after FALL_BACK_AFTER closed streams in a row it long-polls /events
+  // instead. The long-poll is also what a browser without EventSource uses.
   var KINDS = ["move", "chance", "resigned", "game-over", "seed-revealed", "clock-paused",
                "clock-resumed", "deadline-extended", "vacation"];
-  if (window.EventSource) {
-    if (main.dataset.status !== "active") { return; }
+  var FIRST_WAIT = 1000, LONGEST_WAIT = 30000, FALL_BACK_AFTER = 6;
+  var closed = 0;
+
+  function follow() {
+    if (leaving || main.dataset.status !== "active") { return; }
     var stream = new EventSource("/v1/games/" + encodeURIComponent(main.dataset.game) +
                                  "/stream?after=" + main.dataset.version);
+    stream.onopen = function () { closed = 0; connected(true); };
+    stream.onerror = function () {
+      connected(false);
+      if (stream.readyState !== EventSource.CLOSED) { return; }  // the browser retries
+      closed += 1;
+      if (closed >= FALL_BACK_AFTER) { poll(); return; }
+      window.setTimeout(follow, Math.min(LONGEST_WAIT, FIRST_WAIT * Math.pow(2, closed - 1)));
+    };
     KINDS.forEach(function (kind) {
       stream.addEventListener(kind, function (message) {
+        connected(true);
         var event = JSON.parse(message.data);
         if (event.seq > Number(main.dataset.version)) { refresh(); }
         if (kind === "seed-revealed") { stream.close(); }
       });
     });
-    return;
   }
 
+  var pollWait = FIRST_WAIT;
   function poll() {
-    if (main.dataset.status !== "active") { return; }
+    if (leaving || main.dataset.status !== "active") { return; }
     var url = "/v1/games/" + encodeURIComponent(main.dataset.game) + "/events?after=" +
       main.dataset.version + "&wait=25";
     fetch(url, { credentials: "omit", headers: { "Accept": "application/json" } })
       .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
       .then(function (body) {
+        connected(true);
+        pollWait = FIRST_WAIT;
         if (body.events && body.events.length) { refresh(); }
+        window.setTimeout(poll, 200);
       })
-      .then(function () { window.setTimeout(poll, 200); })
-      .catch(function () { window.setTimeout(poll, 5000); });
+      .catch(function () {
+        connected(false);
+        window.setTimeout(poll, pollWait);
+        pollWait = Math.min(LONGEST_WAIT, pollWait * 2);
+      });
   }
-  poll();
+
+  if (window.EventSource) { follow(); } else { poll(); }
 }());

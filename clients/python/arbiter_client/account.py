@@ -52,9 +52,12 @@ class Account(Area):
         """Return the pending invitations to my address."""
         return cast(list[JSON], self._s.request("GET", "/v1/me/invitations"))
 
-    def tokens(self) -> list[Token]:
-        """Return my tokens that are not revoked (never the tokens themselves)."""
-        return cast(list[Token], self._s.request("GET", "/v1/me/tokens"))
+    def tokens(self, *, page: int = 1, page_size: int = 50) -> list[Token]:
+        """Return one page of my tokens that are not revoked, oldest first (never the
+        tokens themselves; an account holds at most the server's TOKENS_PER_ACCOUNT,
+        50 by default)."""
+        params = {"page": page, "page_size": page_size}
+        return cast(list[Token], self._s.request("GET", "/v1/me/tokens", params=params))
 
     def create_token(
         self, name: str, scopes: Sequence[str], *, expires_in: int | None = None

@@ -80,7 +80,10 @@ class Targets:
     """The handlers of the Target Token's steps, as methods of the engine."""
 
     def h_target(self, st: dict, fr: dict) -> None:
-        """Target a (New) (Direct) hex (within X), or an Air Strike (Target)."""
+        """Target a (New) (Direct) hex (within X), or an Air Strike (Target). A target
+        step with no legal hex, first in its text or not, is skipped: the Target Token
+        is cleared, so the steps aimed at it do nothing, and the card goes on
+        (docs/games/worms.md, decision 21)."""
         if "preset" in fr and fr["preset"]:
             fr["answer"] = {"move": "target", **fr.pop("preset")}
         if "answer" not in fr:

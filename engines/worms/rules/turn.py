@@ -204,14 +204,19 @@ class Turn:
 
     def play_options(self, st: dict, seat: int) -> list[dict]:
         """Return a "play" move per card name in hand (one per legal first target when the
-        card's text starts with one), then ``skip``."""
+        card's text starts with one), then ``skip``. A card whose first target has no
+        legal hex is played without one: that target step is skipped like any later one
+        (:meth:`~engines.worms.rules.targets.Targets.h_target`), and the rest of the card
+        resolves ("completing the actions on the card by reading across the Action Line
+        and resolving each symbol in order"; docs/games/worms.md, decision 21)."""
         out = []
         for name in sorted({card_name(c) for c in st["hands"][seat]}):
             step = self.cards.first_target(name)
-            if step is None:
+            targets = [] if step is None else target_options(st, step)
+            if not targets:
                 out.append({"move": "play", "card": name})
             else:
-                out += [dict(o, move="play", card=name) for o in target_options(st, step)]
+                out += [dict(o, move="play", card=name) for o in targets]
         return out + [{"move": "skip"}]
 
     def h_card(self, st: dict, fr: dict) -> None:

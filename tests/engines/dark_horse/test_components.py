@@ -97,7 +97,8 @@ def test_version_1_games_keep_their_deck() -> None:
         (4, 5),
         (6, 7),
     ]
-    assert ENGINE.at_version("2") is ENGINE and ENGINE.at_version("3") is None
+    assert ENGINE.at_version("2").components is ENGINE.components
+    assert ENGINE.at_version("3") is ENGINE and ENGINE.at_version("4") is None
 
 
 def test_a_positions_card_whose_bugs_can_never_move_together_is_refused() -> None:

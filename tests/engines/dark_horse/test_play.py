@@ -133,6 +133,67 @@ def test_two_positions_card_offers_no_direction_a_bug_cannot_move(card, offered,
     assert f"({offered} only)" in E.brief(state, 0)
 
 
+@pytest.mark.parametrize(
+    "card, bug, offered, refused",
+    [
+        ("mv-fly-pm1", "fly", "backward", "forward"),
+        ("mv-caterpillar-pm1", "caterpillar", "forward", "backward"),
+    ],
+)
+def test_pictured_bug_plus_minus_offers_no_direction_it_cannot_move(card, bug, offered, refused):
+    """Given the Fly on space 1 (or the Caterpillar on space 7, the last) and its ±1
+    card, then only the direction in which it can move is offered, in the legal moves,
+    the view, the brief and the timeout move; the other is refused with
+    ``direction-blocked`` and changes nothing, and the card played always moves its Bug
+    (rules/dark-horse.md, "Gameplay": "A card showing a pictured Bug with a "±1" symbol:
+    the pictured Bug must be moved forward or backward one space")."""
+    state = in_play(3, hands=[[card], [], []])
+    end = state["track"].index(bug)
+    assert end in (0, len(state["track"]) - 1)
+    assert E.legal_moves(state, 0) == [{"play": card, "direction": offered}]
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMove) as err:
+        E.play(state, 0, {"play": card, "direction": refused})
+    assert err.value.code == "direction-blocked" and f"play it {offered}" in err.value.detail
+    assert f"space {end + 1}" in err.value.detail
+    assert state == before
+    timed_out = E.timeout_move(state, 0)
+    assert timed_out == {"play": card, "direction": offered}
+    assert E.play(state, 0, timed_out)["track"].index(bug) != end
+    assert E.view(state, 0)["you"]["hand"][0]["directions"] == [offered]
+    assert f"({offered} only)" in E.brief(state, 0)
+
+
+def test_pictured_bug_plus_minus_off_the_ends_offers_both_directions() -> None:
+    """Given the Bee on space 4, then Bee ±1 offers both directions (rules/dark-horse.md,
+    "Gameplay": "forward or backward one space")."""
+    state = in_play(3, hands=[["mv-bee-pm1"], [], []])
+    assert E.legal_moves(state, 0) == [
+        {"play": "mv-bee-pm1", "direction": d} for d in ("forward", "backward")
+    ]
+
+
+@pytest.mark.parametrize("version", ["2", "1"])
+def test_older_versions_keep_both_directions_on_a_pictured_bug_at_the_end(version) -> None:
+    """Given a game created under engine version 2 or 1, then Fly ±1 with the Fly on
+    space 1 still offers both directions, forward leaving it where it is, as those
+    versions played it (engines/base.py, "Rules versions"; rules/dark-horse.md,
+    "Gameplay")."""
+    old = E.at_version(version)
+    state = in_play(3, hands=[["mv-fly-pm1"], [], []])
+    assert old.legal_moves(state, 0) == [
+        {"play": "mv-fly-pm1", "direction": d} for d in ("forward", "backward")
+    ]
+    assert old.timeout_move(state, 0) == {"play": "mv-fly-pm1", "direction": "forward"}
+    assert (
+        old.play(state, 0, {"play": "mv-fly-pm1", "direction": "forward"})["track"]
+        == (state["track"])
+    )
+    assert E.at_version("2").legal_moves(in_play(3, hands=[["mv-positions-1-2"], [], []]), 0) == [
+        {"play": "mv-positions-1-2", "direction": "backward"}
+    ]
+
+
 def test_version_1_games_keep_both_directions_on_positions_cards() -> None:
     """Given a game created under engine version 1 (whose states record no version, as
     before versions existed), then its positions cards still offer both directions, the

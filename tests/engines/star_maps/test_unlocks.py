@@ -151,7 +151,7 @@ def test_version_1_games_unlock_nothing_in_play_and_their_losers_must_choose():
     Leap (added in version 2) is not offered, and a loser who times out votes for the
     first bonus still locked, as version 1 did (issue 15: saved games keep their rules)."""
     old = ENGINE.at_version("1")
-    assert old.version == "1" and ENGINE.at_version("2") is ENGINE
+    assert old.version == "1" and ENGINE.at_version("3") is ENGINE
     state = old.resolve(old.setup(2, {"sheet": "plain"}), [4, 6])
     state = {**state, "marks": [marks(LAST_DIAMOND), state["marks"][1]]}
     state = old.play(old.play(state, 0, FINDS_LAST_DIAMOND), 1, dice(4, 6, "A4"))

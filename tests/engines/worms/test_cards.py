@@ -11,7 +11,7 @@ import pytest
 from engines.base import IllegalMove
 from engines.worms import ENGINE, board
 from engines.worms.cards import CARDS, GRAMMAR
-from tests.engines.worms.helpers import blue_ready, hex_of, kind, move, roll, start
+from tests.engines.worms.helpers import add, blue_ready, hex_of, kind, move, roll, start
 
 
 def copies(deck: str | None = None, super_: bool | None = None) -> int:
@@ -150,6 +150,55 @@ def test_sentry_gun_is_a_thing_that_fires_at_end_turn() -> None:
     assert not s["things"]["B1"]["damaged"]
     s = move(s, "skip")  # the Movement symbol; End turn
     assert s["things"]["B1"]["damaged"] and "sentry guns fire" in s["log"]
+
+
+def no_empty_hex_near_b1(engine=ENGINE) -> dict:
+    """Return Blue's card step (B1 active at -2,1, both moves skipped) holding a Sentry
+    Gun, with a Crater in each Empty hex within 2 of B1 (-1,1 and -3,2), so that "Target
+    an Empty hex within 2" has no legal hex."""
+    s = start(4)
+    for key in ("-1,1", "-3,2"):
+        s, _ = add(s, "crater", key)
+    s["hands"][0].append("w90-sentry-gun")
+    for text in ("activate B1", "skip", "skip"):
+        s = engine.play(s, 0, engine.parse(text, s, 0))
+    return s
+
+
+def test_a_card_whose_first_target_has_no_legal_hex_is_played_and_resolves_on() -> None:
+    """5. Play a Weapon Card: "completing the actions on the card by reading across the
+    Action Line and resolving each symbol in order". Given a Sentry Gun ("Target an Empty
+    hex within 2. Place a Sentry Gun.", Action Line Text then Movement) and no Empty hex
+    within 2, then it may still be played, without a target: its target step is skipped
+    as a later one would be (no Target Token, no Sentry Gun placed), and its Movement
+    symbol is resolved (docs/games/worms.md, decision 21)."""
+    s = no_empty_hex_near_b1()
+    moves = ENGINE.legal_moves(s, 0)
+    assert {"move": "play", "card": "sentry-gun"} in moves
+    assert not [m for m in moves if m.get("card") == "sentry-gun" and "at" in m]
+    with pytest.raises(IllegalMove) as err:
+        move(s, "play sentry-gun at -1,1")
+    assert err.value.code == "not-empty"
+    pool = s["pool"]["sentry"]
+    s = move(s, "play sentry-gun")
+    assert s["target"] is None and s["pool"]["sentry"] == pool
+    assert not [t for t in s["things"].values() if t["kind"] == "sentry"]
+    assert kind(s) == "move"  # the Movement symbol
+    inch = next(m for m in ENGINE.legal_moves(s, 0) if m["move"] == "inch")
+    s = ENGINE.play(s, 0, inch)
+    assert hex_of(s, "B1") != "-2,1" and "w90-sentry-gun" in s["discard"]
+
+
+def test_version_4_games_cannot_play_a_card_whose_first_target_has_no_hex() -> None:
+    """Given a game created under engine version 4 (engines/base.py, "Rules versions"),
+    then as version 4 played it a Sentry Gun with no Empty hex within 2 is not offered at
+    all (5. Play a Weapon Card)."""
+    old = ENGINE.at_version("4")
+    s = no_empty_hex_near_b1(old)
+    assert [m for m in old.legal_moves(s, 0) if m.get("card") == "sentry-gun"] == []
+    with pytest.raises(IllegalMove) as err:
+        old.play(s, 0, {"move": "play", "card": "sentry-gun"})
+    assert err.value.code == "not-a-choice"
 
 
 def test_draw_a_superweapon() -> None:

@@ -129,7 +129,7 @@ def test_version_3_games_keep_their_options() -> None:
     """A game created under version 3 stored larger_map as a count; it loads again on
     version 3 (same rules), and version 3 still reads its options as it did."""
     v3 = ENGINE.at_version("3")
-    assert v3.version == "3" and ENGINE.version == "4"
+    assert v3.version == "3" and ENGINE.version == "5"
     stored = v3.load_options(2, {"larger_map": 2})
     assert v3.setup(2, stored) == ENGINE.setup(2, {"larger_map": True})
 
