@@ -50,7 +50,8 @@ def add_example(operation: dict, example: dict) -> None:
         for mime, content in body.get("content", {}).items():
             if mime == "application/json":
                 content.setdefault("example", example["request"])
-    answer = operation.get("responses", {}).get(str(example["status"]))
+    responses = operation.get("responses", {})
+    answer = responses.get(example["status"], responses.get(str(example["status"])))
     if isinstance(answer, dict) and example.get("response") is not None:
         for mime, content in answer.get("content", {}).items():
             if mime in JSON_TYPES:

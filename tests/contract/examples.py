@@ -6,7 +6,8 @@ from the file as it was.
 
 What is kept: a successful (2xx) exchange, its JSON request body and its JSON answer;
 among them the one whose answer is the longest under ``LONGEST`` characters (a full
-example that still reads on a screen), else the shortest. Run it again when an operation
+example that still reads on a screen), else the shortest with its lists cut to their
+first items. Run it again when an operation
 is added or its schemas change; ``tests/contract/test_examples.py`` fails while an
 operation has none.
 """
@@ -38,8 +39,9 @@ def openapi_path(rule: str) -> str:
 
 
 def install(app: Flask) -> None:
-    """Record ``app``'s successful /v1 exchanges when ``ARBITER_RECORD_EXAMPLES`` names a
-    folder: one JSON line per exchange in ``<folder>/<pid>.jsonl``."""
+    """Record ``app``'s successful API exchanges (not the pages') when
+    ``ARBITER_RECORD_EXAMPLES`` names a folder: one JSON line per exchange in
+    ``<folder>/<pid>.jsonl``."""
     folder = os.environ.get(FOLDER)
     if not folder:
         return
@@ -47,7 +49,7 @@ def install(app: Flask) -> None:
     @app.after_request
     def record(response: Response) -> Response:
         rule = request.url_rule
-        if rule is None or not rule.rule.startswith("/v1/"):
+        if rule is None or request.blueprint == "web" or rule.rule.startswith("/static"):
             return response
         if not 200 <= response.status_code < 300:
             return response
@@ -66,6 +68,19 @@ def install(app: Flask) -> None:
         return response
 
 
+LIST_ITEMS = 3
+"""A list of an example too long to read is cut to its first items."""
+
+
+def shorten(value):
+    """Return ``value`` with every list cut to its first ``LIST_ITEMS`` items."""
+    if isinstance(value, list):
+        return [shorten(v) for v in value[:LIST_ITEMS]]
+    if isinstance(value, dict):
+        return {k: shorten(v) for k, v in value.items()}
+    return value
+
+
 def choose(samples: list[dict]) -> dict:
     """Return the sample to keep for one operation (see the module's docstring)."""
 
@@ -75,7 +90,8 @@ def choose(samples: list[dict]) -> dict:
     fitting = [s for s in samples if size(s) <= LONGEST]
     if fitting:
         return max(fitting, key=lambda s: (s["request"] is not None, size(s)))
-    return min(samples, key=size)
+    smallest = min(samples, key=size)
+    return {**smallest, "response": shorten(smallest["response"])}
 
 
 def main(paths: list[str]) -> int:
