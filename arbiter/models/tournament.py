@@ -28,8 +28,12 @@ class Tournament(db.Model):
     chosen at creation; round robin: the schedule's length, set at the start);
     ``table_size`` the players per game; ``scoring`` ``{"place_points": [...],
     "bye_points": x}``; ``round_seconds`` how long a round may last (None: no round
-    deadline); ``reliability_threshold`` the highest share of an account's seats ended
-    by a timeout or a resignation that may still enter (None: anyone).
+    deadline); ``deadline_policy`` what the round deadline does to a game still being
+    played (``forfeit``: the seats that owe a move lose by forfeit; ``timeout-move``:
+    the engine's timeout moves play it out; None, tournaments made before the choice:
+    the game's clock policy); ``reliability_threshold`` the highest share of an
+    account's games ended by its timeout or resignation that may still enter (None:
+    anyone).
 
     ``status`` goes ``open`` -> ``running`` -> ``over``; ``paused_at`` is set while the
     organiser has paused it; ``round`` is the current round (0 before the start);
@@ -52,6 +56,7 @@ class Tournament(db.Model):
     round_seconds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     reliability_threshold: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
     late_entries: Mapped[bool] = mapped_column(sa.Boolean, default=True)
+    deadline_policy: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
     organiser_account_id: Mapped[str] = mapped_column(sa.ForeignKey("accounts.id"), index=True)
     status: Mapped[str] = mapped_column(sa.String(16), default="open", index=True)
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -66,7 +71,10 @@ class TournamentEntry(db.Model):
     """An account's entry: its public ``id`` (the entrant id pairing uses), the name
     shown, the first round it may be paired in (``joined_round``: 1 before the start,
     later for a late entry) and the first round it is no longer paired in
-    (``withdrawn_round``, None while it plays on). One entry per account."""
+    (``withdrawn_round``, None while it plays on); the byes it asked for in rounds not
+    paired yet (``bye_requests``: ``{"<round>": "H" | "Z"}``) and the engine rating it
+    is seeded by (``seed_rating``, the ordinal ``mu - 3 sigma`` when the tournament
+    started or the entry came late; None: unrated). One entry per account."""
 
     __tablename__ = "tournament_entries"
     __table_args__ = (
@@ -79,12 +87,16 @@ class TournamentEntry(db.Model):
     name: Mapped[str] = mapped_column(sa.String(80))
     joined_round: Mapped[int] = mapped_column(sa.Integer, default=1)
     withdrawn_round: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    bye_requests: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    seed_rating: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class TournamentRound(db.Model):
     """A round once paired: when it started, its deadline (None: none; moved by an
-    extension and by a pause), when it ended, and who had a bye (entry ids)."""
+    extension and by a pause), when it ended, who had the pairing-allocated bye (entry
+    ids: ``byes``) and the byes set before it was paired (``requested_byes``:
+    ``[[entry, "H" | "F" | "Z"], ...]``)."""
 
     __tablename__ = "tournament_rounds"
 
@@ -94,6 +106,7 @@ class TournamentRound(db.Model):
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     byes: Mapped[list] = mapped_column(sa.JSON, default=list)
+    requested_byes: Mapped[list | None] = mapped_column(sa.JSON, nullable=True)
 
 
 class TournamentGame(db.Model):
@@ -115,7 +128,8 @@ class TournamentEvent(db.Model):
     (migration ``i11c_tournaments``). ``kind``: ``tournament-created``, ``entry-added``,
     ``entry-withdrawn``, ``tournament-started``, ``round-paired``, ``round-ended``,
     ``tournament-over``, ``tournament-paused``, ``tournament-resumed``,
-    ``round-extended``, ``entry-replaced``, ``round-deadline``, ``entry-returned``."""
+    ``round-extended``, ``entry-replaced``, ``round-deadline``, ``entry-returned``,
+    ``bye-requested``."""
 
     __tablename__ = "tournament_events"
 

@@ -5,13 +5,15 @@ withdrawn player replaced by the timeout policy (issue 11, "correspondence pace"
 Both write the game's own log through the ordinary transition and commit (the event
 store stays the only writer), so a decided game's record verifies like any other:
 
-- :func:`decide_by_clock`: at a round's deadline, every seat that still owes a
-  decision is treated as having missed its deadline, under the game's own clock
-  policy (``arbiter/service/clock.py``): with ``timeout-move`` the engine's timeout move
-  is played for it (a ``move`` event whose payload carries ``"timeout": {"deadline":
-  <the round's deadline>, "round": true}``), with ``forfeit`` it resigns (``resigned``,
-  ``"forfeit": true``) and ranks last; dice are rolled as the worker rolls them, until
-  the game is over.
+- :func:`decide_by_clock`: at a round's deadline, under the tournament's
+  ``deadline_policy``: with ``forfeit`` (the default) each seat that owes a decision at
+  the deadline resigns (``resigned``, ``"forfeit": true, "owed": true``, and
+  ``"absent": true`` when it never made a move of its own: a forfeit in the TRF's
+  sense) and ranks last; with ``timeout-move`` the engine's timeout move is played for
+  every seat to the game's end (a ``move`` event whose payload carries ``"timeout":
+  {"deadline": <the round's deadline>, "round": true, "owed": <whether that seat owed a
+  decision at the deadline>}``). Only the seats that owed a decision are to blame; dice
+  are rolled as the worker rolls them, until the game is over.
 - :func:`stage_replacement`: a seat resigns on its withdrawn player's behalf (``resigned``
   with ``"withdrawn": true``); from then on the engine's timeout move is played for it
   (:func:`arbiter.service.transition.settle`) and the game goes on for the others.
@@ -22,6 +24,10 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.models import Event
 from arbiter.models.timestamps import iso
 from arbiter.service import clock
 from arbiter.service.commit import commit, stage
@@ -39,28 +45,42 @@ MAX_STEPS = 50_000
 """A bound on the inputs one decision may append (a guard against a runaway engine)."""
 
 
-def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> bool:
-    """Play game ``game_id`` to its end by its clock's timeout policy (see the module);
+def decide_by_clock(
+    game_id: str, deadline: datetime, tournament_id: str, policy: str | None = None
+) -> bool:
+    """Play game ``game_id`` to its end at its round's deadline (see the module);
     return True when this call ended it (False: it was already over).
 
-    :param deadline: the round's deadline (UTC), recorded in each timeout move.
+    The seats that owe a decision when the deadline is applied are the ones to blame
+    (``"owed": true`` in their events); a seat that had moved and was waiting for the
+    others is moved by the deadline without blame (``"owed": false``): reliability
+    (:func:`arbiter.service.ratings.reliability`) counts only the first.
+
+    :param deadline: the round's deadline (UTC), recorded in each decision.
+    :param policy: ``"forfeit"`` (the seats that owe a decision lose by forfeit; the
+        others, if the game goes on, get timeout moves), ``"timeout-move"`` (the
+        engine's timeout move for every seat, to the end) or None (the game's clock
+        policy, as tournaments made before the choice had it).
     :raises RuntimeError: the game did not end within ``MAX_STEPS`` inputs.
     """
     for _ in range(RETRIES):
         game, engine, state = load(game_id)
         if game.status != "active":
             return False
-        policy = clock.config(game)["timeout_policy"]
+        chosen = policy or clock.config(game)["timeout_policy"]
         tr = Transition(game, engine, state)
         resigned = set(game.resigned)
+        owed: set[int] | None = None
         for _ in range(MAX_STEPS):
             settle(tr, resigned, roll=True)
             if tr.result is not None:
                 break
             prompt = tr.prompt()
             assert isinstance(prompt, Decision)
+            if owed is None:
+                owed = set(prompt.seats)
             seat = sorted(prompt.seats)[0]
-            if policy == "forfeit":
+            if chosen == "forfeit" and seat in owed:
                 tr.events.append(
                     NewEvent(
                         "resigned",
@@ -70,6 +90,8 @@ def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> boo
                             "forfeit": True,
                             "round_deadline": iso(deadline),
                             "tournament": tournament_id,
+                            "owed": True,
+                            "absent": not _moved(game_id, seat),
                         },
                     )
                 )
@@ -79,7 +101,7 @@ def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> boo
                 tr.move(
                     seat,
                     engine.timeout_move(tr.state, seat),
-                    timeout={"deadline": iso(deadline), "round": True},
+                    timeout={"deadline": iso(deadline), "round": True, "owed": seat in owed},
                 )
         else:
             raise RuntimeError(f"game {game_id} did not end within {MAX_STEPS} inputs")
@@ -89,6 +111,17 @@ def decide_by_clock(game_id: str, deadline: datetime, tournament_id: str) -> boo
         except StaleVersion:
             log.info("game %s moved while its round's deadline was applied; again", game_id)
     return False
+
+
+def _moved(game_id: str, seat: int) -> bool:
+    """Return True when ``seat`` has made a move of its own in the game (one the clock
+    did not play for it)."""
+    payloads = db.session.scalars(
+        sa.select(Event.payload).where(
+            Event.game_id == game_id, Event.seat == seat, Event.kind == "move"
+        )
+    )
+    return any("timeout" not in (p or {}) for p in payloads)
 
 
 def stage_replacement(

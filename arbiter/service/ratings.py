@@ -138,34 +138,66 @@ def has_key(column, key: str):
 
 
 def reliability(account: Account) -> dict:
-    """Return ``{"timeouts", "resignations", "games"}`` of the account over all its
-    seats: moves the clock played for it, resignations that were neither clock
-    forfeits nor made for it because a tournament's organiser withdrew its entry
-    (``withdrawn`` with ``by`` ``"organiser"``; a withdrawn seat logged before ``by``
-    was kept is not counted either: who withdrew it is unknown), and how many seats it
-    held."""
+    """Return the account's reliability over all its seats, counted per game:
+    ``{"timeouts", "resignations", "games", "score"}``.
+
+    - ``timeouts``: games in which its seat was to blame for a clock's decision: its
+      own clock ran out (a timeout move, or a clock forfeit), or it owed a decision
+      when a tournament round's deadline came (``"owed": true``). A seat that had
+      moved and was waiting for the others is moved by a round deadline without
+      blame; a round-deadline move logged before ``owed`` was kept is blamed only on
+      the seat that received the game's first one (it owed that decision).
+    - ``resignations``: games it resigned itself (not clock forfeits, which are
+      timeouts, nor a seat resigned because a tournament's organiser withdrew its
+      entry: ``withdrawn`` with ``by`` ``"organiser"``; a withdrawn seat logged before
+      ``by`` was kept is not counted either: who withdrew it is unknown).
+    - ``games``: seats held. ``score``: ``1 - (timeouts + resignations) / games``
+      (1.0 for no games), never below 0.
+    """
     mine = sa.and_(
         Seat.game_id == Event.game_id, Seat.seat == Event.seat, Seat.account_id == account.id
     )
-    timeouts = db.session.scalar(
-        sa.select(sa.func.count())
-        .select_from(Event)
+    found = db.session.execute(
+        sa.select(Event.game_id, Event.seat, Event.kind, Event.payload)
         .join(Seat, mine)
-        .where(Event.kind == "move", has_key(Event.payload, "timeout"))
-    )
-    resigned = db.session.scalars(
-        sa.select(Event.payload).join(Seat, mine).where(Event.kind == "resigned")
-    )
+        .where(
+            sa.or_(
+                sa.and_(Event.kind == "move", has_key(Event.payload, "timeout")),
+                Event.kind == "resigned",
+            )
+        )
+    ).all()
+    timed_out, resigned, legacy = set(), set(), set()
+    for game_id, seat, kind, payload in found:
+        payload = payload or {}
+        if kind == "move":
+            timeout = payload.get("timeout") or {}
+            if not timeout.get("round") or timeout.get("owed"):
+                timed_out.add(game_id)
+            elif "owed" not in timeout:
+                legacy.add((game_id, seat))
+        elif payload.get("forfeit"):
+            timed_out.add(game_id)
+        elif not (payload.get("withdrawn") and payload.get("by", "organiser") == "organiser"):
+            resigned.add(game_id)
+    timed_out |= {g for g, seat in legacy if _first_round_timeout(g) == seat}
     seats = db.session.scalar(
         sa.select(sa.func.count()).select_from(Seat).where(Seat.account_id == account.id)
     )
+    share = (len(timed_out) + len(resigned)) / seats if seats else 0.0
     return {
-        "timeouts": timeouts,
+        "timeouts": len(timed_out),
+        "resignations": len(resigned),
         "games": seats,
-        "resignations": sum(
-            1
-            for p in resigned
-            if not p.get("forfeit")
-            and not (p.get("withdrawn") and p.get("by", "organiser") == "organiser")
-        ),
+        "score": round(max(0.0, 1.0 - share), 4),
     }
+
+
+def _first_round_timeout(game_id: str) -> int | None:
+    """Return the seat of the game's first move played by a round deadline."""
+    moves = db.session.execute(
+        sa.select(Event.seat, Event.payload)
+        .where(Event.game_id == game_id, Event.kind == "move", has_key(Event.payload, "timeout"))
+        .order_by(Event.seq)
+    )
+    return next((seat for seat, p in moves if (p.get("timeout") or {}).get("round")), None)

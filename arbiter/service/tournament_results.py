@@ -17,13 +17,17 @@ from collections import Counter
 import sqlalchemy as sa
 from sqlalchemy.orm import defer
 
+import engines
 from arbiter import tournaments as pairing
 from arbiter.errors import Conflict, NotFound
 from arbiter.extensions import db
-from arbiter.models import Game, Tournament, TournamentEntry, TournamentGame, TournamentRound
+from arbiter.models import Event, Game, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso
 from arbiter.service import reading, tournament_log
+from arbiter.service import tournament_standings as standings_of
 from arbiter.tournaments import export
+from arbiter.tournaments import trf as pairing_trf
+from arbiter.tournaments.crosstable import round_robin_as_played
 
 CSV_COLUMNS = (
     "rank",
@@ -75,20 +79,51 @@ def tables(tournament_id: str, number: int | None = None) -> list[tuple[Tourname
     return [tuple(row) for row in db.session.execute(query).all()]
 
 
-def game_result(table: TournamentGame, game: Game) -> pairing.GameResult | None:
-    """Return the table's result, None while its game is being played."""
+def game_result(
+    table: TournamentGame, game: Game, absent: set[int] | None = None
+) -> pairing.GameResult | None:
+    """Return the table's result, None while its game is being played.
+
+    :param absent: the seats that lost by forfeit at a round deadline without having
+        made a move (:func:`absent_seats`): the result says they ``forfeited`` (the
+        TRF's ``-``, their opponent's ``+``; a forfeit is no game played).
+    """
     if game.status != "over" or game.result is None:
         return None
+    if absent is None:
+        absent = absent_seats([game.id]).get(game.id, set())
     return pairing.GameResult(
         table.round,
         tuple(table.players),
         places(game.result.get("ranking", []), len(table.players)),
+        tuple(p for i, p in enumerate(table.players) if i in absent),
     )
 
 
-def results(tournament_id: str) -> list[pairing.GameResult]:
-    """Return the results of every finished game of the tournament."""
-    out = [game_result(t, g) for t, g in tables(tournament_id)]
+def absent_seats(game_ids: list[str]) -> dict[str, set[int]]:
+    """Return ``{game: seats}`` of the seats a round deadline forfeited that never made
+    a move of their own (``resigned`` with ``"absent": true``,
+    :func:`arbiter.service.adjudication.decide_by_clock`)."""
+    if not game_ids:
+        return {}
+    found: dict[str, set[int]] = {}
+    rows = db.session.execute(
+        sa.select(Event.game_id, Event.seat, Event.payload).where(
+            Event.game_id.in_(game_ids), Event.kind == "resigned"
+        )
+    )
+    for game_id, seat, payload in rows:
+        if (payload or {}).get("absent"):
+            found.setdefault(game_id, set()).add(seat)
+    return found
+
+
+def results(tournament_id: str, *, number: int | None = None) -> list[pairing.GameResult]:
+    """Return the results of every finished game of the tournament (of round
+    ``number`` only, if given)."""
+    pairs = tables(tournament_id, number)
+    absent = absent_seats([g.id for _, g in pairs if g.status == "over"])
+    out = [game_result(t, g, absent.get(g.id, set())) for t, g in pairs]
     return [r for r in out if r is not None]
 
 
@@ -101,6 +136,51 @@ def rounds(tournament_id: str) -> list[TournamentRound]:
             .order_by(TournamentRound.number)
         )
     )
+
+
+def paired_rounds(tournament_id: str, before: int | None = None) -> list[pairing.Round]:
+    """Return the rounds paired so far (those before round ``before``, if given) as the
+    pairing package's :class:`arbiter.tournaments.Round`: tables in board order, the
+    pairing-allocated byes and the byes set before the round was paired."""
+    boards: dict[int, list[pairing.Table]] = {}
+    for table, _ in tables(tournament_id):
+        boards.setdefault(table.round, []).append(pairing.Table(tuple(table.players)))
+    return [
+        pairing.Round(
+            r.number,
+            tuple(boards.get(r.number, [])),
+            tuple(r.byes),
+            tuple((e, k) for e, k in (r.requested_byes or [])),
+        )
+        for r in rounds(tournament_id)
+        if before is None or r.number < before
+    ]
+
+
+def took_part(rows: list[TournamentEntry], upto: int | None = None) -> list[TournamentEntry]:
+    """Return the entries that take or took part in at least one round (not those
+    withdrawn before their first; with ``upto``, not those whose first round comes
+    after it), in entry order."""
+    return [
+        e
+        for e in rows
+        if (e.withdrawn_round is None or e.withdrawn_round > e.joined_round)
+        and (upto is None or e.joined_round <= upto)
+    ]
+
+
+def seeding(tournament_id: str) -> list[str]:
+    """Return the pairing numbers' order (:func:`arbiter.tournaments.seeding_order`):
+    every entry that takes or took part, by the engine rating it was seeded with
+    (``seed_rating``), then entry order."""
+    return seeding_of(took_part(entries(tournament_id)))
+
+
+def requested_byes(rows: list[TournamentEntry], number: int) -> dict[str, str]:
+    """Return ``{entry: letter}`` of the byes the given entries asked for in round
+    ``number``."""
+    found = {e.id: (e.bye_requests or {}).get(str(number)) for e in rows}
+    return {e: k for e, k in found.items() if k}
 
 
 def byes(tournament_id: str) -> dict[str, int]:
@@ -127,35 +207,87 @@ def entry_json(entry: TournamentEntry) -> dict:
         "account": entry.account_id,
         "joined_round": entry.joined_round,
         "withdrawn_round": entry.withdrawn_round,
+        "byes_requested": {n: k for n, k in sorted((entry.bye_requests or {}).items())},
         "entered_at": iso(entry.created_at),
     }
 
 
-def standings(tournament: Tournament) -> list[dict]:
-    """Return the standings now (finished games only): rank, entry, name, points,
-    games, byes, buchholz, sonneborn_berger, head_to_head, withdrawn."""
+def schedule(tournament_id: str) -> tuple[list[str], list[pairing.Round]] | None:
+    """Return a started round robin's entrants and schedule as ``tournament-started``
+    logged them (None before the start, or for a Swiss)."""
+    started = db.session.scalars(
+        sa.select(tournament_log.TournamentEvent.payload).where(
+            tournament_log.TournamentEvent.tournament_id == tournament_id,
+            tournament_log.TournamentEvent.kind == "tournament-started",
+        )
+    ).first()
+    if not started or started.get("schedule") is None:
+        return None
+    return list(started["entries"]), schedule_rounds(started["schedule"])
+
+
+def schedule_rounds(logged: list[dict]) -> list[pairing.Round]:
+    """Return a round robin's schedule (as ``tournament-started`` logs it) as rounds."""
+    return [
+        pairing.Round(
+            n, tuple(pairing.Table(tuple(p)) for p in r["tables"]), tuple(r.get("byes", []))
+        )
+        for n, r in enumerate(logged, start=1)
+    ]
+
+
+def standings(tournament: Tournament, after_round: int | None = None) -> list[dict]:
+    """Return the standings after round ``after_round`` (default: the last round whose
+    every game is over), as :func:`arbiter.service.tournament_standings.rows_json`
+    shows them.
+
+    :raises Conflict: ``round-not-over`` (``after_round`` is not over yet).
+    """
     rows = entries(tournament.id)
-    names = {e.id: e for e in rows}
-    table = pairing.standings(
-        [e.id for e in rows], results(tournament.id), byes(tournament.id), scoring_of(tournament)
-    )
-    return [standing_json(s, names[s.entrant]) for s in table]
+    names = {e.id: e.name for e in rows}
+    upto = tournament.round if tournament.status == "over" else None
+    present = took_part(rows, upto)
+    withdrawn = {e.id: e.withdrawn_round for e in present if e.withdrawn_round is not None}
+    if tournament.status == "open":
+        present = [e for e in rows if e.withdrawn_round is None]
+        withdrawn = {}
+    paired = paired_rounds(tournament.id)
+    got = results(tournament.id)
+    fixed = schedule(tournament.id) if tournament.format == "round_robin" else None
+    entrants = fixed[0] if fixed else seeding_of(present)
+    try:
+        table = standings_of.compute(
+            tournament.format,
+            entrants,
+            paired,
+            got,
+            scoring_of(tournament),
+            schedule=fixed[1] if fixed else None,
+            withdrawn=withdrawn,
+            least_players=max(2, engines.get(tournament.engine).min_players),
+            after_round=after_round,
+        )
+    except ValueError:
+        if after_round is None:
+            raise
+        raise Conflict(
+            f"Round {after_round} is not over yet: the standings can be read after "
+            f"round {standings_of.last_over(paired, got)} at most.",
+            code="round-not-over",
+        ) from None
+    return standings_of.rows_json(table, names, withdrawn)
 
 
-def standing_json(s: pairing.Standing, entry: TournamentEntry) -> dict:
-    """Return one standing row as the API shows it."""
-    return {
-        "rank": s.rank,
-        "entry": s.entrant,
-        "name": entry.name,
-        "points": s.points,
-        "games": s.games,
-        "byes": s.byes,
-        "buchholz": s.buchholz,
-        "sonneborn_berger": s.sonneborn_berger,
-        "head_to_head": s.head_to_head,
-        "withdrawn": entry.withdrawn_round is not None,
-    }
+def after_round(tournament: Tournament, wanted: int | None) -> int:
+    """Return the round standings follow: ``wanted``, or the last round over."""
+    if wanted is not None:
+        return wanted
+    return standings_of.last_over(paired_rounds(tournament.id), results(tournament.id))
+
+
+def seeding_of(rows: list[TournamentEntry]) -> list[str]:
+    """Return the given entries in pairing-number order (rating, then entry order)."""
+    return pairing.seeding_order([e.id for e in rows], {e.id: e.seed_rating for e in rows})
 
 
 def standings_csv(rows: list[dict]) -> str:
@@ -163,7 +295,7 @@ def standings_csv(rows: list[dict]) -> str:
     in a spreadsheet (:func:`arbiter.tournaments.export.csv_text`): a name that starts
     like a formula (``=``, ``+``, ``-``, ``@``) gets a leading ``'``, ``withdrawn`` is
     ``1``/``0`` (issue 22, item 9)."""
-    return export.csv_text(CSV_COLUMNS, [[row[k] for k in CSV_COLUMNS] for row in rows])
+    return export.csv_text(CSV_COLUMNS, [[row.get(k) for k in CSV_COLUMNS] for row in rows])
 
 
 def round_json(tournament: Tournament, number: int) -> dict:
@@ -192,6 +324,7 @@ def round_json(tournament: Tournament, number: int) -> dict:
                     {"entry": p, "name": names[p], "seat": i} for i, p in enumerate(table.players)
                 ],
                 "places": list(result.places) if result else None,
+                "forfeited": list(result.forfeited) if result else [],
             }
         )
     return {
@@ -200,6 +333,9 @@ def round_json(tournament: Tournament, number: int) -> dict:
         "deadline": iso(row.deadline),
         "ended_at": iso(row.ended_at),
         "byes": [{"entry": e, "name": names[e]} for e in row.byes],
+        "requested_byes": [
+            {"entry": e, "name": names[e], "bye": k} for e, k in (row.requested_byes or [])
+        ],
         "tables": out,
     }
 
@@ -230,26 +366,55 @@ def record(tournament: Tournament, summary: dict) -> dict:
     }
 
 
-def trf(tournament: Tournament) -> str:
-    """Return the FIDE TRF-16 export of a 2-player Swiss (:func:`arbiter.tournaments.
-    trf_export`).
+ROUND_ROBIN_TRF = "Individual: Round-Robin"
+"""The TRF ``092`` type of a round robin."""
 
-    :raises Conflict: ``not-two-player-swiss``.
+
+def trf(tournament: Tournament) -> str:
+    """Return the FIDE TRF (TRF-2016 and TRF26) of a tournament of 2-player games, valid
+    at every moment (:func:`arbiter.tournaments.trf_export`): entrants in pairing-number
+    order (withdrawn ones too), the rounds whose every game is over in the ``001``
+    records (``+``/``-`` forfeits, ``U``/``H``/``F``/``Z`` byes, ``Z`` for a round an
+    entrant was not in), the round being played as ``###`` comment lines and its set
+    byes as ``240`` records, the event's scoring (``162``/``XXS`` when not FIDE's). A
+    round robin's rest round scores nothing (``U`` worth 0 in its scoring line); its
+    games against an entrant who withdrew before them are forfeits (``-`` theirs,
+    ``+`` the opponent's), as the schedule had them.
+
+    :raises Conflict: ``not-two-player-swiss`` (games of more than 2 players).
     """
-    if tournament.format != "swiss" or tournament.table_size != 2:
+    if tournament.table_size != 2:
         raise Conflict(
-            "The TRF export is for Swiss tournaments of 2-player games.",
+            "The TRF export is for tournaments of 2-player games.",
             code="not-two-player-swiss",
         )
-    rows = entries(tournament.id)
-    paired = []
-    for r in rounds(tournament.id):
-        tabs = tuple(pairing.Table(tuple(t.players)) for t, _ in tables(tournament.id, r.number))
-        paired.append(pairing.Round(r.number, tabs, tuple(r.byes)))
+    rows = took_part(entries(tournament.id))
+    fixed = schedule(tournament.id) if tournament.format == "round_robin" else None
+    if fixed:
+        order = {e: i for i, e in enumerate(fixed[0])}
+        rows.sort(key=lambda e: order.get(e.id, len(order)))
+        ids = [e.id for e in rows]
+    else:
+        ids = seeding_of(rows)
+    names = {e.id: e.name for e in rows}
+    scoring = scoring_of(tournament)
+    kind = pairing_trf.SWISS
+    paired, got = paired_rounds(tournament.id), results(tournament.id)
+    if fixed:
+        scoring, kind = pairing.Scoring(scoring.place_points, 0.0), ROUND_ROBIN_TRF
+        gone = {e.id: e.withdrawn_round for e in rows if e.withdrawn_round is not None}
+        paired, got = round_robin_as_played(fixed[1][: tournament.round], got, gone)
+    upcoming = {}
+    if tournament.status == "open" and tournament.format == "swiss":
+        upcoming = requested_byes(rows, 1)
     return pairing.trf_export(
         tournament.name,
         tournament.created_at.strftime("%Y/%m/%d"),
-        [(e.id, e.name) for e in rows],
+        [(e, names[e]) for e in ids],
         paired,
-        results(tournament.id),
+        got,
+        scoring,
+        kind,
+        total_rounds=tournament.rounds,
+        upcoming_byes=upcoming,
     )

@@ -2,8 +2,11 @@
 
 - A round is paired by the pure package (:mod:`arbiter.tournaments`): round robin from
   the schedule fixed at the start (``tournament-started`` holds it), Swiss from the
-  results so far. Its games are created together through the bulk creation's staging
-  (:func:`arbiter.service.bulk.stage_games`) in the transaction that appends
+  rounds paired so far and their results (2-player games: the FIDE Dutch system,
+  pairing numbers by the engine rating each entry was seeded with, then entry order;
+  the byes entrants asked for in that round are set before it is paired, and kept
+  with the round as ``requested_byes``). Its games are created together through the
+  bulk creation's staging (:func:`arbiter.service.bulk.stage_games`) in the transaction that appends
   ``round-paired`` to the tournament's log, so a round's games all start together, or
   none does. Entrants paired in the round are those with ``joined_round <= n`` and not
   withdrawn before it.
@@ -19,8 +22,9 @@
   says ``"reason": "rounds-played"``.
 - The round ends when its last game ends (the game's commit enqueues
   :func:`advance`), or at its deadline (``round_seconds`` after its start, moved by
-  extensions and pauses): then every unfinished game is decided by its clock's timeout
-  policy (:func:`arbiter.service.adjudication.decide_by_clock`). Ending appends
+  extensions and pauses): then every unfinished game is decided by the tournament's
+  ``deadline_policy`` (``forfeit``, the default: the seats that owe a move lose by
+  forfeit; ``timeout-move``) (:func:`arbiter.service.adjudication.decide_by_clock`). Ending appends
   ``round-ended`` with every table's places and, in the same transaction, pairs the
   next round or appends ``tournament-over``.
 - Web hooks (:func:`arbiter.service.webhooks.notify`, in the same transaction):
@@ -85,7 +89,8 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
 
     :param schedule: the round robin's rounds as ``tournament-started`` logged them.
     """
-    active = [e.id for e in playing(res.entries(tournament.id), number)]
+    here_now = playing(res.entries(tournament.id), number)
+    active = [e.id for e in here_now]
     if tournament.format == "swiss":
         return pairing.swiss_round(
             active,
@@ -94,6 +99,10 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
             tournament.table_size,
             number,
             res.scoring_of(tournament),
+            tournament.rounds,
+            history=res.paired_rounds(tournament.id, before=number),
+            seeding=res.seeding(tournament.id),
+            requested_byes=res.requested_byes(here_now, number),
         )
     planned = schedule[number - 1]
     engine = engines.get(tournament.engine)
@@ -153,6 +162,7 @@ def pair(
             started_at=now,
             deadline=deadline,
             byes=list(drawn.byes),
+            requested_byes=[list(b) for b in drawn.requested_byes],
         )
     ]
     rows += [
@@ -169,6 +179,8 @@ def pair(
         "round": number,
         "deadline": iso(deadline),
         "byes": list(drawn.byes),
+        "requested_byes": [list(b) for b in drawn.requested_byes],
+        "seeding": res.seeding(tournament.id),
         "tables": [
             {"table": i, "game": game.id, "players": list(table.players)}
             for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))
@@ -182,7 +194,11 @@ def pair(
     )
     told = [
         entries[e].account_id
-        for e in [*(p for table in drawn.tables for p in table.players), *drawn.byes]
+        for e in [
+            *(p for table in drawn.tables for p in table.players),
+            *drawn.byes,
+            *(e for e, _ in drawn.requested_byes),
+        ]
     ]
     webhooks.notify(
         db.session,
@@ -243,7 +259,10 @@ def advance(tournament_id: str, now: datetime | None = None) -> str:
 def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list[str]) -> None:
     """Decide the round's unfinished games by their clock's policy; log the ones this
     call decided (``round-deadline``)."""
-    decided = [g for g in game_ids if adjudication.decide_by_clock(g, row.deadline, tournament.id)]
+    policy = tournament.deadline_policy  # None: the games' clock policy (older tournaments)
+    decided = [
+        g for g in game_ids if adjudication.decide_by_clock(g, row.deadline, tournament.id, policy)
+    ]
     if not decided:
         return
     tournament = db.session.get(Tournament, tournament.id)
@@ -267,18 +286,15 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
     tournament (the last round played, or too few entrants left for a table: see the
     module) (the caller commits); return the new games' ``after`` arguments."""
     number = tournament.round
-    ended = {
-        "round": number,
-        "results": [
-            {
-                "table": t.table,
-                "game": g.id,
-                "players": list(t.players),
-                "places": list(res.game_result(t, g).places),
-            }
-            for t, g in current
-        ],
-    }
+    absent = res.absent_seats([g.id for _, g in current])
+    ended = {"round": number, "results": []}
+    for t, g in current:
+        result = res.game_result(t, g, absent.get(g.id, set()))
+        said = {"table": t.table, "game": g.id, "players": list(t.players)}
+        said["places"] = list(result.places)
+        if result.forfeited:
+            said["forfeited"] = list(result.forfeited)
+        ended["results"].append(said)
     row = db.session.get(TournamentRound, (tournament.id, number))
     row.ended_at = utcnow()
     if number >= tournament.rounds or not can_go_on(tournament, number + 1):

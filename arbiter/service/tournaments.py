@@ -18,9 +18,13 @@ round; the withdrawn player's games of the current round go on (the organiser ma
 have the timeout policy play them: :func:`replace`).
 
 Reliability (``arbiter/service/ratings.py``): an account's ``(timeouts +
-resignations) / games`` over all its seats; an entry is refused when that is above
-the tournament's ``reliability_threshold``. A seat resigned because the organiser
-withdrew and replaced the entry is not the player's resignation (:func:`replace`).
+resignations) / games`` over all its seats, counted per game and only against the
+seat to blame (its own clock ran out, it owed a move at a round deadline, or it
+resigned); an entry is refused when that is above the tournament's
+``reliability_threshold``. A round deadline follows ``deadline_policy``: ``forfeit``
+(the default: the seats that owe a move lose by forfeit) or ``timeout-move``. A seat
+resigned because the organiser withdrew and replaced the entry is not the player's
+resignation (:func:`replace`).
 
 Every change is an event in the tournament's own log (``tournament_log``). Bad input
 is a problem with a stable code and writes nothing.
@@ -38,7 +42,7 @@ from flask import current_app
 from arbiter import tournaments as pairing
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.models import Tournament, TournamentEntry, TournamentRound
+from arbiter.models import Rating, Tournament, TournamentEntry, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.service import adjudication, clock_actions, games, idempotency, ratings, tournament_log
 from arbiter.service import clock as clocks
@@ -88,6 +92,13 @@ def late_entries(t: Tournament) -> bool:
     return bool(t.late_entries) and t.format == "swiss"
 
 
+def deadline_policy(t: Tournament) -> str:
+    """Return what the round deadline does to a game still being played: the
+    tournament's ``deadline_policy`` (``forfeit`` or ``timeout-move``), or for a
+    tournament made before the choice, its games' clock policy."""
+    return t.deadline_policy or clocks.load_config(t.clock)["timeout_policy"]
+
+
 def summary(t: Tournament, with_entries: bool = False) -> dict:
     """Return a tournament as the API shows it (its entries too when asked)."""
     body = {
@@ -102,6 +113,7 @@ def summary(t: Tournament, with_entries: bool = False) -> dict:
         "options": t.options,
         "clock": t.clock,
         "round_seconds": t.round_seconds,
+        "deadline_policy": deadline_policy(t),
         "reliability_threshold": t.reliability_threshold,
         "late_entries": late_entries(t),
         "organiser": t.organiser_account_id,
@@ -186,6 +198,7 @@ def _new(who: Principal, data: dict) -> Tournament:
         options=options,
         clock=clock,
         round_seconds=data.get("round_seconds"),
+        deadline_policy=data.get("deadline_policy") or "forfeit",
         reliability_threshold=data.get("reliability_threshold"),
         late_entries=data["late_entries"] and data["format"] == "swiss",
         organiser_account_id=who.account.id,
@@ -273,6 +286,7 @@ def _enter(tournament_id: str, who: Principal) -> dict:
         name=account.display_name,
         joined_round=t.round + 1,
         created_at=utcnow(),
+        seed_rating=_rating_of(account.id, t.engine),
     )
     tournament_log.append(
         t,
@@ -316,6 +330,79 @@ def _enter_again(t: Tournament, entry: TournamentEntry, account) -> dict:
                 {"entry": entry.id, "name": entry.name, "joined_round": entry.joined_round},
             )
         ],
+        rows=[entry],
+    )
+    db.session.commit()
+    return res.entry_json(entry)
+
+
+def _rating_of(account_id: str, engine: str) -> float | None:
+    """Return the account's rating at ``engine`` as the leaderboard orders it (the
+    ordinal ``mu - 3 sigma``); None when it has played no rated game there."""
+    row = db.session.get(Rating, (account_id, engine))
+    return None if row is None else row.mu - 3 * row.sigma
+
+
+BYE_KINDS = {"half": pairing.HALF_BYE, "zero": pairing.ZERO_BYE, "none": None}
+"""The byes an entrant may ask for, by the name the API takes: a half-point bye (a
+draw's points) or a zero-point bye (sitting the round out); ``none`` takes a request
+back."""
+
+
+def request_bye(tournament_id: str, entry_id: str, who: Principal, number: int, kind: str) -> dict:
+    """Ask for a bye in round ``number`` of a Swiss (the entrant with ``games:play``,
+    or the organiser with ``tournaments:write``): the entry is not paired in that
+    round and scores a half-point bye's points (``half``) or nothing (``zero``);
+    ``none`` takes the request back. Log ``bye-requested``; return the entry.
+
+    :raises Forbidden: ``not-your-entry``.
+    :raises Conflict: ``byes-swiss-only`` (a round robin's schedule is fixed),
+        ``tournament-over``, ``already-withdrawn`` (not playing that round).
+    :raises Unprocessable: ``bad-bye-round`` (a round already paired, beyond the
+        last, or before the entry's first).
+    """
+    return _retried(lambda: _request_bye(tournament_id, entry_id, who, number, kind))
+
+
+def _request_bye(tournament_id: str, entry_id: str, who: Principal, number: int, kind: str):
+    """See :func:`request_bye`."""
+    t = get(tournament_id)
+    entry = entry_of(t, entry_id)
+    organiser = who.account.id == t.organiser_account_id and who.has("tournaments:write")
+    if not organiser and not (entry.account_id == who.account.id and who.has("games:play")):
+        raise Forbidden(
+            "Only the entrant (games:play) or the organiser (tournaments:write) may ask "
+            "for a bye for this entry.",
+            code="not-your-entry",
+        )
+    if t.format != "swiss":
+        raise Conflict(
+            "A round robin's rounds are fixed at its start: there are no byes to ask for.",
+            code="byes-swiss-only",
+        )
+    if t.status == "over":
+        raise Conflict("The tournament is over.", code="tournament-over")
+    if entry.withdrawn_round is not None and entry.withdrawn_round <= number:
+        raise Conflict(
+            f"This entry has withdrawn and is not paired from round {entry.withdrawn_round} on.",
+            code="already-withdrawn",
+        )
+    if number <= t.round or number > (t.rounds or 0) or number < entry.joined_round:
+        raise Unprocessable(
+            f"A bye can be asked for a round not paired yet, from round "
+            f"{max(t.round + 1, entry.joined_round)} to {t.rounds}; not round {number}.",
+            code="bad-bye-round",
+        )
+    letter = BYE_KINDS[kind]
+    asked = dict(entry.bye_requests or {})
+    if letter is None:
+        asked.pop(str(number), None)
+    else:
+        asked[str(number)] = letter
+    entry.bye_requests = asked or None
+    tournament_log.append(
+        t,
+        [("bye-requested", {"entry": entry.id, "round": number, "bye": letter})],
         rows=[entry],
     )
     db.session.commit()
@@ -423,6 +510,8 @@ def start(tournament_id: str, who: Principal) -> dict:
             f"A round needs at least {t.table_size} entries; there are {len(entrants)}.",
             code="too-few-entries",
         )
+    for entry in res.entries(t.id):
+        entry.seed_rating = _rating_of(entry.account_id, t.engine)
     started: dict = {"entries": entrants}
     changes: dict = {}
     schedule = None

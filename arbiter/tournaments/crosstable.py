@@ -121,6 +121,21 @@ def round_robin_standings(
     return _ranked(entrants, cells, ROUND_ROBIN_TIEBREAKS, cancelled)
 
 
+def round_robin_as_played(
+    schedule: Sequence[Round],
+    results: Sequence[GameResult],
+    withdrawn: Mapping[str, int],
+    least_players: int = 2,
+) -> tuple[list[Round], list[GameResult]]:
+    """The rounds and results of a round robin as played: the schedule with the
+    withdrawals applied (a 2-player game against an entrant withdrawn before it is a
+    forfeit by them; a k-player table is played by those left, or sat out as a bye
+    when fewer than ``least_players`` are left), what the TRF writes. The withdrawal
+    rule's cancelling is the standings' (``round_robin_standings``)."""
+    size = max((len(t.players) for r in schedule for t in r.tables), default=2)
+    return _as_played(schedule, results, withdrawn, size, least_players)
+
+
 def _everyone(entrants: Sequence[str], rounds: Sequence[Round]) -> list[str]:
     """The entrants, then anyone else a round names (their results count for others)."""
     found = dict.fromkeys(entrants)

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectMultipleField, StringField, widgets
+from wtforms import (
+    HiddenField,
+    IntegerField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    widgets,
+)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from arbiter.service.identity import SCOPES
@@ -43,6 +51,21 @@ class TokenForm(FlaskForm):
 
 class LeaveForm(FlaskForm):
     """Forgetting the seat this browser holds (only the CSRF token)."""
+
+
+class ByeForm(FlaskForm):
+    """Asking for a bye in a coming round of a Swiss (or taking the request back)."""
+
+    round = IntegerField("Round", validators=[InputRequired(), NumberRange(min=1, max=100)])
+    bye = SelectField(
+        "Bye",
+        choices=[
+            SelectChoice("half", "a half-point bye (a draw's points)"),
+            SelectChoice("zero", "sit the round out (no points)"),
+            SelectChoice("none", "no bye: pair me"),
+        ],
+        validators=[InputRequired()],
+    )
 
 
 class SignInForm(FlaskForm):

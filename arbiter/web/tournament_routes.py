@@ -14,7 +14,7 @@ from arbiter.extensions import db
 from arbiter.service import tournament_results as results
 from arbiter.service import tournaments
 from arbiter.web import account
-from arbiter.web.forms import LeaveForm
+from arbiter.web.forms import ByeForm, LeaveForm
 from arbiter.web.routes import bp, refused_form
 
 LISTED = 100
@@ -60,13 +60,47 @@ def tournament(tournament_id: str):
         "tournament.html",
         t=tournaments.summary(t),
         standings=results.standings(t),
+        after_round=results.after_round(t, None),
+        tiebreaks=results.standings_of.tiebreaks(t.format),
         rounds=list(reversed(rounds)),
         entries=entries,
         signed_in=who,
         mine=mine,
         can_enter=t.status == "open" or (t.status == "running" and tournaments.late_entries(t)),
         form=LeaveForm(),
+        bye_form=ByeForm(),
+        coming=_coming_rounds(t, mine),
     )
+
+
+def _coming_rounds(t, mine: dict | None) -> list[int]:
+    """The rounds of a Swiss the signed-in entrant may still ask a bye for."""
+    if mine is None or t.format != "swiss" or t.status == "over":
+        return []
+    last = (mine["withdrawn_round"] or t.rounds + 1) - 1
+    return list(range(max(t.round + 1, mine["joined_round"]), min(t.rounds, last) + 1))
+
+
+@bp.post("/tournaments/<tournament_id>/entries/<entry_id>/byes")
+def request_bye(tournament_id: str, entry_id: str):
+    """Ask for a bye in a coming round for the signed-in account's entry (or take the
+    request back); the service's refusals are the page's message."""
+    tournaments.get(tournament_id)
+    form = ByeForm()
+    if not form.validate_on_submit():
+        return refused_form(None, form)
+    who = account.principal()
+    if who is None:
+        return redirect(url_for("web.sign_in"), 303)
+    number = form.round.data
+    tournaments.request_bye(tournament_id, entry_id, who, number, form.bye.data)
+    said = {
+        "half": f"You have a half-point bye in round {number}: you will not be paired then.",
+        "zero": f"You sit round {number} out (no points): you will not be paired then.",
+        "none": f"No bye in round {number}: you will be paired as usual.",
+    }
+    flash(said[form.bye.data], "ok")
+    return redirect(url_for("web.tournament", tournament_id=tournament_id), 303)
 
 
 @bp.post("/tournaments/<tournament_id>/enter")

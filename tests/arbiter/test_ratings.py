@@ -76,8 +76,8 @@ def test_a_resignation_lowers_the_resigner_and_counts_in_reliability(any_app):
     ann_me = client.get("/v1/me", headers=auth(players[0][2])).json
     bob_me = client.get("/v1/me", headers=auth(bob)).json
     assert ann_me["ratings"][0]["mu"] > 25 > bob_me["ratings"][0]["mu"]
-    assert bob_me["reliability"] == {"timeouts": 0, "resignations": 1, "games": 1}
-    assert ann_me["reliability"] == {"timeouts": 0, "resignations": 0, "games": 1}
+    assert bob_me["reliability"] == {"timeouts": 0, "resignations": 1, "games": 1, "score": 0.0}
+    assert ann_me["reliability"] == {"timeouts": 0, "resignations": 0, "games": 1, "score": 1.0}
 
 
 def test_timeouts_count_in_reliability_rated_or_not(any_app):

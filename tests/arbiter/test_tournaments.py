@@ -163,16 +163,11 @@ def test_a_swiss_with_a_late_entry_and_a_withdrawal_runs_round_by_round(any_app)
 
 
 @pytest.mark.parametrize("policy", ["forfeit", "timeout-move"])
-def test_a_round_deadline_decides_the_unfinished_games_by_the_clock_policy(app, policy):
+def test_a_round_deadline_decides_the_unfinished_games_by_the_deadline_policy(app, policy):
     client = app.test_client()
     organiser, *players = accounts(client, app, 5)
-    clock = {
-        "type": "per-move",
-        "seconds": 86400,
-        "timeout_policy": policy,
-        **({"forfeit_after": 1} if policy == "forfeit" else {}),
-    }
-    t = create(client, organiser, rounds=2, round_seconds=3600, clock=clock)
+    clock = {"type": "per-move", "seconds": 86400}
+    t = create(client, organiser, rounds=2, round_seconds=3600, clock=clock, deadline_policy=policy)
     enter_all(client, t["id"], players)
     start(client, t["id"], organiser)
     first = client.get(f"/v1/tournaments/{t['id']}/rounds/1").json
@@ -315,7 +310,8 @@ def test_every_bad_input_is_a_problem_with_a_stable_code(app):
     )
     problem(client.post(f"{base}/entries/nope/withdraw", headers=auth(a)), 404, "entry-not-found")
     problem(client.get(f"{base}/record"), 409, "tournament-not-over")
-    problem(client.get(f"{base}/trf"), 409, "not-two-player-swiss")
+    three = create(client, organiser, table_size=3)
+    problem(client.get(f"/v1/tournaments/{three['id']}/trf"), 409, "not-two-player-swiss")
     problem(client.post(f"{base}/pause", headers=auth(organiser)), 409, "not-running")
     problem(
         client.post(f"{base}/extend", json={"seconds": 0}, headers=auth(organiser)),
@@ -356,7 +352,12 @@ def test_an_entry_above_the_reliability_threshold_is_refused(app):
     t = create(client, organiser, reliability_threshold=0.5)
     answer = client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(flaky))
     problem(answer, 403, "too-unreliable")
-    assert answer.json["reliability"] == {"timeouts": 0, "resignations": 1, "games": 1}
+    assert answer.json["reliability"] == {
+        "timeouts": 0,
+        "resignations": 1,
+        "games": 1,
+        "score": 0.0,
+    }
     assert (
         client.post(f"/v1/tournaments/{t['id']}/entries", headers=auth(steady)).status_code == 201
     )

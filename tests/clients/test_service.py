@@ -339,6 +339,13 @@ def test_tokens_web_hooks_tournaments_and_campaigns_through_the_client(service, 
         assert me.tournaments.enter(cup["id"])["account"] == me.account.me()["id"]
         assert [e["name"] for e in me.tournaments.get(cup["id"])["entries"]] == ["Ann"]
         assert cup["id"] in [t["id"] for t in me.tournaments.list(engine="space-worm")]
+        swiss = me.tournaments.create("space-worm", "swiss", 2, rounds=3)
+        assert swiss["deadline_policy"] == "forfeit"
+        mine = me.tournaments.enter(swiss["id"])
+        asked = me.tournaments.request_bye(swiss["id"], mine["id"], 2, "half")
+        assert asked["byes_requested"] == {"2": "H"}
+        table = me.tournaments.standings(swiss["id"], after_round=0)
+        assert table["after_round"] == 0 and table["standings"][0]["crosstable"] == []
 
         campaign = me.campaigns.create("star-maps", ["Ann"], name="Stars")
         organiser = me.with_token(campaign["token"])

@@ -6,9 +6,19 @@ from marshmallow import Schema, fields, validate
 class ReliabilitySchema(Schema):
     """A player's reliability over all its games."""
 
-    timeouts = fields.Integer(metadata={"description": "moves the clock played for it"})
-    resignations = fields.Integer(metadata={"description": "resignations (not clock forfeits)"})
+    timeouts = fields.Integer(
+        metadata={
+            "description": "games in which its own clock ran out, or it owed a move "
+            "when a tournament round's deadline came"
+        }
+    )
+    resignations = fields.Integer(
+        metadata={"description": "games it resigned (not clock forfeits)"}
+    )
     games = fields.Integer(metadata={"description": "seats it held"})
+    score = fields.Float(
+        metadata={"description": "1 - (timeouts + resignations) / games; 1.0 without games"}
+    )
 
 
 class RatingSchema(Schema):

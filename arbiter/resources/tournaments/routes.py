@@ -118,6 +118,32 @@ class Withdraw(MethodView):
         return tournaments.withdraw(tournament_id, entry_id, guard.principal())
 
 
+@blp.route("/<tournament_id>/entries/<entry_id>/byes")
+class ByeRequest(MethodView):
+    """``/v1/tournaments/{id}/entries/{entry}/byes``."""
+
+    @guard.needs("account")
+    @blp.arguments(s.ByeRequestSchema)
+    @blp.response(200, s.EntrySchema)
+    @blp.alt_response(403, schema=ProblemSchema, description="not-your-entry")
+    @blp.alt_response(
+        404, schema=ProblemSchema, description="tournament-not-found, entry-not-found"
+    )
+    @blp.alt_response(
+        409, schema=ProblemSchema, description="byes-swiss-only, tournament-over, already-withdrawn"
+    )
+    @blp.alt_response(422, schema=ProblemSchema, description="bad-bye-round, invalid-request")
+    @blp.doc(**TOKEN)
+    def post(self, data, tournament_id, entry_id):
+        """Ask for a bye in a Swiss round not paired yet (the entrant with games:play,
+        or the organiser): ``half`` scores a draw's points, ``zero`` nothing; ``none``
+        takes the request back. 422 ``bad-bye-round`` for a round already paired,
+        beyond the last, or before the entry's first."""
+        return tournaments.request_bye(
+            tournament_id, entry_id, guard.principal(), data["round"], data["bye"]
+        )
+
+
 @blp.route("/<tournament_id>/entries/<entry_id>/replace")
 class Replace(MethodView):
     """``/v1/tournaments/{id}/entries/{entry}/replace``."""
@@ -220,19 +246,29 @@ class Standings(MethodView):
     @blp.response(200, s.StandingsSchema)
     @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
+    @blp.alt_response(409, schema=ProblemSchema, description="round-not-over")
     def get(self, args, tournament_id):
-        """The standings from the finished games: points, games, byes, Buchholz,
-        Sonneborn-Berger, head-to-head; CSV with ``Accept: text/csv`` or
-        ``?format=csv``."""
+        """The standings after a round (``?after_round=N``; default the last round
+        whose every game is over): points, the format's tie-breaks (Swiss: Buchholz,
+        Sonneborn-Berger, head-to-head; round robin: head-to-head, wins,
+        Sonneborn-Berger), shared ranks, forfeit and bye counts and the crosstable;
+        CSV with ``Accept: text/csv`` or ``?format=csv``."""
         t = tournaments.get(tournament_id)
-        rows = results.standings(t)
+        rows = results.standings(t, args.get("after_round"))
         if wants_csv(args):
             return Response(
                 results.standings_csv(rows),
                 mimetype="text/csv",
                 headers={"Content-Disposition": f'attachment; filename="standings-{t.id}.csv"'},
             )
-        return {"tournament": t.id, "round": t.round, "status": t.status, "standings": rows}
+        return {
+            "tournament": t.id,
+            "round": t.round,
+            "after_round": results.after_round(t, args.get("after_round")),
+            "status": t.status,
+            "tiebreaks": results.standings_of.tiebreaks(t.format),
+            "standings": rows,
+        }
 
 
 # the largest round number the address takes (the contract's maximum, as ?page= and
@@ -291,14 +327,19 @@ class Trf(MethodView):
     @blp.doc(
         responses={
             "200": {
-                "description": "FIDE TRF-16 text",
+                "description": "FIDE TRF text (TRF-2016 and TRF26 records)",
                 "content": {"text/plain": {"schema": {"type": "string"}}},
             }
         }
     )
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
-    @blp.alt_response(409, schema=ProblemSchema, description="not-two-player-swiss")
+    @blp.alt_response(
+        409, schema=ProblemSchema, description="not-two-player-swiss (games of more than 2)"
+    )
     def get(self, tournament_id):
-        """The FIDE TRF-16 export of a 2-player Swiss."""
+        """The FIDE TRF (TRF-2016 / TRF26) of a tournament of 2-player games, valid at
+        every moment: the rounds over in the player records (forfeits ``+``/``-``,
+        byes ``U``/``H``/``F``/``Z``), the round being played as comment lines and its
+        set byes as ``240`` records, the event's scoring (``162``/``XXS``)."""
         text = results.trf(tournaments.get(tournament_id))
         return Response(text, mimetype="text/plain")

@@ -65,8 +65,19 @@ class TournamentCreateSchema(Schema):
     clock = fields.Dict(
         load_default=dict,
         metadata={
-            "description": "the games' time control, as POST /v1/games takes it; its "
-            "timeout_policy also decides the games left at a round's deadline"
+            "description": "the games' time control, as POST /v1/games takes it (its "
+            "timeout_policy is what a game's own clock does; a round's deadline follows "
+            "deadline_policy)"
+        },
+    )
+    deadline_policy = fields.String(
+        load_default="forfeit",
+        validate=validate.OneOf(["forfeit", "timeout-move"]),
+        metadata={
+            "description": "what a round's deadline does to a game still being played: "
+            "forfeit (the default: the seats that owe a move lose by forfeit, a win for "
+            "the seat that played) or timeout-move (the engine's timeout moves play it "
+            "out); only the seats that owed a move count a timeout"
         },
     )
     round_seconds = WholeNumber(
@@ -106,6 +117,11 @@ class EntrySchema(Schema):
     withdrawn_round = fields.Integer(
         allow_none=True, metadata={"description": "first round it is no longer paired in"}
     )
+    byes_requested = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "{round: H | Z}: the byes it asked for"},
+    )
     entered_at = fields.String()
 
 
@@ -123,6 +139,9 @@ class TournamentSchema(Schema):
     options = fields.Dict()
     clock = fields.Dict()
     round_seconds = fields.Integer(allow_none=True)
+    deadline_policy = fields.String(
+        metadata={"description": "forfeit | timeout-move: what a round's deadline does"}
+    )
     reliability_threshold = fields.Float(allow_none=True)
     late_entries = fields.Boolean(
         metadata={
@@ -150,34 +169,77 @@ class TournamentQuerySchema(Schema):
     engine = fields.String(validate=validate.Length(max=40))
 
 
+class ForfeitsSchema(Schema):
+    """Games decided by forfeit (not played over the board)."""
+
+    won = fields.Integer()
+    lost = fields.Integer()
+
+
 class StandingSchema(Schema):
     """One row of the standings."""
 
-    rank = fields.Integer()
+    no = fields.Integer(
+        metadata={"description": "line number: the crosstable names opponents by it"}
+    )
+    rank = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "shared by entrants equal on points and every tie-break; null: "
+            "a round robin entrant withdrawn before half their games, results cancelled"
+        },
+    )
     entry = fields.String()
     name = fields.String()
     points = fields.Float()
-    games = fields.Integer()
-    byes = fields.Integer()
-    buchholz = fields.Float(metadata={"description": "sum of the opponents' points"})
-    sonneborn_berger = fields.Float()
-    head_to_head = fields.Float(metadata={"description": "points against those tied on points"})
+    games = fields.Integer(metadata={"description": "games played over the board"})
+    wins = fields.Integer(metadata={"description": "games won (forfeit wins included)"})
+    byes = fields.Integer(metadata={"description": "byes of every kind"})
+    bye_kinds = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "U pairing-allocated (or a round robin's rest round), H half-point, "
+            "F full-point, Z zero-point"
+        },
+    )
+    forfeits = fields.Nested(ForfeitsSchema)
+    buchholz = fields.Float(
+        allow_none=True,
+        metadata={"description": "sum of the opponents' points (null in a round robin)"},
+    )
+    sonneborn_berger = fields.Float(allow_none=True)
+    head_to_head = fields.Float(
+        allow_none=True, metadata={"description": "points against those tied on points"}
+    )
     withdrawn = fields.Boolean()
+    crosstable = fields.List(
+        fields.String(),
+        metadata={
+            "description": "one per round: opponent's line number, w (moved first) or b, "
+            "result (1 = 0, + - forfeits), e.g. 5w1; a place and table size (2/4) at "
+            "larger tables; U H F Z byes; x cancelled; empty: not taking part"
+        },
+    )
 
 
 class StandingsSchema(Schema):
-    """The standings now (finished games only)."""
+    """The standings after a round (finished rounds only)."""
 
     tournament = fields.String()
-    round = fields.Integer()
+    round = fields.Integer(metadata={"description": "the current round"})
+    after_round = fields.Integer(metadata={"description": "the round these standings follow"})
     status = fields.String()
+    tiebreaks = fields.List(fields.String(), metadata={"description": "in the order they rank"})
     standings = fields.List(fields.Nested(StandingSchema))
 
 
 class StandingsQuerySchema(Schema):
-    """``?format=csv`` asks for CSV (as ``Accept: text/csv`` does)."""
+    """``?format=csv`` asks for CSV (as ``Accept: text/csv`` does); ``?after_round=N``
+    the standings after round N (409 round-not-over beyond the last round over)."""
 
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    after_round = fields.Integer(validate=validate.Range(min=0, max=2**31 - 1))
 
 
 class SeatInRoundSchema(Schema):
@@ -200,6 +262,13 @@ class TableSchema(Schema):
         allow_none=True,
         metadata={"description": "per seat, 1 = first, once over"},
     )
+    forfeited = fields.List(
+        fields.String(),
+        metadata={
+            "description": "entries that lost by forfeit: a round deadline came before "
+            "they made a move (the game counts as not played)"
+        },
+    )
 
 
 class ByeSchema(Schema):
@@ -209,6 +278,16 @@ class ByeSchema(Schema):
     name = fields.String()
 
 
+class RequestedByeSchema(Schema):
+    """A bye set before the round was paired."""
+
+    entry = fields.String()
+    name = fields.String()
+    bye = fields.String(
+        metadata={"description": "H half-point, F full-point, Z zero-point (as the TRF codes)"}
+    )
+
+
 class RoundSchema(Schema):
     """A paired round."""
 
@@ -216,8 +295,28 @@ class RoundSchema(Schema):
     started_at = fields.String()
     deadline = fields.String(allow_none=True)
     ended_at = fields.String(allow_none=True)
-    byes = fields.List(fields.Nested(ByeSchema))
+    byes = fields.List(
+        fields.Nested(ByeSchema), metadata={"description": "the pairing-allocated byes"}
+    )
+    requested_byes = fields.List(
+        fields.Nested(RequestedByeSchema),
+        metadata={"description": "the byes set before the round was paired"},
+    )
     tables = fields.List(fields.Nested(TableSchema))
+
+
+class ByeRequestSchema(Schema):
+    """``POST .../entries/{entry}/byes``: a bye asked for a round not paired yet."""
+
+    round = WholeNumber(required=True, validate=validate.Range(min=1, max=100))
+    bye = fields.String(
+        required=True,
+        validate=validate.OneOf(["half", "zero", "none"]),
+        metadata={
+            "description": "half: a half-point bye (a draw's points); zero: sit the "
+            "round out for nothing; none: take a request back"
+        },
+    )
 
 
 class RoundExtendSchema(Schema):

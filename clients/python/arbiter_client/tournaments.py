@@ -55,6 +55,13 @@ class Tournaments(Area):
         path = self._path(tournament_id, "entries", entry_id, "withdraw")
         return cast(Entry, self._s.request("POST", path))
 
+    def request_bye(self, tournament_id: str, entry_id: str, round: int, bye: str) -> Entry:
+        """Ask for a bye in a Swiss round not paired yet (the entrant, or the
+        organiser): ``bye`` is ``half`` (a draw's points), ``zero`` (no points) or
+        ``none`` (take the request back)."""
+        path = self._path(tournament_id, "entries", entry_id, "byes")
+        return cast(Entry, self._s.request("POST", path, json={"round": round, "bye": bye}))
+
     def replace(self, tournament_id: str, entry_id: str) -> Tournament:
         """Hand a withdrawn entry's unfinished games to the timeout policy (organiser)."""
         path = self._path(tournament_id, "entries", entry_id, "replace")
@@ -77,9 +84,12 @@ class Tournaments(Area):
         path = self._path(tournament_id, "extend")
         return cast(Tournament, self._s.request("POST", path, json={"seconds": seconds}))
 
-    def standings(self, tournament_id: str) -> JSON:
-        """Return the standings from the finished games."""
-        return cast(JSON, self._s.request("GET", self._path(tournament_id, "standings")))
+    def standings(self, tournament_id: str, after_round: int | None = None) -> JSON:
+        """Return the standings after round ``after_round`` (default: the last round
+        whose every game is over), with the crosstable."""
+        params = {"after_round": after_round} if after_round is not None else None
+        path = self._path(tournament_id, "standings")
+        return cast(JSON, self._s.request("GET", path, params=params))
 
     def round(self, tournament_id: str, number: int) -> JSON:
         """Return a paired round: its deadline, byes and tables."""
@@ -95,7 +105,7 @@ class Tournaments(Area):
         return cast(JSON, self._s.request("GET", self._path(tournament_id, "record")))
 
     def trf(self, tournament_id: str) -> str:
-        """Return the FIDE TRF-16 export of a 2-player Swiss."""
+        """Return the FIDE TRF of a tournament of 2-player games (valid while it runs)."""
         return cast(str, self._s.request("GET", self._path(tournament_id, "trf")))
 
     @staticmethod

@@ -266,6 +266,7 @@ class Entry(TypedDict, total=False):
     entered_at: str
     joined_round: int
     withdrawn_round: int | None
+    byes_requested: dict[str, str]
 
 
 class Tournament(TypedDict, total=False):
@@ -291,6 +292,7 @@ class Tournament(TypedDict, total=False):
     rated: bool
     late_entries: bool
     round_seconds: int | None
+    deadline_policy: str
     reliability_threshold: float | None
     games: list[str]
     created_at: str
