@@ -22,7 +22,14 @@ def markdown(book: str) -> str:
     out = [f"# {parts[0].text}\n"]
     for block in parts[1:]:
         if block.kind == "heading":
-            out.append(f"## {block.text} {{#{block.anchor}}}\n")
+            out.append(f"{'#' * block.level} {block.text} {{#{block.anchor}}}\n")
+        elif block.kind == "contents":
+            links = zip(block.items, block.anchors, strict=True)
+            out.append("\n".join(f"- [{item}](#{name})" for item, name in links) + "\n")
+        elif block.kind == "table":
+            head, *rows = block.rows
+            lines = [head, ["---"] * len(head), *rows]
+            out.append("\n".join("| " + " | ".join(r) + " |" for r in lines) + "\n")
         elif block.kind == "list":
             out.append("\n".join(f"- {item}" for item in block.items) + "\n")
         else:

@@ -25,17 +25,27 @@ BOOKS = files("engines") / "rules"
 LONGEST_HEADING = 60
 """A line longer than this (characters) is never a heading."""
 
+LONGEST_NAME = 40
+"""A game's id is never longer than this (a longer name is no game: 404)."""
+
 ITEM = re.compile(r"^\s*(?:•|-)\s+")
+STEP = re.compile(r"^\d+\.\s+\S")
+TABLE_SEPARATOR = re.compile(r"^\|[\s|:-]+\|$")
 
 
 @dataclass
 class Block:
-    """One piece of a book: ``kind`` is ``heading``, ``paragraph`` or ``list``."""
+    """One piece of a book: ``kind`` is ``heading`` (``level`` 2, or 3 for a numbered
+    step), ``paragraph``, ``list``, ``table`` (``rows`` of cells, the first the header)
+    or ``contents`` (``items`` that link ``anchors``)."""
 
     kind: str
     text: str = ""
     items: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
     anchor: str = ""
+    anchors: list[str] = field(default_factory=list)
+    level: int = 2
 
 
 def anchor(heading: str) -> str:
@@ -43,42 +53,106 @@ def anchor(heading: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", heading.lower()))
 
 
+def cells(line: str) -> list[str] | None:
+    """Return the cells of a table row (tab-separated, or ``| a | b |``), else None."""
+    text = line.strip()
+    if text.startswith("|") and text.endswith("|"):
+        return [c.strip() for c in text[1:-1].split("|")]
+    if "\t" in text:
+        return [c.strip() for c in text.split("\t")]
+    return None
+
+
 def is_heading(line: str, following: str) -> bool:
-    """Tell whether ``line`` reads as a heading: short, no end punctuation, not an item,
-    and followed by text."""
+    """Tell whether ``line`` reads as a heading: short, no end punctuation, not an item
+    nor a table row, and followed by text."""
     text = line.strip()
     return (
         bool(text)
         and len(text) <= LONGEST_HEADING
         and not ITEM.match(line)
+        and cells(line) is None
+        and bool(anchor(text))
         and text[-1] not in ".,;:!?)"
         and bool(following.strip())
     )
 
 
+def contents(lines: list[str], start: int) -> tuple[list[str], int]:
+    """Read a table of contents from ``lines[start:]``: headings (items or bare lines)
+    until the first of them comes again, where the book itself begins. Return the
+    headings and the index the book resumes at; no headings when what follows is
+    already the book (the first line is followed by text, not by more headings)."""
+    items: list[str] = []
+    for number in range(start, len(lines)):
+        text = ITEM.sub("", lines[number]).strip()
+        if not text or text == "Table of Contents":
+            continue
+        if items and text == items[0]:
+            return items, number
+        if len(text) > LONGEST_HEADING or text[-1] in ".,;:!?)":
+            break
+        items.append(text)
+    return [], start
+
+
 def blocks(book: str) -> list[Block]:
-    """Return the book's text as blocks, in order (the "Table of Contents" headings and
-    their lists kept: they are the book's own)."""
+    """Return the book's text as blocks, in order: its title first (a second title line
+    such as "... Rulebook" left out), its table of contents as links, then headings,
+    paragraphs, lists and tables; every anchor unique."""
     lines = book.splitlines()
     out: list[Block] = []
-    for number, line in enumerate(lines):
+    seen: set[str] = set()
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        text = line.strip()
         following = next((x for x in lines[number + 1 :] if x.strip()), "")
-        if not line.strip():
+        number += 1
+        if not text:
             continue
-        if ITEM.match(line):
-            if not out or out[-1].kind != "list":
+        if not out:
+            out.append(Block("heading", text, anchor=anchor(text), level=1))
+            continue
+        if text.endswith("Rulebook") and len(out) == 1:
+            continue
+        if text == "Table of Contents":
+            items, number = contents(lines, number)
+            if items:
+                out.append(Block("contents", items=items, anchors=[anchor(i) for i in items]))
+            continue
+        row = cells(line)
+        if row is not None:
+            if TABLE_SEPARATOR.match(text):
+                continue
+            if not out or out[-1].kind != "table":
+                out.append(Block("table"))
+            out[-1].rows.append(row)
+        elif ITEM.match(line):
+            if out[-1].kind != "list":
                 out.append(Block("list"))
             out[-1].items.append(ITEM.sub("", line).strip())
-        elif is_heading(line, following):
-            out.append(Block("heading", line.strip(), anchor=anchor(line)))
+        elif is_heading(line, following) or (STEP.match(text) and is_heading(line, "x")):
+            level = 3 if STEP.match(text) else 2
+            out.append(Block("heading", text, anchor=unique(anchor(text), seen), level=level))
         else:
-            out.append(Block("paragraph", line.strip()))
+            out.append(Block("paragraph", text))
     return out
+
+
+def unique(name: str, seen: set[str]) -> str:
+    """Return ``name``, or ``name-2``, ``-3``... when already taken; remember it."""
+    candidate, n = name, 1
+    while candidate in seen:
+        n += 1
+        candidate = f"{name}-{n}"
+    seen.add(candidate)
+    return candidate
 
 
 def book(engine: str) -> str | None:
     """Return the rulebook of ``engine`` (its text), or None when there is none."""
-    if not re.fullmatch(r"[a-z0-9-]+", engine):
+    if len(engine) > LONGEST_NAME or not re.fullmatch(r"[a-z0-9-]+", engine):
         return None
     path = BOOKS / f"{engine}.md"
     return path.read_text(encoding="utf-8") if path.is_file() else None

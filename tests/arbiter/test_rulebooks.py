@@ -21,8 +21,11 @@ def test_every_game_has_its_rulebook_page(client, engine):
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "script-src 'self'" in page.headers["Content-Security-Policy"]
-    first_heading = next(b for b in blocks(book(engine))[1:] if b.kind == "heading")
-    assert f'<h2 id="{first_heading.anchor}">' in html
+    headings = [b for b in blocks(book(engine))[1:] if b.kind == "heading"]
+    for heading in headings:
+        assert f'<h{heading.level} id="{heading.anchor}">' in html
+    anchors = [h.anchor for h in headings]
+    assert len(anchors) == len(set(anchors)) and all(anchors)
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="no shared rulebooks beside this checkout")
@@ -39,7 +42,7 @@ def test_a_cited_section_has_an_address(client):
 
 
 def test_a_game_without_a_book_is_a_page_that_says_why(client):
-    for name in ("chess", "Dark-Horse", "dark_horse", "..."):
+    for name in ("chess", "Dark-Horse", "dark_horse", "...", "a" * 255, "b" * 5000):
         page = client.get(f"/rules/{name}")
         assert page.status_code == 404
         assert "There is no game called" in page.get_data(as_text=True)
@@ -82,3 +85,25 @@ def test_a_turn_mail_links_the_rules(client, app):
         path = link.removeprefix("The rules: http://arbiter.test")
         assert path == "/rules/dark-horse"
         assert client.get(path).status_code == 200
+
+
+def test_a_table_of_contents_links_the_sections_once(client):
+    """Space Worm's book lists its sections, then has them: the list links them, and
+    each section is one heading (rules/space-worm.md, "Table of Contents")."""
+    parts = blocks(book("space-worm"))
+    toc = next(b for b in parts if b.kind == "contents")
+    assert toc.items == ["Setup", "Turns", "Fruit", "Game End", "Scoring"]
+    headings = [b.text for b in parts if b.kind == "heading"]
+    assert headings.count("Scoring") == 1 and "Space Worm Rulebook" not in headings
+    html = client.get("/rules/space-worm").get_data(as_text=True)
+    assert '<a href="#scoring">Scoring</a>' in html and '<h2 id="scoring">' in html
+
+
+def test_tables_are_tables():
+    """The planets table of Space Worm ("Scoring") and Worms' accuracy table."""
+    planets = next(b for b in blocks(book("space-worm")) if b.kind == "table")
+    assert planets.rows[0] == ["Number of Planets not eaten", "VPs Lost"]
+    assert planets.rows[-1] == ["8", "36"] and len(planets.rows) == 9
+    accuracy = next(b for b in blocks(book("worms")) if b.kind == "table")
+    assert accuracy.rows[0] == ["Roll", "Effect (Accuracy)"]
+    assert all("---" not in cell for row in accuracy.rows for cell in row)
