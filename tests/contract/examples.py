@@ -6,7 +6,8 @@ from the file as it was.
 
 What is kept: a successful (2xx) exchange, its JSON request body and its JSON answer;
 among them the one whose answer is the longest under ``LONGEST`` characters (a full
-example that still reads on a screen), else the shortest with its lists cut to their
+example that still reads on a screen) and whose request names no moment (it would
+expire), else the shortest with its lists cut to their
 first items. Run it again when an operation
 is added or its schemas change; ``tests/contract/test_examples.py`` fails while an
 operation has none.
@@ -81,6 +82,27 @@ def shorten(value):
     return value
 
 
+MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T")
+
+
+def dated(sample: dict) -> bool:
+    """Tell whether the request names a moment (``start_at``...): such an example stops
+    working once the moment has passed."""
+    return any(isinstance(v, str) and MOMENT.match(v) for v in walk(sample["request"]))
+
+
+def walk(value):
+    """Yield every value inside ``value`` (dicts and lists opened)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from walk(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from walk(v)
+    else:
+        yield value
+
+
 def choose(samples: list[dict]) -> dict:
     """Return the sample to keep for one operation (see the module's docstring)."""
 
@@ -89,7 +111,7 @@ def choose(samples: list[dict]) -> dict:
 
     fitting = [s for s in samples if size(s) <= LONGEST]
     if fitting:
-        return max(fitting, key=lambda s: (s["request"] is not None, size(s)))
+        return max(fitting, key=lambda s: (s["request"] is not None, not dated(s), size(s)))
     smallest = min(samples, key=size)
     return {**smallest, "response": shorten(smallest["response"])}
 
