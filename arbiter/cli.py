@@ -191,9 +191,10 @@ def mailin_cmd(url) -> None:
 @main.command("outbox")
 @click.argument("address")
 def outbox_cmd(address) -> None:
-    """Print the newest mail written for ADDRESS (its subject, then its text), sent or
-    not: how a local operator reads a sign-in link when there is no SMTP server (the
-    embedded default of ``make run`` only logs mail). Exit status 1 when there is none.
+    """Print the newest mail written for ADDRESS (its subject and reply address, then
+    its text), sent or not: how a local operator reads a sign-in link when there is no
+    SMTP server (the embedded default of ``make run`` only logs mail). Exit status 1
+    when there is none.
     """
     import sqlalchemy as sa
 
@@ -213,7 +214,9 @@ def outbox_cmd(address) -> None:
         if mail is None:
             click.echo(f"No mail for {address}.", err=True)
             sys.exit(1)
-        click.echo(f"Subject: {mail.subject}\n\n{mail.body}")
+        reply_to = (mail.headers or {}).get("Reply-To")
+        head = f"Subject: {mail.subject}" + (f"\nReply-To: {reply_to}" if reply_to else "")
+        click.echo(f"{head}\n\n{mail.body}")
 
 
 @main.command("db-upgrade")
