@@ -90,7 +90,8 @@ class Principal:
         if not self.has(scope):
             raise Forbidden(
                 f"This token does not carry the scope {scope!r}; make one that "
-                "does with POST /v1/me/tokens.",
+                "does (your account's tokens: /me/tokens in a browser, POST /v1/me/tokens "
+                "over the API).",
                 code="missing-scope",
             )
 
