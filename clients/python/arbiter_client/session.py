@@ -40,6 +40,7 @@ IDEMPOTENT_POSTS = (
     "/v1/games/{}/extend",
     "/v1/games/{}/vacation",
     "/v1/tournaments",
+    "/v1/tournaments/{}/extend",
 )
 """The POST routes whose contract declares an ``Idempotency-Key`` header (``{}`` is one
 path segment); ``tests/clients/test_contract.py`` checks this against ``openapi.yaml``."""
