@@ -1,25 +1,27 @@
 """``make soak-multihost``: the several-machines deployment on network namespaces
 (:mod:`tests.multihost.topology`), Space Worm games of random legal moves played through
-the balancer, and two host losses:
+the balancer, and three host losses:
 
-1. **a worker host that vanishes while it holds a write transaction**: its processes are
-   frozen (SIGSTOP) at a moment when one of its database sessions is inside a
-   transaction that has written (``backend_xid`` set), and its link is cut, so
-   PostgreSQL sees neither FIN nor RST; after ``ARBITER_MH_HOLD`` seconds it "reboots"
-   (killed, link up, started again);
-2. **a web host killed with SIGKILL under load**, started again 20 s later.
+1. and 2. **a worker host that vanishes while it holds a write transaction**: its
+   processes are frozen (SIGSTOP) at a moment when one of its database sessions is
+   inside a transaction that has written (``backend_xid`` set), first one holding a
+   game's row (``work1``), then one holding the clock's row (``work2``), and its link is
+   cut, so PostgreSQL sees neither FIN nor RST; after ``ARBITER_MH_HOLD`` seconds it
+   "reboots" (killed, link up, started again);
+3. **a web host killed with SIGKILL under load**, started again 20 s later.
 
 Then it stops making games, lets the last ones end, and checks (``tests.e2e.faults.check``
 and its own): every game over with its log gapless (seq 1..n) and its record verifying;
 every move a client was told was accepted in the log once, at the seq it was told, and
-no move in the log that no client was told of; every mail received once (by
-Message-ID, each outbox row once); every deadline enforced once; no answer that is not
+no move in the log that no client was told of; every mail received, once per
+Message-ID (a copy with the same Message-ID only of a mail whose first send a dead host
+cut off after the SMTP server took it); every deadline enforced once; no answer that is not
 JSON (the balancer's error pages are problem+json); the longest stall of any game
-after the host loss under two minutes. It prints its figures and exits 1 on a breach.
+after a host loss under two minutes. It prints its figures and exits 1 on a breach.
 
 Run as root: ``make soak-multihost`` (haproxy must be installed: ``apt-get install -y
-haproxy``). ``ARBITER_MH_GAMES`` games at a time (default 6, two of them clocked with a
-seat that never moves), ``ARBITER_MH_HOLD`` (default 90 s), ``ARBITER_MH_KEEP=1`` keeps
+haproxy``). ``ARBITER_MH_GAMES`` games at a time (default 4, two of them clocked with a
+seat that never moves), ``ARBITER_MH_HOLD`` (default 75 s), ``ARBITER_MH_KEEP=1`` keeps
 the logs folder.
 """
 
@@ -43,18 +45,19 @@ import requests
 
 from tests.multihost.topology import Testbed, address
 
-GAMES = int(os.environ.get("ARBITER_MH_GAMES", "6"))
-CLOCKED = min(2, GAMES // 3)
-HOLD = float(os.environ.get("ARBITER_MH_HOLD", "90"))
+GAMES = int(os.environ.get("ARBITER_MH_GAMES", "4"))
+CLOCKED = min(2, GAMES // 2)
+HOLD = float(os.environ.get("ARBITER_MH_HOLD", "75"))
 WARMUP = float(os.environ.get("ARBITER_MH_WARMUP", "30"))
 TARGET = 120.0
 PLAYERS = 3
-THINK = 0.2
+THINK = 0.4
 SETTINGS = {
     "OPEN_CREATION": "1",
     "RATELIMIT_ENABLED": "0",  # one client address plays every seat
     "CLOCK_SWEEP_SECONDS": "2",
     "SWEEP_SECONDS": "5",
+    "MAIL_CLAIM_SECONDS": "60",  # a mail a dead mailer was sending goes out after this
 }
 """Settings the soak changes from the defaults (the DB_* limits stay as shipped)."""
 
@@ -251,23 +254,28 @@ select a.pid, a.state, round(extract(epoch from now() - a.xact_start)::numeric, 
        left(regexp_replace(a.query, '\\s+', ' ', 'g'), 140),
        (select string_agg(distinct c.relname, ',') from pg_locks l
           join pg_class c on c.oid = l.relation
-         where l.pid = a.pid and l.mode = 'RowExclusiveLock' and c.relkind = 'r')
+         where l.pid = a.pid and c.relkind = 'r'
+           and l.mode in ('RowExclusiveLock', 'RowShareLock'))
   from pg_stat_activity a
  where a.client_addr = %s and a.backend_xid is not null
 """
 
 
-def vanish_holding_a_transaction(bed: Testbed, host: str, seconds: float = 120) -> dict:
+def vanish_holding_a_transaction(
+    bed: Testbed, host: str, table: str | None = None, seconds: float = 90
+) -> dict:
     """Freeze ``host`` until one of its sessions is caught inside a transaction that
-    has written, then cut its link; return what was caught."""
+    has written (with a row of ``table`` locked, when given: for the first
+    ``seconds``, then any), then cut its link; return what was caught."""
     rng = random.Random(7)
-    deadline = time.monotonic() + seconds
+    start = time.monotonic()
     tries = 0
-    while time.monotonic() < deadline:
+    while time.monotonic() - start < 2 * seconds:
         tries += 1
         bed.freeze(host)
         held = query(bed.database_url, HELD, address(host))
-        if held:
+        wanted = table is None or time.monotonic() - start > seconds
+        if held and (wanted or any(table in (row[4] or "").split(",") for row in held)):
             bed.cut(host)
             return {"tries": tries, "at": time.time(), "held": held}
         bed.thaw(host)
@@ -333,11 +341,42 @@ def log_gaps(url: str, ids: list[str], start: float, end: float) -> dict[str, fl
     return gaps
 
 
-def read_inbox(bed: Testbed) -> SimpleNamespace:
-    messages = []
-    for path in sorted(bed.mail_folder.glob("*.eml")):
-        messages.append(message_from_bytes(path.read_bytes(), policy=default_policy))
-    return SimpleNamespace(messages=messages)
+def read_inbox(bed: Testbed) -> tuple[SimpleNamespace, list[str]]:
+    """Return the mails the sink received, one per Message-ID (as a receiving MTA
+    deduplicates), and the Message-IDs received more than once."""
+    messages, seen, again = [], set(), []
+    for path in sorted(bed.mail_folder.glob("*.eml"), key=lambda p: int(p.stem)):
+        message = message_from_bytes(path.read_bytes(), policy=default_policy)
+        if message["Message-ID"] in seen:
+            again.append(message["Message-ID"])
+            continue
+        seen.add(message["Message-ID"])
+        messages.append(message)
+    return SimpleNamespace(messages=messages), again
+
+
+def check_again(url: str, inbox: SimpleNamespace, again: list[str]) -> list[str]:
+    """A mail received twice must be one whose first send was cut off by a host that
+    died between the SMTP server's answer and the outbox's commit, so that it was sent
+    again once its claim ran out (``attempts`` over 1); a mail sent twice otherwise is
+    a breach."""
+    problems = []
+    outbox = {m["Message-ID"]: int(m["X-Arbiter-Outbox"]) for m in inbox.messages}
+    for message_id in again:
+        rows = query(url, "select attempts from outbox where id = %s", outbox[message_id])
+        if not rows or rows[0][0] < 2:
+            problems.append(f"{message_id} received twice although sent once")
+    return problems
+
+
+def mail_delays(url: str, ids: list[str]) -> list[float]:
+    rows = query(
+        url,
+        "select extract(epoch from sent_at - created_at) from outbox "
+        "where sent_at is not null and (game_id = any(%s) or game_id is null)",
+        ids,
+    )
+    return sorted(float(r[0]) for r in rows)
 
 
 def check_moves(url: str, driver: Driver) -> list[str]:
@@ -372,6 +411,43 @@ def fmt(seconds) -> str:
     return "-" if seconds is None else f"{seconds:.1f} s"
 
 
+def worker_host_vanishes(bed: Testbed, host: str, table: str | None) -> dict:
+    """Scenario: ``host`` frozen and cut inside a write transaction, dead for ``HOLD``
+    seconds, then rebooted; return what was caught and measured."""
+    what = f"a row of {table}" if table else "a write transaction"
+    print(f"[multihost] freezing {host} while it holds {what}, cutting its link", flush=True)
+    caught = vanish_holding_a_transaction(bed, host, table)
+    watched = watch_held(bed, [row[0] for row in caught["held"]], HOLD)
+    bed.kill_host(host)
+    bed.mend(host)
+    bed.start_host(host)
+    end = time.time()
+    print(f"[multihost] {host} back after {end - caught['at']:.0f} s", flush=True)
+    return {"host": host, "table": table, **caught, **watched, "end": end}
+
+
+def web_host_killed(bed: Testbed, host: str) -> dict:
+    """Scenario: every process of ``host`` SIGKILLed under load, started again 20 s
+    later; return when it answered ``/readyz`` again."""
+    print(f"[multihost] SIGKILL to every process of {host}", flush=True)
+    at = time.time()
+    bed.kill_host(host)
+    time.sleep(20)
+    bed.start_host(host)
+    back = None
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://{address(host)}:8000/readyz", timeout=3).ok:
+                back = time.time() - at
+                break
+        except requests.RequestException:
+            pass
+        time.sleep(1)
+    time.sleep(15)
+    return {"host": host, "at": at, "back": back, "end": time.time()}
+
+
 def main() -> int:
     started = time.time()
     with Testbed(settings=SETTINGS) as bed:
@@ -392,47 +468,22 @@ def main() -> int:
         play_start = time.time()
         driver.start()
         time.sleep(WARMUP)
-
-        # 1. a worker host vanishes while it holds a write transaction
-        print("[multihost] freezing work1 inside a write transaction, cutting its link", flush=True)
-        caught = vanish_holding_a_transaction(bed, "work1")
-        t1 = caught["at"]
-        watched = watch_held(bed, [row[0] for row in caught["held"]], HOLD)
-        bed.kill_host("work1")
-        bed.mend("work1")
-        bed.start_host("work1")
-        t1_end = time.time()
-        print(f"[multihost] work1 back after {t1_end - t1:.0f} s", flush=True)
+        vanished = [worker_host_vanishes(bed, "work1", "games")]
         time.sleep(20)
-
-        # 2. a web host killed under load
-        print("[multihost] SIGKILL to every process of web1", flush=True)
-        t2 = time.time()
-        bed.kill_host("web1")
+        vanished.append(worker_host_vanishes(bed, "work2", "clock_sweeps"))
         time.sleep(20)
-        bed.start_host("web1")
-        back = None
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(f"http://{address('web1')}:8000/readyz", timeout=3).ok:
-                    back = time.time() - t2
-                    break
-            except requests.RequestException:
-                pass
-            time.sleep(1)
-        time.sleep(15)
-        t2_end = time.time()
+        killed = web_host_killed(bed, "web1")
 
         print("[multihost] no new games; waiting for the last ones to end", flush=True)
         all_over = driver.finish(300)
         play_end = time.time()
         stack = SimpleNamespace(url=bed.url, app=app)
-        settle_mail(stack, 180, driver.ids)
+        settle_mail(stack, 300, driver.ids)
         time.sleep(3)
-        inbox = read_inbox(bed)
+        inbox, again = read_inbox(bed)
         outcome = check(stack, SimpleNamespace(ids=driver.ids, players=PLAYERS), inbox)
         problems = list(outcome.problems)
+        problems += check_again(bed.database_url, inbox, again)
         if not all_over:
             problems.append("some games did not end within 300 s")
         problems += check_moves(bed.database_url, driver)
@@ -447,19 +498,9 @@ def main() -> int:
 
         # ---------------------------------------------------------------- figures
         moves_at = sorted(a.at for a in driver.accepted)
-        series = buckets(moves_at, play_start, play_end)
-        before = buckets(moves_at, play_start + 10, t1)
-        gaps1 = log_gaps(bed.database_url, driver.ids, t1, t1_end)
-        gaps2 = log_gaps(bed.database_url, driver.ids, t2, t2_end)
-        stall1 = max(gaps1.values(), default=0.0)
-        stall2 = max(gaps2.values(), default=0.0)
-        if stall1 >= TARGET or stall2 >= TARGET:
-            problems.append(f"a game stalled {max(stall1, stall2):.0f} s after a host loss")
-        during2 = Counter(a.status for a in driver.answers if t2 <= a.at <= t2 + 30)
+        before = buckets(moves_at, play_start + 10, vanished[0]["at"])[:-1]
+        delays = mail_delays(bed.database_url, driver.ids)
         retried = [a for a in driver.accepted if a.tries > 1]
-        retried2 = [a for a in retried if t2 <= a.at <= t2 + 60]
-        slowest2 = max((a.seconds for a in driver.answers if t2 <= a.at <= t2 + 30), default=0)
-        held = caught["held"]
         print()
         print(
             f"[multihost] {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
@@ -467,45 +508,75 @@ def main() -> int:
         )
         print(
             f"  games: {outcome.games} over ({len(driver.ids)} made, {len(driver.clocked)} "
-            f"clocked), {outcome.events} events, every log gapless and verified: "
+            f"clocked with a seat that never moves), {outcome.events} events; every log "
+            f"gapless (seq 1..n) and verified: "
             f"{not any('gapless' in p or 'verify' in p for p in problems)}"
         )
         print(
-            f"  moves accepted: {len(driver.accepted)} ({len(retried)} after a retry with "
-            f"their Idempotency-Key), of unknown fate: {len(driver.unknown)}"
+            f"  moves accepted: {len(driver.accepted)}, each in its log once ({len(retried)} "
+            f"after a retry with their Idempotency-Key); of unknown fate: {len(driver.unknown)}"
         )
         print(
-            f"  deadlines enforced: {outcome.timeouts}, none twice; mails received: "
-            f"{outcome.mails}, each once"
+            f"  deadlines enforced: {outcome.timeouts}, none twice; mails: {outcome.mails} "
+            f"Message-IDs, each received (again with the same Message-ID: {len(again)}); "
+            f"mail delay p50 {fmt(statistics.median(delays or [0]))}, "
+            f"max {fmt(max(delays or [0]))}"
         )
-        print(f"  accepted moves per 10 s (from the first move): {series}")
+        print(
+            f"  accepted moves per 10 s, from the first: {buckets(moves_at, play_start, play_end)}"
+        )
         print(f"  before the first fault: median {statistics.median(before or [0])} per 10 s")
-        print(
-            "  1. worker host work1 frozen and cut inside a write transaction "
-            f"(caught after {caught['tries']} freezes):"
+        stall = 0.0
+        for n, v in enumerate(vanished, 1):
+            gaps = log_gaps(bed.database_url, driver.ids, v["at"], v["end"])
+            longest = max(gaps.values(), default=0.0)
+            stall = max(stall, longest)
+            print(
+                f"  {n}. worker host {v['host']} frozen and cut inside a write transaction "
+                f"(wanted a row of {v['table']}; caught after {v['tries']} freezes):"
+            )
+            for pid, state, age, sql, tables in v["held"]:
+                print(f"     backend {pid} {state} for {age} s, locked rows of {tables}: {sql}")
+            print(
+                f"     its sessions ended on the server after {fmt(v['ended_after'])}; "
+                f"most sessions waiting on a lock at once: {v['most_waiting_on_a_lock']}"
+            )
+            print(f"     moves per 10 s while gone: {buckets(moves_at, v['at'], v['end'])}")
+            print(
+                f"     longest gap in a game's log: {longest:.1f} s (median over {len(gaps)} "
+                f"games {statistics.median(gaps.values() or [0]):.1f} s)"
+            )
+        k = killed
+        gaps = log_gaps(bed.database_url, driver.ids, k["at"], k["end"])
+        longest = max(gaps.values(), default=0.0)
+        stall = max(stall, longest)
+        during = Counter(
+            (a.what, a.status) for a in driver.answers if k["at"] <= a.at <= k["at"] + 30
         )
-        for pid, state, age, sql, tables in held:
-            print(f"     backend {pid} {state} for {age} s, wrote {tables}: {sql}")
-        print(
-            f"     its sessions ended on the server after {fmt(watched['ended_after'])}; "
-            f"most sessions waiting on a lock at once: {watched['most_waiting_on_a_lock']}"
+        errors = {f"{w} {s}": n for (w, s), n in during.items() if s not in (200, 201)}
+        slowest = max(
+            (a.seconds for a in driver.answers if k["at"] <= a.at <= k["at"] + 30), default=0
         )
-        print(f"     moves per 10 s while it was gone: {buckets(moves_at, t1, t1_end)}")
+        moves = sum(n for (w, s), n in during.items() if w == "move" and s == 201)
         print(
-            f"     longest gap in a game's log: {stall1:.1f} s "
-            f"(median over {len(gaps1)} games {statistics.median(gaps1.values() or [0]):.1f} s;"
-            f" target under {TARGET:.0f} s)"
+            f"  {len(vanished) + 1}. web host {k['host']} killed (SIGKILL), started again "
+            f"after 20 s, ready again after {fmt(k['back'])}:"
         )
         print(
-            f"  2. web host web1 killed (SIGKILL), started again after 20 s, "
-            f"ready again after {fmt(back)}:"
+            f"     in the 30 s after: {moves} moves accepted, answers other than 200/201: "
+            f"{errors or 'none'}; slowest answer {slowest:.1f} s"
         )
-        print(f"     answers in the 30 s after: {dict(during2)}; slowest {slowest2:.1f} s")
+        retried_then = [a for a in retried if k["at"] <= a.at <= k["at"] + 60]
         print(
-            f"     moves accepted after a retry: {len(retried2)}; "
-            f"moves per 10 s: {buckets(moves_at, t2, t2_end)}"
+            f"     moves accepted after a retry: {len(retried_then)}; moves per 10 s: "
+            f"{buckets(moves_at, k['at'], k['end'])}; longest gap in a game's log: {longest:.1f} s"
         )
-        print(f"     longest gap in a game's log: {stall2:.1f} s")
+        print(
+            f"  longest stall of any game after a host loss: {stall:.1f} s "
+            f"(target under {TARGET:.0f} s)"
+        )
+        if stall >= TARGET:
+            problems.append(f"a game stalled {stall:.0f} s after a host loss")
         print(f"  run: {time.time() - started:.0f} s in all; logs in {bed.logs}")
         if problems:
             print("[multihost] PROBLEMS:")
