@@ -448,6 +448,31 @@ def web_host_killed(bed: Testbed, host: str) -> dict:
     return {"host": host, "at": at, "back": back, "end": time.time()}
 
 
+def no_web_host(bed: Testbed) -> dict:
+    """At the end: both web hosts killed, what the balancer answers (its own 503, which
+    must be problem+json with a Retry-After), at once and once its checks noticed."""
+    bed.kill_host("web1")
+    bed.kill_host("web2")
+    seen = []
+    for wait in (0, 8):
+        time.sleep(wait)
+        try:
+            answer = requests.get(f"{bed.url}/v1/engines", timeout=30)
+        except requests.RequestException as err:
+            seen.append((type(err).__name__, "", None, None))
+            continue
+        body = answer.json() if "json" in answer.headers.get("Content-Type", "") else None
+        seen.append(
+            (
+                answer.status_code,
+                answer.headers.get("Content-Type", ""),
+                answer.headers.get("Retry-After"),
+                (body or {}).get("code"),
+            )
+        )
+    return {"answers": seen}
+
+
 def main() -> int:
     started = time.time()
     with Testbed(settings=SETTINGS) as bed:
@@ -495,6 +520,10 @@ def main() -> int:
             problems.append(f"{len(not_json)} answers not JSON: {not_json[:3]}")
         with app.app_context():
             db.engine.dispose()
+        gone = no_web_host(bed)
+        for status, media, retry, code in gone["answers"]:
+            if media != "application/problem+json" or not retry or not code:
+                problems.append(f"with no web host the balancer answered {status} {media}")
 
         # ---------------------------------------------------------------- figures
         moves_at = sorted(a.at for a in driver.accepted)
@@ -570,6 +599,10 @@ def main() -> int:
         print(
             f"     moves accepted after a retry: {len(retried_then)}; moves per 10 s: "
             f"{buckets(moves_at, k['at'], k['end'])}; longest gap in a game's log: {longest:.1f} s"
+        )
+        print(
+            "  4. both web hosts gone (at the end): the balancer answered "
+            + "; ".join(f"{s} {m} code {c}, Retry-After {r}" for s, m, r, c in gone["answers"])
         )
         print(
             f"  longest stall of any game after a host loss: {stall:.1f} s "
