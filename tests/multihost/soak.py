@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import statistics
 import sys
 import threading
@@ -475,6 +476,8 @@ def no_web_host(bed: Testbed) -> dict:
 
 def main() -> int:
     started = time.time()
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # the testbed is removed on these too
+        signal.signal(sig, lambda number, frame: sys.exit(128 + number))
     with Testbed(settings=SETTINGS) as bed:
         print(f"[multihost] building the testbed in {bed.folder}", flush=True)
         bed.up()
