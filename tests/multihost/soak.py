@@ -1,6 +1,6 @@
 """``make soak-multihost``: the several-machines deployment on network namespaces
 (:mod:`tests.multihost.topology`), Space Worm games of random legal moves played through
-the balancer, and three host losses:
+the balancer, and host losses:
 
 1. and 2. **a worker host that vanishes while it holds a write transaction**: its
    processes are frozen (SIGSTOP) at a moment when one of its database sessions is
@@ -9,6 +9,8 @@ the balancer, and three host losses:
    cut, so PostgreSQL sees neither FIN nor RST; after ``ARBITER_MH_HOLD`` seconds it
    "reboots" (killed, link up, started again);
 3. **a web host killed with SIGKILL under load**, started again 20 s later.
+4. at the end, **no web host**: both killed and one replaced by a process that answers
+   nothing; the balancer's own 502 and 503 must be problem+json with a Retry-After.
 
 Then it stops making games, lets the last ones end, and checks (``tests.e2e.faults.check``
 and its own): every game over with its log gapless (seq 1..n) and its record verifying;
@@ -21,7 +23,8 @@ after a host loss under two minutes. It prints its figures and exits 1 on a brea
 
 Run as root: ``make soak-multihost`` (haproxy must be installed: ``apt-get install -y
 haproxy``). ``ARBITER_MH_GAMES`` games at a time (default 4, two of them clocked with a
-seat that never moves), ``ARBITER_MH_HOLD`` (default 75 s), ``ARBITER_MH_KEEP=1`` keeps
+seat that never moves), ``ARBITER_MH_HOLD`` (default 75 s), ``ARBITER_MH_WARMUP``
+(default 30 s), ``ARBITER_MH_KEEP=1`` keeps
 the logs folder.
 """
 
@@ -449,11 +452,29 @@ def web_host_killed(bed: Testbed, host: str) -> dict:
     return {"host": host, "at": at, "back": back, "end": time.time()}
 
 
+CLOSER = """
+import socket
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 8000))
+s.listen(64)
+while True:
+    c, _ = s.accept()
+    c.recv(65536)
+    c.close()
+"""
+"""A web host that reads a request and closes the connection without an answer."""
+
+
 def no_web_host(bed: Testbed) -> dict:
-    """At the end: both web hosts killed, what the balancer answers (its own 503, which
-    must be problem+json with a Retry-After), at once and once its checks noticed."""
+    """At the end: both web hosts killed, and on web1 a process that takes each request
+    and answers nothing; what the balancer answers, at once (its 502: web1 is still
+    marked up) and once its checks took both out (its 503). Each must be
+    problem+json with a Retry-After, never haproxy's HTML."""
     bed.kill_host("web1")
     bed.kill_host("web2")
+    bed.spawn("web1", "closer", [sys.executable, "-c", CLOSER])
+    time.sleep(0.5)
     seen = []
     for wait in (0, 8):
         time.sleep(wait)
