@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 # module-wide carry an xdist_group mark and stay on one worker
 TEST_WORKERS ?= 2
 
-.PHONY: install run test check lint soak bench openapi docs clean
+.PHONY: install run test check lint soak soak-multihost bench openapi docs clean
 
 # the client package for scripts and bots (clients/python, its own pyproject.toml) goes into
 # the same venv, editable: `arbiter play` plays through it and tests/clients/ test it
@@ -70,3 +70,9 @@ openapi: install
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache
+
+## The several-machines deployment on network namespaces (as root; haproxy installed:
+## `apt-get install -y haproxy`): games through the balancer, a worker host that vanishes
+## inside a write transaction, a web host killed; prints its figures (a few minutes).
+soak-multihost: install
+	$(BIN)/python -m tests.multihost.soak
