@@ -166,7 +166,13 @@ class TournamentQuerySchema(Schema):
     """Filters of ``GET /v1/tournaments``."""
 
     status = fields.String(validate=validate.OneOf(["open", "running", "over"]))
-    engine = fields.String(validate=validate.Length(max=40))
+    engine = fields.String(
+        validate=validate.Length(max=40),
+        metadata={
+            "enum": list(engines.ENGINE_MODULES),
+            "description": "an engine id (422 unknown-engine, naming the known ones)",
+        },
+    )
 
 
 class ForfeitsSchema(Schema):
