@@ -42,14 +42,14 @@ docs: install
 
 ## Install, lint, and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not soak" --durations=20 $(PYTEST_ARGS)
 
 ## The fast tier while you work: lint, then engines, service and API tests on SQLite
 ## (no whole stacks, real workers or fuzzing; fewer random playouts): under two minutes.
 check: lint
 	env -u ARBITER_TEST_POSTGRES_URL -u ARBITER_TEST_REDIS_URL -u ARBITER_REQUIRE_SERVICES \
 		ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-40} $(BIN)/python -m pytest -n $(TEST_WORKERS) \
-		--dist loadgroup -q -m "not stack and not slow" $(PYTEST_ARGS)
+		--dist loadgroup -q -m "not stack and not slow and not soak" $(PYTEST_ARGS)
 
 ## The long random playouts: thousands of games per engine, then games played through the
 ## API checking every response and mail for another seat's secrets, then the fault tests
@@ -59,6 +59,7 @@ soak: install
 	ARBITER_API_PLAYOUTS=$${ARBITER_API_PLAYOUTS:-1000} $(BIN)/python -m pytest tests/arbiter/test_secrets.py -q $(PYTEST_ARGS)
 	ARBITER_FAULT_PROFILE=soak $(BIN)/python -m pytest tests/e2e/test_faults.py -q -s $(PYTEST_ARGS)
 	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/contract/test_schemathesis.py -q -s $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/tournaments -q -s -m soak $(PYTEST_ARGS)
 
 ## Benchmarks: print figures (not tests).
 bench: install

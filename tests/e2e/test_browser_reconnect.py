@@ -15,7 +15,6 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import pytest
 import requests
 
 from tests import processes
@@ -23,7 +22,7 @@ from tests.conftest import free_port
 from tests.e2e.conftest import create
 from tests.e2e.test_browser import fresh_page, settled
 
-pytestmark = pytest.mark.xdist_group("browser")
+# no xdist_group: its stack is its own, so it runs beside test_browser.py's module
 
 
 def wait_for(check, seconds: float = 60, what: str = "the condition"):

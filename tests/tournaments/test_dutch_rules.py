@@ -149,7 +149,7 @@ def test_the_absolute_rules_hold_over_random_histories_quick():
     assert colour_breaches(relaxed) == 0, relaxed
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_the_absolute_rules_hold_over_1000_random_histories():
     strict, relaxed, rounds = run(HISTORIES)
     print(f"{HISTORIES} histories, {rounds} rounds: {strict} / relaxed: {relaxed}")
