@@ -7,8 +7,8 @@ fails the test.
 
 On SQLite with the filesystem broker always; on PostgreSQL with Redis when
 ``ARBITER_TEST_POSTGRES_URL`` and ``ARBITER_TEST_REDIS_URL`` are set. The budget is
-``ARBITER_FUZZ_EXAMPLES`` generated cases per operation and phase (default 25, about two
-minutes; ``make soak`` runs 300) with seed ``ARBITER_FUZZ_SEED`` (default 16, so a
+``ARBITER_FUZZ_EXAMPLES`` generated cases per operation and phase (default 15, about a
+minute and a half; ``make soak`` runs 300) with seed ``ARBITER_FUZZ_SEED`` (default 16, so a
 failure replays). Each run prints its figures: operations tested, cases generated,
 findings (``pytest -s`` shows them; the JSON report is kept in the test's folder).
 """
@@ -32,7 +32,7 @@ NEVER_ENDS = ["/v1/games/{game_id}/stream"]
 """Operations whose answer never ends (Server-Sent Events: a request/response fuzzer
 would wait forever on a real game); their own tests are tests/arbiter/test_streams.py and
 test_stream_hub.py."""
-EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "25")
+EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "15")
 SEED = os.environ.get("ARBITER_FUZZ_SEED", "16")
 
 
