@@ -22,13 +22,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     from arbiter import bodies, config, database, errors, guards, limits, queue, unavailable, web
     from arbiter.extensions import api, db, migrate
+    from arbiter.hooks import webhooks
+    from arbiter.mail import consent  # noqa: F401 - the outbox's consent check
     from arbiter.resources import guard, register_blueprints
     from arbiter.resources.examples import ExamplesPlugin
     from arbiter.resources.metrics.routes import install_timing
-    from arbiter.service import (
-        consent,  # noqa: F401 - the outbox's consent check
-        webhooks,
-    )
 
     app = Flask(
         __name__,

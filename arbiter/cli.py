@@ -199,9 +199,9 @@ def outbox_cmd(address) -> None:
     import sqlalchemy as sa
 
     from arbiter import create_app
+    from arbiter.accounts.accounts import normal_address
     from arbiter.extensions import db
     from arbiter.models import OutboxMail
-    from arbiter.service.accounts import normal_address
 
     app = create_app()
     with app.app_context():

@@ -61,7 +61,7 @@ def install_sqlite_pragmas(app: Flask) -> None:
     processes that read-then-write never deadlock on the lock upgrade (SQLAlchemy's
     documented pysqlite recipe, "Serializable isolation / Savepoints / Transactional
     DDL"). A reader's rare write (a personal token's last-used time) may find the lock
-    taken; it is then skipped (:func:`arbiter.service.identity.authenticate`).
+    taken; it is then skipped (:func:`arbiter.accounts.identity.authenticate`).
     """
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return

@@ -42,7 +42,7 @@ MAIL_QUEUES = ("mail",)
 
 HOOK_QUEUES = ("webhooks",)
 """The queues of the Procfile's ``hooks`` process (web hook deliveries and their sweep:
-many threads, each waiting on a receiver, see ``arbiter.service.webhook_delivery``)."""
+many threads, each waiting on a receiver, see ``arbiter.hooks.webhook_delivery``)."""
 
 
 def celery_init_app(app: Flask) -> Celery:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import engines
 from arbiter import fairness
-from arbiter.service.transition import rank_resigned_last, resignation_result
+from arbiter.games.transition import rank_resigned_last, resignation_result
 from engines.base import Chance, Engine, EngineError, Input, Over, apply, shown
 
 

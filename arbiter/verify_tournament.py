@@ -11,7 +11,7 @@ either). It checks that:
 4. the standings, recomputed from the game records (a seat a round deadline forfeited
    before it moved is a forfeit), the log's rounds (tables, byes, requested byes,
    seeding; a round robin's schedule) and the scoring, as the service computes them
-   (:func:`arbiter.service.tournament_standings.compute`), are the record's.
+   (:func:`arbiter.tournaments.tournament_standings.compute`), are the record's.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections import Counter
 
 import engines
-from arbiter import tournaments as pairing
-from arbiter.service import tournament_standings as standings_of
-from arbiter.service.tournament_results import places, schedule_rounds
+from arbiter.tournaments import formats as pairing
+from arbiter.tournaments import tournament_standings as standings_of
+from arbiter.tournaments.tournament_results import places, schedule_rounds
 from arbiter.verify import Mismatch, Verdict, verify
 
 COMPARED = (
@@ -92,7 +92,7 @@ def _check(record: dict, verdict: Verdict) -> None:
 
 def _standings(record: dict, results: dict) -> list[dict]:
     """The standings recomputed from the log's rounds and the games' results, as the
-    service computes them (:func:`arbiter.service.tournament_standings.compute`)."""
+    service computes them (:func:`arbiter.tournaments.tournament_standings.compute`)."""
     summary = record["tournament"]
     scoring = pairing.Scoring(
         tuple(summary["scoring"]["place_points"]), summary["scoring"]["bye_points"]

@@ -39,10 +39,10 @@ from flask import g, request  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
 from arbiter import create_app  # noqa: E402
+from arbiter.accounts import accounts, identity
 from arbiter.extensions import db  # noqa: E402
+from arbiter.games.chance import advance_chance  # noqa: E402
 from arbiter.resources import guard  # noqa: E402
-from arbiter.service import accounts, identity  # noqa: E402
-from arbiter.service.chance import advance_chance  # noqa: E402
 
 MOVES = int(os.environ.get("ARBITER_BENCH_AUTH_MOVES", "300"))
 CASES = [

@@ -45,9 +45,9 @@ def populate(template_id: str, start, spacing: float, count: int, prefix: str) -
     import sqlalchemy as sa
 
     from arbiter.extensions import db
+    from arbiter.games import clock
     from arbiter.models import Game, Seat
     from arbiter.models.timestamps import iso
-    from arbiter.service import clock
 
     game = db.session.get(Game, template_id)
     cols = {c.key: getattr(game, c.key) for c in Game.__table__.columns}
@@ -102,8 +102,8 @@ def delays(prefix: str) -> list[float]:
     import sqlalchemy as sa
 
     from arbiter.extensions import db
+    from arbiter.games.clock import parse
     from arbiter.models import Event
-    from arbiter.service.clock import parse
 
     rows = db.session.execute(
         sa.select(Event.at, Event.payload).where(
@@ -148,8 +148,8 @@ def run(report, url: str) -> None:
 
     from arbiter import create_app
     from arbiter.extensions import db
+    from arbiter.games import chance, clock_sweep, games
     from arbiter.models.timestamps import utcnow
-    from arbiter.service import chance, clock_sweep, games
 
     app = create_app(
         {"SQLALCHEMY_DATABASE_URI": url, "ENQUEUE": False, "CLOCK_OUTAGE_SECONDS": 3600.0}

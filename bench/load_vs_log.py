@@ -1,12 +1,12 @@
 """Time to load a game and validate a move: a 10-event log against the longest real
 Space Worm log this script can build (the issue asks for 2,000 events; see below).
 
-What it measures: ``arbiter.service.games.load(game_id)`` followed by
+What it measures: ``arbiter.games.games.load(game_id)`` followed by
 ``engine.play(state, seat, legal_move)`` (no commit), each repetition in a fresh
 SQLAlchemy session, on a SQLite file and on PostgreSQL (a fresh schema, dropped at
 the end). Reported: the median (and p90) of each, and the ratio long/short. The
 target is a ratio under 1.3: a load reads the snapshot on the game row and never
-folds the log. For contrast it also times ``arbiter.service.games.replay`` (a fold
+folds the log. For contrast it also times ``arbiter.games.games.replay`` (a fold
 of the whole log, what a load would cost without the snapshot) and checks that the
 snapshot equals the fold.
 
@@ -191,8 +191,8 @@ def make_app(db_url: str, instance):
 def roll(game_id: str) -> None:
     """Resolve pending chance as the worker does."""
     from arbiter.extensions import db
+    from arbiter.games.chance import advance_chance
     from arbiter.models import Game
-    from arbiter.service.chance import advance_chance
 
     game = db.session.get(Game, game_id)
     if game.prompt.get("type") == "chance":
@@ -207,7 +207,7 @@ def new_game() -> tuple[str, str, list[str], str]:
     """Create a 6-seat Space Worm game with a 3-day move clock through the service;
     return id, seed, seat tokens and the creator token."""
     from arbiter.extensions import db
-    from arbiter.service.games import NewPlayer, create_game
+    from arbiter.games.games import NewPlayer, create_game
 
     game, tokens = create_game(
         "space-worm", [NewPlayer(f"P{i}") for i in range(PLAYERS)], {}, CLOCK
@@ -221,8 +221,8 @@ def pad_with_pauses(game_id: str, creator: str, target: int) -> None:
     """Pause and resume the game (creator token) until its log reaches ``target`` events:
     real clock events, as a long correspondence game collects them."""
     from arbiter.extensions import db
+    from arbiter.games.clock_actions import pause, resume
     from arbiter.models import Game
-    from arbiter.service.clock_actions import pause, resume
 
     while db.session.get(Game, game_id).version < target:
         db.session.remove()
@@ -234,8 +234,8 @@ def pad_with_pauses(game_id: str, creator: str, target: int) -> None:
 def play(game_id: str, tokens: list[str], seat: int, move) -> int:
     """Submit ``move`` for ``seat`` at the game's current version; return the version."""
     from arbiter.extensions import db
+    from arbiter.games.moves import submit_move
     from arbiter.models import Game
-    from arbiter.service.moves import submit_move
 
     game = db.session.get(Game, game_id)
     if game.to_act != [seat]:
@@ -251,7 +251,7 @@ def play(game_id: str, tokens: list[str], seat: int, move) -> int:
 def build_short() -> tuple[str, dict]:
     """Return a game at version 10 and the legal move to validate in it."""
     from arbiter.extensions import db
-    from arbiter.service.games import load
+    from arbiter.games.games import load
 
     game_id, _, tokens, _ = new_game()
     while True:
@@ -289,7 +289,7 @@ def build_long() -> tuple[str, dict]:
 def load_and_validate(game_id: str, move) -> float:
     """Time ``load`` + ``engine.play`` once in a fresh session; return seconds."""
     from arbiter.extensions import db
-    from arbiter.service.games import load
+    from arbiter.games.games import load
 
     db.session.remove()
     started = time.perf_counter()
@@ -306,7 +306,7 @@ def replay_time(game_id: str) -> tuple[float, bool]:
 
     import engines
     from arbiter.extensions import db
-    from arbiter.service.games import get_game, replay
+    from arbiter.games.games import get_game, replay
 
     db.session.remove()
     started = time.perf_counter()

@@ -39,9 +39,9 @@ from flask_migrate import upgrade
 
 from arbiter import create_app
 from arbiter.extensions import db
+from arbiter.mail import mail
 from arbiter.models import OutboxMail
 from arbiter.models.timestamps import utcnow
-from arbiter.service import mail
 from tests.conftest import free_port
 from tests.helpers import new_game, play_out
 

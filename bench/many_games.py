@@ -47,7 +47,7 @@ SCANNED = ("games", "seats", "events")
 
 def finished_template(engine: str) -> str:
     """Create a 2-seat game of ``engine``, roll it, resign seat 1; return its id."""
-    from arbiter.service import chance, games, moves
+    from arbiter.games import chance, games, moves
 
     game, tokens = games.create_game(engine, [games.NewPlayer("A"), games.NewPlayer("B")], {})
     chance.advance_chance(game.id, 2 + 1)
@@ -150,9 +150,9 @@ def account_with_games(count: int) -> str:
 
     import sqlalchemy as sa
 
+    from arbiter.accounts import accounts
     from arbiter.extensions import db
     from arbiter.models import Account, Seat
-    from arbiter.service import accounts
 
     account = Account(id=secrets.token_hex(8), email="many@example.org", display_name="Many")
     db.session.add(account)
@@ -201,8 +201,8 @@ def run(report: common.Report, url: str) -> None:
 
     from arbiter import config, create_app
     from arbiter.extensions import db
+    from arbiter.games import chance, clock_sweep, games
     from arbiter.models.timestamps import utcnow
-    from arbiter.service import chance, clock_sweep, games
 
     app = create_app(
         {

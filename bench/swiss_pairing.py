@@ -2,7 +2,7 @@
 meetings.
 
 What it measures (pure functions, no database, no HTTP): a Swiss is paired round by round
-with ``arbiter.tournaments.swiss_round`` (its history passed, as the Dutch system needs)
+with ``arbiter.tournaments.formats.swiss_round`` (its history passed, as the Dutch system needs)
 for 5 rounds of seeded random results (2-player: 20% draws; k-player: random places),
 then round 6 is paired ``ARBITER_BENCH_REPEATS`` times (default 3): reported are the p50
 and max of those pairings, in ms, for 2-player games (the FIDE Dutch system: 30, 100 and
@@ -26,7 +26,12 @@ from collections import Counter
 
 import common
 
-from arbiter.tournaments import GameResult, default_scoring, round_robin_schedule, swiss_round
+from arbiter.tournaments.formats import (
+    GameResult,
+    default_scoring,
+    round_robin_schedule,
+    swiss_round,
+)
 
 SIZES = {2: (30, 100, 200), 3: (200,)}
 ROUNDS_BEFORE = 5

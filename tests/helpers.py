@@ -7,8 +7,8 @@ import random
 import sqlalchemy as sa
 
 from arbiter.extensions import db
+from arbiter.games.chance import advance_chance
 from arbiter.models import Event, Game
-from arbiter.service.chance import advance_chance
 from engines import move_parts
 
 
@@ -45,7 +45,7 @@ def new_game(
 def agreed(app, *emails: str) -> None:
     """Make each address a verified account (as if it had signed up, without the
     sign-in mail), so that it has agreed to game mail; existing ones are kept."""
-    from arbiter.service import accounts
+    from arbiter.accounts import accounts
 
     with app.app_context():
         for email in emails:

@@ -6,17 +6,11 @@ from celery import shared_task
 from flask import current_app
 
 from arbiter import queue
+from arbiter.games import chance, clock_sweep, digest, game_start
+from arbiter.hooks import webhook_delivery, webhooks
+from arbiter.mail import mail
 from arbiter.mailin import imap, process
-from arbiter.service import (
-    chance,
-    clock_sweep,
-    digest,
-    game_start,
-    mail,
-    tournament_rounds,
-    webhook_delivery,
-    webhooks,
-)
+from arbiter.tournaments import tournament_rounds
 
 
 @shared_task(name="workers.tasks.resolve_chance", acks_late=True)
@@ -30,7 +24,7 @@ def resolve_chance(game_id: str, version: int) -> int:
 def send_mail(mail_id: int) -> bool:
     """Send outbox mail ``mail_id`` unless it was sent; return True if this run sent it.
     A failed send is retried by the outbox sweep once its back-off has passed (see
-    ``arbiter.service.mail``), not by Celery, so one mail never has two retry chains."""
+    ``arbiter.mail.mail``), not by Celery, so one mail never has two retry chains."""
     return mail.send(mail_id)
 
 
@@ -40,7 +34,7 @@ def sweep_outbox() -> int:
     outage, or its back-off passed) over one SMTP session; return how many were sent.
     The mails are sent here, not enqueued one task each: a backlog is not queued again
     at every sweep while it drains, and a server that cannot be reached costs one
-    connection attempt per sweep (``arbiter.service.mail.drain``). While one sweep
+    connection attempt per sweep (``arbiter.mail.mail.drain``). While one sweep
     drains, the next (``SWEEP_SECONDS`` later) drains beside it in the mailer's other
     process, on other mails."""
     return mail.drain()
@@ -53,7 +47,7 @@ def deliver_webhook(self, delivery_id: int) -> bool:
     A failed try is retried by this task after its back-off when that is at most
     ``WEBHOOK_TASK_RETRY_SECONDS`` (default 300); longer waits, and tasks lost with a
     worker, are left to ``sweep_webhooks``. The delivery's claim makes a try that
-    both would start happen once (see ``arbiter.service.webhook_delivery``). Celery
+    both would start happen once (see ``arbiter.hooks.webhook_delivery``). Celery
     sets no limit on these retries (``max_retries=None`` on the task: passed to
     ``retry()`` it would mean the task's default, 3): the delivery's own
     ``WEBHOOK_MAX_ATTEMPTS`` ends them, when ``attempt`` returns None."""

@@ -9,12 +9,13 @@ quiet, and its ``Reply-To`` is a fresh capability for the seat's current prompt.
 
 from __future__ import annotations
 
-from arbiter.mailin import capability, commands, identity
+from arbiter.accounts.identity import SeatGrant
+from arbiter.games.games import load
+from arbiter.games.notify import board_picture
+from arbiter.mail import capability, identity
+from arbiter.mailin import commands
 from arbiter.mailin.message import Incoming
 from arbiter.models import InboundMail, OutboxMail
-from arbiter.service.games import load
-from arbiter.service.identity import SeatGrant
-from arbiter.service.notify import board_picture
 
 
 def build(

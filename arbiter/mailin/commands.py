@@ -3,7 +3,7 @@
 One command per line, in order, stopping at the first refusal: a move in the
 engine's notation, ``resign``, ``board``, ``moves``, ``status``, ``help``,
 ``vacation N days``, ``pause`` / ``resume``. A move goes through the same
-:func:`arbiter.service.moves.submit_move` as ``POST /moves`` (same checks, same event,
+:func:`arbiter.games.moves.submit_move` as ``POST /moves`` (same checks, same event,
 same follow-ups), with an Idempotency-Key derived from the Message-ID and the line,
 so a message processed twice records its moves once.
 """
@@ -14,14 +14,14 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from arbiter.accounts.identity import Principal, SeatGrant
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.mailin import identity
+from arbiter.games import chance, clock, clock_actions, moves, outcome, reading
+from arbiter.games.games import get_game, load
+from arbiter.games.store import StaleVersion
+from arbiter.mail import identity
 from arbiter.models import Account
-from arbiter.service import chance, clock, clock_actions, moves, outcome, reading
-from arbiter.service.games import get_game, load
-from arbiter.service.identity import Principal, SeatGrant
-from arbiter.store import StaleVersion
 from engines.base import EngineError, InvalidMove
 
 MAX_COMMANDS = 20
@@ -240,14 +240,14 @@ NOT_ACTIVE = {
     "waiting": "The game has not started.",
     "cancelled": "The game was cancelled (an invited seat stayed unfilled).",
 }
-"""What a game that is neither on nor over waits for (:mod:`arbiter.service.invitations`);
+"""What a game that is neither on nor over waits for (:mod:`arbiter.games.invitations`);
 a waiting game's sentence is :func:`not_active`'s."""
 
 
 def not_active(game) -> str:
     """Return the sentence for a game that is neither on nor over: what a waiting one
-    waits for (invited players, its start time: :func:`arbiter.service.moves.waiting_for`)."""
-    from arbiter.service.moves import waiting_for
+    waits for (invited players, its start time: :func:`arbiter.games.moves.waiting_for`)."""
+    from arbiter.games.moves import waiting_for
 
     if game.status == "waiting":
         return f"The game has not started: {waiting_for(game)}."
@@ -256,7 +256,7 @@ def not_active(game) -> str:
 
 def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
     """Return the lines listing the seat's legal moves now (or why there are none)."""
-    from arbiter.service.notify import move_lines
+    from arbiter.games.notify import move_lines
 
     game, engine, state = load(seat.game_id)
     if game.status != "active":

@@ -1,7 +1,7 @@
 """A reply to an invitation mail: ``accept``, ``decline`` or ``block``, by mail.
 
 The invitation mail's ``Reply-To`` is the seat's capability address of version
-:data:`arbiter.service.invitations.REPLY_VERSION`. A reply to it is acted on only
+:data:`arbiter.games.invitations.REPLY_VERSION`. A reply to it is acted on only
 when the capability verifies, the sender (From and envelope) is the invited address
 and its authentication does not fail (:mod:`arbiter.mailin.process` checks the
 capability and automatic mail first). Its first command line decides:
@@ -17,20 +17,21 @@ capability and automatic mail first). Its first command line decides:
 Any other mail from an address that has not accepted is recorded and dropped
 unanswered (an address that has not agreed gets nothing but its one invitation).
 An answer is written only when the address has agreed to mail after the command
-(:func:`arbiter.mailin.identity.seat_address`).
+(:func:`arbiter.mail.identity.seat_address`).
 """
 
 from __future__ import annotations
 
+from arbiter.accounts.identity import seat_grant
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.mailin import answer, authentication, commands, identity
-from arbiter.mailin.capability import Capability
+from arbiter.games import invitations
+from arbiter.mail import identity
+from arbiter.mail.capability import Capability
+from arbiter.mailin import answer, authentication, commands
 from arbiter.mailin.message import Incoming
 from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
-from arbiter.service import invitations
-from arbiter.service.identity import seat_grant
 
 WORDS = {"accept": "accepted", "decline": "declined", "block": "blocked"}
 """The commands a reply to an invitation may carry, and what each makes of it."""

@@ -5,7 +5,7 @@ older than ``CLAIM_SECONDS``), so two workers never process it at once; a crash 
 the claim to expire and the sweep to try again (moves are idempotent per Message-ID
 and line, the answer is one outbox row per message). Mail that is automatic, that is
 not addressed to a valid capability, whose sender is not the seat's address (an
-address that has agreed to game mail: :mod:`arbiter.mailin.identity`), or whose
+address that has agreed to game mail: :mod:`arbiter.mail.identity`), or whose
 DMARC/DKIM fails is recorded as refused and never answered (no backscatter). A reply
 to an invitation mail goes to :mod:`arbiter.mailin.invitation`.
 """
@@ -18,14 +18,15 @@ from datetime import timedelta
 import sqlalchemy as sa
 
 from arbiter import queue
+from arbiter.accounts.identity import seat_grant
 from arbiter.extensions import db
-from arbiter.mailin import answer, authentication, capability, commands, identity, invitation, loops
+from arbiter.games import invitations
+from arbiter.mail import capability, identity
+from arbiter.mailin import answer, authentication, commands, invitation, loops
 from arbiter.mailin.message import Incoming, header, read
 from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
 from arbiter.models.timestamps import utcnow
-from arbiter.service import invitations
-from arbiter.service.identity import seat_grant
 
 log = logging.getLogger(__name__)
 

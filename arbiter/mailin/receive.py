@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from arbiter import queue
 from arbiter.extensions import db
-from arbiter.mailin.capability import find
+from arbiter.mail.capability import find
 from arbiter.mailin.message import message_id_of, parse
 from arbiter.models import InboundMail
 

@@ -19,9 +19,9 @@ from urllib.parse import urlparse
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
-from arbiter.mailin.capability import mail_domain
+from arbiter.mail.capability import mail_domain
+from arbiter.mail.mailboxes import as_mail_domain
 from arbiter.mailin.receive import receive
-from arbiter.service.mailboxes import as_mail_domain
 
 log = logging.getLogger(__name__)
 

@@ -62,7 +62,7 @@ class SignInLink(db.Model):
 
     The rows are also what the sign-in limits count, in the database so that every
     web process sees them: ``mailbox`` (``email`` folded,
-    :mod:`arbiter.service.mailboxes`) for ``RATELIMIT_SIGN_IN``, ``client`` (the
+    :mod:`arbiter.mail.mailboxes`) for ``RATELIMIT_SIGN_IN``, ``client`` (the
     SHA-256 of the asking client's limit key) for ``RATELIMIT_SIGN_IN_CLIENT``. A
     link is recorded even when nothing is mailed (a mailbox that opted out of all
     mail), so the answers are the same."""

@@ -19,7 +19,7 @@ class Invitation(db.Model):
     ``expired`` (the game started or was cancelled without an answer). ``nonce_hash``
     is the SHA-256 of the secret in the mailed links; ``mailed`` says whether this
     invitation was mailed (a mailbox gets one invitation mail, ever, unless it
-    accepts). ``mailbox`` is ``email`` folded (:mod:`arbiter.service.mailboxes`);
+    accepts). ``mailbox`` is ``email`` folded (:mod:`arbiter.mail.mailboxes`);
     ``inviter`` the folded mailbox of the creating account, by which the daily budget
     of invited addresses is counted (``INVITES_PER_DAY``).
     """
@@ -42,12 +42,12 @@ class Invitation(db.Model):
 
 
 class MailAddress(db.Model):
-    """What one mailbox (an address folded by :mod:`arbiter.service.mailboxes`:
+    """What one mailbox (an address folded by :mod:`arbiter.mail.mailboxes`:
     lower-cased, ``+tag`` dropped) has been sent or has refused: ``invited_at`` is when
     its one invitation mail was queued; ``blocked_at`` when it blocked every invitation
     (or unsubscribed from everything); ``opted_out_at`` when it unsubscribed from
     everything: no mail at all goes to it, sign-in links included, until it asks for
-    mail again (:func:`arbiter.service.consent.resubscribe`)."""
+    mail again (:func:`arbiter.mail.consent.resubscribe`)."""
 
     __tablename__ = "mail_addresses"
 

@@ -20,12 +20,12 @@ class Game(db.Model):
     optimistic-concurrency token: every append updates the row only ``WHERE version =
     the version it read``.
 
-    The clock (see :mod:`arbiter.service.clock`): ``clock`` is the time control chosen
+    The clock (see :mod:`arbiter.games.clock`): ``clock`` is the time control chosen
     at creation, ``clock_state`` the per-seat clocks (folded from the log and the time
     of each event), ``deadline`` the earliest deadline of a seat that owes a move (UTC,
     indexed: the sweep claims due games on it), ``remind_at`` the earliest reminder due.
 
-    Invitations (:mod:`arbiter.service.invitations`): a game with invited seats has
+    Invitations (:mod:`arbiter.games.invitations`): a game with invited seats has
     ``status = "waiting"`` until they answer or ``start_at`` comes; ``unfilled``
     (``cancel`` | ``start``) says what happens to seats nobody took.
     """

@@ -14,7 +14,7 @@ from arbiter.models.timestamps import UTCDateTime, utcnow
 class Rating(db.Model):
     """An account's rating at one engine: the ``openskill`` Plackett-Luce ``mu`` and
     ``sigma`` after ``games`` rated games, updated in the transaction that ends each
-    rated game (:mod:`arbiter.service.ratings`)."""
+    rated game (:mod:`arbiter.accounts.ratings`)."""
 
     __tablename__ = "ratings"
 

@@ -27,7 +27,7 @@ class Webhook(db.Model):
     service's ``SECRET_KEY`` (shown once, at creation); ``failures`` counts failed
     delivery attempts since the last success; ``disabled_at`` and ``disabled_reason``
     are set when a delivery it serves failed all its tries with no success since, or its
-    receiver answered ``410 Gone`` (see ``arbiter.service.webhook_delivery``; a
+    receiver answered ``410 Gone`` (see ``arbiter.hooks.webhook_delivery``; a
     disabled hook gets nothing more).
     """
 
@@ -54,7 +54,7 @@ class WebhookDelivery(db.Model):
     ``claimed_at`` is the last try's start and ``retry_at`` when it may be tried
     (again): the end of a try's lease, or of the back-off after a failure;
     ``lease_until`` is the end of the lease while a try is in flight, else NULL (what
-    ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT`` counts, see ``arbiter.service.webhook_in_flight``);
+    ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT`` counts, see ``arbiter.hooks.webhook_in_flight``);
     ``delivered_at`` is set on a 2xx answer; ``given_up_at`` when it will never be
     tried again (``last_error`` says why); ``last_status`` is the last HTTP status.
     """

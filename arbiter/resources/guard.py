@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request
 
-from arbiter import limits
+from arbiter import idempotency, limits
+from arbiter.accounts import identity
 from arbiter.errors import Unauthorized
 from arbiter.extensions import db
+from arbiter.games import campaigns, games
 from arbiter.resources import headers
-from arbiter.service import campaigns, games, idempotency, identity
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Policy:
         as a spectator.
     :param idempotent: the idempotency route name (``moves``, ``resign``) of a write
         whose service reads the game with its stored answer: the guard reads both in
-        the one SELECT the service then uses (:func:`arbiter.service.games.preload`).
+        the one SELECT the service then uses (:func:`arbiter.games.games.preload`).
     :param state: a read (``games:read``) whose answer needs the game's state unless
         it is a 304 (``/view``, ``/legal-moves``): without ``If-None-Match`` the guard
         reads the state with the game and its seats, in the same SELECT (one
@@ -106,7 +107,7 @@ def principal() -> identity.Principal | None:
 def check_request() -> None:
     """``before_request``: authenticate the caller and check the route's policy.
 
-    :raises Unauthorized, Forbidden, NotFound: see :mod:`arbiter.service.identity`.
+    :raises Unauthorized, Forbidden, NotFound: see :mod:`arbiter.accounts.identity`.
     """
     policy = policy_of_request()
     if policy is None:
@@ -137,7 +138,7 @@ def release_before_body() -> None:
     body, it would stop every other write of the service. So the guard's reads are
     committed first, without expiring what they loaded: the view uses the game as
     the guard read it, in its own transaction, and a write made meanwhile is caught
-    by the version every write checks (``arbiter.store.append``: a move retries,
+    by the version every write checks (``arbiter.games.store.append``: a move retries,
     as on PostgreSQL, where reading locks nothing and the transaction stays open).
     """
     session = db.session()

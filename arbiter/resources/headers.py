@@ -8,8 +8,8 @@ import re
 from flask import Response, request
 
 from arbiter.errors import ArbiterError
-from arbiter.service import access
-from arbiter.service.idempotency import KEY_PATTERN
+from arbiter.games import access
+from arbiter.idempotency import KEY_PATTERN
 
 IF_MATCH_PATTERN = r'^(\*|(W/)?"[0-9]{1,10}"|[0-9]{1,10})$'
 """``*`` or a game ETag, strong or weak: ``"7"``, ``W/"7"``; a bare version ``7`` is

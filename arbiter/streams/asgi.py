@@ -205,7 +205,7 @@ class Front:
         nothing after ``after`` answers 204
         (an EventSource then stops reconnecting); an ``after`` past the game's version
         is refused (400 ``bad-last-event-id``)."""
-        from arbiter.service import reading
+        from arbiter.games import reading
 
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
@@ -499,10 +499,11 @@ def open_game_stream(
     is complete (over or cancelled) and the reader's :data:`Who` (runs in a worker
     thread).
 
-    :raises ArbiterError: as :func:`arbiter.service.reading.stream_reader` (400
+    :raises ArbiterError: as :func:`arbiter.games.reading.stream_reader` (400
         ``bad-last-event-id`` for an ``after`` past the version)."""
+    from arbiter.accounts import identity
     from arbiter.extensions import db
-    from arbiter.service import identity, reading
+    from arbiter.games import reading
 
     who = identity.authenticate(authorization)
     db.session.commit()  # a personal token's last-used time
@@ -511,11 +512,12 @@ def open_game_stream(
 
 def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
     """Authenticate an account stream's reader (a personal token with
-    ``games:read``); return :func:`arbiter.service.my_games.followed` of its account
+    ``games:read``); return :func:`arbiter.games.my_games.followed` of its account
     and the reader's :data:`Who`."""
+    from arbiter.accounts import identity
     from arbiter.extensions import db
+    from arbiter.games import my_games
     from arbiter.resources import guard
-    from arbiter.service import identity, my_games
 
     who = identity.authenticate(authorization)
     db.session.commit()
@@ -524,13 +526,13 @@ def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
 
 
 def game_over(game_id: str) -> bool:
-    """True when ``game_id`` is over or cancelled, :data:`arbiter.service.reading.ENDED`
+    """True when ``game_id`` is over or cancelled, :data:`arbiter.games.reading.ENDED`
     (one indexed read; runs in a worker thread)."""
     import sqlalchemy as sa
 
     from arbiter.extensions import db
+    from arbiter.games.reading import ENDED
     from arbiter.models import Game
-    from arbiter.service.reading import ENDED
 
     return db.session.scalar(sa.select(Game.status).where(Game.id == game_id)) in ENDED
 

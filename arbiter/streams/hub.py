@@ -58,9 +58,9 @@ by default: 256 KiB waiting in its connection, past what the socket took)."""
 
 LAST_KIND = "seed-revealed"
 """The last event of a game that is over: it follows ``game-over`` in the same commit
-(:meth:`arbiter.service.transition.Transition.settle`); nothing comes after it. A
+(:meth:`arbiter.games.transition.Transition.settle`); nothing comes after it. A
 cancelled game's last is ``game-cancelled`` (both:
-:data:`arbiter.service.reading.LAST_KINDS`)."""
+:data:`arbiter.games.reading.LAST_KINDS`)."""
 END = (None, -1, b"")
 """The queue item after a game stream's last event: the stream ends there."""
 REVOKED_MEMORY = 120.0
@@ -203,7 +203,7 @@ class Feed:
 
 def visible(event: Any, seat: int | None, over: bool) -> bool:
     """Return True when ``seat`` may read ``event``'s payload (see
-    :func:`arbiter.service.reading.event_json`)."""
+    :func:`arbiter.games.reading.event_json`)."""
     return over or event.visible_to is None or seat in event.visible_to
 
 
@@ -369,7 +369,7 @@ class Hub:
 
     def _read(self, game_id: str, after: int) -> list:
         """Return the events of ``game_id`` after ``after`` (runs in a worker thread)."""
-        from arbiter.store import events_after
+        from arbiter.games.store import events_after
 
         with self.app.app_context(), database.reading():
             return events_after(game_id, after, limit=READ_LIMIT)
@@ -382,7 +382,7 @@ class Hub:
         Each event is rendered once per (renderer, visibility), and each direct write
         is joined once per (renderer, seat, seq already held): readers of one audience
         share the very same bytes."""
-        from arbiter.service.reading import LAST_KINDS, event_json
+        from arbiter.games.reading import LAST_KINDS, event_json
 
         feed.over = over = feed.over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq

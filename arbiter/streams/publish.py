@@ -1,14 +1,14 @@
 """Telling the stream hubs that a game has new committed events, and that a personal
 token was revoked or an account deleted (the hubs then close the streams it opened).
 
-:func:`committed` is called by :func:`arbiter.service.commit.after_commit` in whatever
+:func:`committed` is called by :func:`arbiter.games.commit.after_commit` in whatever
 process committed (web or worker). With ``STREAM_REDIS_URL`` set (by default the
 Celery broker when it is Redis) it publishes the game's new version on the Redis
 channel ``<STREAM_CHANNEL>:game:<id>``, which every web process's hub subscribes to;
 without it, the hubs of this process are told directly (the embedded default: the
 hubs' poll of watched games finds what other processes, such as the worker, wrote).
 
-:func:`revoked` is called by :mod:`arbiter.service.accounts` once a token's revocation
+:func:`revoked` is called by :mod:`arbiter.accounts.accounts` once a token's revocation
 or an account's deletion is committed: it publishes ``token:<id>`` or
 ``account:<id>`` on ``<STREAM_CHANNEL>:revoked`` (or tells this process's hubs), and
 every hub closes at once the streams opened with that token or by that account. The

@@ -14,7 +14,7 @@ from __future__ import annotations
 from arbiter.streams import wire
 
 Followed = dict[str, tuple[int | None, int, bool]]
-"""``{game_id: (seat, version, over)}``, as :func:`arbiter.service.my_games.followed`."""
+"""``{game_id: (seat, version, over)}``, as :func:`arbiter.games.my_games.followed`."""
 
 
 def start_positions(games: Followed, resume: dict[str, int] | None) -> dict[str, int]:
@@ -30,7 +30,7 @@ def missed_lines(games: Followed, after: dict[str, int]) -> tuple[list[bytes], d
     """Return the ndjson lines of every event after ``after`` in the followed games
     (each with its cursor, game by game in seq order) and the positions once they are
     all sent. Reads the database (call it in an app context)."""
-    from arbiter.service import reading
+    from arbiter.games import reading
 
     sent, lines = dict(after), []
     for game_id, (seat, version, over) in games.items():

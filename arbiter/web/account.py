@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from flask import session
 
+from arbiter.accounts import accounts
+from arbiter.accounts.identity import IMPLIED, Principal
 from arbiter.extensions import db
 from arbiter.models import Account, ApiToken
 from arbiter.models.timestamps import utcnow
-from arbiter.service import accounts
-from arbiter.service.identity import IMPLIED, Principal
 
 
 def signed_in() -> Account | None:

@@ -1,14 +1,14 @@
 """Account pages: sign-in by a mailed link, "my games" (my turn first), my tokens.
-Thin views over ``arbiter/service/accounts.py`` and ``my_games.py`` (issue 10)."""
+Thin views over ``arbiter/accounts/accounts.py`` and ``my_games.py`` (issue 10)."""
 
 from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
 from arbiter import limits
+from arbiter.accounts import accounts, identity
 from arbiter.errors import ArbiterError, TooManyRequests
-from arbiter.service import accounts, identity
-from arbiter.service import my_games as owned
+from arbiter.games import my_games as owned
 from arbiter.web import account
 from arbiter.web.forms import ConfirmForm, LeaveForm, SignInForm, TokenCreateForm
 from arbiter.web.routes import bp, refused_form

@@ -14,8 +14,8 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
-from arbiter.service.identity import SCOPES
-from arbiter.service.webhooks import EVENTS
+from arbiter.accounts.identity import SCOPES
+from arbiter.hooks.webhooks import EVENTS
 
 
 class MultiCheckboxField(SelectMultipleField):

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import engines
+from arbiter.accounts.identity import SeatGrant
+from arbiter.games import clock, outcome, reading
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
-from arbiter.service import clock, outcome, reading
-from arbiter.service.identity import SeatGrant
 from arbiter.verify import verify
 from arbiter.web import board_picks
 

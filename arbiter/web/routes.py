@@ -12,10 +12,11 @@ import json
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 import engines
+from arbiter.accounts import identity, links
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.service import access, games, identity, links, moves
-from arbiter.store import StaleVersion
+from arbiter.games import access, games, moves
+from arbiter.games.store import StaleVersion
 from arbiter.web import game_page, seats
 from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
 from engines.base import EngineError

@@ -23,11 +23,11 @@ import hashlib
 
 from flask import flash, session
 
+from arbiter.accounts import links
+from arbiter.accounts.identity import IMPLIED, Principal, SeatGrant, seat_grant
 from arbiter.extensions import db
 from arbiter.models import Account, ApiToken, Seat
 from arbiter.models.timestamps import utcnow
-from arbiter.service import links
-from arbiter.service.identity import IMPLIED, Principal, SeatGrant, seat_grant
 from arbiter.web import account
 
 MAX_SEATS = 50

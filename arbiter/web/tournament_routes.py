@@ -1,7 +1,7 @@
 """Tournament pages: the public list of tournaments, and a tournament's page (its
 standings, every paired round with its tables and byes, its entries), where a
 signed-in account enters or withdraws with a plain form. Thin views over
-``arbiter/service/tournaments.py`` and ``tournament_results.py``, the same calls as
+``arbiter/tournaments/tournaments.py`` and ``tournament_results.py``, the same calls as
 ``/v1/tournaments``."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from flask import flash, redirect, render_template, request, url_for
 import engines
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.service import tournament_results as results
-from arbiter.service import tournaments
+from arbiter.tournaments import tournament_results as results
+from arbiter.tournaments import tournaments
 from arbiter.web import account
 from arbiter.web.forms import ByeForm, LeaveForm
 from arbiter.web.routes import bp, refused_form

@@ -1,7 +1,7 @@
 """The "my web hooks" pages: the signed-in account's hooks (register one, its signing
 secret shown once; delete one) and each hook's page (its delivery log; change its
 events; disable it or enable it again). Thin views over
-``arbiter/service/webhooks.py``, the same calls as ``/v1/me/webhooks``."""
+``arbiter/hooks/webhooks.py``, the same calls as ``/v1/me/webhooks``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from flask import flash, redirect, render_template, request, url_for
 
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.service import webhooks
+from arbiter.hooks import webhooks
 from arbiter.web import account
 from arbiter.web.forms import LeaveForm, WebhookCreateForm, WebhookEventsForm
 from arbiter.web.routes import bp, refused_form

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 
 from arbiter.extensions import db
+from arbiter.games import clock_sweep
 from arbiter.models import Event, OutboxMail
-from arbiter.service import clock_sweep
 from tests.helpers import agreed, summary, until_decision
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

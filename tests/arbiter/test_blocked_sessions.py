@@ -15,8 +15,8 @@ import sqlalchemy as sa
 
 from arbiter import health
 from arbiter.extensions import db
+from arbiter.games import clock_sweep
 from arbiter.models.timestamps import utcnow
-from arbiter.service import clock_sweep
 from tests.conftest import make_app
 
 TOKEN = "metrics-token-for-tests"

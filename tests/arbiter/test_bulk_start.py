@@ -11,9 +11,9 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.games import game_start
 from arbiter.models import Event, Game, Invitation, OutboxMail, Seat, WebhookDelivery
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import game_start
 from tests.arbiter.test_bulk_games import counts
 from tests.arbiter.test_webhooks import hook_app, register
 from tests.conftest import make_app
@@ -144,7 +144,7 @@ def test_a_blocked_address_in_one_game_creates_no_game_of_the_batch(sqlite_url):
     """Given an address that blocked invitations in the second game of a batch (the
     default unfilled policy ``cancel``), the batch is 422 ``bad-game`` naming index 1
     with the problem ``invitation-refused``, and nothing is written."""
-    from arbiter.service import consent
+    from arbiter.mail import consent
 
     app = hook_app(sqlite_url)
     client = app.test_client()

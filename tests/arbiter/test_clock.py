@@ -8,8 +8,8 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.games import clock_sweep
 from arbiter.models import Game, OutboxMail, Seat
-from arbiter.service import clock_sweep
 from arbiter.verify import verify
 from tests.arbiter.clock_helpers import (
     T0,

@@ -15,8 +15,8 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.games import clock_sweep
 from arbiter.models import Game
-from arbiter.service import clock_sweep
 from tests.arbiter.clock_helpers import T0, after, clocked_game, sweep, timeouts
 from tests.conftest import POSTGRES_URL, make_app, need
 

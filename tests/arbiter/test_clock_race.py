@@ -9,8 +9,8 @@ from datetime import timedelta
 
 from arbiter.errors import Conflict
 from arbiter.extensions import db
+from arbiter.games import clock, clock_sweep, moves
 from arbiter.models.timestamps import utcnow
-from arbiter.service import clock, clock_sweep, moves
 from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.helpers import auth, event_count
 

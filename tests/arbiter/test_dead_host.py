@@ -16,9 +16,10 @@ import time_machine
 
 from arbiter.config import db_session_settings, postgres_connect_args, web_settings
 from arbiter.extensions import db
+from arbiter.games import clock_sweep, game_start
 from arbiter.models import TournamentRound
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import clock_sweep, game_start, tournament_rounds
+from arbiter.tournaments import tournament_rounds
 from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.arbiter.test_invitations import _create
 from tests.arbiter.test_tournaments import accounts, create, enter_all, start

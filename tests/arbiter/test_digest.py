@@ -10,9 +10,9 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.games import digest
 from arbiter.models import OutboxMail
 from arbiter.models.timestamps import utcnow
-from arbiter.service import digest
 from tests.helpers import auth, sign_in, until_decision
 
 

@@ -12,8 +12,8 @@ from sqlalchemy.exc import DatabaseError
 
 import engines
 from arbiter.extensions import db
+from arbiter.games import games
 from arbiter.models import Event, Game
-from arbiter.service import games
 from tests.helpers import auth, event_count, new_game, play_out, summary, until_decision
 
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engines
-from arbiter.service.games import load
+from arbiter.games.games import load
 from engines.base import EngineError
 from tests.helpers import (
     agreed,

@@ -16,9 +16,9 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.mail import consent
 from arbiter.models import Game, Invitation, OutboxMail, SignInLink
 from arbiter.models.timestamps import utcnow
-from arbiter.service import consent
 from tests.arbiter.test_web_accounts import csrf
 from tests.conftest import make_app
 from tests.helpers import agreed, auth, inviter, mailed_link, sign_in
@@ -56,7 +56,7 @@ def _own(name: str) -> str:
 
 
 def test_mailbox_folds_case_and_plus_tags():
-    from arbiter.service.mailboxes import mailbox
+    from arbiter.mail.mailboxes import mailbox
 
     assert mailbox(" Victim+1@Example.ORG ") == "victim@example.org"
     assert mailbox("victim+a+b@example.org") == "victim@example.org"

@@ -13,11 +13,11 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.games import game_start
+from arbiter.mail import mail as outbox
+from arbiter.mail.consent import NoConsent
 from arbiter.models import Account, ConsentEvent, Event, Game, Invitation, OutboxMail, Seat
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.service import game_start
-from arbiter.service import mail as outbox
-from arbiter.service.consent import NoConsent
 from tests.helpers import agreed, auth, inviter, roll, sign_in, until_decision
 
 
@@ -330,7 +330,7 @@ def test_an_unsubscribe_link_with_a_forged_signature_is_refused(client, app):
 
 
 def test_unsubscribing_from_everything_stops_all_mail_and_invitations(client, app):
-    from arbiter.service import consent
+    from arbiter.mail import consent
 
     agreed(app, "ann@example.org")
     with app.app_context():

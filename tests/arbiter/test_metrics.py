@@ -7,7 +7,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from arbiter.extensions import db
-from arbiter.service.chance import advance_chance
+from arbiter.games.chance import advance_chance
 from tests.conftest import make_app
 from tests.helpers import agreed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from arbiter.service.chance import advance_chance
+from arbiter.games.chance import advance_chance
 from tests.helpers import auth, sign_in
 
 
@@ -37,8 +37,8 @@ def test_to_act_limit_counts_only_games_owing_a_move(any_app, monkeypatch):
     still lists the older one that is: the owing seats are picked before the limit
     (the limit used to cut first, then the filter found nothing). Each answer is
     exactly what its schema would dump (the route sends it without a dump)."""
+    from arbiter.games import my_games
     from arbiter.resources.me.schemas import MyGamesSchema
-    from arbiter.service import my_games
 
     client = any_app.test_client()
     email = f"ann-{uuid.uuid4().hex[:8]}@example.org"

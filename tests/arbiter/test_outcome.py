@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbiter.service.outcome import outcome_lines
+from arbiter.games.outcome import outcome_lines
 from arbiter.web.game_page import result_lines
 
 NAMES = {0: "Ann", 1: "Bob", 2: "Cy"}

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from arbiter import store
 from arbiter.extensions import db
+from arbiter.games import store
 from arbiter.models import OutboxMail
 from tests.arbiter.test_games_api import assert_problem
 from tests.helpers import auth, new_game, summary, until_decision
@@ -105,7 +105,7 @@ def test_a_move_that_loses_a_race_is_checked_again(app, client, monkeypatch):
             raise store.RaceLost("lost")
         return real_append(game, events, snapshot, extra_rows)
 
-    monkeypatch.setattr("arbiter.service.commit.store.append", append_once_lost)
+    monkeypatch.setattr("arbiter.games.commit.store.append", append_once_lost)
     legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
     answer = client.post(
         f"/v1/games/{game_id}/moves", headers=auth(tokens[0]), json={"move": legal["moves"][0]}

@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 import engines
 from arbiter.extensions import db
+from arbiter.games.games import load
 from arbiter.models import OutboxMail
-from arbiter.service.games import load
 from tests.helpers import auth, new_game, random_move, until_decision
 
 API_GAMES = int(os.environ.get("ARBITER_API_PLAYOUTS", "3"))

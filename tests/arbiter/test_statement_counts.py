@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from arbiter.extensions import db
-from arbiter.service.chance import advance_chance
+from arbiter.games.chance import advance_chance
 from tests.helpers import agreed
 
 MOVE_LIMIT = 5

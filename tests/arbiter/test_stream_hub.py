@@ -8,8 +8,8 @@ import asyncio
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from arbiter.service.chance import advance_chance
-from arbiter.store import events_after
+from arbiter.games.chance import advance_chance
+from arbiter.games.store import events_after
 from arbiter.streams.asgi import render_sse
 from arbiter.streams.hub import Hub, Reader
 

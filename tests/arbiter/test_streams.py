@@ -19,8 +19,8 @@ import requests
 import sqlalchemy as sa
 
 from arbiter.extensions import db
+from arbiter.games.chance import advance_chance
 from arbiter.models import OutboxMail
-from arbiter.service.chance import advance_chance
 from arbiter.streams import wire
 from tests import processes
 from tests.conftest import REDIS_URL, free_port, make_app, need

@@ -13,8 +13,8 @@ import time_machine
 
 from arbiter.extensions import db
 from arbiter.models import TournamentRound
-from arbiter.tournaments.history import ABSENT, FORFEIT, GAME
-from arbiter.tournaments.trf_read import read_trf
+from arbiter.tournaments.formats.history import ABSENT, FORFEIT, GAME
+from arbiter.tournaments.formats.trf_read import read_trf
 from tests.arbiter.test_tournaments import accounts, advance, create, enter_all, start
 from tests.helpers import auth, random_move, until_decision
 
@@ -42,7 +42,7 @@ def _deadline(client, app, t: str, n: int) -> None:
     with app.app_context():
         late = db.session.get(TournamentRound, (t, n)).deadline
     with time_machine.travel(late, tick=False), app.app_context():
-        from arbiter.service import tournament_rounds
+        from arbiter.tournaments import tournament_rounds
 
         assert tournament_rounds.sweep()["advanced"] == 1
 

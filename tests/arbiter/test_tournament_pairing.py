@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from arbiter import tournaments as pairing
 from arbiter.extensions import db
 from arbiter.models import Rating
+from arbiter.tournaments import formats as pairing
 from tests.arbiter.test_tournaments import (
     accounts,
     advance,
@@ -140,7 +140,7 @@ def test_requested_byes_and_a_late_entrant_pair_as_the_dutch_rules_say(any_app):
     assert by_entry[late.json["id"]]["crosstable"][0] == ""  # not entered yet in round 1
     # the service's round 2 is the pure Dutch pairing of the same history
     with app.app_context():
-        from arbiter.service import tournament_results as res
+        from arbiter.tournaments import tournament_results as res
 
         history = res.paired_rounds(t["id"], before=2)
         expected = pairing.swiss_round(

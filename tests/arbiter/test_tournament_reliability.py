@@ -13,7 +13,7 @@ import time_machine
 
 from arbiter.extensions import db
 from arbiter.models import Event, TournamentRound
-from arbiter.service import tournament_rounds
+from arbiter.tournaments import tournament_rounds
 from tests.arbiter.test_tournaments import accounts, create, enter_all, start
 from tests.helpers import auth, random_move, until_decision
 

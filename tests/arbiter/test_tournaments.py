@@ -17,7 +17,7 @@ import time_machine
 
 from arbiter.extensions import db
 from arbiter.models import Event, TournamentEvent
-from arbiter.service import tournament_rounds
+from arbiter.tournaments import tournament_rounds
 from tests.helpers import auth, random_move, scoped_token, sign_in, until_decision
 
 

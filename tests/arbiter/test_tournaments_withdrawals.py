@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from arbiter.extensions import db
 from arbiter.models import Tournament, TournamentEvent, TournamentRound
-from arbiter.service import tournament_rounds
+from arbiter.tournaments import tournament_rounds
 from tests.arbiter.test_tournaments import (
     accounts,
     advance,

@@ -9,9 +9,9 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.games.games import load
+from arbiter.mail import mail
 from arbiter.models import OutboxMail
-from arbiter.service import mail
-from arbiter.service.games import load
 from tests.arbiter.clock_helpers import T0, after, events, parse, reminder_mails, sweep, timeouts
 from tests.arbiter.test_games_api import assert_problem
 from tests.conftest import make_app

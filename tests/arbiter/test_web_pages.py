@@ -14,8 +14,8 @@ import pytest
 import time_machine
 
 import engines
+from arbiter.accounts.links import seat_key
 from arbiter.models.timestamps import utcnow
-from arbiter.service.links import seat_key
 from tests.conftest import make_app
 from tests.helpers import auth, event_count, new_game, play_out, summary, until_decision
 

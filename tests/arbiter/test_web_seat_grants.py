@@ -13,8 +13,8 @@ from datetime import timedelta
 import pytest
 import time_machine
 
+from arbiter.accounts.links import seat_key
 from arbiter.models.timestamps import utcnow
-from arbiter.service.links import seat_key
 from tests.arbiter.test_web_accounts import browser_sign_in, csrf
 from tests.arbiter.test_web_pages import CSRF, form_fields, open_seat, page
 from tests.helpers import auth, event_count, new_game, random_move, sign_in, until_decision

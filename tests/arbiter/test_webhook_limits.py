@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy as sa
 
 from arbiter.extensions import db
+from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.models import Account, WebhookDelivery
-from arbiter.service import webhook_delivery, webhooks
 from tests.arbiter.test_webhooks import hook_app, register
 from tests.helpers import sign_in
 from tests.webhook_receiver import SlowReceiver

@@ -16,8 +16,8 @@ from standardwebhooks import Webhook as Verifier
 from standardwebhooks import WebhookVerificationError
 
 from arbiter.extensions import db
+from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.models import Webhook, WebhookDelivery
-from arbiter.service import webhook_delivery, webhooks
 from tests.conftest import make_app
 from tests.helpers import auth, new_game, play_out, sign_in, until_decision
 from tests.webhook_receiver import ReceiverServer
@@ -565,7 +565,7 @@ def test_the_connection_check_applies_the_same_rule_to_embedded_ipv4(sqlite_url,
     """Given no allowed networks, the check every delivery's connection makes on its
     peer (DNS rebinding) refuses an IPv6 peer that carries a loopback or private IPv4
     address through NAT64, 6to4 or mapping, and takes one that carries a public one."""
-    from arbiter.service import webhook_urls
+    from arbiter.hooks import webhook_urls
 
     class Peer:
         closed = False

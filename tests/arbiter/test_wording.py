@@ -111,9 +111,9 @@ def test_a_mail_reply_names_players_where_the_engine_says_seat_numbers(client, a
     """An engine's refusal (it knows seat numbers only), as a mail reply gives it,
     names the other players and says "your" for the reader: Dark Horse's "It is seat
     0's turn ..." reaches seat 1 as "It is P0's turn ..."."""
+    from arbiter.accounts.identity import seat_grant
+    from arbiter.games.games import load
     from arbiter.mailin.commands import named
-    from arbiter.service.games import load
-    from arbiter.service.identity import seat_grant
     from engines.base import EngineError
     from tests.helpers import new_game, until_decision
 

@@ -7,7 +7,7 @@ import itertools
 import random
 from collections import Counter
 
-from arbiter.tournaments import GameResult, Round, default_scoring, swiss_round
+from arbiter.tournaments.formats import GameResult, Round, default_scoring, swiss_round
 
 
 def random_result(rnd: Round, rng: random.Random, draws: float = 0.2) -> list[GameResult]:

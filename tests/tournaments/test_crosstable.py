@@ -12,7 +12,7 @@ import io
 
 import pytest
 
-from arbiter.tournaments import (
+from arbiter.tournaments.formats import (
     GameResult,
     Round,
     Table,

@@ -4,7 +4,7 @@ golden fixtures (test_dutch_golden.py) hold the full agreement with bbpPairings.
 
 from __future__ import annotations
 
-from arbiter.tournaments import (
+from arbiter.tournaments.formats import (
     HALF_BYE,
     ZERO_BYE,
     GameResult,
@@ -15,8 +15,8 @@ from arbiter.tournaments import (
     swiss_round,
     swiss_standings,
 )
-from arbiter.tournaments.dutch import pair_round
-from arbiter.tournaments.history import record
+from arbiter.tournaments.formats.dutch import pair_round
+from arbiter.tournaments.formats.history import record
 
 TWO = default_scoring(2)
 

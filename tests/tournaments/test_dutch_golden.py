@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.tournaments.dutch import pair_round
-from arbiter.tournaments.trf_read import read_trf
+from arbiter.tournaments.formats.dutch import pair_round
+from arbiter.tournaments.formats.trf_read import read_trf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "dutch"
 

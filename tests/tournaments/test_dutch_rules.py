@@ -19,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-from arbiter.tournaments import GameResult, Round, Scoring, Table, swiss_round
+from arbiter.tournaments.formats import GameResult, Round, Scoring, Table, swiss_round
 
 HISTORIES = 1000
 QUICK = 60

@@ -10,7 +10,7 @@ import pytest
 
 from tests.engines.test_purity import imported_roots
 
-PACKAGE = Path(__file__).resolve().parents[2] / "arbiter" / "tournaments"
+PACKAGE = Path(__file__).resolve().parents[2] / "arbiter" / "tournaments" / "formats"
 FORBIDDEN = {
     "flask",
     "flask_sqlalchemy",

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from arbiter.tournaments import default_scoring, round_robin_schedule, standings
+from arbiter.tournaments.formats import default_scoring, round_robin_schedule, standings
 from tests.tournaments.simulate import random_result
 
 

@@ -3,8 +3,8 @@ the average of the places they span; the default scoring per table size."""
 
 import pytest
 
-from arbiter.tournaments import GameResult, Scoring, default_scoring
-from arbiter.tournaments.scoring import game_points
+from arbiter.tournaments.formats import GameResult, Scoring, default_scoring
+from arbiter.tournaments.formats.scoring import game_points
 
 
 def test_two_player_default_is_win_one_loss_zero_bye_one():

@@ -3,7 +3,7 @@ analogue, head-to-head), on hand-computed tournaments."""
 
 import pytest
 
-from arbiter.tournaments import GameResult, Scoring, default_scoring, standings
+from arbiter.tournaments.formats import GameResult, Scoring, default_scoring, standings
 
 
 def win(r, white, black):

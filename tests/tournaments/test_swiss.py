@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from arbiter.tournaments import GameResult, Round, Table, default_scoring, swiss_round
-from arbiter.tournaments.ranking import ranking
+from arbiter.tournaments.formats import GameResult, Round, Table, default_scoring, swiss_round
+from arbiter.tournaments.formats.ranking import ranking
 from tests.tournaments.simulate import fewest_repeats, pair_counts, random_result, run_swiss
 
 TWO = default_scoring(2)

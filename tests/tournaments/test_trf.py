@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 import trf
 
-from arbiter.tournaments import (
+from arbiter.tournaments.formats import (
     GameResult,
     Round,
     Scoring,
@@ -26,8 +26,8 @@ from arbiter.tournaments import (
     swiss_standings,
     trf_export,
 )
-from arbiter.tournaments.history import record
-from arbiter.tournaments.trf_read import read_trf
+from arbiter.tournaments.formats.history import record
+from arbiter.tournaments.formats.trf_read import read_trf
 
 ENTRANTS = [("a", "Ann Example"), ("b", "Bob"), ("c", "Cy"), ("d", "Dee")]
 TWO = default_scoring(2)
@@ -270,7 +270,7 @@ def _renamed(cell, start):
     zero-point bye are one code (Z); a place of a loss is 2."""
     from dataclasses import replace
 
-    from arbiter.tournaments.history import ABSENT
+    from arbiter.tournaments.formats.history import ABSENT
 
     if cell.kind in ("Z", ABSENT):
         return replace(cell, kind=ABSENT)

@@ -12,9 +12,9 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter.extensions import db
+from arbiter.mail import mail
 from arbiter.models import OutboxMail
 from arbiter.models.timestamps import utcnow
-from arbiter.service import mail
 from tests.conftest import make_app
 from tests.helpers import new_game, until_decision
 from tests.smtp_server import BreakableSmtp

@@ -12,9 +12,10 @@ import time_machine
 
 from arbiter import queue
 from arbiter.extensions import db
+from arbiter.games import chance
+from arbiter.mail import mail
 from arbiter.models import Game, OutboxMail
 from arbiter.models.timestamps import utcnow
-from arbiter.service import chance, mail
 from tests.conftest import make_app
 from tests.helpers import auth, new_game, play_out, summary, until_decision
 from workers import tasks
@@ -262,9 +263,9 @@ def test_without_smtp_url_the_logged_mail_is_decoded_so_its_link_pastes(sqlite_u
     msg.set_content(f"Héllo Ann,\n\nOpen {link} to sign in.\n", cte="quoted-printable")
     msg.add_attachment(b"\x89PNG...", maintype="image", subtype="png", filename="board.png")
     assert "=3D" in msg.as_string()  # as it would go over SMTP
-    logger = logging.getLogger("arbiter.service.mail")
+    logger = logging.getLogger("arbiter.mail.mail")
     logger.addHandler(caplog.handler)  # the migrations' fileConfig replaced the root's
-    with app.app_context(), caplog.at_level(logging.INFO, logger="arbiter.service.mail"):
+    with app.app_context(), caplog.at_level(logging.INFO, logger="arbiter.mail.mail"):
         mail.deliver(msg)
     logger.removeHandler(caplog.handler)
     [logged] = [r.getMessage() for r in caplog.records if "no SMTP_URL" in r.getMessage()]

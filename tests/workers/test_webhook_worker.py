@@ -121,8 +121,8 @@ def test_the_task_retries_past_celerys_default_of_3_until_the_delivery_is_given_
     from celery.contrib.testing.worker import start_worker
 
     from arbiter.extensions import db
+    from arbiter.hooks import webhooks
     from arbiter.models import Account
-    from arbiter.service import webhooks
     from tests.helpers import sign_in
 
     app = worker_app(

@@ -18,7 +18,7 @@ depends_on = None
 
 
 def fold(email):
-    """The mailbox of an address, as ``arbiter.service.mailboxes.mailbox`` folds it
+    """The mailbox of an address, as ``arbiter.mail.mailboxes.mailbox`` folds it
     (copied: a migration keeps the rule of its day)."""
     address = email.strip().lower()
     local, at, domain = address.rpartition('@')

@@ -6,11 +6,11 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from arbiter import limits
+from arbiter.accounts import accounts
 from arbiter.resources import pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import accounts
 
 blp = Blueprint(
     "auth",

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import current_app, request
 from flask.views import MethodView
 
+from arbiter.games import bulk, games
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.bulk import schemas as s
 from arbiter.resources.games.routes import CREATE, CREATE_LIMITS
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import bulk, games
 
 blp = Blueprint(
     "bulk",

@@ -5,13 +5,13 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from arbiter.contract import link, links
+from arbiter.games import campaigns, creation
+from arbiter.games.games import NewPlayer
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.campaigns import schemas as s
 from arbiter.resources.games.schemas import GameCreatedSchema
-from arbiter.service import campaigns, creation
-from arbiter.service.games import NewPlayer
 
 blp = Blueprint(
     "campaigns",

@@ -9,11 +9,11 @@ from __future__ import annotations
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from arbiter.games import clock, clock_actions
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.fields import WholeNumber
-from arbiter.service import clock, clock_actions
 
 blp = Blueprint(
     "clock",

@@ -7,13 +7,13 @@ from flask.views import MethodView
 from sqlalchemy.orm import joinedload
 
 from arbiter.contract import link, links
+from arbiter.games import creation, games, moves, reading
+from arbiter.games.moves import MISSING
 from arbiter.models import Game
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
-from arbiter.service import creation, games, moves, reading
-from arbiter.service.moves import MISSING
 from arbiter.streams import wire
 
 blp = Blueprint(

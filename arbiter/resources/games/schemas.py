@@ -3,9 +3,9 @@
 from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 import engines
+from arbiter.games.clock import check_tz
 from arbiter.resources.fields import JsonBoolean, WholeNumber
 from arbiter.resources.text import printable
-from arbiter.service.clock import check_tz
 
 
 def mail_address(value: str) -> None:

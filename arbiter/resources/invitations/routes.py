@@ -7,12 +7,12 @@ from flask import request
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
+from arbiter.games import invitation_mail, invitations
 from arbiter.guards import FORM_ENDPOINTS
 from arbiter.resources import guard, pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me.schemas import MeSchema
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import invitation_mail, invitations
 
 blp = Blueprint(
     "invitations",
@@ -211,7 +211,7 @@ class Unsubscribe(MethodView):
     )
     def get(self, args):
         """Show a page with the unsubscribe button (opening it stops nothing)."""
-        from arbiter.service import consent
+        from arbiter.mail import consent
 
         email, game_id = consent.read_token(args["t"])
         what = f"mail about game {game_id}" if game_id else "every mail from Arbiter"
@@ -237,7 +237,7 @@ class Unsubscribe(MethodView):
     def post(self, args):
         """One click (``List-Unsubscribe=One-Click``, form-encoded, as RFC 8058 mail
         clients send it, or JSON): stop mail for that game, or for everything."""
-        from arbiter.service import consent
+        from arbiter.mail import consent
 
         done = consent.unsubscribe(args["t"])
         return {"scope": done["scope"], "game_id": done["game_id"]}
@@ -253,7 +253,7 @@ class Resubscribe(MethodView):
     def post(self, args):
         """Turn mail back on, with the signed token of an unsubscribe link: for that
         game, or for everything (sign-in links and invitations included)."""
-        from arbiter.service import consent
+        from arbiter.mail import consent
 
         done = consent.resubscribe(args["t"])
         return {"scope": done["scope"], "game_id": done["game_id"]}

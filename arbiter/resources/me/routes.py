@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask import Response, request
 from flask.views import MethodView
 
+from arbiter.accounts import accounts, ratings
 from arbiter.contract import link, links
+from arbiter.games import my_games
 from arbiter.models import ApiToken
 from arbiter.resources import dumped, guard, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import accounts, my_games, ratings
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
 

@@ -2,12 +2,12 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.accounts.identity import SCOPES
+from arbiter.games.clock import check_tz
 from arbiter.resources.fields import JsonBoolean, WholeNumber
 from arbiter.resources.games.schemas import GAME_STATUSES, mail_address
 from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
-from arbiter.service.clock import check_tz
-from arbiter.service.identity import SCOPES
 
 NAME = [validate.Length(min=1, max=80), printable]
 

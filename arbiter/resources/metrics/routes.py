@@ -8,11 +8,10 @@ import time
 from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
 
-from arbiter import metrics
+from arbiter import backlog, metrics
 from arbiter.errors import NotFound, Unauthorized
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
-from arbiter.service import backlog
 
 blp = Blueprint(
     "metrics",

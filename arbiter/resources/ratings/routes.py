@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask.views import MethodView
 
 import engines
+from arbiter.accounts import ratings
 from arbiter.errors import NotFound
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
 from arbiter.resources.ratings import schemas as s
-from arbiter.service import ratings
 
 blp = Blueprint(
     "ratings",

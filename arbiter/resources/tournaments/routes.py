@@ -11,8 +11,8 @@ from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.tournaments import schemas as s
-from arbiter.service import tournament_log, tournaments
-from arbiter.service import tournament_results as results
+from arbiter.tournaments import tournament_log, tournaments
+from arbiter.tournaments import tournament_results as results
 
 blp = Blueprint(
     "tournaments",

@@ -3,9 +3,9 @@
 from marshmallow import Schema, fields, validate
 
 import engines
+from arbiter.games.clock import MAX_SECONDS
 from arbiter.resources.fields import JsonBoolean, JsonNumber, WholeNumber
 from arbiter.resources.text import printable
-from arbiter.service.clock import MAX_SECONDS
 
 
 class ScoringSchema(Schema):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from arbiter.extensions import db
+from arbiter.hooks import webhooks
 from arbiter.resources import guard
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
 from arbiter.resources.webhooks import schemas as s
-from arbiter.service import webhooks
 
 blp = Blueprint(
     "webhooks",

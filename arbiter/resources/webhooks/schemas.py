@@ -2,9 +2,9 @@
 
 from marshmallow import Schema, fields, validate
 
+from arbiter.hooks.webhook_urls import URL_PATTERN
+from arbiter.hooks.webhooks import EVENTS
 from arbiter.resources.fields import JsonBoolean
-from arbiter.service.webhook_urls import URL_PATTERN
-from arbiter.service.webhooks import EVENTS
 
 
 class WebhookCreateSchema(Schema):

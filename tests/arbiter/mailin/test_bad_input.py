@@ -9,7 +9,7 @@ from email.policy import default
 
 import pytest
 
-from arbiter.mailin.capability import reply_address
+from arbiter.mail.capability import reply_address
 from arbiter.play_mail import listed_moves
 from tests.arbiter.mailin.support import (
     ADDRESS,

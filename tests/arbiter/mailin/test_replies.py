@@ -7,9 +7,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from arbiter.extensions import db
+from arbiter.mail.mail import message
 from arbiter.models import OutboxMail
 from arbiter.play_mail import listed_moves
-from arbiter.service.mail import message
 from tests.arbiter.mailin.support import (
     ADDRESS,
     answer_to,
@@ -182,7 +182,7 @@ def clocked(client, app) -> str:
 
 def mail_from(app, game_id: str, seat: int, body: str):
     """Send ``body`` from seat's address to its capability for the current prompt."""
-    from arbiter.mailin.capability import reply_address
+    from arbiter.mail.capability import reply_address
     from tests.arbiter.mailin.support import deliver, reply
 
     with app.app_context():

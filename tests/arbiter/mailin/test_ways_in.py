@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from arbiter.extensions import db
+from arbiter.mail.capability import read
+from arbiter.mail.mail import message
 from arbiter.mailin import smtp as mailin_smtp
-from arbiter.mailin.capability import read
 from arbiter.models import OutboxMail
-from arbiter.service.mail import message
 from tests.arbiter.mailin.support import ADDRESS, inbound, reply, started, turn_mail
 from tests.conftest import free_port, make_app
 

@@ -1,0 +1,49 @@
+"""Rolling dice and drawing cards: the worker's side of a game."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.games.commit import commit
+from arbiter.games.games import load
+from arbiter.games.store import StaleVersion
+from arbiter.games.transition import Transition, settle
+from arbiter.models import Game
+from arbiter.models.timestamps import utcnow
+
+log = logging.getLogger(__name__)
+
+
+def advance_chance(game_id: str, version: int) -> int:
+    """Resolve every pending chance of a game that is still at ``version``.
+
+    Idempotent: a game that has moved past ``version``, or that does not wait for
+    chance, is left alone. Returns the number of events appended (0 for a no-op).
+    """
+    game, engine, state = load(game_id)
+    if game.version != version or game.prompt.get("type") != "chance" or game.status != "active":
+        return 0
+    tr = Transition(game, engine, state)
+    settle(tr, game.resigned, roll=True)
+    try:
+        commit(tr)
+    except StaleVersion:
+        log.info("game %s moved on before its roll at version %s", game_id, version)
+        return 0
+    return len(tr.events)
+
+
+def stalled_chances(older_than_seconds: float) -> list[tuple[str, int]]:
+    """Return ``(game_id, version)`` of games waiting for chance since longer than
+    ``older_than_seconds`` (a lost task, a broker outage)."""
+    cutoff = datetime.fromtimestamp(utcnow().timestamp() - older_than_seconds, UTC)
+    rows = db.session.execute(
+        sa.select(Game.id, Game.version).where(
+            Game.prompt_type == "chance", Game.status == "active", Game.updated_at < cutoff
+        )
+    ).all()
+    return [(r.id, r.version) for r in rows]

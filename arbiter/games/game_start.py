@@ -1,0 +1,90 @@
+"""Starting (or cancelling) a game that waits for its invited seats.
+
+:func:`settle` is called after every answer to an invitation and by the beat sweep at a
+game's ``start_at``; it applies the rules of :mod:`arbiter.games.invitations`. A
+start appends ``game-started`` (and ``clock-resumed`` when the clock was held), makes
+the game active, and queues the "your turn" mails of its current prompt to the seats
+that may be mailed; a cancellation appends ``game-cancelled``. Both are events in the
+game's log like any other, appended with optimistic concurrency.
+"""
+
+from __future__ import annotations
+
+from arbiter.extensions import db
+from arbiter.games import clock, notify
+from arbiter.games.commit import commit
+from arbiter.games.games import load
+from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.transition import Transition
+from arbiter.models import Invitation
+from arbiter.models.timestamps import utcnow
+
+
+def settle(game_id: str, at_start_time: bool = False) -> str:
+    """Start, cancel or leave waiting the game ``game_id``; return its status.
+
+    :param at_start_time: the game's ``start_at`` has come: unanswered seats count as
+        unfilled (their invitations expire).
+    """
+    game, engine, state = load(game_id)
+    if game.status != "waiting":
+        return game.status
+    invitations = db.session.query(Invitation).filter_by(game_id=game_id).all()
+    pending = [i for i in invitations if i.status == "pending"]
+    refused = [i for i in invitations if i.status in ("declined", "expired")]
+    if at_start_time:
+        refused, pending = refused + pending, []
+    if refused and game.unfilled == "cancel":
+        return _finish(game, engine, state, pending + refused, "cancelled")
+    if pending:
+        return "waiting"
+    return _finish(game, engine, state, refused, "active")
+
+
+def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> str:
+    """Append the start or the cancellation; expire unanswered invitations."""
+    tr = Transition(game, engine, state)
+    unfilled = sorted(i.seat for i in unanswered)
+    if status == "cancelled":
+        tr.events.append(
+            NewEvent("game-cancelled", None, {"reason": "unfilled seats", "unfilled": unfilled})
+        )
+    else:
+        tr.events.append(NewEvent("game-started", None, {"unfilled": unfilled}))
+        if (game.clock_state or {}).get("paused_at"):
+            tr.events.append(NewEvent("clock-resumed", None, {"by": "invitations"}))
+    for invitation in unanswered:
+        if invitation.status == "pending":
+            invitation.status = "expired"
+    extra = []
+    if status == "active" and game.prompt.get("type") == "decision":
+        extra = notify.turn_mails(
+            game,
+            engine,
+            state,
+            engine.prompt(state),
+            game.prompt_since,
+            clock.running(clock.config(game), game.clock_state or {}),
+        )
+    try:
+        commit(tr, extra, status=status)
+    except StaleVersion:
+        db.session.rollback()
+        return settle(game.id)
+    return status
+
+
+def start_due(now=None) -> int:
+    """Settle every waiting game whose ``start_at`` has come; return how many.
+
+    A game whose row another session holds (``FOR UPDATE SKIP LOCKED``: a host that
+    died mid-transaction) is left to the next sweep rather than waited for."""
+    from arbiter.games.invitations import due_starts
+
+    done = 0
+    ids = due_starts(now or utcnow(), skip_locked=True)
+    db.session.commit()  # the lock only sorted out the games another session holds
+    for game_id in ids:
+        settle(game_id, at_start_time=True)
+        done += 1
+    return done

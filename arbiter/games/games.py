@@ -1,0 +1,402 @@
+"""Creating, loading and listing games."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from flask import g, has_request_context
+from sqlalchemy.orm import defer, joinedload
+
+import engines
+from arbiter import fairness
+from arbiter.accounts import accounts, inviters, ratings
+from arbiter.errors import NotFound, Unprocessable
+from arbiter.extensions import db
+from arbiter.games import access, invitations
+from arbiter.games import clock as clocks
+from arbiter.games.commit import commit
+from arbiter.games.store import NewEvent
+from arbiter.games.transition import Transition, settle
+from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
+from engines.base import Engine, Input, fold
+
+
+@dataclass
+class NewPlayer:
+    """A player at game creation: a name and an optional email address."""
+
+    name: str
+    email: str | None = None
+    tz: str | None = None
+
+    @classmethod
+    def many(cls, rows: list[dict]) -> list[NewPlayer]:
+        """Return the players of a creation request's ``players`` list (dicts with
+        ``name`` and optional ``email`` and ``tz``)."""
+        return [cls(p["name"], p.get("email"), p.get("tz")) for p in rows]
+
+
+def engine_for(engine_id: str) -> Engine:
+    """Return the engine registered as ``engine_id``.
+
+    :raises Unprocessable: ``unknown-engine``.
+    """
+    try:
+        return engines.get(engine_id)
+    except engines.UnknownEngine:
+        known = ", ".join(engines.ENGINE_MODULES)
+        raise Unprocessable(
+            f"There is no game called {engine_id!r}; known games: {known}.", code="unknown-engine"
+        ) from None
+
+
+def check_players(players: list[NewPlayer]) -> None:
+    """Refuse players that share a name or an email address: seats are told apart by
+    name in mails, pages, records and mail commands, so two players called ``Ann`` (or
+    ``ann `` and ``Ann``: names are compared without case and surrounding spaces) could
+    not be; and one address holding two seats would get both seats' mail (addresses are
+    compared as accounts store them: trimmed, lower-cased).
+
+    :raises Unprocessable: ``duplicate-player-name`` or ``duplicate-player-email``,
+        naming what is repeated.
+    """
+    for code, label, keys in (
+        (
+            "duplicate-player-name",
+            "is called",
+            [(p.name.strip().casefold(), p.name) for p in players],
+        ),
+        (
+            "duplicate-player-email",
+            "has the address",
+            [(p.email.strip().lower(), p.email) for p in players if p.email],
+        ),
+    ):
+        seen: dict[str, str] = {}
+        repeated: list[str] = []
+        for key, shown in keys:
+            if key in seen and seen[key] not in repeated:
+                repeated.append(seen[key])
+            seen.setdefault(key, shown)
+        if repeated:
+            what = "a name" if code.endswith("name") else "an address"
+            raise Unprocessable(
+                f"Each player needs {what} of their own; more than one "
+                f"{label} {', '.join(repr(r) for r in repeated)}.",
+                code=code,
+            )
+
+
+def create_game(
+    engine_id: str,
+    players: list[NewPlayer],
+    options: dict | None,
+    clock: dict | None = None,
+    answer_row: Callable[[Game, list[str]], Any] | None = None,
+    creator: Account | None = None,
+    rated: bool = False,
+    creator_key: str = "anonymous",
+    start_at: datetime | None = None,
+    unfilled: str = "cancel",
+) -> tuple[Game, list[str]]:
+    """Create a game, its seats and its first events; commit.
+
+    :param creator: the account creating it (None: a creator token only). A seat whose
+        email is a verified account's is linked to that account; any other address
+        is invited (:mod:`arbiter.games.invitations`: only an account may invite)
+        and the game waits (``status = "waiting"``, clock paused) until its invited
+        seats answer or ``start_at`` (UTC) comes; ``unfilled`` (``cancel`` |
+        ``start``) decides for the seats nobody took. :param creator_key: who
+        creates, for the invitation rate limit.
+    :raises Unprocessable: ``invitation-refused`` when an address blocked invitations
+        and ``unfilled`` is ``cancel``; :raises arbiter.errors.Unauthorized:
+        ``sign-in-to-invite`` (no account invites an address); :raises
+        arbiter.errors.TooManyRequests: ``invitation-budget`` (over
+        ``INVITES_PER_DAY``), ``rate-limited`` (too many invitations to one address).
+
+    :param answer_row: called with the flushed game and the tokens, it returns a row
+        to write in the same transaction (the idempotent answer), or None.
+    :returns: the game and the seat tokens in seat order (shown once, stored hashed).
+    :raises Unprocessable: ``unknown-engine``, ``bad-clock``, ``duplicate-player-*``;
+        :raises engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
+
+    The creator token (pause, resume, extend) is generated here, stored hashed and
+    left in plain text on ``game.creator_token`` for the creation answer.
+    """
+    inviters.check_inviter(creator, [p.email for p in players])
+    tr, tokens, rows = prepare_game(
+        engine_id, players, options, clock, creator, rated, creator_key, start_at, unfilled
+    )
+    commit(tr, [*rows, *([lambda: answer_row(tr.game, tokens)] if answer_row else [])])
+    return tr.game, tokens
+
+
+def prepare_game(
+    engine_id: str,
+    players: list[NewPlayer],
+    options: dict | None,
+    clock: dict | None = None,
+    creator: Account | None = None,
+    rated: bool = False,
+    creator_key: str = "anonymous",
+    start_at: datetime | None = None,
+    unfilled: str = "cancel",
+) -> tuple[Transition, list[str], list[Any]]:
+    """Validate a new game and build it, its seats and its first events, writing
+    nothing but the invitations' address rows into the session (the one check of every
+    creation: single, bulk, campaign); the caller writes the transition with the rows
+    returned (:func:`arbiter.games.commit.commit` or ``stage``), and has checked
+    the inviter of the whole request first
+    (:func:`arbiter.accounts.inviters.check_inviter`).
+
+    :param rated: the game updates its players' ratings when it ends
+        (:mod:`arbiter.accounts.ratings`).
+    :returns: the settled transition of the new game (version 0), the seat tokens,
+        and the invitations and invitation mails to write with it.
+    :raises: as :func:`create_game`, Unprocessable ``duplicate-player-name``,
+        ``duplicate-player-email`` (:func:`check_players`), Unprocessable
+        ``unrated-seat`` for a rated game whose seats are not all different accounts,
+        and ArbiterError 422 ``bad-start`` for a ``start_at`` that is not in the future.
+    """
+    engine = engine_for(engine_id)
+    invitations.check_policy(unfilled, start_at)
+    time_control = clocks.load_config(clock)
+    loaded = engine.load_options(len(players), options)
+    check_players(players)
+    state = engine.setup(len(players), loaded)
+    seed = fairness.new_seed()
+    tokens = [access.new_token() for _ in players]
+    game = Game(
+        id=secrets.token_hex(8),
+        engine=engine.id,
+        engine_version=engine.version,
+        status="active",
+        version=0,
+        options=loaded,
+        clock=time_control,
+        seed=seed,
+        seed_commitment=fairness.commitment(seed),
+        state=state,
+        prompt={},
+        prompt_since=0,
+    )
+    game.creator_token = access.new_token()
+    game.creator_token_hash = access.token_hash(game.creator_token)
+    game.creator_account_id = creator.id if creator else None
+    game.start_at, game.unfilled = start_at, unfilled
+    game.seats = [_seat(i, p, t) for i, (p, t) in enumerate(zip(players, tokens))]
+    if rated:
+        ratings.check_rated(game.seats)
+    game.rated = rated
+    invites, invite_mails = invitations.invite_seats(game, creator, creator_key)
+    if unfilled == "cancel" and any(i.status != "pending" for i in invites):
+        db.session.rollback()
+        raise Unprocessable(
+            "One of the addresses does not accept invitations; choose "
+            "another player or unfilled: start.",
+            code="invitation-refused",
+        )
+    if any(i.status == "pending" for i in invites) or start_at is not None:
+        game.status = "waiting"  # until its invited seats answer, or start_at
+    tr = Transition(game, engine, state)
+    tr.events.append(
+        NewEvent(
+            "game-created",
+            None,
+            {
+                "engine": engine.id,
+                "engine_version": engine.version,
+                "options": loaded,
+                "players": [p.name for p in players],
+                "seed_commitment": game.seed_commitment,
+            },
+        )
+    )
+    tr.events.extend(NewEvent("seat-joined", i, {"name": p.name}) for i, p in enumerate(players))
+    if game.status == "waiting" and clocks.config(game)["type"] != "none":
+        tr.events.append(NewEvent("clock-paused", None, {"by": "invitations"}))
+    settle(tr, set(), roll=False)
+    return tr, tokens, [*invites, *invite_mails]
+
+
+def _seat(number: int, player: NewPlayer, token: str) -> Seat:
+    """Return a new seat; linked to the account of its email address, if any."""
+    account = accounts.account_by_address(player.email)
+    return Seat(
+        seat=number,
+        name=player.name,
+        email=player.email,
+        tz=player.tz or (account.tz if account else None),
+        token_hash=access.token_hash(token),
+        account_id=account.id if account else None,
+        mail_off=account.mail_off if account else False,
+        digest=account.digest if account else False,
+    )
+
+
+WITH_SEATS = (joinedload(Game.seats),)
+"""The loader options of a game read with its seats, built once (options are
+immutable)."""
+BY_ID = {
+    True: sa.select(Game).options(*WITH_SEATS).where(Game.id == sa.bindparam("game_id")),
+    False: sa.select(Game)
+    .options(joinedload(Game.seats), defer(Game.state))
+    .where(Game.id == sa.bindparam("game_id")),
+}
+""":func:`get_game`'s SELECT, with the state (True) or without (False): built once,
+so its cache key is computed once (``Session.get`` builds a new statement, and
+computes its key, on every call)."""
+
+
+def get_game(game_id: str, with_state: bool = True) -> Game:
+    """Return the game ``game_id`` with its seats, in one SELECT (none when the
+    session holds it already, unexpired, as ``Session.get`` would).
+
+    :param with_state: False leaves the (large) state snapshot unread until it is
+        first used, for readers that need only the summary columns.
+    :raises NotFound: ``game-not-found``.
+    """
+    held = db.session.identity_map.get(sa.inspect(Game).identity_key_from_primary_key([game_id]))
+    if held is not None and not sa.inspect(held).expired:
+        return held
+    game = db.session.execute(BY_ID[with_state], {"game_id": game_id}).unique().scalar_one_or_none()
+    if game is None:
+        raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
+    return game
+
+
+def preload(game_id: str, scope: str, key: str | None) -> Game:
+    """Read now what the request's :func:`load_with_answer` will ask for, and keep it
+    for that call (once): the request guard authenticates against the game this reads,
+    before the body is parsed, and the write path still reads once.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    loaded = _read_with_answer(game_id, scope, key)
+    g.setdefault("arbiter_preloaded", {})[(game_id, scope, key)] = loaded
+    return loaded[0]
+
+
+def load_with_answer(
+    game_id: str, scope: str, key: str | None
+) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
+    None), read together in one SELECT (the write path of a move stays at one read);
+    what :func:`preload` read for this request is taken instead, once.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    if has_request_context():
+        kept = g.get("arbiter_preloaded", {}).pop((game_id, scope, key), None)
+        if kept is not None:
+            return kept
+    return _read_with_answer(game_id, scope, key)
+
+
+def _read_with_answer(
+    game_id: str, scope: str, key: str | None
+) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
+    """Read the game, its engine and state, and the stored answer (see above)."""
+    if key is None:
+        return (*load(game_id), None)
+    stored = IdempotentResponse
+    query = (
+        sa.select(Game, stored)
+        .where(Game.id == game_id)
+        .outerjoin(stored, sa.and_(stored.scope == scope, stored.key == key))
+        .options(*WITH_SEATS)
+    )
+    row = db.session.execute(query).unique().first()
+    if row is None:
+        raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
+    return (*_current(row[0]), row[1])
+
+
+def load(game_id: str) -> tuple[Game, Engine, dict]:
+    """Return the game, its engine and its current state (see :func:`_current`)."""
+    return _current(get_game(game_id))
+
+
+def _current(game: Game) -> tuple[Game, Engine, dict]:
+    """Return ``game``, its engine and its state.
+
+    A game keeps the rules of the engine version it was created with: when the engine
+    still plays that version (:meth:`engines.base.Engine.at_version`), the state is the
+    game row's snapshot and the engine returned is the one of that version. When this
+    code no longer plays it, the log is folded again under today's rules and the
+    snapshot (state, prompt, version) is rewritten, once, if the game has not moved
+    meanwhile.
+    """
+    recorded = engines.at_version(game.engine, game.engine_version)
+    if recorded is not None:
+        return game, recorded, game.state
+    game_id = game.id
+    engine = engines.get(game.engine)
+    state = replay(game, engine)
+    renew_snapshot(game, engine, state)
+    return get_game(game_id), engine, state
+
+
+def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
+    """Store ``state`` folded by ``engine`` as the game's snapshot, with its prompt,
+    unless another append moved the game on (then the next load folds again)."""
+    prompt = game.prompt if game.status == "over" else engine.prompt(state).to_json()
+    db.session.execute(
+        sa.update(Game)
+        .where(Game.id == game.id, Game.version == game.version)
+        .values(
+            state=state, engine_version=engine.version, prompt=prompt, prompt_type=prompt["type"]
+        )
+        .execution_options(synchronize_session=False)
+    )
+    db.session.commit()
+    db.session.expire(game)
+
+
+def inputs_of(events: list[Event]) -> list[Input]:
+    """Return the engine inputs (moves and chance outcomes) among logged events."""
+    out = []
+    for e in events:
+        if e.kind == "move":
+            out.append(Input("move", e.seat, e.payload["move"]))
+        elif e.kind == "chance":
+            out.append(Input("chance", None, e.payload["outcome"]))
+    return out
+
+
+def replay(game: Game, engine: Engine) -> dict:
+    """Fold the game's whole log with ``engine`` and return the state."""
+    events = db.session.scalars(
+        sa.select(Event).where(Event.game_id == game.id).order_by(Event.seq)
+    )
+    return fold(engine, len(game.seats), game.options, inputs_of(list(events)))
+
+
+def list_games(
+    status: str | None = None, engine: str | None = None, player: str | None = None
+) -> Any:
+    """Return a select of games, newest first, filtered by status, engine and player
+    name (not email: addresses are never shown or searchable).
+
+    :raises Unprocessable: ``unknown-engine`` (naming the known ones) for an engine
+        there is none of, rather than an empty list (issue 22, item 15).
+    """
+    if engine:
+        engine_for(engine)
+    query = (
+        sa.select(Game)
+        .options(defer(Game.state))  # summaries never show the state
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    )  # one index, read backwards
+    if status:
+        query = query.where(Game.status == status)
+    if engine:
+        query = query.where(Game.engine == engine)
+    if player:
+        query = query.where(Game.seats.any(Seat.name == player))
+    return query

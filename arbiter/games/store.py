@@ -1,0 +1,216 @@
+"""The event store: the only code that writes the game log.
+
+An append adds events after the version it read and moves the game row's snapshot
+forward in one transaction, guarded twice: the game row is updated only ``WHERE
+version = <the version read>``, and ``(game_id, seq)`` is the events' primary key.
+Either guard failing means somebody else appended first: nothing is written and
+:class:`StaleVersion` is raised.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+
+from arbiter.errors import Conflict
+from arbiter.extensions import db
+from arbiter.models import Event, Game
+from arbiter.models.timestamps import utcnow
+
+
+class StaleVersion(Conflict):
+    """The game moved on since it was read (409 ``stale-version``)."""
+
+    code = "stale-version"
+
+
+class RaceLost(StaleVersion):
+    """Another append committed between this one's read and its write (409
+    ``stale-version``); the request may be checked again against the new version.
+    ``read_version`` is the version the losing request was checked against, when the
+    caller records it."""
+
+    read_version: int | None = None
+
+
+@dataclass
+class NewEvent:
+    """An event about to be appended (its ``seq`` is given by the store).
+
+    :param kind: ``game-created``, ``seat-joined``, ``move``, ``chance``,
+        ``resigned``, ``game-over``, ``seed-revealed``.
+    :param seat: the acting seat, ``None`` for the arbiter itself.
+    :param payload: JSON details; :param visible_to: seats that may read the payload
+        before the game is over (``None``: everyone).
+    """
+
+    kind: str
+    seat: int | None
+    payload: dict
+    visible_to: list[int] | None = None
+
+
+def append(
+    game: Game, events: list[NewEvent], snapshot: dict[str, Any], extra_rows: Iterable[Any] = ()
+) -> list[Event]:
+    """Append ``events`` after ``game.version`` and update the game row to ``snapshot``.
+
+    :param snapshot: the game columns to set with the new version (``state``,
+        ``prompt``, ``status``, ``result``, ``prompt_since``, ...).
+    :param extra_rows: other rows written in the same transaction (outbox mails,
+        the idempotent response); a callable among them is called once the events are
+        flushed and returns the row (or a list of rows, or None) to write.
+    :returns: the appended events, as Event objects not in the session (they are
+        written by one Core ``INSERT``, after the snapshot's ``UPDATE``, not by a
+        flush of the unit of work). The caller commits.
+    :raises RaceLost: the game is no longer at ``game.version``; the session has been
+        rolled back.
+    """
+    old = game.version
+    now = utcnow()
+    params = [
+        {
+            "game_id": game.id,
+            "seq": old + i,
+            "kind": e.kind,
+            "seat": e.seat,
+            "payload": e.payload,
+            "visible_to": e.visible_to,
+            "at": now,
+        }
+        for i, e in enumerate(events, start=1)
+    ]
+    values = {**snapshot, "version": old + len(params), "updated_at": now}
+    try:
+        if old == 0:
+            values["created_at"] = now
+            db.session.add(game)
+            for key, value in values.items():
+                setattr(game, key, value)
+            db.session.flush()
+        else:
+            moved = db.session.execute(
+                _update_statement(tuple(sorted(values))),
+                {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}},
+            )
+            if moved.rowcount != 1:
+                raise RaceLost(_stale(game.id))
+        if params:
+            db.session.execute(sa.insert(Event.__table__), params)
+        for extra in extra_rows:
+            extra = extra() if callable(extra) else extra
+            if isinstance(extra, (list, tuple)):
+                db.session.add_all([row for row in extra if row is not None])
+            elif extra is not None:
+                db.session.add(extra)
+        db.session.flush()
+    except (StaleVersion, IntegrityError) as err:
+        db.session.rollback()
+        if isinstance(err, StaleVersion):
+            raise
+        raise RaceLost(_stale(game.id)) from err
+    for key, value in values.items():
+        set_committed_value(game, key, value)  # already written by the UPDATE
+    return [Event(**row) for row in params]
+
+
+@functools.lru_cache(maxsize=64)
+def _update_statement(keys: tuple[str, ...]) -> sa.Update:
+    """Return the snapshot ``UPDATE games`` setting the columns ``keys`` (bound as
+    ``v_<key>``) where ``id = :b_id AND version = :b_old``: a Core statement built
+    once per set of columns, so an append neither coerces its values nor computes a
+    cache key again (SQLAlchemy's compiled cache then serves it), nor goes through
+    the ORM's bulk UPDATE."""
+    table = Game.__table__
+    return (
+        sa.update(table)
+        .where(table.c.id == sa.bindparam("b_id"), table.c.version == sa.bindparam("b_old"))
+        .values({k: sa.bindparam(f"v_{k}", type_=table.c[k].type) for k in keys})
+    )
+
+
+Appended = tuple[Game, list[NewEvent], dict[str, Any], Iterable[Any]]
+"""One game's part of :func:`append_many`: the game as read, its events, its snapshot
+and its extra rows (as :func:`append` takes them)."""
+
+
+def append_many(batch: list[Appended]) -> None:
+    """Append the events of several games, each after the version it was read at, in
+    the caller's transaction, with one statement per kind of row: one ``UPDATE games``
+    sent as an executemany (per set of snapshot columns), one ``INSERT`` of every
+    event, then the extra rows in one flush (the clock sweep's batches:
+    :mod:`arbiter.games.clock_sweep`). Guarded as :func:`append` is (``WHERE version
+    = <read>`` on every game, the events' primary key). The caller commits.
+
+    :raises RaceLost: one of the games is no longer at the version read; the session
+        has been rolled back and nothing of the batch is written.
+    """
+    now = utcnow()
+    events, updates, values_of = [], {}, []
+    for game, new, snapshot, _ in batch:
+        old = game.version
+        events += [
+            {
+                "game_id": game.id,
+                "seq": old + i,
+                "kind": e.kind,
+                "seat": e.seat,
+                "payload": e.payload,
+                "visible_to": e.visible_to,
+                "at": now,
+            }
+            for i, e in enumerate(new, start=1)
+        ]
+        values = {**snapshot, "version": old + len(new), "updated_at": now}
+        values_of.append(values)
+        updates.setdefault(tuple(sorted(values)), []).append(
+            {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}}
+        )
+    try:
+        for keys, params in updates.items():
+            statement = _update_statement(keys)
+            if db.session.execute(statement, params).rowcount != len(params):
+                raise RaceLost(_stale(", ".join(p["b_id"] for p in params)))
+        if events:
+            db.session.execute(sa.insert(Event.__table__), events)
+        for _, _, _, extra_rows in batch:
+            for extra in extra_rows:
+                extra = extra() if callable(extra) else extra
+                if isinstance(extra, (list, tuple)):
+                    db.session.add_all([row for row in extra if row is not None])
+                elif extra is not None:
+                    db.session.add(extra)
+        db.session.flush()
+    except (StaleVersion, IntegrityError) as err:
+        db.session.rollback()
+        if isinstance(err, StaleVersion):
+            raise
+        raise RaceLost(_stale(", ".join(g.id for g, *_ in batch))) from err
+    for (game, *_), values in zip(batch, values_of):
+        for key, value in values.items():
+            set_committed_value(game, key, value)
+
+
+def _stale(game_id: str) -> str:
+    return (
+        f"Game {game_id} has moved on since you read it; "
+        "fetch it again and resubmit against the new version."
+    )
+
+
+def events_after(game_id: str, after: int, limit: int = 1000) -> list[Event]:
+    """Return the events of a game with ``seq > after``, in order (at most ``limit``)."""
+    return list(
+        db.session.scalars(
+            sa.select(Event)
+            .where(Event.game_id == game_id, Event.seq > after)
+            .order_by(Event.seq)
+            .limit(limit)
+        )
+    )

@@ -1,0 +1,187 @@
+"""``Idempotency-Key``: a retried POST gets its first answer again, and writes nothing.
+
+The first answer is stored in the same transaction as the events of the request, keyed
+by ``(scope, key)``; the scope names the route and the caller (the hash of its token,
+or of its client address when it sends none: :func:`caller`), so one caller's key
+never returns another caller's answer. Stored
+answers are sealed (Fernet, from the ``cryptography`` library) with a key derived from
+``SECRET_KEY`` and the Idempotency-Key itself, so the tokens some answers carry are
+never at rest in clear: reading them back needs the client's key.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+
+from arbiter import limits
+from arbiter.errors import Unprocessable
+from arbiter.extensions import db
+from arbiter.games.store import RaceLost, StaleVersion
+from arbiter.models import IdempotentResponse
+
+MIN_KEY = 16
+MAX_KEY = 200
+KEY_PATTERN = f"^[!-~]{{{MIN_KEY},{MAX_KEY}}}$"
+"""An Idempotency-Key: 16 to 200 visible ASCII characters (no space, no control)."""
+
+
+def caller(who) -> str:
+    """Return who a caller is for idempotency scopes: the SHA-256 of its bearer token,
+    or for a caller without a token ``anonymous-<SHA-256 of its client address>`` (the
+    address the rate limits count, :func:`arbiter.limits.caller_key`).
+
+    Callers without a token do not share one scope: an answer stored for one (seat
+    tokens included) is never returned to a caller from another address, whatever
+    key and body it sends. Two clients behind one address (a NAT, a proxy whose
+    ``X-Forwarded-For`` is not trusted) still share a scope there; the 16 characters
+    or more of a random key (a UUID) are what keeps them apart."""
+    if who is not None:
+        return who.token_hash
+    address = limits.caller_key(None)
+    return "anonymous-" + hashlib.sha256(address.encode()).hexdigest()
+
+
+def caller_scope(game_id: str, who) -> str:
+    """Return the idempotency scope of a caller on one game, every route of it:
+    ``seat:<game>:<the caller>`` (:func:`caller`), so one caller's key never returns
+    another caller's answer, and a key a caller used on one route is refused on another
+    (the route is in the request's fingerprint, :func:`request_hash`)."""
+    return f"seat:{game_id}:{caller(who)}"
+
+
+def request_hash(body: Any, route: str | None = None) -> str:
+    """Return the fingerprint of a request: the SHA-256 of its body in canonical JSON,
+    with the method and route (``"POST moves"``) when given."""
+    fingerprint = body if route is None else [route, body]
+    # default=str: a loaded body may hold datetimes (start_at) and the like; their ISO
+    # text is as canonical as the JSON they came from
+    canonical = json.dumps(fingerprint, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _fernet(scope: str, key: str) -> Fernet:
+    """Return the cipher for one ``(scope, key)``: its key is HMAC-SHA256 of them under
+    ``SECRET_KEY``."""
+    secret = current_app.config["SECRET_KEY"].encode()
+    digest = hmac.new(secret, f"{scope}\n{key}".encode(), hashlib.sha256).digest()
+    return Fernet(base64.urlsafe_b64encode(digest))
+
+
+def seal(scope: str, key: str, answer: dict) -> dict:
+    """Return ``answer`` sealed for storage: ``{"sealed": "<Fernet token>"}``."""
+    token = _fernet(scope, key).encrypt(json.dumps(answer).encode())
+    return {"sealed": token.decode()}
+
+
+def unseal(scope: str, key: str, stored_body: dict) -> dict:
+    """Return the answer sealed by :func:`seal`.
+
+    :raises Unprocessable: ``idempotency-key-reused`` when it cannot be opened (the
+        service's ``SECRET_KEY`` changed since).
+    """
+    try:
+        return json.loads(_fernet(scope, key).decrypt(stored_body["sealed"].encode()))
+    except (InvalidToken, KeyError) as err:
+        raise Unprocessable(
+            "This Idempotency-Key was used before and its answer can no "
+            "longer be read; use a new key.",
+            code="idempotency-key-reused",
+        ) from err
+
+
+LOOK_UP = object()
+"""``known`` of :func:`stored` / :func:`once`: the stored answer has not been read yet."""
+
+
+def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP) -> tuple[int, dict] | None:
+    """Return the stored ``(status, body)`` for ``(scope, key)``, if any.
+
+    :param known: the stored row (or None: there is none) when the caller already
+        read it with the game (:func:`arbiter.games.games.load_with_answer`).
+
+    :raises Unprocessable: ``idempotency-key-reused`` when the key was used with
+        another body, or ``bad-idempotency-key`` when it is too short or too long.
+    """
+    if not re.fullmatch(KEY_PATTERN, key):
+        raise Unprocessable(
+            f"An Idempotency-Key must be {MIN_KEY} to {MAX_KEY} visible ASCII "
+            "characters (a random UUID is a good one).",
+            code="bad-idempotency-key",
+        )
+    row = db.session.get(IdempotentResponse, (scope, key)) if known is LOOK_UP else known
+    if row is None:
+        return None
+    if row.request_hash != digest:
+        raise Unprocessable(
+            "This Idempotency-Key was already used for a different request.",
+            code="idempotency-key-reused",
+        )
+    return row.status, unseal(scope, key, row.body)
+
+
+def once(
+    scope: str,
+    key: str | None,
+    body: Any,
+    run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]],
+    known: Any = LOOK_UP,
+    route: str | None = None,
+) -> tuple[int, dict]:
+    """Run ``run`` at most once per ``(scope, key)``; return its ``(status, body)``.
+
+    ``run`` receives a function that builds the row to store with its answer; it
+    must write that row in the same transaction as its events. Without a key ``run``
+    just runs. A concurrent twin that loses the race gets the winner's answer. Call it
+    only once the caller is identified, with the caller in ``scope``. ``known``: see
+    :func:`stored`. ``route``: the method and route (``"POST resign"``) of a scope
+    that several routes share, so that a key used on one is refused on another (422
+    ``idempotency-key-reused``).
+    """
+    if key is None:
+        return run(lambda status, answer: None)
+    digest = request_hash(body, route)
+    first = stored(scope, key, digest, known)
+    if first:
+        return first
+
+    def row(status: int, answer: dict) -> IdempotentResponse:
+        return IdempotentResponse(
+            scope=scope, key=key, request_hash=digest, status=status, body=seal(scope, key, answer)
+        )
+
+    try:
+        return run(row)
+    except StaleVersion:
+        first = stored(scope, key, digest)
+        if first:
+            return first
+        raise
+
+
+def commit_answer(stored: IdempotentResponse | None, what: str) -> None:
+    """Add ``stored`` (the row :func:`once` gave ``run`` to build, None without a key)
+    to the session and commit it with the request's writes; roll back on any failure.
+
+    :param what: what the request made, for the loser of a race ("created this batch").
+    :raises arbiter.games.store.RaceLost: a twin request with the same key committed first.
+    """
+    try:
+        if stored is not None:
+            db.session.add(stored)
+        db.session.commit()
+    except IntegrityError as err:
+        db.session.rollback()
+        raise RaceLost(f"Another request with this Idempotency-Key {what} meanwhile.") from err
+    except BaseException:
+        db.session.rollback()
+        raise
