@@ -20,9 +20,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import bodies, config, database, errors, guards, limits, queue, unavailable, web
+    from arbiter import (
+        bodies,
+        config,
+        database,
+        errors,
+        follow_ups,
+        guards,
+        limits,
+        queue,
+        unavailable,
+        web,
+    )
     from arbiter.extensions import api, db, migrate
-    from arbiter.hooks import webhooks
     from arbiter.mail import consent  # noqa: F401 - the outbox's consent check
     from arbiter.resources import guard, register_blueprints
     from arbiter.resources.examples import ExamplesPlugin
@@ -94,7 +104,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     web.init_app(app)
     queue.celery_init_app(app)
-    webhooks.install()  # deliveries are enqueued once their transaction commits
+    follow_ups.install()  # what follows a committed transition
     return app
 
 

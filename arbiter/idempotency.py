@@ -1,5 +1,11 @@
 """``Idempotency-Key``: a retried POST gets its first answer again, and writes nothing.
 
+This is a piece of the channels' edge: a context function never sees it. The edge
+calls :func:`answer` with what its channel has (the REST request's key and body, a
+web form's key) and a function that runs the context function with a
+:class:`~arbiter.uow.UnitOfWork` holding a :class:`Keeper`; the unit of work writes
+the answer row when it commits the events.
+
 The first answer is stored in the same transaction as the events of the request, keyed
 by ``(scope, key)``; the scope names the route and the caller (the hash of its token,
 or of its client address when it sends none: :func:`caller`), so one caller's key
@@ -17,6 +23,7 @@ import hmac
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -28,6 +35,7 @@ from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.games.store import RaceLost, StaleVersion
 from arbiter.models import IdempotentResponse
+from arbiter.uow import AnswerRace
 
 MIN_KEY = 16
 MAX_KEY = 200
@@ -161,7 +169,84 @@ def once(
 
     try:
         return run(row)
-    except StaleVersion:
+    except (StaleVersion, AnswerRace):
+        first = stored(scope, key, digest)
+        if first:
+            return first
+        raise
+
+
+class Answered(Exception):
+    """A twin request with the same key has answered (raised by
+    :meth:`Keeper.replayed`): its stored ``status`` and ``body`` are the answer."""
+
+    def __init__(self, status: int, body: dict) -> None:
+        super().__init__(status)
+        self.status, self.body = status, body
+
+
+@dataclass
+class Keeper:
+    """What a unit of work needs to keep a request's answer
+    (:class:`arbiter.uow.AnswerKeeper`): the ``(scope, key)``, the request's
+    fingerprint, and how the channel answers a result (``status`` and ``dump``, the
+    result as its JSON body)."""
+
+    scope: str
+    key: str
+    digest: str
+    status: int
+    dump: Callable[[Any], dict]
+
+    def row(self, result: Any) -> IdempotentResponse:
+        """Return the row storing ``result``'s answer, sealed (:func:`seal`)."""
+        return IdempotentResponse(
+            scope=self.scope,
+            key=self.key,
+            request_hash=self.digest,
+            status=self.status,
+            body=seal(self.scope, self.key, self.dump(result)),
+        )
+
+    def replayed(self) -> None:
+        """:raises Answered: the answer a twin request stored meanwhile, if any."""
+        first = stored(self.scope, self.key, self.digest)
+        if first:
+            raise Answered(*first)
+
+
+def answer(
+    scope: str,
+    key: str | None,
+    fingerprint: Any,
+    status: int,
+    dump: Callable[[Any], dict],
+    act: Callable[[Keeper | None], Any],
+    known: Any = LOOK_UP,
+    route: str | None = None,
+) -> tuple[int, dict]:
+    """Answer a request at most once per ``(scope, key)``: the stored ``(status,
+    body)`` of its first time, else ``act``'s result as ``(status, dump(result))``.
+
+    :param fingerprint: what the channel received (the REST body, a form's fields),
+        hashed with ``route`` (:func:`request_hash`): the same key with another
+        request is refused (422 ``idempotency-key-reused``).
+    :param act: runs the context function with ``UnitOfWork(keeper=keeper)``
+        (``keeper`` None without a key) and returns its result.
+    :param known: the stored row read with the game by the guard, if it was.
+    :raises Unprocessable: ``bad-idempotency-key``, ``idempotency-key-reused``.
+    """
+    if key is None:
+        return status, dump(act(None))
+    digest = request_hash(fingerprint, route)
+    first = stored(scope, key, digest, known)
+    if first:
+        return first
+    try:
+        return status, dump(act(Keeper(scope, key, digest, status, dump)))
+    except Answered as twin:
+        return twin.status, twin.body
+    except (StaleVersion, AnswerRace):
         first = stored(scope, key, digest)
         if first:
             return first

@@ -22,6 +22,7 @@ from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, Rating, Seat
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.uow import Appended, UnitOfWork
 
 MODEL = PlackettLuce()
 """The rating model, with openskill's defaults."""
@@ -201,3 +202,10 @@ def _first_round_timeout(game_id: str) -> int | None:
         .order_by(Event.seq)
     )
     return next((seat for seat, p in moves if (p.get("timeout") or {}).get("round")), None)
+
+
+def rate_game(uow: UnitOfWork, appended: Appended) -> None:
+    """Staged handler (:mod:`arbiter.follow_ups`): a rated game that ended updates its
+    players' ratings in the transaction that ends it (:func:`game_over`)."""
+    if appended.result is not None:
+        uow.session.add_all(game_over(appended.game, appended.result))

@@ -28,12 +28,13 @@ import sqlalchemy as sa
 
 from arbiter.extensions import db
 from arbiter.games import clock
-from arbiter.games.commit import commit, stage
+from arbiter.games.commit import commit, write
 from arbiter.games.games import load
 from arbiter.games.store import NewEvent, StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Event
 from arbiter.models.timestamps import iso
+from arbiter.uow import UnitOfWork
 from engines.base import Decision
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ def _moved(game_id: str, seat: int) -> bool:
 
 
 def stage_replacement(
-    game_id: str, seat: int, tournament_id: str, by: str = "entrant"
+    uow: UnitOfWork, game_id: str, seat: int, tournament_id: str, by: str = "entrant"
 ) -> tuple | None:
     """Resign ``seat`` of ``game_id`` for its withdrawn player, in the caller's
     transaction (not committed: the caller commits it with the tournament's
@@ -134,15 +135,14 @@ def stage_replacement(
     who withdrew the entry; the ``resigned`` event keeps it (an organiser's withdrawal
     is not the player's resignation: :func:`arbiter.accounts.ratings.reliability`).
 
-    :returns: the arguments of :func:`arbiter.games.commit.after_commit` to call
-        once committed, or None when there is nothing to do (the game is over or the
-        seat had already resigned).
+    :returns: whether the seat was resigned (False: the game is over or the seat had
+        already resigned); written in ``uow``, which the caller commits.
     :raises StaleVersion: the game moved meanwhile; the session has been rolled back
         (everything the caller staged with it is gone too).
     """
     game, engine, state = load(game_id)
     if game.status != "active" or game.seats[seat].resigned:
-        return None
+        return False
     tr = Transition(game, engine, state)
     tr.events.append(
         NewEvent(
@@ -158,5 +158,5 @@ def stage_replacement(
     )
     game.seats[seat].resigned = True
     settle(tr, game.resigned, roll=False)
-    _, after = stage(tr)
-    return after
+    write(uow, tr)
+    return True

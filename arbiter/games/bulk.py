@@ -21,7 +21,8 @@ from arbiter.accounts import identity, inviters
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import games, invitations, reading
-from arbiter.games.commit import after_commit, stage
+from arbiter.games.commit import write
+from arbiter.uow import UnitOfWork
 from engines.base import EngineError
 
 
@@ -82,23 +83,23 @@ def new_games(
     creator_key = limits.caller_key(creator)
 
     def run(row):
-        staged = stage_games(specs, account, creator_key)
-        answer = {"games": [reading.created(game, tokens) for game, tokens, _ in staged]}
-        pending = [after for _, _, after in staged]
-        idempotency.commit_answer(row(201, answer), "created this batch")
-        for after in pending:
-            after_commit(*after)
+        uow = UnitOfWork()
+        staged = stage_games(uow, specs, account, creator_key)
+        answer = {"games": [reading.created(game, tokens) for game, tokens in staged]}
+        stored = row(201, answer)
+        if stored is not None:
+            uow.session.add(stored)
+        uow.commit()
         return 201, answer
 
     return idempotency.once(scope, key, body, run)
 
 
 def stage_games(
-    specs: list[GameSpec], account=None, creator_key: str = "anonymous"
-) -> list[tuple[Any, list[str], tuple]]:
+    uow: UnitOfWork, specs: list[GameSpec], account=None, creator_key: str = "anonymous"
+) -> list[tuple[Any, list[str]]]:
     """Check every game of ``specs`` as a single creation would, then write them all
-    into the open transaction (nothing is committed: the caller commits, then calls
-    :func:`arbiter.games.commit.after_commit` with each game's ``after``). Bulk
+    into ``uow``'s transaction (nothing is committed: the caller commits ``uow``). Bulk
     creation and a tournament's rounds (``arbiter/tournaments/tournaments.py``) both create
     their games through this.
 
@@ -106,7 +107,7 @@ def stage_games(
     :param creator_key: who creates (:func:`arbiter.limits.caller_key`), for the
         invitation limit: a seat whose address is not an account's is invited with
         consent, as in single creation, and its game waits for the answer.
-    :returns: ``(game, seat tokens, after)`` per game, in order.
+    :returns: ``(game, seat tokens)`` per game, in order.
     :raises arbiter.errors.Unauthorized: ``sign-in-to-invite`` (no account creates,
         and a seat names an address that has no account); :raises
         arbiter.errors.TooManyRequests: ``invitation-budget``: the batch's invited
@@ -121,7 +122,8 @@ def stage_games(
     staged = []
     try:
         for tr, tokens, rows in prepared:
-            staged.append((tr.game, tokens, stage(tr, rows)[1]))
+            write(uow, tr, rows)
+            staged.append((tr.game, tokens))
     except BaseException:
         db.session.rollback()
         raise

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
+from arbiter import queue
 from arbiter.extensions import db
 from arbiter.games.commit import commit
 from arbiter.games.games import load
@@ -14,6 +16,7 @@ from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
 from arbiter.models.timestamps import utcnow
+from arbiter.uow import Appended
 
 log = logging.getLogger(__name__)
 
@@ -47,3 +50,11 @@ def stalled_chances(older_than_seconds: float) -> list[tuple[str, int]]:
         )
     ).all()
     return [(r.id, r.version) for r in rows]
+
+
+def roll_next(appended: Sequence[Appended]) -> None:
+    """Committed handler (:mod:`arbiter.follow_ups`): enqueue the roll of each game
+    that now waits for chance, with the version it waits at."""
+    for a in appended:
+        if a.prompt["type"] == "chance":
+            queue.enqueue(queue.RESOLVE_CHANCE, a.game_id, a.version)

@@ -48,13 +48,14 @@ import engines
 from arbiter import queue
 from arbiter.extensions import db
 from arbiter.games import clock
-from arbiter.games.commit import commit, commit_many
+from arbiter.games.commit import commit, write_many
 from arbiter.games.games import load
 from arbiter.games.store import NewEvent, StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.mail import identity
 from arbiter.models import ClockOutage, ClockReminder, ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.uow import UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -242,7 +243,7 @@ def enforce_due(
     One ``SELECT .. WHERE id IN (..) AND deadline <= now AND status = 'active' FOR
     UPDATE SKIP LOCKED`` claims them (PostgreSQL: a game another sweeper or a move
     holds is skipped, and it stays locked until this commit), then their timeouts or
-    outage extensions are written together (:func:`arbiter.games.commit.commit_many`).
+    outage extensions are written together (:func:`arbiter.games.commit.write_many`).
     When anything in the batch fails (a move that won the race on SQLite, an engine
     error), the batch is rolled back and its games are enforced one by one, as before
     batching: exactly once either way, a broken game never stops the others.
@@ -270,10 +271,10 @@ def enforce_due(
             else:
                 plans.append(tr)
             outcomes.append(outcome)
+        uow = UnitOfWork()
         if plans:
-            commit_many(plans)
-        else:
-            db.session.commit()
+            write_many(uow, plans)
+        uow.commit()
     except Exception:  # noqa: BLE001 - one by one: a broken game must not stop the others
         db.session.rollback()
         log.warning(

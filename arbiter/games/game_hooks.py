@@ -12,8 +12,10 @@ from datetime import datetime
 
 from flask import current_app
 
+from arbiter.hooks import webhooks
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
+from arbiter.uow import Appended, UnitOfWork
 
 
 def _link(game: Game) -> str:
@@ -50,3 +52,16 @@ def game_over(game: Game, result: dict, version: int) -> tuple[dict, list[str]]:
         "record": _link(game) + "/record",
     }
     return payload, [*(s.account_id for s in game.seats), game.creator_account_id]
+
+
+def post_hooks(uow: UnitOfWork, appended: Appended) -> None:
+    """Staged handler (:mod:`arbiter.follow_ups`): write the web hook deliveries of a
+    transition (``turn`` for a new decision or a game that starts, ``game_over``),
+    in its transaction. A game that is not active gets none."""
+    a = appended
+    if a.prompt["type"] == "idle":
+        return
+    if a.result is not None:
+        webhooks.notify(uow, "game_over", *game_over(a.game, a.result, a.version))
+    elif a.prompt["type"] == "decision" and (a.new_prompt or a.started):
+        webhooks.notify(uow, "turn", *turn(a.game, a.prompt, a.since, a.deadline))

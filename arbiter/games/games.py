@@ -9,7 +9,6 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from flask import g, has_request_context
 from sqlalchemy.orm import defer, joinedload
 
 import engines
@@ -17,12 +16,13 @@ from arbiter import fairness
 from arbiter.accounts import accounts, inviters, ratings
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import access, invitations
+from arbiter.games import access, invitations, store
 from arbiter.games import clock as clocks
-from arbiter.games.commit import commit
+from arbiter.games.commit import write
 from arbiter.games.store import NewEvent
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
+from arbiter.uow import UnitOfWork
 from engines.base import Engine, Input, fold
 
 
@@ -132,7 +132,11 @@ def create_game(
     tr, tokens, rows = prepare_game(
         engine_id, players, options, clock, creator, rated, creator_key, start_at, unfilled
     )
-    commit(tr, [*rows, *([lambda: answer_row(tr.game, tokens)] if answer_row else [])])
+    uow = UnitOfWork()
+    write(uow, tr, rows)
+    if answer_row:
+        uow.session.add_all(store.rows_of([answer_row(tr.game, tokens)]))
+    uow.commit()
     return tr.game, tokens
 
 
@@ -270,38 +274,16 @@ def get_game(game_id: str, with_state: bool = True) -> Game:
     return game
 
 
-def preload(game_id: str, scope: str, key: str | None) -> Game:
-    """Read now what the request's :func:`load_with_answer` will ask for, and keep it
-    for that call (once): the request guard authenticates against the game this reads,
-    before the body is parsed, and the write path still reads once.
-
-    :raises NotFound: ``game-not-found``.
-    """
-    loaded = _read_with_answer(game_id, scope, key)
-    g.setdefault("arbiter_preloaded", {})[(game_id, scope, key)] = loaded
-    return loaded[0]
-
-
 def load_with_answer(
     game_id: str, scope: str, key: str | None
 ) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
     """Return what :func:`load` does and the stored answer of ``(scope, key)`` (or
-    None), read together in one SELECT (the write path of a move stays at one read);
-    what :func:`preload` read for this request is taken instead, once.
+    None), read together in one SELECT: a channel's edge reads both before the body
+    is parsed (its guard authenticates against the game), and hands the game to the
+    context function, so a move's write path stays at one read.
 
     :raises NotFound: ``game-not-found``.
     """
-    if has_request_context():
-        kept = g.get("arbiter_preloaded", {}).pop((game_id, scope, key), None)
-        if kept is not None:
-            return kept
-    return _read_with_answer(game_id, scope, key)
-
-
-def _read_with_answer(
-    game_id: str, scope: str, key: str | None
-) -> tuple[Game, Engine, dict, IdempotentResponse | None]:
-    """Read the game, its engine and state, and the stored answer (see above)."""
     if key is None:
         return (*load(game_id), None)
     stored = IdempotentResponse

@@ -1,24 +1,28 @@
-"""Submitting moves and resigning."""
+"""Submitting moves and resigning: the commands, their checks and their results.
+
+A channel (REST route, web form, mail command) makes a :class:`SubmitMove` or a
+:class:`Resign` and calls :func:`submit_move` or :func:`resign` with a
+:class:`~arbiter.uow.UnitOfWork`; what follows the commit is the unit of work's.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
-from arbiter import idempotency, metrics
+from arbiter import metrics
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import clock
 from arbiter.games.commit import commit
-from arbiter.games.games import load_with_answer
+from arbiter.games.games import load
 from arbiter.games.store import NewEvent, RaceLost, StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import iso, utcnow
-from engines.base import Decision, EngineError
-
-MISSING = object()
-"""No ``move`` in the request (``None`` is a JSON value a client may send)."""
+from arbiter.uow import UnitOfWork
+from engines.base import Decision, Engine, EngineError
 
 RACE_RETRIES = 3
 """How often a move that lost a race is checked again against the new version."""
@@ -94,167 +98,182 @@ def check_turn_clock(game: Game, seat: int) -> None:
         )
 
 
-def read_move(engine, state: dict, seat: int, move: Any, text: str | None) -> Any:
-    """Return the move of a request: ``move`` as JSON, or ``text`` parsed by the engine.
+@dataclass(frozen=True)
+class Notation:
+    """A move written in the game's notation (``engine.parse``), read against the
+    state it is checked on."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class SubmitMove:
+    """A seat's move, from any channel.
+
+    :param caller: a principal (:mod:`arbiter.accounts.identity`) or a raw bearer
+        token (seat token, or a personal token of the seat's account with
+        ``games:play``).
+    :param move: the move as JSON (as ``/legal-moves`` lists it; ``None`` is a JSON
+        value too), or a :class:`Notation`.
+    :param expected_version: the version the move was made against (see
+        :func:`check_version`); None: the version it is first checked on.
+    :param via: how the move came when not by REST (``{"channel": "mail",
+        "message_id": ...}``), recorded in the move event's payload.
+    """
+
+    game_id: str
+    caller: Any
+    move: Any
+    expected_version: int | None = None
+    via: dict | None = None
+
+
+@dataclass(frozen=True)
+class MoveAccepted:
+    """A recorded move: its event's ``seq``, the game's ``version`` after it (and what
+    the arbiter did right after: timeout moves of resigned seats, the end), its
+    ``status`` (``active`` | ``over``), the move in words, the seats to act now."""
+
+    seq: int
+    version: int
+    status: str
+    text: str
+    to_act: list[int]
+
+
+@dataclass(frozen=True)
+class Resign:
+    """A seat's resignation: ``caller`` as in :class:`SubmitMove`."""
+
+    game_id: str
+    caller: Any
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """A recorded resignation: its event's ``seq``, the game's ``version`` and
+    ``status`` after it."""
+
+    seq: int
+    version: int
+    status: str
+
+
+Loaded = tuple[Game, Engine, dict]
+"""A game as read, its engine and its state (:func:`arbiter.games.games.load`)."""
+
+
+def move_of(fields: dict) -> Any:
+    """Return the move a request's ``fields`` give: ``move`` (JSON) or ``text`` (a
+    :class:`Notation`).
 
     :raises Unprocessable: ``missing-move`` (neither) or ``move-and-text`` (both).
-    :raises engines.base.InvalidMove: the text cannot be read.
     """
-    if move is not MISSING and text is not None:
+    if "move" in fields and fields.get("text") is not None:
         raise Unprocessable("Send 'move' or 'text', not both.", code="move-and-text")
-    if move is MISSING and text is None:
+    if "move" in fields:
+        return fields["move"]
+    if fields.get("text") is None:
         raise Unprocessable(
             "Send either 'move' (as /legal-moves lists it) or 'text' (in the game's notation).",
             code="missing-move",
         )
-    return move if move is not MISSING else engine.parse(text, state, seat)
+    return Notation(fields["text"])
 
 
-def submit_move(
-    game_id: str,
-    token: identity.Principal | str | None,
-    move: Any,
-    expected_version: int | None,
-    idempotency_key: str | None = None,
-    text: str | None = None,
-    body: Any = None,
-    via: dict | None = None,
-) -> tuple[int, dict]:
-    """Validate and record a seat's move, given as JSON (``move``) or in the engine's
-    notation (``text``, read against the state the move is checked on); return
-    ``(201, {"seq", "version", ...})``.
+def submit_move(uow: UnitOfWork, command: SubmitMove, loaded: Loaded | None = None) -> MoveAccepted:
+    """Validate and record a seat's move; commit ``uow``.
 
-    ``token`` is the caller: a principal (:mod:`arbiter.accounts.identity`) or a raw
-    bearer token (seat token, or a personal token of the seat's account with
-    ``games:play``). ``body`` is the request as sent (hashed for the Idempotency-Key). A move
-    without
-    ``expected_version`` that loses a race is retried as if made against the version
-    it was first checked on, so it is never applied to another prompt. ``via`` says
-    how the move came when not by REST (``{"channel": "mail", "message_id": ...}``);
-    it is recorded in the move event's payload.
+    ``loaded`` is the game as the channel's edge read it (its guard authenticates
+    against it), else it is read here. A move without ``expected_version`` that loses
+    a race is checked again as if made against the version it was first checked on,
+    so it is never applied to another prompt.
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     :raises arbiter.errors.Forbidden: an account token without the scope or the seat.
-    :raises StaleVersion: ``expected_version`` is no longer current (see
-        :func:`check_version`); a move made against a current version that loses a race
-        to another append is checked again, up to ``RACE_RETRIES`` times.
+    :raises arbiter.games.store.StaleVersion: ``expected_version`` is no longer
+        current (:func:`check_version`); a move that loses a race to another append is
+        checked again, up to ``RACE_RETRIES`` times.
     :raises engines.base.EngineError: the move is unreadable or illegal.
     """
-    request = (
-        body
-        if body is not None
-        else {"move": move, "text": text, "expected_version": expected_version}
-    )
     try:
-        answer = _submit_with_retries(
-            game_id, token, move, text, expected_version, idempotency_key, request, via
-        )
+        accepted = _with_retries(uow, command, loaded, _move)
     except (ArbiterError, EngineError) as refused:
         metrics.move_refused(refused.code)
         raise
     metrics.move_accepted()
-    return answer
+    return accepted
 
 
-def _submit_with_retries(
-    game_id: str,
-    token: str | None,
-    move: Any,
-    text: str | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    request: Any,
-    via: dict | None = None,
-) -> tuple[int, dict]:
-    """:func:`_submit`, checked again after a lost race (see :func:`submit_move`)."""
-    for attempt in range(RACE_RETRIES + 1):
+def _with_retries(uow: UnitOfWork, command, loaded: Loaded | None, attempt):
+    """Run ``attempt(uow, command, loaded)``, again on a lost race (see
+    :func:`submit_move`), unless a twin request answered meanwhile."""
+    for tries in range(RACE_RETRIES + 1):
         try:
-            return _submit(
-                game_id, token, move, text, expected_version, idempotency_key, request, via
-            )
+            return attempt(uow, command, loaded or load(command.game_id))
         except RaceLost as lost:
-            if attempt == RACE_RETRIES:
+            if tries == RACE_RETRIES:
                 raise
-            if expected_version is None:
-                expected_version = lost.read_version
+            uow.replayed()
+            loaded = None
+            if getattr(command, "expected_version", 0) is None:
+                command = replace(command, expected_version=lost.read_version)
     raise AssertionError("unreachable")
 
 
-def _submit(
-    game_id: str,
-    token: str | None,
-    move: Any,
-    text: str | None,
-    expected_version: int | None,
-    idempotency_key: str | None,
-    request: Any,
-    via: dict | None = None,
-) -> tuple[int, dict]:
-    """Load the game and record the move once (see :func:`submit_move`).
+def _move(uow: UnitOfWork, command: SubmitMove, loaded: Loaded) -> MoveAccepted:
+    """Check and record the move once against the game as ``loaded``.
 
     :raises RaceLost: with ``read_version``, the version this attempt checked against.
     """
-    who = identity.as_principal(token)
-    scope = idempotency.caller_scope(game_id, who)
-    game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
-    seat = identity.seat_for(game, who)
-
-    def run(row):
-        read_version = game.version
-        check_active(game)
-        check_version(game, expected_version, seat.seat)
-        check_turn_clock(game, seat.seat)
-        chosen = read_move(engine, state, seat.seat, move, text)
-        tr = Transition(game, engine, state)
-        tr.move(seat.seat, chosen, **({"via": via} if via else {}))
-        seq = tr.next_seq - 1
-        settle(tr, game.resigned, roll=False)
-        after = tr.prompt() if tr.result is None else None
-        answer = {
-            "seq": seq,
-            "version": game.version + len(tr.events),
-            "status": "over" if tr.result else "active",
-            "text": tr.events[0].payload["text"],
-            "to_act": sorted(after.seats) if isinstance(after, Decision) else [],
-        }
-        try:
-            commit(tr, [row(201, answer)])
-        except RaceLost as lost:
-            lost.read_version = read_version
-            raise
-        return 201, answer
-
-    return idempotency.once(scope, idempotency_key, request, run, known, "POST moves")
+    game, engine, state = loaded
+    seat = identity.seat_for(game, identity.as_principal(command.caller))
+    read_version = game.version
+    check_active(game)
+    check_version(game, command.expected_version, seat.seat)
+    check_turn_clock(game, seat.seat)
+    move = command.move
+    chosen = engine.parse(move.text, state, seat.seat) if isinstance(move, Notation) else move
+    tr = Transition(game, engine, state)
+    tr.move(seat.seat, chosen, **({"via": command.via} if command.via else {}))
+    seq = tr.next_seq - 1
+    settle(tr, game.resigned, roll=False)
+    after = tr.prompt() if tr.result is None else None
+    accepted = MoveAccepted(
+        seq=seq,
+        version=game.version + len(tr.events),
+        status="over" if tr.result else "active",
+        text=tr.events[0].payload["text"],
+        to_act=sorted(after.seats) if isinstance(after, Decision) else [],
+    )
+    try:
+        commit(tr, uow=uow, result=accepted)
+    except RaceLost as lost:
+        lost.read_version = read_version
+        raise
+    return accepted
 
 
-def resign(
-    game_id: str, token: identity.Principal | str | None, idempotency_key: str | None = None
-) -> tuple[int, dict]:
-    """Resign the token's seat; its later decisions are played by timeout moves and it
-    ranks last; the game ends when at most one seat remains. Returns ``(201, {...})``.
+def resign(uow: UnitOfWork, command: Resign, loaded: Loaded | None = None) -> Resigned:
+    """Resign the caller's seat; its later decisions are played by timeout moves and
+    it ranks last; the game ends when at most one seat remains. Commits ``uow``.
 
     :raises Conflict: ``game-over`` or ``already-resigned``.
     """
-    who = identity.as_principal(token)
-    scope = idempotency.caller_scope(game_id, who)
-    game, engine, state, known = load_with_answer(game_id, scope, idempotency_key)
-    seat = identity.seat_for(game, who)
-
-    def run(row):
-        check_active(game)
-        if seat.resigned:
-            raise Conflict("You have already resigned from this game.", code="already-resigned")
-        tr = Transition(game, engine, state)
-        tr.events.append(NewEvent("resigned", seat.seat, {"name": seat.name}))
-        seq = tr.next_seq - 1
-        seat.resigned = True
-        settle(tr, game.resigned, roll=False)
-        answer = {
-            "seq": seq,
-            "version": game.version + len(tr.events),
-            "status": "over" if tr.result else "active",
-        }
-        commit(tr, [r for r in [row(201, answer)] if r is not None])
-        return 201, answer
-
-    return idempotency.once(scope, idempotency_key, {"resign": True}, run, known, "POST resign")
+    game, engine, state = loaded or load(command.game_id)
+    seat = identity.seat_for(game, identity.as_principal(command.caller))
+    check_active(game)
+    if seat.resigned:
+        raise Conflict("You have already resigned from this game.", code="already-resigned")
+    tr = Transition(game, engine, state)
+    tr.events.append(NewEvent("resigned", seat.seat, {"name": seat.name}))
+    seq = tr.next_seq - 1
+    seat.resigned = True
+    settle(tr, game.resigned, roll=False)
+    resigned = Resigned(
+        seq=seq,
+        version=game.version + len(tr.events),
+        status="over" if tr.result else "active",
+    )
+    commit(tr, uow=uow, result=resigned)
+    return resigned

@@ -10,11 +10,13 @@ from datetime import datetime
 
 from flask import current_app
 
+from arbiter import queue
 from arbiter.accounts import links
 from arbiter.games import outcome
 from arbiter.games.clock import local
 from arbiter.mail import capability, identity
 from arbiter.models import Game, OutboxMail
+from arbiter.uow import Appended, UnitOfWork
 from engines.base import Decision, Engine
 
 
@@ -162,3 +164,22 @@ def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
             )
         )
     return mails
+
+
+def mail_players(uow: UnitOfWork, appended: Appended) -> None:
+    """Staged handler (:mod:`arbiter.follow_ups`): write the mails a transition causes
+    (a new decision's turn mails, the end's mails) in its transaction, each sent once
+    committed. A game that is not active gets none."""
+    a = appended
+    if a.prompt["type"] == "idle":
+        return
+    if a.result is not None:
+        mails = over_mails(a.game, a.engine, a.result)
+    elif a.prompt["type"] == "decision" and a.new_prompt:
+        decision = a.engine.prompt(a.state)
+        mails = turn_mails(a.game, a.engine, a.state, decision, a.version, a.deadlines)
+    else:
+        return
+    uow.session.add_all(mails)
+    for mail in mails:
+        uow.enqueue_row(queue.SEND_MAIL, mail)

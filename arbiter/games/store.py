@@ -63,9 +63,8 @@ def append(
 
     :param snapshot: the game columns to set with the new version (``state``,
         ``prompt``, ``status``, ``result``, ``prompt_since``, ...).
-    :param extra_rows: other rows written in the same transaction (outbox mails,
-        the idempotent response); a callable among them is called once the events are
-        flushed and returns the row (or a list of rows, or None) to write.
+    :param extra_rows: other rows written in the same transaction (an invitation's
+        mail, a seat's new rows), or lists of them; None among them is skipped.
     :returns: the appended events, as Event objects not in the session (they are
         written by one Core ``INSERT``, after the snapshot's ``UPDATE``, not by a
         flush of the unit of work). The caller commits.
@@ -103,12 +102,7 @@ def append(
                 raise RaceLost(_stale(game.id))
         if params:
             db.session.execute(sa.insert(Event.__table__), params)
-        for extra in extra_rows:
-            extra = extra() if callable(extra) else extra
-            if isinstance(extra, (list, tuple)):
-                db.session.add_all([row for row in extra if row is not None])
-            elif extra is not None:
-                db.session.add(extra)
+        db.session.add_all(rows_of(extra_rows))
         db.session.flush()
     except (StaleVersion, IntegrityError) as err:
         db.session.rollback()
@@ -180,12 +174,7 @@ def append_many(batch: list[Appended]) -> None:
         if events:
             db.session.execute(sa.insert(Event.__table__), events)
         for _, _, _, extra_rows in batch:
-            for extra in extra_rows:
-                extra = extra() if callable(extra) else extra
-                if isinstance(extra, (list, tuple)):
-                    db.session.add_all([row for row in extra if row is not None])
-                elif extra is not None:
-                    db.session.add(extra)
+            db.session.add_all(rows_of(extra_rows))
         db.session.flush()
     except (StaleVersion, IntegrityError) as err:
         db.session.rollback()
@@ -195,6 +184,17 @@ def append_many(batch: list[Appended]) -> None:
     for (game, *_), values in zip(batch, values_of):
         for key, value in values.items():
             set_committed_value(game, key, value)
+
+
+def rows_of(extra_rows: Iterable[Any]) -> list[Any]:
+    """Return the rows of ``extra_rows``: rows, lists of rows, None (skipped)."""
+    rows: list[Any] = []
+    for extra in extra_rows:
+        if isinstance(extra, (list, tuple)):
+            rows += [row for row in extra if row is not None]
+        elif extra is not None:
+            rows.append(extra)
+    return rows
 
 
 def _stale(game_id: str) -> str:

@@ -22,11 +22,12 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import Session
 
-from arbiter import idempotency, queue
+from arbiter import idempotency
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.hooks import webhook_urls
 from arbiter.models import Account, Webhook, WebhookDelivery, WebhookRecipient
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.uow import UnitOfWork
 
 EVENTS = ("turn", "game_over", "round_paired", "tournament_over")
 """The events a hook may ask for."""
@@ -36,19 +37,16 @@ DELIVER = "workers.tasks.deliver_webhook"
 
 SEAL_SCOPE = "webhook-secret"
 
-PENDING_KEY = "arbiter_webhook_deliveries"
-"""Where a session keeps the ids of the deliveries it wrote, to enqueue once committed."""
-
 CACHE_KEY = "arbiter_webhook_hooks"
-"""Where a session keeps, for its transaction, the hooks of the accounts it asked for."""
+"""Where a unit of work keeps, for its transaction, the hooks of the accounts it asked for."""
 
 
 # --------------------------------------------------------------------------- events
 
 
-def notify(session: Session, event: str, payload: dict, account_ids: Iterable[str]) -> None:
-    """Write the deliveries of one event to the web hook outbox, in ``session``'s open
-    transaction (the caller commits; once it has, the deliveries are enqueued).
+def notify(uow: UnitOfWork, event: str, payload: dict, account_ids: Iterable[str]) -> None:
+    """Write the deliveries of one event to the web hook outbox, in ``uow``'s
+    transaction (the caller commits ``uow``; once it has, the deliveries are enqueued).
 
     :param event: one of ``EVENTS``.
     :param payload: the event's JSON data (the body's ``data``); an event is known by
@@ -62,7 +60,8 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
     accounts = sorted({str(a) for a in account_ids if a is not None})
     if not accounts:
         return
-    hooks = _wanting(session, event, tuple(accounts))
+    session = uow.session
+    hooks = _wanting(uow, event, tuple(accounts))
     if not hooks:
         return
     message_id = message_id_of(event, payload)
@@ -105,18 +104,19 @@ def notify(session: Session, event: str, payload: dict, account_ids: Iterable[st
         ]
     )
     session.flush()
-    session.info.setdefault(PENDING_KEY, []).extend(d.id for d, _ in new)
+    for delivery, _ in new:
+        uow.enqueue_row(DELIVER, delivery)
 
 
-def _wanting(session: Session, event: str, accounts: tuple[str, ...]) -> list[tuple[str, str]]:
+def _wanting(uow: UnitOfWork, event: str, accounts: tuple[str, ...]) -> list[tuple[str, str]]:
     """Return ``(hook id, url)`` of the accounts' enabled hooks that want ``event``,
     read once per transaction for the same accounts (a batch of games by one creator
     asks once)."""
-    cache = session.info.setdefault(CACHE_KEY, {})
+    cache = uow.memo.setdefault(CACHE_KEY, {})
     if accounts not in cache:
         cache[accounts] = [
             (h.id, h.url, list(h.events))
-            for h in session.scalars(
+            for h in uow.session.scalars(
                 sa.select(Webhook)
                 .where(Webhook.account_id.in_(accounts), Webhook.disabled_at.is_(None))
                 .order_by(Webhook.id)
@@ -135,26 +135,6 @@ def message_id_of(event: str, payload: dict) -> str:
 def url_hash(url: str) -> str:
     """Return the SHA-256 hex of a normalised URL (the deliveries' unique key)."""
     return hashlib.sha256(url.encode()).hexdigest()
-
-
-def enqueue_committed(session: Session) -> None:
-    """``after_commit``: enqueue the deliveries this session wrote (see :func:`install`)."""
-    session.info.pop(CACHE_KEY, None)
-    for delivery_id in session.info.pop(PENDING_KEY, []):
-        queue.enqueue(DELIVER, delivery_id)
-
-
-def forget_rolled_back(session: Session) -> None:
-    """``after_rollback``: the deliveries written in the transaction are gone."""
-    session.info.pop(PENDING_KEY, None)
-    session.info.pop(CACHE_KEY, None)
-
-
-def install() -> None:
-    """Listen to every session's commits and rollbacks (once per process)."""
-    if not sa.event.contains(Session, "after_commit", enqueue_committed):
-        sa.event.listen(Session, "after_commit", enqueue_committed)
-        sa.event.listen(Session, "after_rollback", forget_rolled_back)
 
 
 # --------------------------------------------------------------------------- the hooks

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
-from arbiter.accounts.identity import Principal, SeatGrant
+from arbiter import idempotency
+from arbiter.accounts.identity import Principal, SeatGrant, as_principal
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.games import chance, clock, clock_actions, moves, outcome, reading
@@ -22,6 +23,7 @@ from arbiter.games.games import get_game, load
 from arbiter.games.store import StaleVersion
 from arbiter.mail import identity
 from arbiter.models import Account
+from arbiter.uow import UnitOfWork
 from engines.base import EngineError, InvalidMove
 
 MAX_COMMANDS = 20
@@ -180,7 +182,13 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
     if word == "status":
         return Done(line, True, status_text(seat), status=True)
     if word == "resign":
-        _, answer = moves.resign(seat.game_id, seat, key)
+        _, answer = once(
+            seat,
+            key,
+            None,
+            "POST resign",
+            lambda uow: moves.resign(uow, moves.Resign(seat.game_id, seat)),
+        )
         return Done(line, True, f"Your resignation is recorded (version {answer['version']}).")
     creator = creator_principal(seat)
     if creator is None:
@@ -195,6 +203,21 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
     action = clock_actions.pause if word == "pause" else clock_actions.resume
     _, answer = action(seat.game_id, creator, key)
     return Done(line, True, f"The game is {word}d (version {answer['version']}).")
+
+
+def once(seat: SeatGrant, key: str, fingerprint, route: str, act) -> tuple[int, dict]:
+    """Run ``act`` (a context function given a unit of work) once per ``key`` (made
+    from the mail's Message-ID and the line): a mail processed twice records its
+    commands once (:mod:`arbiter.idempotency`)."""
+    return idempotency.answer(
+        idempotency.caller_scope(seat.game_id, as_principal(seat)),
+        key,
+        fingerprint,
+        201,
+        asdict,
+        lambda keeper: act(UnitOfWork(keeper=keeper)),
+        route=route,
+    )
 
 
 def creator_principal(seat: SeatGrant) -> Principal | None:
@@ -218,15 +241,13 @@ def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) 
     """Submit ``line`` as a move; roll what it made the game wait for, so that the
     next line of the mail is checked against the game as it then stands."""
     via = {"channel": "mail", "message_id": message_id}
-    _, answer = moves.submit_move(
-        seat.game_id,
+    command = moves.SubmitMove(seat.game_id, seat, moves.Notation(line), expected, via)
+    _, answer = once(
         seat,
-        moves.MISSING,
-        expected,
         key,
-        text=line,
-        via=via,
-        body={"text": line, "expected_version": expected, **via},
+        {"text": line, "expected_version": expected, **via},
+        "POST moves",
+        lambda uow: moves.submit_move(uow, command),
     )
     version = answer["version"]
     game, _, _ = load(seat.game_id)

@@ -24,6 +24,17 @@ from arbiter.resources import headers
 
 
 @dataclass(frozen=True)
+class Loaded:
+    """What the guard read for a write (:class:`Policy` ``idempotent``), passed to the
+    view as ``loaded``: the game, its engine and state (``game``), the caller's
+    idempotency ``scope``, and the answer stored for the request's key, if any."""
+
+    game: tuple
+    scope: str
+    stored: object
+
+
+@dataclass(frozen=True)
 class Policy:
     """What a route needs from its caller.
 
@@ -36,8 +47,9 @@ class Policy:
     :param optional: for ``seat``: no token (or an account without a seat here) reads
         as a spectator.
     :param idempotent: the idempotency route name (``moves``, ``resign``) of a write
-        whose service reads the game with its stored answer: the guard reads both in
-        the one SELECT the service then uses (:func:`arbiter.games.games.preload`).
+        that takes the game as read: the guard reads it with its stored answer in one
+        SELECT (:func:`arbiter.games.games.load_with_answer`) and passes both to the
+        view as its ``loaded`` argument (:class:`Loaded`), which hands them on.
     :param state: a read (``games:read``) whose answer needs the game's state unless
         it is a 304 (``/view``, ``/legal-moves``): without ``If-None-Match`` the guard
         reads the state with the game and its seats, in the same SELECT (one
@@ -160,7 +172,10 @@ def _game(policy: Policy, who, game_id: str):
     and while it lives the service's read of it costs no second SELECT."""
     if policy.idempotent:
         scope = idempotency.caller_scope(game_id, who)
-        game = games.preload(game_id, scope, headers.idempotency_key())
+        game, engine, state, stored = games.load_with_answer(
+            game_id, scope, headers.idempotency_key()
+        )
+        request.view_args["loaded"] = Loaded((game, engine, state), scope, stored)
     else:
         if policy.state and request.method in ("GET", "HEAD"):
             read_without_transaction()

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from flask import current_app
+
+from arbiter.uow import Appended
 
 log = logging.getLogger(__name__)
 
@@ -122,3 +124,9 @@ def revoked(kind: str, ident: str) -> None:
         f"{kind}:{ident}",
         f"the revocation of {kind} {ident}",
     )
+
+
+def tell(appended: Sequence[Appended]) -> None:
+    """Committed handler (:mod:`arbiter.follow_ups`): announce the games' new versions
+    (:func:`committed_many`)."""
+    committed_many([(a.game_id, a.version) for a in appended])

@@ -40,14 +40,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
 import engines
+from arbiter import queue
 from arbiter.extensions import db
 from arbiter.games import adjudication, bulk
-from arbiter.games.commit import after_commit
 from arbiter.games.games import NewPlayer
 from arbiter.hooks import webhooks
 from arbiter.models import Account, Tournament, TournamentEntry, TournamentGame, TournamentRound
@@ -56,6 +57,7 @@ from arbiter.tournaments import formats as pairing
 from arbiter.tournaments import tournament_log
 from arbiter.tournaments import tournament_results as res
 from arbiter.tournaments.tournament_log import TournamentMoved
+from arbiter.uow import Appended, UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -121,15 +123,15 @@ def plan(tournament: Tournament, number: int, schedule: list[dict] | None) -> pa
 
 
 def pair(
+    uow: UnitOfWork,
     tournament: Tournament,
     number: int,
     schedule: list[dict] | None,
     events: list[tuple[str, dict]],
     changes: dict,
-) -> list[tuple]:
-    """Pair round ``number``, stage its games and append ``events`` + ``round-paired``
-    with ``changes`` to the tournament (the caller commits, then runs the returned
-    ``after`` of each game: :func:`arbiter.games.commit.after_commit`).
+) -> None:
+    """Pair round ``number``, write its games in ``uow`` and append ``events`` +
+    ``round-paired`` with ``changes`` to the tournament (the caller commits ``uow``).
 
     :raises TournamentMoved: another append came first; nothing was written.
     """
@@ -152,7 +154,7 @@ def pair(
         )
         for table in drawn.tables
     ]
-    staged = bulk.stage_games(specs, organiser)
+    staged = bulk.stage_games(uow, specs, organiser)
     now = utcnow()
     deadline = (
         now + timedelta(seconds=tournament.round_seconds) if tournament.round_seconds else None
@@ -175,7 +177,7 @@ def pair(
             game_id=game.id,
             players=list(table.players),
         )
-        for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))
+        for i, (table, (game, _)) in enumerate(zip(drawn.tables, staged))
     ]
     paired = {
         "round": number,
@@ -185,7 +187,7 @@ def pair(
         "seeding": res.seeding(tournament.id),
         "tables": [
             {"table": i, "game": game.id, "players": list(table.players)}
-            for i, (table, (game, _, _)) in enumerate(zip(drawn.tables, staged))
+            for i, (table, (game, _)) in enumerate(zip(drawn.tables, staged))
         ],
     }
     tournament_log.append(
@@ -203,12 +205,11 @@ def pair(
         ]
     ]
     webhooks.notify(
-        db.session,
+        uow,
         "round_paired",
         {"tournament": tournament.id, **paired},
         [tournament.organiser_account_id, *told],
     )
-    return [after for _, _, after in staged]
 
 
 def _player(entry: TournamentEntry, account: Account) -> NewPlayer:
@@ -247,13 +248,12 @@ def advance(tournament_id: str, now: datetime | None = None) -> str:
                 return "waiting"
             _apply_deadline(tournament, row, [g.id for g in unfinished])
             continue
+        uow = UnitOfWork()
         try:
-            afters = end_round(tournament, current)
-            db.session.commit()
+            end_round(uow, tournament, current)
+            uow.commit()
         except TournamentMoved:
             continue
-        for after in afters:
-            after_commit(*after)
         return "advanced"
     return "waiting"
 
@@ -283,10 +283,10 @@ def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list
         log.info("tournament %s moved while its deadline was logged", tournament.id)
 
 
-def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
+def end_round(uow: UnitOfWork, tournament: Tournament, current: list[tuple]) -> None:
     """Append ``round-ended`` for the current round and pair the next one, or end the
     tournament (the last round played, or too few entrants left for a table: see the
-    module) (the caller commits); return the new games' ``after`` arguments."""
+    module), in ``uow`` (the caller commits it)."""
     number = tournament.round
     absent = res.absent_seats([g.id for _, g in current])
     ended = {"round": number, "results": []}
@@ -315,13 +315,13 @@ def end_round(tournament: Tournament, current: list[tuple]) -> list[tuple]:
             tournament, [("round-ended", ended), over], {"status": "over", "deadline": None}, [row]
         )
         webhooks.notify(
-            db.session,
+            uow,
             "tournament_over",
             {"tournament": tournament.id, **over[1]},
             [tournament.organiser_account_id, *(e.account_id for e in res.entries(tournament.id))],
         )
-        return []
-    return pair(tournament, number + 1, schedule_of(tournament.id), [("round-ended", ended)], {})
+        return
+    pair(uow, tournament, number + 1, schedule_of(tournament.id), [("round-ended", ended)], {})
 
 
 def sweep(now: datetime | None = None) -> dict:
@@ -361,3 +361,17 @@ def sweep(now: datetime | None = None) -> dict:
         if outcome in counts:
             counts[outcome] += 1
     return counts
+
+
+def look_at_rounds(appended: Sequence[Appended]) -> None:
+    """Committed handler (:mod:`arbiter.follow_ups`): for each game that ended and is a
+    tournament's round game, enqueue a look at whether its round is over
+    (:func:`advance`; one indexed SELECT per ended game)."""
+    for a in appended:
+        if a.prompt["type"] != "over":
+            continue
+        tournament_id = db.session.scalar(
+            sa.select(TournamentGame.tournament_id).where(TournamentGame.game_id == a.game_id)
+        )
+        if tournament_id is not None:
+            queue.enqueue(queue.ADVANCE_TOURNAMENT, tournament_id)

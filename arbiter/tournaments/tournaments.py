@@ -46,7 +46,6 @@ from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import adjudication, clock_actions, games
 from arbiter.games import clock as clocks
-from arbiter.games.commit import after_commit
 from arbiter.games.store import StaleVersion
 from arbiter.models import Rating, Tournament, TournamentEntry, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
@@ -55,6 +54,7 @@ from arbiter.tournaments import tournament_log
 from arbiter.tournaments import tournament_results as res
 from arbiter.tournaments import tournament_rounds as rounds
 from arbiter.tournaments.tournament_log import TournamentMoved
+from arbiter.uow import UnitOfWork
 from engines.base import EngineError
 
 FORMATS = ("round_robin", "swiss")
@@ -526,10 +526,9 @@ def start(tournament_id: str, who: Principal) -> dict:
         started["schedule"] = schedule
         changes["rounds"] = len(schedule)
         t.rounds = len(schedule)
-    afters = rounds.pair(t, 1, schedule, [("tournament-started", started)], changes)
-    db.session.commit()
-    for after in afters:
-        after_commit(*after)
+    uow = UnitOfWork()
+    rounds.pair(uow, t, 1, schedule, [("tournament-started", started)], changes)
+    uow.commit()
     return summary(t)
 
 
@@ -662,36 +661,33 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
     by = _withdrawn_by(t.id, entry.id)
     for attempt in range(1, adjudication.RETRIES + 1):
         try:
-            done, afters = _stage_replacements(t, entry.id, seats, by)
-            db.session.commit()  # every resignation and entry-replaced, or none
+            uow = UnitOfWork()
+            done = _stage_replacements(uow, t, entry.id, seats, by)
+            uow.commit()  # every resignation and entry-replaced, or none
             break
         except StaleVersion:  # a game moved: nothing was written
             if attempt == adjudication.RETRIES:
                 raise
-    for after in afters:
-        after_commit(*after)
     return {**summary(get(tournament_id)), "games": done}
 
 
 def _stage_replacements(
-    t: Tournament, entry_id: str, seats: list[tuple[str, int]], by: str
-) -> tuple[list[str], list[tuple]]:
-    """Stage each seat's resignation and the tournament's ``entry-replaced``, not
-    committed; return the games replaced and their :func:`after_commit` arguments.
+    uow: UnitOfWork, t: Tournament, entry_id: str, seats: list[tuple[str, int]], by: str
+) -> list[str]:
+    """Write each seat's resignation and the tournament's ``entry-replaced`` in
+    ``uow``, not committed; return the games replaced.
 
     :raises StaleVersion: a game moved; the session has been rolled back.
     """
-    done, afters = [], []
+    done = []
     for game_id, seat in seats:
-        after = adjudication.stage_replacement(game_id, seat, t.id, by)
-        if after is not None:
+        if adjudication.stage_replacement(uow, game_id, seat, t.id, by):
             done.append(game_id)
-            afters.append(after)
     tournament_log.append(
         get(t.id),
         [("entry-replaced", {"entry": entry_id, "policy": "timeout-move", "games": done})],
     )
-    return done, afters
+    return done
 
 
 def _withdrawn_by(tournament_id: str, entry_id: str) -> str:

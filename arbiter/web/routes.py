@@ -8,15 +8,18 @@ the game page (303), where a message says what happened.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 import engines
+from arbiter import idempotency
 from arbiter.accounts import identity, links
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.games import access, games, moves
 from arbiter.games.store import StaleVersion
+from arbiter.uow import UnitOfWork
 from arbiter.web import game_page, seats
 from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
 from engines.base import EngineError
@@ -190,16 +193,19 @@ def move(game_id: str):
     if chosen is None and text is None:
         flash("Pick a move, or write one.", "error")
         return back(game_id)
-    body = {"move": chosen, "text": text, "expected_version": form.expected_version.data}
+    fields = {"move": chosen, "text": text, "expected_version": form.expected_version.data}
+    command = moves.SubmitMove(
+        game_id, grant, moves.Notation(text) if text else chosen, form.expected_version.data
+    )
     try:
-        _, answer = moves.submit_move(
-            game_id,
-            grant,
-            moves.MISSING if text else chosen,
-            form.expected_version.data,
+        _, answer = idempotency.answer(
+            idempotency.caller_scope(game_id, identity.as_principal(grant)),
             form.key.data,
-            text=text,
-            body=body,
+            fields,
+            201,
+            asdict,
+            lambda keeper: moves.submit_move(UnitOfWork(keeper=keeper), command),
+            route="POST moves",
         )
     except StaleVersion:
         flash(MOVED_ON, "error")
@@ -224,7 +230,15 @@ def resign(game_id: str):
     if grant is None:
         return no_seat(game_id)
     try:
-        moves.resign(game_id, grant, form.key.data)
+        idempotency.answer(
+            idempotency.caller_scope(game_id, identity.as_principal(grant)),
+            form.key.data,
+            None,
+            201,
+            asdict,
+            lambda keeper: moves.resign(UnitOfWork(keeper=keeper), moves.Resign(game_id, grant)),
+            route="POST resign",
+        )
     except (ArbiterError, EngineError) as err:
         flash(f"Not resigned: {err.detail}", "error")
     else:

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from arbiter.extensions import db
 from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.models import Account, WebhookDelivery
+from arbiter.uow import UnitOfWork
 from tests.arbiter.test_webhooks import hook_app, register
 from tests.helpers import sign_in
 from tests.webhook_receiver import SlowReceiver
@@ -39,9 +40,10 @@ def account_with_hooks(client, app, urls: list[str]) -> str:
 def turn_for(app, account_id: str) -> list[int]:
     """Notify one ``turn`` event to the account's hooks; return the deliveries written."""
     with app.app_context():
-        webhooks.notify(db.session, "turn", {"game": uuid.uuid4().hex}, [account_id])
-        ids = list(db.session.info.get(webhooks.PENDING_KEY, []))
-        db.session.commit()
+        uow = UnitOfWork()
+        webhooks.notify(uow, "turn", {"game": uuid.uuid4().hex}, [account_id])
+        ids = [row.id for task, row in uow._rows if task == webhooks.DELIVER]
+        uow.commit()
         return ids
 
 

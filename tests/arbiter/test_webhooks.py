@@ -18,6 +18,7 @@ from standardwebhooks import WebhookVerificationError
 from arbiter.extensions import db
 from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.models import Webhook, WebhookDelivery
+from arbiter.uow import UnitOfWork
 from tests.conftest import make_app
 from tests.helpers import auth, new_game, play_out, sign_in, until_decision
 from tests.webhook_receiver import ReceiverServer
@@ -374,12 +375,14 @@ def test_deliveries_are_written_in_the_events_transaction(sqlite_url):
     assert row.event == "turn" and json.loads(row.body)["data"]["version"] == s["version"]
     with app.app_context():
         account = db.session.scalar(sa.select(Webhook.account_id))
-        webhooks.notify(db.session, "turn", {"game": "x"}, [account])
-        assert db.session.info[webhooks.PENDING_KEY]
-        db.session.rollback()
-        assert webhooks.PENDING_KEY not in db.session.info
-        webhooks.notify(db.session, "turn", json.loads(row.body)["data"], [account])
-        db.session.commit()
+        uow = UnitOfWork()
+        webhooks.notify(uow, "turn", {"game": "x"}, [account])
+        assert uow._rows
+        uow.rollback()
+        assert not uow._rows and not uow.tasks
+        uow = UnitOfWork()
+        webhooks.notify(uow, "turn", json.loads(row.body)["data"], [account])
+        uow.commit()
     assert len(deliveries(app)) == 1
 
 
@@ -435,9 +438,10 @@ def test_a_hook_is_disabled_only_once_a_delivery_failed_all_its_tries(sqlite_url
         hook = register(client, ann, receiver.url, ["turn"])
         with app.app_context():
             account = db.session.scalar(sa.select(Webhook.account_id))
+            uow = UnitOfWork()
             for n in range(20):
-                webhooks.notify(db.session, "turn", {"n": n}, [account])
-            db.session.commit()
+                webhooks.notify(uow, "turn", {"n": n}, [account])
+            uow.commit()
         for round_ in range(2):
             deliver_due(app)
             listed = client.get("/v1/me/webhooks", headers=auth(ann)).json[0]
@@ -454,8 +458,9 @@ def test_a_hook_is_disabled_only_once_a_delivery_failed_all_its_tries(sqlite_url
     assert log["deliveries"][-1]["attempts"] == 3 and log["deliveries"][-1]["last_status"] == 500
     with app.app_context():
         before = len(deliveries(app))
-        webhooks.notify(db.session, "turn", {"later": True}, [account])
-        db.session.commit()
+        uow = UnitOfWork()
+        webhooks.notify(uow, "turn", {"later": True}, [account])
+        uow.commit()
     assert len(deliveries(app)) == before
 
 
@@ -476,10 +481,10 @@ def test_a_delivery_given_up_after_a_later_one_succeeded_leaves_the_hook_enabled
         register(client, ann, receiver.url, ["turn"])
         with app.app_context():
             account = db.session.scalar(sa.select(Webhook.account_id))
-            webhooks.notify(db.session, "turn", {"n": 1}, [account])
-            db.session.commit()
-            webhooks.notify(db.session, "turn", {"n": 2}, [account])
-            db.session.commit()
+            for n in (1, 2):
+                uow = UnitOfWork()
+                webhooks.notify(uow, "turn", {"n": n}, [account])
+                uow.commit()
         for _ in range(4):
             deliver_due(app)
         assert [r.status for r in receiver.received] == [500, 204, 500, 500]
@@ -632,13 +637,14 @@ def test_a_disabled_hook_is_enabled_again_and_its_events_changed(sqlite_url):
         assert again.status_code == 200 and again.json["disabled_at"] is None
         assert again.json["failures"] == 0 and again.json["events"] == ["game_over", "turn"]
         with app.app_context():
+            uow = UnitOfWork()
             webhooks.notify(
-                db.session,
+                uow,
                 "turn",
                 {"game": game_id, "again": True},
                 [db.session.scalar(sa.select(Webhook.account_id))],
             )
-            db.session.commit()
+            uow.commit()
         deliver_due(app)
         assert [r.status for r in receiver.received] == [500, 204]
     bad = client.patch(path, headers=auth(ann), json={"events": []})

@@ -123,6 +123,7 @@ def test_the_task_retries_past_celerys_default_of_3_until_the_delivery_is_given_
     from arbiter.extensions import db
     from arbiter.hooks import webhooks
     from arbiter.models import Account
+    from arbiter.uow import UnitOfWork
     from tests.helpers import sign_in
 
     app = worker_app(
@@ -149,8 +150,9 @@ def test_the_task_retries_past_celerys_default_of_3_until_the_delivery_is_given_
         hook = register(client, token, receiver.url, ["turn"])
         with app.app_context():
             account = db.session.scalar(sa.select(Account.id).where(Account.email == email))
-            webhooks.notify(db.session, "turn", {"retry": email}, [account])
-            db.session.commit()
+            uow = UnitOfWork()
+            webhooks.notify(uow, "turn", {"retry": email}, [account])
+            uow.commit()
         got = receiver.wait_for(1, seconds=60)
     assert [r.status for r in receiver.received] == [500] * 6 + [204]
     assert len({r.headers["webhook-id"] for r in got}) == 1

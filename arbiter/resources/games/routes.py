@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from flask import Response, current_app, request
 from flask.views import MethodView
 from sqlalchemy.orm import joinedload
 
+from arbiter import idempotency
 from arbiter.contract import link, links
 from arbiter.games import creation, games, moves, reading
-from arbiter.games.moves import MISSING
 from arbiter.models import Game
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
 from arbiter.streams import wire
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "games",
@@ -238,17 +241,23 @@ class Moves(MethodView):
     )
     @blp.alt_response(422, schema=ProblemSchema, description="an illegal or unreadable move")
     @blp.doc(parameters=[headers.IDEMPOTENCY, headers.IF_MATCH], **SEAT, **MOVED_LINKS)
-    def post(self, data, game_id):
+    def post(self, data, game_id, loaded):
         """Submit a move (Bearer seat token; expected_version or If-Match; Idempotency-Key)."""
-        expected = headers.expected_version(data.get("expected_version"))
-        status, body = moves.submit_move(
+        command = moves.SubmitMove(
             game_id,
             guard.principal(),
-            data.get("move", MISSING),
-            expected,
+            moves.move_of(data),
+            headers.expected_version(data.get("expected_version")),
+        )
+        status, body = idempotency.answer(
+            loaded.scope,
             headers.idempotency_key(),
-            text=data.get("text"),
-            body=data,
+            data,
+            201,
+            asdict,
+            lambda keeper: moves.submit_move(UnitOfWork(keeper=keeper), command, loaded.game),
+            loaded.stored,
+            "POST moves",
         )
         return body, status, headers.etag(body["version"])
 
@@ -261,9 +270,19 @@ class Resign(MethodView):
     @blp.response(201, s.ResignedSchema)
     @blp.alt_response(409, schema=ProblemSchema, description="game over, already resigned")
     @blp.doc(parameters=[headers.IDEMPOTENCY], **SEAT)
-    def post(self, game_id):
+    def post(self, game_id, loaded):
         """Resign your seat (Bearer seat token): it ranks last and moves no more."""
-        status, body = moves.resign(game_id, guard.principal(), headers.idempotency_key())
+        command = moves.Resign(game_id, guard.principal())
+        status, body = idempotency.answer(
+            loaded.scope,
+            headers.idempotency_key(),
+            None,
+            201,
+            asdict,
+            lambda keeper: moves.resign(UnitOfWork(keeper=keeper), command, loaded.game),
+            loaded.stored,
+            "POST resign",
+        )
         return body, status
 
 

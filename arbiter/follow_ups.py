@@ -1,0 +1,32 @@
+"""What follows a committed game transition: every handler, registered in one place.
+
+A context function writes a transition through a :class:`~arbiter.uow.UnitOfWork`;
+these are the handlers the unit of work then runs (:func:`install`, at start-up):
+
+- staged, in the transaction: the mails (:func:`arbiter.games.notify.mail_players`),
+  the web hook deliveries (:func:`arbiter.games.game_hooks.post_hooks`), the ratings
+  of a rated game that ended (:func:`arbiter.accounts.ratings.rate_game`);
+- committed, after it: the streams' notice (:func:`arbiter.streams.publish.tell`),
+  the roll a game waits for (:func:`arbiter.games.chance.roll_next`), a look at a
+  tournament's round when one of its games ended
+  (:func:`arbiter.tournaments.tournament_rounds.look_at_rounds`).
+
+Each is a plain function of the unit of work and the appended transition (or of the
+transitions committed), tested alone.
+"""
+
+from __future__ import annotations
+
+from arbiter import uow
+from arbiter.accounts import ratings
+from arbiter.games import chance, game_hooks, notify
+from arbiter.streams import publish
+from arbiter.tournaments import tournament_rounds
+
+STAGED = (notify.mail_players, game_hooks.post_hooks, ratings.rate_game)
+COMMITTED = (publish.tell, chance.roll_next, tournament_rounds.look_at_rounds)
+
+
+def install() -> None:
+    """Register the handlers above with every unit of work of this process."""
+    uow.register(STAGED, COMMITTED)
