@@ -48,10 +48,11 @@ SCANNED = ("games", "seats", "events")
 def finished_template(engine: str) -> str:
     """Create a 2-seat game of ``engine``, roll it, resign seat 1; return its id."""
     from arbiter.games import chance, games, moves
+    from arbiter.uow import UnitOfWork
 
     game, tokens = games.create_game(engine, [games.NewPlayer("A"), games.NewPlayer("B")], {})
     chance.advance_chance(game.id, 2 + 1)
-    moves.resign(game.id, tokens[1])
+    moves.resign(UnitOfWork(), moves.Resign(game.id, tokens[1]))
     return game.id
 
 
