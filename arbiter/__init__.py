@@ -24,10 +24,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         bodies,
         config,
         database,
-        errors,
         follow_ups,
         guards,
         limits,
+        problems,
         queue,
         unavailable,
         web,
@@ -99,7 +99,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     register_blueprints(api)
     install_timing(app)
-    errors.register(app)
+    problems.register(app)
     unavailable.register(app)
     limits.init_app(app)
     web.init_app(app)

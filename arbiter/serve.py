@@ -39,7 +39,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
-from arbiter.errors import problem_body
+from arbiter.problems import problem_body
 
 DIRECT_WRITE = "arbiter.direct_write"
 """The ASGI scope extension (``scope["extensions"][DIRECT_WRITE]``) holding a

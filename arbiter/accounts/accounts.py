@@ -20,7 +20,7 @@ from flask import current_app
 
 from arbiter import limits, queue
 from arbiter.accounts import identity
-from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
+from arbiter.errors import ArbiterError, Conflict, Expired, Forbidden, NotFound
 from arbiter.extensions import db
 from arbiter.mail import consent
 from arbiter.mail.mailboxes import mailbox
@@ -185,9 +185,7 @@ def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
         )
     now = utcnow()
     if link.used_at is None and link.expires_at <= now:
-        raise ArbiterError(
-            "This sign-in link has expired; ask for a new one.", code="link-expired", status=410
-        )
+        raise Expired("This sign-in link has expired; ask for a new one.", code="link-expired")
     used = db.session.execute(
         sa.update(SignInLink)
         .where(

@@ -43,7 +43,7 @@ from flask import current_app
 from arbiter import limits
 from arbiter.accounts import accounts, identity, inviters
 from arbiter.accounts.inviters import span
-from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
+from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import invitation_mail
 from arbiter.games.invitation_mail import REPLY_VERSION, engine_title
@@ -315,23 +315,20 @@ def due_starts(now: datetime, limit: int = 200, skip_locked: bool = False) -> li
 
 
 def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
-    """:raises ArbiterError: 422 ``bad-start`` for an unknown policy, a past start, or
+    """:raises Unprocessable: ``bad-start`` for an unknown policy, a past start, or
     one further ahead than ``MAX_START_AHEAD`` seconds (config; default a year)."""
     if unfilled not in UNFILLED:
-        raise ArbiterError(
-            f"unfilled must be one of {', '.join(UNFILLED)}.", code="bad-start", status=422
-        )
+        raise Unprocessable(f"unfilled must be one of {', '.join(UNFILLED)}.", code="bad-start")
     if start_at is None:
         return
     now = utcnow()
     if start_at <= now:
-        raise ArbiterError("start_at must be in the future.", code="bad-start", status=422)
+        raise Unprocessable("start_at must be in the future.", code="bad-start")
     ahead = current_app.config["MAX_START_AHEAD"]
     if (start_at - now).total_seconds() > ahead:
-        raise ArbiterError(
+        raise Unprocessable(
             f"start_at may be at most {span(ahead)} ahead on this server "
             f"(MAX_START_AHEAD, {ahead} s): the latest is "
             f"{iso(now + timedelta(seconds=ahead))}.",
             code="bad-start",
-            status=422,
         )

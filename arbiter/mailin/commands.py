@@ -14,7 +14,7 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 
-from arbiter import idempotency
+from arbiter import idempotency, problems
 from arbiter.accounts.identity import Principal, SeatGrant, as_principal
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
@@ -136,18 +136,20 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -
             legal=True,
         ), expected
     except ArbiterError as err:
-        return Done(line, False, err.detail, err.code, legal=True), expected
+        return Done(line, False, *problems.refusal(err), legal=True), expected
     except InvalidMove as err:  # neither a command nor a move: say what is understood
+        sentence, code = problems.refusal(err)
         return Done(
             line,
             False,
-            f"{named(seat, err.detail)} It is not a command either.",
-            err.code,
+            f"{named(seat, sentence)} It is not a command either.",
+            code,
             legal=True,
             help=True,
         ), expected
     except EngineError as err:
-        return Done(line, False, named(seat, err.detail), err.code, legal=True), expected
+        sentence, code = problems.refusal(err)
+        return Done(line, False, named(seat, sentence), code, legal=True), expected
 
 
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")

@@ -25,7 +25,8 @@ from urllib.parse import parse_qs, urlencode
 from a2wsgi import WSGIMiddleware
 
 from arbiter import bodies, database, metrics, unavailable
-from arbiter.errors import ArbiterError, problem_body, problem_for
+from arbiter.errors import ArbiterError
+from arbiter.problems import problem_body, problem_for
 from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
-from arbiter import limits
+from arbiter import limits, problems
 from arbiter.accounts import accounts, identity
 from arbiter.errors import ArbiterError, TooManyRequests
 from arbiter.games import my_games as owned
@@ -66,7 +66,8 @@ def confirm():
     try:
         who, token, _ = accounts.complete_sign_in(form.email.data, form.token.data)
     except ArbiterError as err:
-        return render_template("error.html", message=err.detail, game_id=None), err.status
+        message, status = problems.page(err)
+        return render_template("error.html", message=message, game_id=None), status
     account.remember(who, token)
     flash(f"Signed in as {who.email}.", "ok")
     return redirect(url_for("web.my_games"), 303)
@@ -120,8 +121,8 @@ def my_tokens():
                 held=account.principal().scopes,
             )
         except ArbiterError as err:
-            page = render_template("error.html", message=err.detail, game_id=None)
-            return page, err.status
+            message, status = problems.page(err)
+            return render_template("error.html", message=message, game_id=None), status
         made = {"name": row.name, "token": plain}
     return render_template(
         "my_tokens.html",

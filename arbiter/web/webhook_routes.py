@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
+from arbiter import problems
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.hooks import webhooks
@@ -34,7 +35,7 @@ def my_webhooks():
             made = webhooks.hook_json(hook, secret)
         except ArbiterError as err:
             db.session.rollback()
-            refused, status = err.detail, err.status
+            refused, status = problems.page(err)
     hooks = [webhooks.hook_json(h) for h in webhooks.hooks_of(db.session, who)]
     return render_template(
         "my_webhooks.html",
