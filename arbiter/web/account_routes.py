@@ -9,6 +9,7 @@ from arbiter import limits, problems
 from arbiter.accounts import accounts, identity
 from arbiter.errors import ArbiterError, TooManyRequests
 from arbiter.games import my_games as owned
+from arbiter.uow import UnitOfWork
 from arbiter.web import account
 from arbiter.web.forms import ConfirmForm, LeaveForm, SignInForm, TokenCreateForm
 from arbiter.web.routes import bp, refused_form
@@ -28,6 +29,7 @@ def sign_in():
             return refused_form(None, form)
         try:  # the same limits as POST /v1/auth/links: per client, per mailbox
             accounts.request_link(
+                UnitOfWork(),
                 form.email.data,
                 form.name.data or None,
                 confirm_path=CONFIRM_PATH,
@@ -64,12 +66,12 @@ def confirm():
     if not form.validate_on_submit():
         return refused_form(None, form)
     try:
-        who, token, _ = accounts.complete_sign_in(form.email.data, form.token.data)
+        done = accounts.complete_sign_in(UnitOfWork(), form.email.data, form.token.data)
     except ArbiterError as err:
         message, status = problems.page(err)
         return render_template("error.html", message=message, game_id=None), status
-    account.remember(who, token)
-    flash(f"Signed in as {who.email}.", "ok")
+    account.remember(done.account, done.token)
+    flash(f"Signed in as {done.account.email}.", "ok")
     return redirect(url_for("web.my_games"), 303)
 
 
@@ -113,7 +115,8 @@ def my_tokens():
             return refused_form(None, form)
         days = form.days.data
         try:  # as the signed-in session: its sign-in token's scopes (every scope)
-            row, plain = accounts.create_token(
+            new = accounts.create_token(
+                UnitOfWork(),
                 who,
                 form.name.data,
                 form.scopes.data,
@@ -123,7 +126,7 @@ def my_tokens():
         except ArbiterError as err:
             message, status = problems.page(err)
             return render_template("error.html", message=message, game_id=None), status
-        made = {"name": row.name, "token": plain}
+        made = {"name": new.token.name, "token": new.plain}
     return render_template(
         "my_tokens.html",
         account=who,
@@ -144,6 +147,6 @@ def revoke_token(token_id: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    accounts.revoke_token(who, token_id)
+    accounts.revoke_token(UnitOfWork(), who, token_id)
     flash("Token revoked: it opens nothing from now on.", "ok")
     return redirect(url_for("web.my_tokens"), 303)

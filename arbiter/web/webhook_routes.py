@@ -11,6 +11,7 @@ from arbiter import problems
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.hooks import webhooks
+from arbiter.uow import UnitOfWork
 from arbiter.web import account
 from arbiter.web.forms import LeaveForm, WebhookCreateForm, WebhookEventsForm
 from arbiter.web.routes import bp, refused_form
@@ -31,8 +32,8 @@ def my_webhooks():
         if not form.validate_on_submit():
             return refused_form(None, form)
         try:
-            hook, secret = webhooks.create(db.session, who, form.url.data.strip(), form.events.data)
-            made = webhooks.hook_json(hook, secret)
+            new = webhooks.create(UnitOfWork(), who, form.url.data.strip(), form.events.data)
+            made = webhooks.hook_json(new.hook, new.secret)
         except ArbiterError as err:
             db.session.rollback()
             refused, status = problems.page(err)
@@ -77,7 +78,7 @@ def webhook_events(hook_id: str):
     form = WebhookEventsForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    webhooks.update(db.session, who, hook_id, events=form.events.data)
+    webhooks.update(UnitOfWork(), who, hook_id, events=form.events.data)
     flash("Events changed.", "ok")
     return redirect(url_for("web.my_webhook", hook_id=hook_id), 303)
 
@@ -91,7 +92,7 @@ def webhook_switch(hook_id: str, switch: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    webhooks.update(db.session, who, hook_id, enabled=switch == "enable")
+    webhooks.update(UnitOfWork(), who, hook_id, enabled=switch == "enable")
     flash(
         "Web hook enabled again: the next events are delivered."
         if switch == "enable"
@@ -110,6 +111,6 @@ def delete_webhook(hook_id: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    webhooks.delete(db.session, who, hook_id)
+    webhooks.delete(UnitOfWork(), who, hook_id)
     flash("Web hook deleted: it gets nothing more.", "ok")
     return redirect(url_for("web.my_webhooks"), 303)

@@ -1,7 +1,8 @@
 """The unit of work and the handlers that follow a commit (issue 21, item 1; DESIGN.md,
 "The write path"): staged handlers run inside the transaction, committed ones after
-it with every transition of the transaction, a failure writes nothing and runs no
-committed handler, and each registered handler works alone."""
+it with what the transaction committed (every transition, and the notices a context
+announced: items 1 and 2), a failure writes nothing and runs no committed handler, and
+each registered handler works alone."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import pytest
 import sqlalchemy as sa
 
 from arbiter import follow_ups, queue, uow
+from arbiter.accounts.accounts import AccountDeleted, TokenRevoked
 from arbiter.extensions import db
 from arbiter.games import chance, games, moves, notify
 from arbiter.models import Event, Game, IdempotentResponse, OutboxMail
-from arbiter.uow import AnswerRace, Appended, UnitOfWork
+from arbiter.streams import publish
+from arbiter.uow import AnswerRace, Appended, Committed, UnitOfWork
+from tests.conftest import make_app
 from tests.helpers import new_game, until_decision
 
 
@@ -63,9 +67,9 @@ def test_staged_handlers_run_in_the_transaction_and_committed_ones_after_it(app,
 
     uow.register(
         [lambda work, a: seen.append(("staged", a.version, work.session().in_transaction()))],
-        [lambda appended: seen.append(("committed", [a.version for a in appended]))],
+        [lambda done: seen.append(("committed", [a.version for a in done.appended]))],
     )
-    uow.HANDLERS.committed.append(lambda appended: seen.append(("read", version_elsewhere())))
+    uow.HANDLERS.committed.append(lambda done: seen.append(("read", version_elsewhere())))
     accepted = _submit(app, client, game_id, tokens)
     assert seen[-3:] == [  # the rolls before the move went the same way
         ("staged", accepted.version, True),
@@ -87,7 +91,7 @@ def test_a_failing_staged_handler_writes_nothing_and_runs_nothing_after(
     def broken(work, appended):
         raise RuntimeError("a handler failed")
 
-    uow.register([broken], [lambda appended: after_commit.append(appended)])
+    uow.register([broken], [lambda done: after_commit.append(done)])
     enqueued.clear()
     with pytest.raises(RuntimeError):
         _submit(app, client, game_id, tokens)
@@ -151,7 +155,7 @@ def test_rolls_alone(app, enqueued):
             game_id=game_id,
         )
 
-    chance.roll_next([appended("a", "chance", 4), appended("b", "decision", 7)])
+    chance.roll_next(Committed((appended("a", "chance", 4), appended("b", "decision", 7))))
     assert enqueued == [(queue.RESOLVE_CHANCE, "a", 4)]
 
 
@@ -180,3 +184,41 @@ def test_a_twin_answer_committed_first_is_an_answer_race(app):
             UnitOfWork(keeper=_Keeper("same-key-0123456789")).commit({"n": 2})
         kept = db.session.get(IdempotentResponse, ("test", "same-key-0123456789"))
         assert kept.body == {"n": 1}
+
+
+def test_notices_reach_the_committed_handlers_only_once_committed(app, handlers):
+    """Given notices announced to a unit of work, one rolled back is never handed on;
+    committed ones are handed on once, in order, with the (here no) transitions of
+    their transaction; a commit with neither transitions nor notices calls no
+    handler."""
+    seen: list[Committed] = []
+    uow.register([], [seen.append])
+    with app.app_context():
+        work = UnitOfWork()
+        work.announce(TokenRevoked("t1"))
+        work.rollback()
+        work.commit()
+        assert seen == []
+        work.announce(AccountDeleted("a1"))
+        work.announce(TokenRevoked("t2"))
+        work.commit()
+        work.commit()
+    assert seen == [Committed((), (AccountDeleted("a1"), TokenRevoked("t2")))]
+
+
+def test_revocations_alone(sqlite_url):
+    """Given committed notices, ``publish.close_revoked`` alone tells this process's
+    hubs (no ``STREAM_REDIS_URL``) ``(kind, id)`` of each revoked token and deleted
+    account, in order, and nothing of the notices that are not theirs."""
+    app = make_app(sqlite_url, STREAM_REDIS_URL="")
+    told: list[tuple[str, str]] = []
+    publish.REVOCATION_LISTENERS.append(lambda kind, ident: told.append((kind, ident)))
+    try:
+        with app.app_context():
+            done = Committed((), (TokenRevoked("t1"), object(), AccountDeleted("a1")))
+            publish.close_revoked(done)
+    finally:
+        publish.REVOCATION_LISTENERS.pop()
+        with app.app_context():
+            db.engine.dispose()
+    assert told == [("token", "t1"), ("account", "a1")]
