@@ -11,10 +11,10 @@ game's log like any other, appended with optimistic concurrency.
 from __future__ import annotations
 
 from arbiter.extensions import db
-from arbiter.games import clock, notify
+from arbiter.games import clock, events, notify
 from arbiter.games.commit import commit
 from arbiter.games.games import load
-from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition
 from arbiter.models import Invitation
 from arbiter.models.timestamps import utcnow
@@ -46,13 +46,11 @@ def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> s
     tr = Transition(game, engine, state)
     unfilled = sorted(i.seat for i in unanswered)
     if status == "cancelled":
-        tr.events.append(
-            NewEvent("game-cancelled", None, {"reason": "unfilled seats", "unfilled": unfilled})
-        )
+        tr.events.append(events.GameCancelled(reason="unfilled seats", unfilled=unfilled))
     else:
-        tr.events.append(NewEvent("game-started", None, {"unfilled": unfilled}))
+        tr.events.append(events.GameStarted(unfilled=unfilled))
         if (game.clock_state or {}).get("paused_at"):
-            tr.events.append(NewEvent("clock-resumed", None, {"by": "invitations"}))
+            tr.events.append(events.ClockResumed(by="invitations"))
     for invitation in unanswered:
         if invitation.status == "pending":
             invitation.status = "expired"

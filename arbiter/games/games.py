@@ -16,10 +16,9 @@ from arbiter import fairness
 from arbiter.accounts import accounts, inviters, ratings
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import access, invitations, store
+from arbiter.games import access, events, invitations, store
 from arbiter.games import clock as clocks
 from arbiter.games.commit import write
-from arbiter.games.store import NewEvent
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Account, Event, Game, IdempotentResponse, Seat
 from arbiter.uow import UnitOfWork
@@ -209,21 +208,17 @@ def prepare_game(
         game.status = "waiting"  # until its invited seats answer, or start_at
     tr = Transition(game, engine, state)
     tr.events.append(
-        NewEvent(
-            "game-created",
-            None,
-            {
-                "engine": engine.id,
-                "engine_version": engine.version,
-                "options": loaded,
-                "players": [p.name for p in players],
-                "seed_commitment": game.seed_commitment,
-            },
+        events.GameCreated(
+            engine=engine.id,
+            engine_version=engine.version,
+            options=loaded,
+            players=[p.name for p in players],
+            seed_commitment=game.seed_commitment,
         )
     )
-    tr.events.extend(NewEvent("seat-joined", i, {"name": p.name}) for i, p in enumerate(players))
+    tr.events.extend(events.SeatJoined(seat=i, name=p.name) for i, p in enumerate(players))
     if game.status == "waiting" and clocks.config(game)["type"] != "none":
-        tr.events.append(NewEvent("clock-paused", None, {"by": "invitations"}))
+        tr.events.append(events.ClockPaused(by="invitations"))
     settle(tr, set(), roll=False)
     return tr, tokens, [*invites, *invite_mails]
 
@@ -340,10 +335,10 @@ def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
     db.session.expire(game)
 
 
-def inputs_of(events: list[Event]) -> list[Input]:
+def inputs_of(rows: list[Event]) -> list[Input]:
     """Return the engine inputs (moves and chance outcomes) among logged events."""
     out = []
-    for e in events:
+    for e in rows:
         if e.kind == "move":
             out.append(Input("move", e.seat, e.payload["move"]))
         elif e.kind == "chance":
@@ -353,10 +348,8 @@ def inputs_of(events: list[Event]) -> list[Input]:
 
 def replay(game: Game, engine: Engine) -> dict:
     """Fold the game's whole log with ``engine`` and return the state."""
-    events = db.session.scalars(
-        sa.select(Event).where(Event.game_id == game.id).order_by(Event.seq)
-    )
-    return fold(engine, len(game.seats), game.options, inputs_of(list(events)))
+    rows = db.session.scalars(sa.select(Event).where(Event.game_id == game.id).order_by(Event.seq))
+    return fold(engine, len(game.seats), game.options, inputs_of(list(rows)))
 
 
 def list_games(
