@@ -22,6 +22,7 @@ from arbiter import limits, queue
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
 from arbiter.extensions import db
+from arbiter.hooks import webhooks
 from arbiter.mail import consent
 from arbiter.mail.mailboxes import mailbox
 from arbiter.models import (
@@ -290,8 +291,6 @@ def delete(account: Account) -> None:
     are untouched (a tournament log shows an entry's current name on reading: see
     ``arbiter.tournaments.tournament_log.event_json``). Once committed, the streams the
     account opened are closed (:func:`arbiter.streams.publish.revoked`)."""
-    from arbiter.hooks import webhooks
-
     now = utcnow()
     webhooks.delete_all(db.session, account)
     db.session.execute(

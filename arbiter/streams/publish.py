@@ -21,6 +21,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 
+import redis
 from flask import current_app
 
 from arbiter.uow import Appended
@@ -53,8 +54,6 @@ def revocation_channel(prefix: str) -> str:
 
 def redis_client(url: str):
     """Return this process's Redis client for ``url`` (one connection pool per process)."""
-    import redis
-
     key = (os.getpid(), url)
     if key not in _clients:
         _clients[key] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
