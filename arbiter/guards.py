@@ -9,7 +9,7 @@ database stores NUL in text (PostgreSQL refuses it).
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
 from arbiter.errors import ArbiterError, NotFound, Unprocessable, field_messages
 
@@ -40,8 +40,6 @@ def require_json_body() -> None:
 def takes_json_body() -> bool:
     """Whether the view answering this request reads a JSON body (a flask-smorest
     ``arguments`` of location ``json``)."""
-    from flask import current_app
-
     view = current_app.view_functions.get(request.endpoint or "")
     cls = getattr(view, "view_class", None)
     method = getattr(cls, request.method.lower(), None) if cls else view

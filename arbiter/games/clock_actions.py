@@ -10,11 +10,11 @@ from datetime import timedelta
 from arbiter import idempotency
 from arbiter.accounts import identity
 from arbiter.errors import Conflict, Unauthorized, Unprocessable
-from arbiter.games import clock
+from arbiter.games import clock, events
 from arbiter.games.commit import commit
 from arbiter.games.games import load
 from arbiter.games.moves import check_active
-from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
 from arbiter.models.timestamps import iso, utcnow
@@ -49,7 +49,7 @@ def _check_clocked(game: Game) -> None:
         )
 
 
-def _append(game, engine, state, event: NewEvent, row) -> tuple[int, dict]:
+def _append(game, engine, state, event: events.GameEvent, row) -> tuple[int, dict]:
     """Append one clock event, commit, and return ``(201, answer)``."""
     tr = Transition(game, engine, state)
     tr.events.append(event)
@@ -73,7 +73,7 @@ def pause(game_id: str, token: str | None, idempotency_key: str | None = None) -
         _check_clocked(game)
         if (game.clock_state or {}).get("paused_at"):
             raise Conflict("The game is already paused.", code="already-paused")
-        return _append(game, engine, state, NewEvent("clock-paused", None, {"by": "creator"}), row)
+        return _append(game, engine, state, events.ClockPaused(by="creator"), row)
 
     return idempotency.once(
         f"creator:{game.id}", idempotency_key, {"pause": True}, run, route="POST pause"
@@ -99,11 +99,7 @@ def resume(game_id: str, token: str | None, idempotency_key: str | None = None) 
             game,
             engine,
             state,
-            NewEvent(
-                "clock-resumed",
-                None,
-                {"by": "creator", "paused_at": paused_at, "seconds": round(seconds, 3)},
-            ),
+            events.ClockResumed(by="creator", paused_at=paused_at, seconds=round(seconds, 3)),
             row,
         )
 
@@ -146,9 +142,7 @@ def extend(
             game,
             engine,
             state,
-            NewEvent(
-                "deadline-extended", None, {"reason": "creator", "seconds": seconds, "seats": seats}
-            ),
+            events.DeadlineExtended(reason="creator", seconds=seconds, seats=seats),
             row,
         )
 
@@ -192,10 +186,11 @@ def vacation(
             game,
             engine,
             state,
-            NewEvent(
-                "vacation",
-                seat.seat,
-                {"days": days, "year": str(now.year), "until": iso(until + timedelta(days=days))},
+            events.Vacation(
+                seat=seat.seat,
+                days=days,
+                year=str(now.year),
+                until=iso(until + timedelta(days=days)),
             ),
             row,
         )
@@ -223,9 +218,7 @@ def pause_for(game_id: str, by: str) -> bool:
         ):
             return False
         try:
-            _append(
-                game, engine, state, NewEvent("clock-paused", None, {"by": by}), lambda *_: None
-            )
+            _append(game, engine, state, events.ClockPaused(by=by), lambda *_: None)
             return True
         except StaleVersion:
             continue
@@ -247,11 +240,7 @@ def resume_for(game_id: str, by: str) -> bool:
                 game,
                 engine,
                 state,
-                NewEvent(
-                    "clock-resumed",
-                    None,
-                    {"by": by, "paused_at": paused_at, "seconds": round(seconds, 3)},
-                ),
+                events.ClockResumed(by=by, paused_at=paused_at, seconds=round(seconds, 3)),
                 lambda *_: None,
             )
             return True

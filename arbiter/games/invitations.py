@@ -45,7 +45,7 @@ from arbiter.accounts import accounts, identity, inviters
 from arbiter.accounts.inviters import span
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import invitation_mail
+from arbiter.games import game_start, invitation_mail
 from arbiter.games.invitation_mail import REPLY_VERSION, engine_title
 from arbiter.mail import consent
 from arbiter.mail.mailboxes import mailbox
@@ -196,8 +196,6 @@ def accept(
     :raises Conflict: ``invitation-answered`` (twice), ``game-started`` (too late),
         ``game-cancelled``; :raises Forbidden: ``bad-invitation-link``.
     """
-    from arbiter.games import game_start
-
     invitation = _opened(invitation_id, nonce, who, mailed_from)
     game = db.session.get(Game, invitation.game_id)
     _check_open(invitation, game)
@@ -235,8 +233,6 @@ def decline(
     :raises Conflict: ``invitation-answered``, ``game-started``, ``game-cancelled``
         (blocking still works on an answered invitation).
     """
-    from arbiter.games import game_start
-
     invitation = _opened(invitation_id, nonce, who, mailed_from)
     game = db.session.get(Game, invitation.game_id)
     if block:
@@ -297,21 +293,6 @@ def invitation_json(invitation: Invitation) -> dict:
         "created_at": invitation.created_at.isoformat(),
         "mailed": invitation.mailed,
     }
-
-
-def due_starts(now: datetime, limit: int = 200, skip_locked: bool = False) -> list[str]:
-    """Return ids of waiting games whose ``start_at`` has come (``skip_locked``: but
-    those whose row another session holds, locking the others until the caller's
-    transaction ends)."""
-    query = (
-        sa.select(Game.id)
-        .where(Game.status == "waiting", Game.start_at <= now)
-        .order_by(Game.start_at)
-        .limit(limit)
-    )
-    if skip_locked:
-        query = query.with_for_update(skip_locked=True)
-    return list(db.session.scalars(query))
 
 
 def check_policy(unfilled: str | None, start_at: datetime | None) -> None:

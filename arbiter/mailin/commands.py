@@ -14,12 +14,16 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 
+import yaml
+
 from arbiter import idempotency, problems
 from arbiter.accounts.identity import Principal, SeatGrant, as_principal
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.games import chance, clock, clock_actions, moves, outcome, reading
 from arbiter.games.games import get_game, load
+from arbiter.games.moves import waiting_for
+from arbiter.games.notify import move_lines
 from arbiter.games.store import StaleVersion
 from arbiter.mail import identity
 from arbiter.models import Account
@@ -270,8 +274,6 @@ a waiting game's sentence is :func:`not_active`'s."""
 def not_active(game) -> str:
     """Return the sentence for a game that is neither on nor over: what a waiting one
     waits for (invited players, its start time: :func:`arbiter.games.moves.waiting_for`)."""
-    from arbiter.games.moves import waiting_for
-
     if game.status == "waiting":
         return f"The game has not started: {waiting_for(game)}."
     return NOT_ACTIVE[game.status]
@@ -279,8 +281,6 @@ def not_active(game) -> str:
 
 def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
     """Return the lines listing the seat's legal moves now (or why there are none)."""
-    from arbiter.games.notify import move_lines
-
     game, engine, state = load(seat.game_id)
     if game.status != "active":
         return [not_active(game) if game.status in NOT_ACTIVE else "The game is over."]
@@ -324,8 +324,6 @@ def status_text(seat: SeatGrant) -> str:
 
 def view_text(view: dict) -> str:
     """Return an engine view as indented text (YAML)."""
-    import yaml
-
     return yaml.safe_dump(
         view, sort_keys=False, default_flow_style=None, width=100, allow_unicode=True
     ).rstrip()

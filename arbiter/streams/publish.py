@@ -25,6 +25,7 @@ import logging
 import os
 from collections.abc import Callable
 
+import redis
 from flask import current_app
 
 from arbiter.accounts.accounts import AccountDeleted, TokenRevoked
@@ -58,8 +59,6 @@ def revocation_channel(prefix: str) -> str:
 
 def redis_client(url: str):
     """Return this process's Redis client for ``url`` (one connection pool per process)."""
-    import redis
-
     key = (os.getpid(), url)
     if key not in _clients:
         _clients[key] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
