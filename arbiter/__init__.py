@@ -8,17 +8,38 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, appcontext_popped, appcontext_pushed
+
+from arbiter import settings as _settings
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the Flask app from the environment, overridden by ``test_config``.
+def _push_settings(app: Flask, **_: Any) -> None:
+    """An app context was pushed: its app's settings are current (None for an app
+    that is not Arbiter's)."""
+    _settings.push(app.extensions.get("arbiter_settings"))
 
-    :param test_config: settings that replace those read from the environment
-        (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
-    :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
+
+def _pop_settings(app: Flask, **_: Any) -> None:
+    """An app context was popped: the settings current before it are again."""
+    _settings.pop()
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, role: str = "workers") -> Flask:
+    """Build the Flask app: its settings (:class:`arbiter.settings.Settings`) are read
+    once from the environment for a process of ``role`` (``"web"``, or ``"workers"`` for
+    workers, beat and the command line), overridden by ``test_config``, and bound to
+    the app's contexts (:func:`arbiter.settings.current`); the Flask config is derived
+    from them (:func:`arbiter.config.flask_config`).
+
+    :param test_config: settings by name (``SMTP_URL``, ``SQLALCHEMY_DATABASE_URI``
+        ...) that replace those of the environment; other keys (``TESTING``,
+        ``CELERY``, ``SQLALCHEMY_ENGINE_OPTIONS`` ...) go into the Flask config as given.
+    :returns: the configured app, with its Celery app in ``app.extensions["celery"]``
+        and its settings in ``app.extensions["arbiter_settings"]``.
+    :raises arbiter.settings.SettingsError: a setting is unknown or ill-typed.
     """
     from arbiter import (  # noqa: PLC0415 - app factory wiring
         bodies,
@@ -44,11 +65,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         instance_path=os.environ.get("ARBITER_INSTANCE_PATH") or None,
     )
     app.request_class = bodies.BoundedRequest  # a chunked body over the limit is 413
-    app.config.from_mapping(config.load(app.instance_path))
-    if test_config:
-        app.config.from_mapping(test_config)
-        if "SQLALCHEMY_ENGINE_OPTIONS" not in test_config:  # another URL: its options
-            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.app_engine_options(app.config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    known = {*_settings.names(), *_settings.ALIASES}
+    given = dict(test_config or {})
+    settings = _settings.Settings.from_env(
+        os.environ,
+        app.instance_path,
+        role=role,
+        overrides={k: v for k, v in given.items() if k in known},
+    )
+    app.extensions["arbiter_settings"] = _settings.Bound(settings)
+    appcontext_pushed.connect(_push_settings)
+    appcontext_popped.connect(_pop_settings)
+    app.config.from_mapping(config.flask_config(settings))
+    app.config.from_mapping({k: v for k, v in given.items() if k not in known})
     guards.register(app, guard.check_request)  # authenticate before reading anything
     db.init_app(app)
     database.install_sqlite_pragmas(app)

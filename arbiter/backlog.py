@@ -8,7 +8,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from flask import current_app
 
-from arbiter import sessions
+from arbiter import sessions, settings
 from arbiter.extensions import db
 from arbiter.models import ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import utcnow
@@ -60,7 +60,7 @@ def lock_figures(now) -> list[Figure]:
     longest such wait (PostgreSQL; 0 on SQLite), whether a session holds the clock's
     row, and the age of the last attempted sweep (beat not running: it grows; sweeps
     blocked: it stays small while ``arbiter_clock_sweep_age_seconds`` grows)."""
-    found = sessions.held(float(current_app.config.get("DB_HELD_REPORT_SECONDS", 30)))
+    found = sessions.held(float(settings.current().database.held_report_seconds))
     idle = [s for s in found if not s.waiting]
     waiting = [s for s in found if s.waiting]
     attempt = db.session.scalar(

@@ -28,6 +28,8 @@ from flask import Request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wsgi import LimitedStream
 
+from arbiter.settings import Connections, Limits
+
 
 class BoundedRequest(Request):
     """Flask's request, whose streamed body over ``max_content_length`` is 413."""
@@ -71,10 +73,12 @@ class Pace:
     most: float
 
     @classmethod
-    def of(cls, config) -> Pace:
-        """Return the pace of the Flask ``config``."""
+    def of(cls, connections: Connections) -> Pace:
+        """Return the pace the ``connections`` settings ask."""
         return cls(
-            config["BODY_TIMEOUT_SECONDS"], config["BODY_MIN_RATE"], config["BODY_MAX_SECONDS"]
+            connections.body_timeout_seconds,
+            connections.body_min_rate,
+            connections.body_max_seconds,
         )
 
     def deadline(self, start: float, received: int) -> float:
@@ -83,11 +87,11 @@ class Pace:
         return start + min(self.most, self.seconds + received / max(self.rate, 1.0))
 
 
-def body_limit(scope: dict, config) -> int:
+def body_limit(scope: dict, limits: Limits) -> int:
     """Return the largest body the request of ASGI ``scope`` may send (bytes)."""
     if scope["path"].rstrip("/") == BULK_PATH:
-        return max(config["BULK_BODY_BYTES"], config["MAX_CONTENT_LENGTH"])
-    return config["MAX_CONTENT_LENGTH"]
+        return max(limits.bulk_body_bytes, limits.max_content_length)
+    return limits.max_content_length
 
 
 def announced(scope: dict) -> int | None:

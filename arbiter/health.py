@@ -23,7 +23,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
 
-from arbiter import database, sessions
+from arbiter import database, sessions, settings
 from arbiter.extensions import db
 from arbiter.models import ClockSweep, Game, OutboxMail, Webhook, WebhookDelivery
 from arbiter.models.timestamps import UTCDateTime, utcnow
@@ -55,7 +55,8 @@ def _sweep_seconds(app: Flask) -> float:
 def config(app: Flask) -> Finding:
     """Check the settings a production deployment needs."""
     notes = []
-    if not app.config.get("SECRET_KEY_FROM_ENV"):
+    service = settings.of(app).service
+    if not service.secret_key_from_env:
         notes.append(
             "SECRET_KEY is not set (a key kept in the instance folder is used; "
             "every machine of a deployment needs the same one)"
@@ -67,14 +68,14 @@ def config(app: Flask) -> Finding:
             "the database is SQLite but the broker is a server: workers on other "
             "machines cannot reach a SQLite file"
         )
-    if "localhost" in app.config["BASE_URL"] or "127.0.0.1" in app.config["BASE_URL"]:
+    if "localhost" in service.base_url or "127.0.0.1" in service.base_url:
         where = (
             "set to"
-            if app.config.get("BASE_URL_FROM_ENV")
+            if service.base_url_from_env
             else "not set in this command's environment, so the default from PORT is"
         )
         notes.append(
-            f"BASE_URL is {where} {app.config['BASE_URL']}: links in mails only "
+            f"BASE_URL is {where} {service.base_url}: links in mails only "
             "work on this machine (the service's processes read their own "
             "environment: `make run` sets http://127.0.0.1:$PORT)"
         )
@@ -127,7 +128,7 @@ def broker(app: Flask) -> Finding:
 
 def smtp(app: Flask) -> Finding:
     """Check the SMTP server of ``SMTP_URL`` answers a greeting."""
-    url = app.config["SMTP_URL"]
+    url = settings.of(app).mail.smtp_url
     if not url:
         return Finding(
             "smtp",
@@ -193,7 +194,7 @@ def locks(app: Flask) -> Finding:
     ``DB_HELD_REPORT_SECONDS`` (PostgreSQL); name each: address, state, age, query."""
     if db.engine.dialect.name != "postgresql":
         return Finding("locks", "ok", "SQLite: no sessions to inspect.")
-    older = float(app.config.get("DB_HELD_REPORT_SECONDS", 30))
+    older = settings.of(app).database.held_report_seconds
     found = sessions.held(older)
     if not found:
         return Finding(
@@ -412,4 +413,4 @@ def ready(app: Flask) -> list[Finding]:
     """Return the readiness findings (:data:`READINESS`) within the app's
     ``READY_TIMEOUT_SECONDS`` (:class:`Probe`)."""
     probe = app.extensions.setdefault("ready_probe", Probe())
-    return probe.run(app, READINESS, float(app.config.get("READY_TIMEOUT_SECONDS", 3)))
+    return probe.run(app, READINESS, settings.of(app).service.ready_timeout_seconds)

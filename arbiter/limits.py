@@ -41,6 +41,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
+from arbiter import settings
 from arbiter.errors import TooManyRequests
 from arbiter.models.timestamps import utcnow
 
@@ -65,6 +66,12 @@ def init_app(app: Flask) -> Limiter:
     return limiter
 
 
+def rate(name: str) -> str:
+    """Return the limit ``name`` (``create``, ``sign_in`` ...) of the running app's
+    settings (``RATELIMIT_<NAME>``), as a ``limits`` string; empty: none."""
+    return getattr(settings.current().limits, f"rate_{name}", "")
+
+
 def caller_key(who) -> str:
     """Return whom a limit counts: ``account:<id>``, ``token:<hash>`` or ``ip:<addr>``."""
     if who is not None and who.is_account:
@@ -80,7 +87,7 @@ def check(name: str, *key: str) -> None:
     :raises TooManyRequests: 429 ``rate-limited`` with ``retry_after`` when over.
     """
     limiter: Limiter = current_app.extensions["arbiter_limiter"]
-    spec = current_app.config.get(f"RATELIMIT_{name.upper()}")
+    spec = rate(name)
     if not limiter.enabled or not spec:
         return
     scope = (current_app.config.get("RATELIMIT_KEY_PREFIX") or "arbiter", name, *key)
@@ -111,7 +118,7 @@ def check_recorded(name: str, count: Callable[[datetime], tuple[int, datetime | 
         counted row leaves the window.
     """
     limiter: Limiter = current_app.extensions["arbiter_limiter"]
-    spec = current_app.config.get(f"RATELIMIT_{name.upper()}")
+    spec = rate(name)
     if not limiter.enabled or not spec:
         return
     now = utcnow()

@@ -13,7 +13,7 @@ import time
 from celery import Celery, Task
 from flask import Flask, current_app
 
-from arbiter import broker_fs
+from arbiter import broker_fs, settings
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def enqueue(task_name: str, *args) -> None:
     """Send task ``task_name`` with ``args``; a broker outage is logged, not raised
     (the beat sweeps pick up what was not sent)."""
     global _broker_down_until
-    if not current_app.config.get("ENQUEUE", True):
+    if not settings.current().service.enqueue:
         return
     if time.monotonic() < _broker_down_until:
         log.info("broker down: %s%r not sent; the sweep will send it", task_name, args)

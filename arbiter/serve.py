@@ -39,7 +39,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
-from arbiter import config
+from arbiter import settings
 from arbiter.problems import problem_body
 
 DIRECT_WRITE = "arbiter.direct_write"
@@ -189,8 +189,8 @@ def trusts(config, host: str) -> bool:
 
 @functools.cache
 def limits() -> dict:
-    """Return this process's connection limits (:func:`arbiter.config.connection_limits`)."""
-    return config.connection_limits()
+    """Return this process's connection limits by name (:func:`arbiter.settings.connections`)."""
+    return settings.named(settings.connections())
 
 
 class ProblemH11Protocol(H11Protocol):

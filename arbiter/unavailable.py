@@ -19,8 +19,9 @@ from __future__ import annotations
 import logging
 
 import sqlalchemy as sa
-from flask import Flask, current_app
+from flask import Flask
 
+from arbiter import settings
 from arbiter.problems import problem
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ UNREACHABLE = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutErr
 def answer(err: Exception):
     """Return the 503 problem for a database error ``err`` (logged, without a trace)."""
     log.warning("database unavailable: %s", str(err).splitlines()[0][:300])
-    seconds = int(current_app.config.get("DB_RETRY_AFTER_SECONDS", 5))
+    seconds = int(settings.current().database.retry_after_seconds)
     response = problem(
         503,
         "database-unavailable",

@@ -47,7 +47,7 @@ class BareEvent(db.Model):
 
 def create_flask() -> Flask:
     """Return the bare Flask app on ``DATABASE_URL`` with its tables created."""
-    from arbiter.config import database_url
+    from arbiter.settings import database_url
 
     app = Flask(__name__)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(os.environ["DATABASE_URL"], "")

@@ -242,7 +242,7 @@ def run(report: common.Report, folder, pg: str, broker: str) -> None:
     """Start both servers, alternate the phases, report."""
     import bare_app
 
-    from arbiter.config import database_url
+    from arbiter.settings import database_url
 
     bare_app.create_tables(database_url(pg, ""))
     port = common.free_port()

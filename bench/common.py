@@ -126,7 +126,7 @@ def postgres_available() -> str | None:
     """Return None when PostgreSQL answers, else the reason it does not."""
     import sqlalchemy as sa
 
-    from arbiter.config import database_url
+    from arbiter.settings import database_url
 
     try:
         engine = sa.create_engine(
@@ -166,7 +166,7 @@ def postgres_schema() -> Iterator[str]:
     """
     import sqlalchemy as sa
 
-    from arbiter.config import database_url
+    from arbiter.settings import database_url
 
     reason = postgres_available()
     if reason:

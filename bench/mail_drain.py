@@ -38,6 +38,7 @@ import sqlalchemy as sa
 from flask_migrate import upgrade
 
 from arbiter import create_app
+from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.mail import mail
 from arbiter.models import OutboxMail
@@ -137,7 +138,7 @@ def run(report: common.Report, backend: str, database_url: str, folder) -> None:
             release(rendered)
             timed(report, f"{backend}: drain, PNG rendered", len(rendered), mail.drain)
             live = app.config["SMTP_URL"]
-            app.config["SMTP_URL"] = DEAD_SMTP
+            arbiter_settings.override(app, SMTP_URL=DEAD_SMTP)
             release(kept)
             quiet = logging.getLogger(mail.__name__)
             quiet.setLevel(logging.ERROR)  # one "not sent" warning a mail, as planned
@@ -145,7 +146,7 @@ def run(report: common.Report, backend: str, database_url: str, folder) -> None:
                 mail.send(mail_id)  # fails: renders and keeps the PNG
             quiet.setLevel(logging.NOTSET)
             release(kept)
-            app.config["SMTP_URL"] = live
+            arbiter_settings.override(app, SMTP_URL=live)
             timed(report, f"{backend}: drain, PNG kept", len(kept), mail.drain)
             db.session.remove()
             db.engine.dispose()

@@ -201,7 +201,7 @@ def run(report: common.Report, url: str) -> None:
     import sqlalchemy as sa
     from flask_migrate import upgrade
 
-    from arbiter import config, create_app
+    from arbiter import create_app
     from arbiter.extensions import db
     from arbiter.games import chance, clock_sweep, games
     from arbiter.models.timestamps import utcnow
@@ -210,9 +210,9 @@ def run(report: common.Report, url: str) -> None:
         {
             "SQLALCHEMY_DATABASE_URI": url,
             "ENQUEUE": False,
-            "CLOCK_OUTAGE_SECONDS": 3600.0,  # the web process's pool (no pre-ping)
-            **config.web_settings({"DATABASE_URL": url}),
-        }
+            "CLOCK_OUTAGE_SECONDS": 3600.0,
+        },
+        role="web",  # the web process's pool (no pre-ping)
     )
     case = f"{ACTIVE + OVER} games"
     with app.app_context():

@@ -23,8 +23,8 @@ import sqlalchemy as sa
 from flask_migrate import upgrade
 
 from arbiter import create_app
-from arbiter.config import database_url
 from arbiter.extensions import db
+from arbiter.settings import database_url
 from tests.contract import examples
 
 os.environ.setdefault("OPEN_CREATION", "1")
@@ -109,10 +109,11 @@ def postgres_url():
         yield url
 
 
-def make_app(db_url: str, **config):
-    """Return an app on ``db_url`` with the schema migrated; tasks are not enqueued
-    unless the config says so. A SQLite file that does not exist yet starts as a copy
-    of one migrated once per test process (:func:`_migrated_sqlite`; the migrations
+def make_app(db_url: str, role: str = "workers", **config):
+    """Return an app of a process of ``role`` (``"web"`` or ``"workers"``) on
+    ``db_url`` with the schema migrated; tasks are not enqueued unless the config
+    says so. A SQLite file that does not exist yet starts as a copy of one migrated
+    once per test process (:func:`_migrated_sqlite`; the migrations
     take ~0.5 s, a copy ~1 ms), then ``upgrade`` finds nothing to do."""
     settings = {
         "TESTING": True,
@@ -126,7 +127,7 @@ def make_app(db_url: str, **config):
     target = _sqlite_file(db_url)
     if target is not None and not target.exists():
         shutil.copyfile(_migrated_sqlite(), target)
-    app = create_app(settings)
+    app = create_app(settings, role=role)
     examples.install(app)  # python -m tests.contract.examples records exchanges
     with app.app_context():
         upgrade()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from celery import shared_task
-from flask import current_app
 
-from arbiter import queue
+from arbiter import queue, settings
 from arbiter.games import chance, clock_sweep, digest, game_start
 from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.mail import mail
@@ -54,7 +53,7 @@ def deliver_webhook(self, delivery_id: int) -> bool:
     wait = webhook_delivery.attempt(delivery_id)
     if wait is None:
         return True
-    if wait <= float(current_app.config["WEBHOOK_TASK_RETRY_SECONDS"]):
+    if wait <= float(settings.current().hooks.task_retry_seconds):
         raise self.retry(countdown=wait)
     return False
 

@@ -23,9 +23,8 @@ from datetime import timedelta
 from urllib.parse import urlencode
 
 import sqlalchemy as sa
-from flask import current_app
 
-from arbiter import limits, queue
+from arbiter import limits, queue, settings
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Expired, Forbidden, NotFound
 from arbiter.extensions import db
@@ -139,7 +138,7 @@ def request_link(
         client=asker,
         display_name=display_name,
         created_at=now,
-        expires_at=now + timedelta(seconds=current_app.config["SIGN_IN_LINK_SECONDS"]),
+        expires_at=now + timedelta(seconds=settings.current().limits.sign_in_link_seconds),
     )
     uow.session.add(link)
     if not consent.opted_out(address):
@@ -177,10 +176,10 @@ def _check_link_limits(box: str, client: str | None) -> None:
 
 def _link_mail(address: str, nonce: str, nonce_hash: str, confirm_path: str) -> OutboxMail:
     """Return the sign-in mail holding the link's ``nonce``."""
-    url = f"{current_app.config['BASE_URL']}{confirm_path}?" + urlencode(
+    url = f"{settings.current().service.base_url}{confirm_path}?" + urlencode(
         {"email": address, "token": nonce}
     )
-    minutes = current_app.config["SIGN_IN_LINK_SECONDS"] // 60
+    minutes = settings.current().limits.sign_in_link_seconds // 60
     return OutboxMail(
         dedupe_key=f"sign-in:{nonce_hash}",
         game_id=None,
@@ -272,7 +271,7 @@ def new_account(email: str, display_name: str | None) -> Account:
 def sign_in_token(account: Account) -> tuple[ApiToken, str]:
     """Add a personal token with every scope that lasts ``SIGN_IN_TOKEN_SECONDS``
     (not committed); return it and its plain text."""
-    expires = utcnow() + timedelta(seconds=current_app.config["SIGN_IN_TOKEN_SECONDS"])
+    expires = utcnow() + timedelta(seconds=settings.current().limits.sign_in_token_seconds)
     return _new_token(account, "sign-in", list(identity.SCOPES), expires)
 
 
@@ -418,7 +417,7 @@ def _check_token_cap(uow: UnitOfWork, account: Account) -> None:
 
     :raises Conflict: ``too-many-tokens`` at ``TOKENS_PER_ACCOUNT`` (with ``limit``).
     """
-    cap = current_app.config["TOKENS_PER_ACCOUNT"]
+    cap = settings.current().limits.tokens_per_account
     if db.engine.dialect.name == "postgresql":
         key = f"tokens:{account.id}"
         uow.session.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))

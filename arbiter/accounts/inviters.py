@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 
+from arbiter import settings
 from arbiter.accounts import accounts
 from arbiter.errors import TooManyRequests, Unauthorized
 from arbiter.extensions import db
@@ -83,7 +83,7 @@ def check_inviter(creator: Account | None, emails: Iterable[str | None]) -> None
 
 def _check_budget(creator: Account, wanted: set[str]) -> None:
     """:raises TooManyRequests: ``invitation-budget`` (see :func:`check_inviter`)."""
-    budget = current_app.config["INVITES_PER_DAY"]
+    budget = settings.current().limits.invites_per_day
     if db.engine.dialect.name == "postgresql":  # one creation of this account at a time
         db.session.execute(sa.select(Account.id).where(Account.id == creator.id).with_for_update())
     now = utcnow()

@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from arbiter import settings
 from arbiter.errors import Forbidden
 
 SALT = "arbiter/seat-link"
@@ -28,7 +28,7 @@ class LinkRefused(Forbidden):
 
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+    return URLSafeTimedSerializer(settings.current().service.secret_key, salt=SALT)
 
 
 def seat_key(game_id: str, seat: int) -> str:
@@ -38,7 +38,7 @@ def seat_key(game_id: str, seat: int) -> str:
 
 def seat_url(game_id: str, seat: int) -> str:
     """Return the absolute link (under ``BASE_URL``) that opens a seat's page."""
-    base = current_app.config["BASE_URL"]
+    base = settings.current().service.base_url
     return f"{base}/games/{game_id}/open?key={seat_key(game_id, seat)}"
 
 
@@ -57,7 +57,7 @@ def read_seat_link(key: str, game_id: str) -> tuple[int, datetime]:
     """
     try:
         data, made = _serializer().loads(
-            key, max_age=current_app.config["WEB_LINK_SECONDS"], return_timestamp=True
+            key, max_age=settings.current().service.web_link_seconds, return_timestamp=True
         )
     except SignatureExpired:
         raise LinkRefused(
@@ -77,4 +77,4 @@ def read_seat_link(key: str, game_id: str) -> tuple[int, datetime]:
 def link_expired(made_at: float) -> bool:
     """True when a seat link made at ``made_at`` (a POSIX time) is past
     ``WEB_LINK_SECONDS``, and with it whatever a browser holds from it."""
-    return time.time() - made_at > current_app.config["WEB_LINK_SECONDS"]
+    return time.time() - made_at > settings.current().service.web_link_seconds

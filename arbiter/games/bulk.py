@@ -14,9 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
-
-from arbiter import idempotency, limits
+from arbiter import idempotency, limits, settings
 from arbiter.accounts import identity, inviters
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
@@ -65,7 +63,7 @@ def new_games(
         ``bad-game`` (one game fails the single creation's checks: ``index`` names it,
         ``problem`` holds that game's own ``code`` and ``detail``). Nothing is written.
     """
-    limit = current_app.config["BULK_GAMES_MAX"]
+    limit = settings.current().limits.bulk_games_max
     if len(specs) > limit:
         raise Unprocessable(
             f"A batch holds at most {limit} games; this one has {len(specs)}. Split it.",

@@ -41,11 +41,10 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
 import engines
-from arbiter import queue
+from arbiter import queue, settings
 from arbiter.extensions import db
 from arbiter.games import clock, events
 from arbiter.games.commit import commit, write_many
@@ -124,7 +123,7 @@ def heartbeat(now: datetime) -> float | None:
     sweep interval.
     """
     record_attempt(now)
-    threshold = current_app.config.get("CLOCK_OUTAGE_SECONDS", 300)
+    threshold = settings.current().clock.outage_seconds
     row = db.session.scalars(
         sa.select(ClockSweep)
         .where(ClockSweep.name == CLOCK)
@@ -539,7 +538,7 @@ def _record(item: dict, mail_id: int | None) -> None:
 
 def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
     """Return one mail to ``address`` listing every game of ``items`` with its deadline."""
-    base = current_app.config["BASE_URL"]
+    base = settings.current().service.base_url
     items = sorted(items, key=lambda i: i["deadline"])
     first = items[0]["game"].seats[items[0]["seat"]]
     lines = [

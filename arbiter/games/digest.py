@@ -15,9 +15,8 @@ import hashlib
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 
-from arbiter import queue
+from arbiter import queue, settings
 from arbiter.extensions import db
 from arbiter.games import clock
 from arbiter.mail import consent
@@ -61,7 +60,7 @@ def moved_since(account: Account, since: datetime) -> bool:
 
 def digest_mail(account: Account, due: list[tuple[Game, Seat]], now: datetime) -> OutboxMail:
     """Return the digest mail listing ``due`` with deadlines in the account's zone."""
-    base = current_app.config["BASE_URL"]
+    base = settings.current().service.base_url
     lines = [
         f"Hello {account.display_name},",
         "",

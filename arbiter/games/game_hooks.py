@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import current_app
-
+from arbiter import settings
 from arbiter.hooks import webhooks
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
@@ -19,7 +18,7 @@ from arbiter.uow import Appended, UnitOfWork
 
 
 def _link(game: Game) -> str:
-    return f"{current_app.config['BASE_URL']}/v1/games/{game.id}"
+    return f"{settings.current().service.base_url}/v1/games/{game.id}"
 
 
 def turn(

@@ -9,9 +9,8 @@ the invitation page shows too). Its ``Reply-To`` takes a reply ``accept``,
 
 from __future__ import annotations
 
-from flask import current_app
-
 import engines
+from arbiter import settings
 from arbiter.accounts import accounts
 from arbiter.extensions import db
 from arbiter.mail import capability
@@ -96,7 +95,7 @@ def mail(
 ) -> OutboxMail:
     """Return the one invitation mail of a mailbox; its ``Reply-To`` takes a reply
     ``accept``, ``decline`` or ``block``."""
-    base = current_app.config["BASE_URL"]
+    base = settings.current().service.base_url
     page = f"{base}/v1/invitations/{invitation.id}?token={nonce}"
     start = "The game starts when every player has accepted" + (
         f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else "."

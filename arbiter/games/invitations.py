@@ -38,9 +38,8 @@ import secrets
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 
-from arbiter import limits
+from arbiter import limits, settings
 from arbiter.accounts import accounts, identity, inviters
 from arbiter.accounts.inviters import span
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -305,7 +304,7 @@ def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
     now = utcnow()
     if start_at <= now:
         raise Unprocessable("start_at must be in the future.", code="bad-start")
-    ahead = current_app.config["MAX_START_AHEAD"]
+    ahead = settings.current().limits.max_start_ahead
     if (start_at - now).total_seconds() > ahead:
         raise Unprocessable(
             f"start_at may be at most {span(ahead)} ahead on this server "

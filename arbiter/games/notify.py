@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import current_app
-
-from arbiter import queue
+from arbiter import queue, settings
 from arbiter.accounts import links
 from arbiter.games import outcome
 from arbiter.games.clock import local
@@ -43,7 +41,7 @@ def turn_mails(
     :param deadlines: each seat's deadline (UTC), shown in the player's time zone.
     """
     mails = []
-    base = current_app.config["BASE_URL"]
+    base = settings.current().service.base_url
     board = draws_board(engine)
     for seat in game.seats:
         address = identity.seat_address(seat)
@@ -112,7 +110,7 @@ def move_lines(engine: Engine, state: dict, seat: int, everything: bool = False)
     moves = [engine.describe(m) for m in engine.legal_moves(state, seat)]
     if not moves:
         return ["You have no move to make now."]
-    limit = current_app.config.get("MAIL_LIST_MOVES", 30)
+    limit = settings.current().mail.list_moves
     if everything or len(moves) <= limit:
         return [f"Your legal moves ({len(moves)}):", *(f"  {m}" for m in moves)]
     return [
@@ -133,7 +131,7 @@ def over_mails(game: Game, engine: Engine, result: dict) -> list[OutboxMail]:
     """Return one mail per seat that may be mailed, giving how the game ended: the
     final scores, or who resigned when there are none, and the ranking
     (:func:`arbiter.games.outcome.outcome_lines`)."""
-    base = current_app.config["BASE_URL"]
+    base = settings.current().service.base_url
     names = {s.seat: s.name for s in game.seats}
     lines = outcome.outcome_lines(result, names)
     mails = []

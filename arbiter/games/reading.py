@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable, Collection
 
 import sqlalchemy as sa
-from flask import current_app
 
+from arbiter import settings
 from arbiter.accounts import identity, links
 from arbiter.accounts.accounts import DELETED_NAME
 from arbiter.errors import ArbiterError, Conflict, NotFound
@@ -216,7 +216,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     game = get_game(game_id)
     seat = reader_seat(game, token)
     check_after(after, game.version, "after-past-version")
-    deadline = time.monotonic() + min(max(wait, 0.0), current_app.config["LONG_POLL_MAX"])
+    deadline = time.monotonic() + min(max(wait, 0.0), settings.current().streams.long_poll_max)
     while True:
         known, status = db.session.execute(
             sa.select(Game.version, Game.status).where(Game.id == game_id)

@@ -34,10 +34,9 @@ from datetime import datetime, timedelta
 
 import requests
 import sqlalchemy as sa
-from flask import current_app
 from standardwebhooks import Webhook as Signer
 
-from arbiter import queue
+from arbiter import queue, settings
 from arbiter.extensions import db
 from arbiter.hooks import webhook_deadline, webhook_in_flight, webhook_urls, webhooks
 from arbiter.models import Webhook, WebhookDelivery, WebhookRecipient
@@ -52,14 +51,13 @@ EARLY = timedelta(seconds=1)
 may fire a little early, and a retry it then skipped would wait for the sweep."""
 
 
-def _setting(name: str) -> float:
-    return float(current_app.config[name])
-
-
 def backoff(attempts: int) -> float:
     """Return the seconds to wait after the ``attempts``-th failed try (1, 2, ...):
     ``WEBHOOK_RETRY_FIRST_SECONDS`` doubled per try, at most ``WEBHOOK_RETRY_MAX_SECONDS``."""
-    first, cap = _setting("WEBHOOK_RETRY_FIRST_SECONDS"), _setting("WEBHOOK_RETRY_MAX_SECONDS")
+    first, cap = (
+        settings.current().hooks.retry_first_seconds,
+        settings.current().hooks.retry_max_seconds,
+    )
     return min(cap, first * 2 ** max(0, min(attempts, 32) - 1))
 
 
@@ -74,7 +72,9 @@ def _may_try(now: datetime):
 def lease_seconds() -> float:
     """Return how long a claim holds a delivery: ``WEBHOOK_CLAIM_SECONDS``, and at
     least 30 s more than ``WEBHOOK_DEADLINE_SECONDS`` (a try ends before its lease)."""
-    return max(_setting("WEBHOOK_CLAIM_SECONDS"), _setting("WEBHOOK_DEADLINE_SECONDS") + 30)
+    return max(
+        settings.current().hooks.claim_seconds, settings.current().hooks.deadline_seconds + 30
+    )
 
 
 def claim(delivery_id: int, accounts: list[str] | None = None):
@@ -198,8 +198,8 @@ def post(url: str, body: str, headers: dict[str, str]) -> tuple[int | None, str 
     """POST ``body`` to ``url`` within ``WEBHOOK_DEADLINE_SECONDS``; return ``(HTTP
     status or None, error text or None)``. Only the status line and headers are read;
     redirects are not followed; a URL no longer allowed is not called."""
-    seconds = _setting("WEBHOOK_DEADLINE_SECONDS")
-    per_step = min(_setting("WEBHOOK_TIMEOUT_SECONDS"), seconds)
+    seconds = settings.current().hooks.deadline_seconds
+    per_step = min(settings.current().hooks.timeout_seconds, seconds)
     try:
         webhook_urls.normalise(url)  # https only, unless the operator allows http
         with webhook_urls.session() as http, webhook_deadline.Deadline(seconds) as deadline:
@@ -275,7 +275,7 @@ def _failed(
         "retry_at": now + timedelta(seconds=wait),
         "lease_until": None,
     }
-    exhausted = attempts >= int(_setting("WEBHOOK_MAX_ATTEMPTS"))
+    exhausted = attempts >= settings.current().hooks.max_attempts
     if exhausted:
         values["given_up_at"] = now
     disabled = 0

@@ -21,15 +21,15 @@ from collections.abc import Iterable
 from datetime import datetime
 
 import sqlalchemy as sa
-from flask import current_app
 
+from arbiter import settings
 from arbiter.extensions import db
 from arbiter.models import Webhook, WebhookDelivery, WebhookRecipient
 
 
 def bound() -> int:
     """Return ``WEBHOOKS_IN_FLIGHT_PER_ACCOUNT`` (at least 1)."""
-    return max(1, int(current_app.config["WEBHOOKS_IN_FLIGHT_PER_ACCOUNT"]))
+    return max(1, int(settings.current().hooks.in_flight_per_account))
 
 
 def in_flight_now(now: datetime):

@@ -23,13 +23,13 @@ import socket
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from flask import current_app
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 from urllib3.util.connection import allowed_gai_family
 
+from arbiter import settings
 from arbiter.errors import Unprocessable
 from arbiter.hooks import webhook_deadline
 
@@ -47,7 +47,7 @@ class RefusedAddress(OSError):
 
 def allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     """Return the networks of ``WEBHOOK_ALLOWED_NETWORKS`` (config; default none)."""
-    raw = current_app.config.get("WEBHOOK_ALLOWED_NETWORKS", "")
+    raw = settings.current().hooks.allowed_networks
     return [
         ipaddress.ip_network(part.strip(), strict=False) for part in raw.split(",") if part.strip()
     ]
@@ -134,11 +134,9 @@ def normalise(url: str) -> str:
         raise _bad("A web hook URL's port must be 1 to 65535.")
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS or not parts.hostname:
-        schemes = (
-            "https:// or http://" if current_app.config.get("WEBHOOK_ALLOW_HTTP") else "https://"
-        )
+        schemes = "https:// or http://" if settings.current().hooks.allow_http else "https://"
         raise _bad(f"A web hook URL must be an absolute {schemes} address with a host name.")
-    if scheme == "http" and not current_app.config.get("WEBHOOK_ALLOW_HTTP"):
+    if scheme == "http" and not settings.current().hooks.allow_http:
         raise Unprocessable(
             "This server only calls https:// web hooks.", code="webhook-url-not-https"
         )

@@ -24,10 +24,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlalchemy.orm import Session
 
-from arbiter import sealing
+from arbiter import sealing, settings
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.hooks import webhook_urls
 from arbiter.models import Account, Webhook, WebhookDelivery, WebhookRecipient
@@ -164,7 +163,7 @@ def create(uow: UnitOfWork, account: Account, url: str, events: list[str]) -> Ho
     """
     clean = webhook_urls.check(url)
     wanted = _events(events)
-    limit = int(current_app.config["WEBHOOKS_PER_ACCOUNT"])
+    limit = int(settings.current().hooks.per_account)
     count = uow.session.scalar(
         sa.select(sa.func.count()).select_from(Webhook).where(Webhook.account_id == account.id)
     )

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from email.utils import getaddresses
 from urllib.parse import urlparse
 
-from flask import current_app
-
+from arbiter import settings
 from arbiter.mail.mailboxes import as_mail_domain
 
 MAC_CHARS = 12
@@ -40,7 +39,7 @@ class Capability:
 
 def _mac(game_id: str, seat: int, version: int) -> str:
     """Return the address's MAC for one (game, seat, version)."""
-    secret = current_app.config["SECRET_KEY"].encode()
+    secret = settings.current().service.secret_key.encode()
     digest = hmac.new(
         secret, f"arbiter/reply|{game_id}|{seat}|{version}".encode(), hashlib.sha256
     ).digest()
@@ -53,8 +52,8 @@ def mail_domain() -> str:
     ``[IPv6:::1]``), never bare (``x@127.0.0.1``, which strict clients refuse: issue
     22, item 14)."""
     return as_mail_domain(
-        current_app.config.get("MAIL_DOMAIN")
-        or urlparse(current_app.config["BASE_URL"]).hostname
+        settings.current().mail.domain
+        or urlparse(settings.current().service.base_url).hostname
         or "localhost"
     )
 
@@ -69,7 +68,7 @@ def is_ours(domain: str) -> bool:
 def reply_address(game_id: str, seat: int, version: int) -> str:
     """Return the reply address for ``seat`` answering the prompt begun at ``version``."""
     local = f"{game_id}-{seat}-{version}-{_mac(game_id, seat, version)}"
-    mailbox = current_app.config.get("MAIL_REPLY_MAILBOX")
+    mailbox = settings.current().mail.reply_mailbox
     if mailbox:
         local = f"{mailbox}+{local}"
     return f"{local}@{mail_domain()}"

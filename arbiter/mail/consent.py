@@ -21,11 +21,11 @@ link stops mail for that game, or for everything when the mail belongs to no gam
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from arbiter import settings
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.mail.mailboxes import mailbox
@@ -68,14 +68,14 @@ def _refuse_unconsented(session, flush_context, instances) -> None:
 
 
 def _signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="arbiter.unsubscribe")
+    return URLSafeSerializer(settings.current().service.secret_key, salt="arbiter.unsubscribe")
 
 
 def unsubscribe_url(email: str, game_id: str | None) -> str:
     """Return the one-click unsubscribe link for a mail to ``email`` about ``game_id``
     (None: every mail)."""
     token = _signer().dumps({"e": email.lower(), "g": game_id})
-    return f"{current_app.config['BASE_URL']}/v1/unsubscribe?t={token}"
+    return f"{settings.current().service.base_url}/v1/unsubscribe?t={token}"
 
 
 def list_unsubscribe_headers(email: str, game_id: str | None) -> dict[str, str]:

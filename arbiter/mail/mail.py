@@ -40,8 +40,8 @@ from email.utils import format_datetime
 from urllib.parse import parse_qs, unquote, urlparse
 
 import sqlalchemy as sa
-from flask import current_app
 
+from arbiter import settings
 from arbiter.extensions import db
 from arbiter.mail import consent
 from arbiter.mail.mailboxes import as_mail_domain
@@ -58,14 +58,13 @@ class PermanentFailure(Exception):
     """The SMTP server refused the mail for good; it will not be retried."""
 
 
-def _setting(name: str) -> float:
-    return float(current_app.config[name])
-
-
 def backoff(attempts: int) -> float:
     """Return the seconds to wait after the ``attempts``-th failed try (1, 2, ...):
     ``MAIL_RETRY_FIRST_SECONDS`` doubled per try, at most ``MAIL_RETRY_MAX_SECONDS``."""
-    first, cap = _setting("MAIL_RETRY_FIRST_SECONDS"), _setting("MAIL_RETRY_MAX_SECONDS")
+    first, cap = (
+        settings.current().mail.retry_first_seconds,
+        settings.current().mail.retry_max_seconds,
+    )
     return min(cap, first * 2 ** max(0, min(attempts, 32) - 1))
 
 
@@ -150,7 +149,7 @@ def _claim_where(which: Callable[[datetime], object]):
     tried now, in one UPDATE ... RETURNING committed at once; return its ``CLAIMED``
     row or None."""
     now = utcnow()
-    lease = now + timedelta(seconds=_setting("MAIL_CLAIM_SECONDS"))
+    lease = now + timedelta(seconds=settings.current().mail.claim_seconds)
     row = db.session.execute(
         sa.update(OutboxMail)
         .where(OutboxMail.id == which(now), _may_try(now))
@@ -179,7 +178,7 @@ def drain(limit: int = 1000, seconds: float = 30.0) -> int:
     slow server, does not hold a mailer process from its other tasks (new mail) for
     longer than that.
     """
-    if not current_app.config["SMTP_URL"]:
+    if not settings.current().mail.smtp_url:
         return sum(send(i) for i in unsent(older_than_seconds=-1, limit=limit))
     try:
         smtp = connect()
@@ -222,7 +221,7 @@ def _server_unreachable(err: Exception) -> None:
     up)."""
     now = utcnow()
     error = f"{type(err).__name__}: {err}"[:500]
-    too_old = now - timedelta(seconds=_setting("MAIL_GIVE_UP_SECONDS"))
+    too_old = now - timedelta(seconds=settings.current().mail.give_up_seconds)
     given_up = db.session.execute(
         sa.update(OutboxMail)
         .where(_may_try(now), OutboxMail.created_at < too_old)
@@ -245,7 +244,7 @@ def _failed(
     now = utcnow()
     error = f"{type(err).__name__}: {err}"[:500]
     values = {"last_error": error, "retry_at": now + timedelta(seconds=backoff(attempts))}
-    too_old = (now - created).total_seconds() > _setting("MAIL_GIVE_UP_SECONDS")
+    too_old = (now - created).total_seconds() > settings.current().mail.give_up_seconds
     if is_permanent(err) or too_old:
         values.update(given_up_at=now, board_png=None)
     elif png is not None:
@@ -267,7 +266,7 @@ def mark_sent(mail_id: int) -> None:
 
     :raises sqlalchemy.exc.OperationalError: the database stayed unreachable.
     """
-    give_up = time.monotonic() + _setting("MAIL_MARK_SENT_SECONDS")
+    give_up = time.monotonic() + settings.current().mail.mark_sent_seconds
     while True:
         try:
             _update(mail_id, {"sent_at": utcnow(), "last_error": None, "board_png": None})
@@ -313,7 +312,7 @@ def message(mail, png: bytes | None = None) -> EmailMessage:
     (already rendered), else the row's kept ``board_png``, else rendered from its
     ``board_svg``."""
     msg = EmailMessage()
-    msg["From"] = current_app.config["MAIL_FROM"]
+    msg["From"] = settings.current().mail.sender
     msg["To"] = mail.to_addr
     msg["Subject"] = mail.subject
     msg["Message-ID"] = message_id(mail.id, mail.game_id)
@@ -336,7 +335,7 @@ def message(mail, png: bytes | None = None) -> EmailMessage:
 
 def message_id(mail_id: int, game_id: str | None) -> str:
     """Return the Message-ID of outbox row ``mail_id`` (the same for every resend)."""
-    host = as_mail_domain(urlparse(current_app.config["BASE_URL"]).hostname or "arbiter")
+    host = as_mail_domain(urlparse(settings.current().service.base_url).hostname or "arbiter")
     return f"<arbiter.outbox.{mail_id}.{game_id or 'account'}@{host}>"
 
 
@@ -354,11 +353,13 @@ def connect() -> smtplib.SMTP:
     :raises smtplib.SMTPException, OSError: the server could not be reached or refused
         the session.
     """
-    parts = urlparse(current_app.config["SMTP_URL"])
+    parts = urlparse(settings.current().mail.smtp_url)
     query = parse_qs(parts.query)
     smtp_class = smtplib.SMTP_SSL if parts.scheme == "smtps" else smtplib.SMTP
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
-    smtp = smtp_class(parts.hostname or "localhost", port, timeout=_setting("SMTP_TIMEOUT_SECONDS"))
+    smtp = smtp_class(
+        parts.hostname or "localhost", port, timeout=settings.current().mail.smtp_timeout_seconds
+    )
     try:
         if query.get("starttls", ["0"])[0] in ("1", "true"):
             smtp.starttls()
@@ -377,7 +378,7 @@ def smtp_session() -> Iterator[smtplib.SMTP | None]:
 
     :raises smtplib.SMTPException, OSError: as ``connect``.
     """
-    if not current_app.config["SMTP_URL"]:
+    if not settings.current().mail.smtp_url:
         yield None
         return
     smtp = connect()
@@ -398,7 +399,7 @@ def deliver(
     :raises smtplib.SMTPException, OSError: the server refused or could not be reached.
     """
     if smtp is None:
-        if current_app.config["SMTP_URL"]:
+        if settings.current().mail.smtp_url:
             with smtp_session() as own:
                 deliver(msg, accepted, own)
             return

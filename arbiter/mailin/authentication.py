@@ -12,7 +12,8 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 import authres
-from flask import current_app
+
+from arbiter import settings
 
 FAILING = {"fail", "permerror"}
 
@@ -41,7 +42,7 @@ def failure(msg: EmailMessage, sender: str) -> str | None:
 
 def _results(msg: EmailMessage) -> list:
     """Return the results of the trusted ``Authentication-Results`` headers."""
-    trusted = current_app.config.get("MAIL_AUTHSERV_ID", "").lower()
+    trusted = settings.current().mail.authserv_id.lower()
     results = []
     for value in msg.get_all("Authentication-Results") or []:
         try:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from urllib.parse import unquote, urlparse
 
-from flask import current_app
 from imap_tools import AND, MailBox, MailBoxUnencrypted
 
+from arbiter import settings
 from arbiter.mailin.receive import receive
 
 log = logging.getLogger(__name__)
@@ -34,10 +34,10 @@ def mailbox(url: str):
 
 def poll(url: str | None = None) -> int:
     """Record every unseen message of the mailbox; return how many were recorded."""
-    url = url or current_app.config.get("IMAP_URL")
+    url = url or settings.current().mail.imap_url
     if not url:
         return 0
-    done_folder = current_app.config.get("IMAP_DONE_FOLDER")
+    done_folder = settings.current().mail.imap_done_folder
     recorded = 0
     with mailbox(url) as box:
         for msg in box.fetch(AND(seen=False), mark_seen=False, bulk=True, limit=BATCH):

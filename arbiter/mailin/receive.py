@@ -13,10 +13,9 @@ import logging
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
-from arbiter import queue
+from arbiter import queue, settings
 from arbiter.extensions import db
 from arbiter.mail.capability import find
 from arbiter.mailin.message import message_id_of, parse
@@ -60,7 +59,7 @@ def receive(
     :raises sqlalchemy.exc.OperationalError: the database is unavailable (the caller
         answers "try again later").
     """
-    limit = current_app.config["MAIL_MAX_BYTES"]
+    limit = settings.current().mail.max_bytes
     if len(raw) > limit:
         return Outcome("too-large", reason=f"The message is larger than {limit} bytes.")
     if not raw.strip() or not parse(raw).keys():

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import current_app
 
+from arbiter import settings
 from arbiter.extensions import db
 from arbiter.mailin.message import Incoming
 from arbiter.models import OutboxMail
@@ -34,7 +34,7 @@ def check_sender(envelope: str | None, incoming: Incoming, address: str | None) 
 def check_rate(address: str) -> None:
     """:raises Refused: ``rate-limited`` once ``MAIL_REPLIES_PER_HOUR`` answers went to
     ``address`` in the last hour (the mail is recorded, not acted on)."""
-    limit = current_app.config["MAIL_REPLIES_PER_HOUR"]
+    limit = settings.current().mail.replies_per_hour
     since = utcnow() - timedelta(hours=1)
     sent = db.session.scalar(
         sa.select(sa.func.count(OutboxMail.id)).where(

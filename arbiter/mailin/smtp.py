@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
+from arbiter import settings
 from arbiter.mail.capability import mail_domain
 from arbiter.mail.mailboxes import as_mail_domain
 from arbiter.mailin.receive import receive
@@ -71,12 +72,12 @@ def controller(app: Flask, url: str | None = None):
     ``MAILIN_URL``) says; the caller starts and stops it."""
     from aiosmtpd.controller import Controller  # noqa: PLC0415 - only a mail server needs it
 
-    parts = urlparse(url or app.config["MAILIN_URL"])
+    parts = urlparse(url or settings.of(app).mail.mailin_url)
     return Controller(
         Handler(app),
         hostname=parts.hostname or "127.0.0.1",
         port=parts.port or 25,
-        data_size_limit=app.config["MAIL_MAX_BYTES"],
+        data_size_limit=settings.of(app).mail.max_bytes,
         decode_data=False,
         server_hostname=mail_domain_of(app),
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request
 
-from arbiter import idempotency, limits
+from arbiter import idempotency, limits, settings
 from arbiter.accounts import identity
 from arbiter.errors import Unauthorized
 from arbiter.extensions import db
@@ -237,7 +237,7 @@ def _account(policy: Policy, who, args: dict) -> None:
 
 def _create(policy: Policy, who, args: dict) -> None:
     if who is None:
-        if current_app.config["OPEN_CREATION"]:
+        if settings.current().service.open_creation:
             return
         raise Unauthorized(
             "Creating games on this server needs a personal API token with "

@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlencode
 import sqlalchemy as sa
 from a2wsgi import WSGIMiddleware
 
-from arbiter import bodies, config, database, metrics, unavailable
+from arbiter import bodies, database, metrics, settings, unavailable
 from arbiter import create_app as create_flask_app
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError
@@ -52,9 +52,9 @@ SSE_HEADERS = [
 def create_app(flask_app=None) -> Front:
     """Return the ASGI application around ``flask_app`` (default: a new
     :func:`arbiter.create_app` with the web process's settings,
-    :func:`arbiter.config.web_settings`); uvicorn calls it with ``--factory``."""
+    ``role="web"``); uvicorn calls it with ``--factory``."""
     if flask_app is None:
-        flask_app = create_flask_app(config.web_settings())
+        flask_app = create_flask_app(role="web")
     metrics.use_shared_folder(flask_app.instance_path)
     return Front(flask_app)
 
@@ -93,7 +93,7 @@ class Front:
     def __init__(self, flask_app) -> None:
         self.flask = flask_app
         self.wsgi = WSGIMiddleware(
-            chunked_bodies(flask_app), workers=flask_app.config["WEB_THREADS"]
+            chunked_bodies(flask_app), workers=settings.of(flask_app).service.web_threads
         )
         self.hub = Hub(flask_app)
         flask_app.extensions["stream_hub"] = self.hub
@@ -126,12 +126,12 @@ class Front:
         ``receive`` that gives it, or None when the request is over (the client left,
         or it was too slow: answered 408 ``body-too-slow`` and closed). A body
         announced over the route's limit is left unread: Flask refuses it at once."""
-        config = self.flask.config
-        limit = bodies.body_limit(scope, config)
+        config = settings.of(self.flask)
+        limit = bodies.body_limit(scope, config.limits)
         if bodies.announced(scope) > limit:
             return receive
         try:
-            data = await bodies.read_body(receive, limit, bodies.Pace.of(config))
+            data = await bodies.read_body(receive, limit, bodies.Pace.of(config.connections))
         except bodies.TooSlow:
             await self.send_too_slow(send)
             return None
@@ -139,7 +139,7 @@ class Front:
 
     async def send_too_slow(self, send) -> None:
         """Answer a body that came too slowly: 408 ``body-too-slow``, and close."""
-        pace = bodies.Pace.of(self.flask.config)
+        pace = bodies.Pace.of(settings.of(self.flask).connections)
         detail = (
             f"The request body arrived too slowly: send it within {pace.seconds:g} s, "
             f"plus a second per {pace.rate:g} bytes, {pace.most:g} s at most."
@@ -167,13 +167,13 @@ class Front:
         ``BODY_DRAIN_BYTES`` more, for at most ``BODY_DRAIN_SECONDS``, are read and
         dropped first; past either, the 413 is sent anyway (and the reset may follow).
         """
-        config = self.flask.config
+        connections = settings.of(self.flask).connections
 
         async def send_after_drain(message: dict) -> None:
             if message["type"] == "http.response.start" and message["status"] == 413:
                 try:
-                    async with asyncio.timeout(config["BODY_DRAIN_SECONDS"]):
-                        await drain_body(receive, config["BODY_DRAIN_BYTES"])
+                    async with asyncio.timeout(connections.body_drain_seconds):
+                        await drain_body(receive, connections.body_drain_bytes)
                 except TimeoutError:
                     pass
             await send(message)
@@ -229,11 +229,10 @@ class Front:
             await send({"type": "http.response.start", "status": 204, "headers": []})
             await send(body(b"", more=False))
             return
-        config = self.flask.config
         reader = Reader(
             {game_id: seat},
             render_sse,
-            config["STREAM_BUFFER"],
+            settings.of(self.flask).streams.buffer,
             {game_id: after},
             wire.SSE_KEEPALIVE,
             *who,
@@ -248,7 +247,7 @@ class Front:
                 await self.send_unavailable(send, err)
                 return
             await send({"type": "http.response.start", "status": 200, "headers": SSE_HEADERS})
-            await send(body(b"retry: %d\n\n" % config["STREAM_RETRY_MS"]))
+            await send(body(b"retry: %d\n\n" % settings.of(self.flask).streams.retry_ms))
             over = over or any(e.kind == "game-over" for e in rows)
             ended = ended or any(e.kind in reading.LAST_KINDS for e in rows)
             version = rows[-1].seq if rows else after
@@ -368,7 +367,7 @@ class Front:
         reader = Reader(
             {g: seat for g, (seat, _, _) in games.items()},
             wire.ndjson,
-            self.flask.config["STREAM_BUFFER"],
+            settings.of(self.flask).streams.buffer,
             after,
             wire.NDJSON_KEEPALIVE,
             *who,
@@ -413,7 +412,7 @@ class Front:
             return None
         if wait <= 0 or wait > 30 or after < 0:
             return None
-        return after, min(wait, self.flask.config["LONG_POLL_MAX"])
+        return after, min(wait, settings.of(self.flask).streams.long_poll_max)
 
     async def long_poll(self, game_id: str, scope: dict, send) -> None:
         """``GET .../events?after=N&wait=S``: Flask's answer at once when it has

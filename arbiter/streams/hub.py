@@ -44,7 +44,7 @@ from typing import Any
 import redis.asyncio as aioredis
 import sqlalchemy as sa
 
-from arbiter import database, metrics
+from arbiter import database, metrics, settings
 from arbiter.extensions import db
 from arbiter.games.reading import LAST_KINDS, event_json
 from arbiter.games.store import events_after
@@ -216,8 +216,8 @@ def visible(event: Any, seat: int | None, over: bool) -> bool:
 class Hub:
     """Fan-out for one process's event loop; ``flask_app`` gives the database.
 
-    :param config: ``STREAM_REDIS_URL``, ``STREAM_CHANNEL``, ``STREAM_POLL_SECONDS``
-        are read from ``flask_app.config``.
+    :param flask_app: its settings' ``streams`` group says where notices come from
+        and how often to poll (:func:`arbiter.settings.of`).
     """
 
     def __init__(self, flask_app) -> None:
@@ -238,7 +238,7 @@ class Hub:
         if self.loop is not None:
             return
         self.loop = asyncio.get_running_loop()
-        if self.app.config.get("STREAM_REDIS_URL"):
+        if settings.of(self.app).streams.redis_url:
             self.tasks.append(self.loop.create_task(self._listen_redis()))
         else:
             publish.LISTENERS.append(self.notify_threadsafe)
@@ -427,7 +427,7 @@ class Hub:
     async def _poll(self) -> None:
         """Every ``STREAM_POLL_SECONDS``, read the versions of the watched games and
         notify those that moved (catches notices lost or sent by other processes)."""
-        every = float(self.app.config.get("STREAM_POLL_SECONDS", 1.0))
+        every = settings.of(self.app).streams.poll_seconds
 
         def versions(ids: list[str]) -> list[tuple[str, int]]:
             with self.app.app_context(), database.reading():
@@ -456,7 +456,7 @@ class Hub:
         for a revocation notice that was lost, or published where this hub does not
         hear it (another process on the embedded default)."""
 
-        every = float(self.app.config.get("STREAM_REVOKE_CHECK_SECONDS", 30.0))
+        every = settings.of(self.app).streams.revoke_check_seconds
 
         def dead(ids: list[str]) -> set[str]:
             with self.app.app_context(), database.reading():
@@ -496,7 +496,7 @@ class Hub:
         """Send the keep-alive to every reader quiet for ``STREAM_KEEPALIVE_SECONDS``
         (checked ten times a period, so a quiet reader hears one within 1.1
         periods); one timer for the process, not one per reader."""
-        every = float(self.app.config.get("STREAM_KEEPALIVE_SECONDS", 15.0))
+        every = settings.of(self.app).streams.keepalive_seconds
         while True:
             await asyncio.sleep(every / 10)
             quiet = time.monotonic() - every
@@ -508,9 +508,9 @@ class Hub:
     async def _listen_redis(self) -> None:
         """Follow ``<STREAM_CHANNEL>:game:*`` and ``<STREAM_CHANNEL>:revoked`` on
         Redis; reconnect after a failure."""
-        url = self.app.config["STREAM_REDIS_URL"]
-        pattern = publish.channel(self.app.config["STREAM_CHANNEL"], "*")
-        revocations = publish.revocation_channel(self.app.config["STREAM_CHANNEL"])
+        url = settings.of(self.app).streams.redis_url
+        pattern = publish.channel(settings.of(self.app).streams.channel, "*")
+        revocations = publish.revocation_channel(settings.of(self.app).streams.channel)
         prefix = len(pattern) - 1
         while True:
             client = aioredis.Redis.from_url(url)

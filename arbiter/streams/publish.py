@@ -26,8 +26,8 @@ import os
 from collections.abc import Callable
 
 import redis
-from flask import current_app
 
+from arbiter import settings
 from arbiter.accounts.accounts import AccountDeleted, TokenRevoked
 from arbiter.uow import Committed
 
@@ -42,7 +42,6 @@ Revocation = Callable[[str, str], None]
 REVOCATION_LISTENERS: list[Revocation] = []
 """In-process hubs: each is called with ``(kind, id)`` (``"token"`` or ``"account"``)
 from the revoking thread (it must hand the notice over to its own event loop)."""
-
 _clients: dict[tuple[int, str], object] = {}
 
 
@@ -86,13 +85,13 @@ def _announce(
     """Call this process's ``listeners`` with ``args`` (no ``STREAM_REDIS_URL``), or
     publish ``message`` on ``channel_of(STREAM_CHANNEL)``; a Redis failure is logged
     (as "could not publish ``what``"), never raised."""
-    url = current_app.config.get("STREAM_REDIS_URL")
+    url = settings.current().streams.redis_url
     if not url:
         for listener in list(listeners):
             listener(*args)
         return
     try:
-        redis_client(url).publish(channel_of(current_app.config["STREAM_CHANNEL"]), message)
+        redis_client(url).publish(channel_of(settings.current().streams.channel), message)
     except Exception:  # noqa: BLE001 - any Redis failure: the poll or re-check catches up
         log.warning("could not publish %s", what, exc_info=True)
 
@@ -100,12 +99,12 @@ def _announce(
 def committed_many(versions: list[tuple[str, int]]) -> None:
     """Announce several ``(game_id, version)`` at once (one Redis round trip, a
     pipeline); a failure is logged, not raised, as in :func:`committed`."""
-    url = current_app.config.get("STREAM_REDIS_URL")
+    url = settings.current().streams.redis_url
     if not url or not versions:
         for game_id, version in versions:
             committed(game_id, version)
         return
-    prefix = current_app.config["STREAM_CHANNEL"]
+    prefix = settings.current().streams.channel
     try:
         pipe = redis_client(url).pipeline(transaction=False)
         for game_id, version in versions:

@@ -42,8 +42,8 @@ from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
 
+from arbiter import settings
 from arbiter.accounts import ratings
 from arbiter.accounts.identity import Principal
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -288,7 +288,7 @@ def _enter(uow: UnitOfWork, tournament_id: str, who: Principal) -> TournamentEnt
         .select_from(TournamentEntry)
         .where(TournamentEntry.tournament_id == t.id)
     )
-    if count >= current_app.config["TOURNAMENT_MAX_ENTRIES"]:
+    if count >= settings.current().limits.tournament_max_entries:
         raise Conflict(f"This tournament is full ({count} entries).", code="tournament-full")
     _check_reliable(t, account)
     entry = TournamentEntry(

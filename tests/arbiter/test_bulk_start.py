@@ -10,6 +10,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 import time_machine
 
+from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.games import game_start
 from arbiter.models import Event, Game, Invitation, OutboxMail, Seat, WebhookDelivery
@@ -245,7 +246,7 @@ def test_a_start_at_beyond_max_start_ahead_is_refused_with_its_limit(sqlite_url)
         assert answer.status_code == 422 and answer.json["code"] == "bad-start", answer.json
         assert "365 days" in answer.json["detail"] and "MAX_START_AHEAD" in answer.json["detail"]
     assert client.get("/v1/games").json == []
-    app.config["MAX_START_AHEAD"] = 3600
+    arbiter_settings.override(app, MAX_START_AHEAD=3600)
     soon = {**far, "start_at": iso(utcnow() + timedelta(hours=2))}
     assert client.post("/v1/games", json=soon).json["code"] == "bad-start"
     soon["start_at"] = iso(utcnow() + timedelta(minutes=30))

@@ -29,7 +29,7 @@ def own_app(request, tmp_path):
         app = make_app(f"sqlite:///{tmp_path / 'arbiter.sqlite3'}")
         yield app
     else:
-        from arbiter.config import database_url
+        from arbiter.settings import database_url
 
         base = database_url(need(POSTGRES_URL, "PostgreSQL", "ARBITER_TEST_POSTGRES_URL"), "")
         schema = f"t_{uuid.uuid4().hex[:12]}"

@@ -14,11 +14,12 @@ import pytest
 import sqlalchemy as sa
 import time_machine
 
-from arbiter.config import db_session_settings, postgres_connect_args, web_settings
+from arbiter.config import postgres_connect_args
 from arbiter.extensions import db
 from arbiter.games import clock_sweep, game_start
 from arbiter.models import TournamentRound
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.settings import Database, Settings
 from arbiter.tournaments import tournament_rounds
 from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.arbiter.test_invitations import _create
@@ -209,8 +210,7 @@ def test_the_session_settings_reach_the_connections_of_workers_and_web(own_postg
     assert client["keepalives"] == "1" and client["keepalives_idle"] == "10"
     assert client["tcp_user_timeout"] == "15000"
 
-    env = {"DATABASE_URL": own_postgres_url, "DB_LOCK_TIMEOUT_SECONDS": "2.5"}
-    web = server_settings(make_app(own_postgres_url, **web_settings(env)))
+    web = server_settings(make_app(own_postgres_url, role="web", DB_LOCK_TIMEOUT_SECONDS=2.5))
     assert web["statement_timeout"] == "30000"
     assert web["lock_timeout"] == "2500"
     assert web["idle_in_transaction_session_timeout"] == "30000"
@@ -295,8 +295,9 @@ def test_the_server_side_limits_keep_the_urls_options_and_can_be_left_out():
     ``DB_SESSION_OPTIONS=0`` (PgBouncer) no ``options`` are sent, only the client's
     TCP limits."""
     url = "postgresql+psycopg://u@db.example/a?options=-csearch_path%3Dmine"
-    args = postgres_connect_args(url, db_session_settings({}))
+    args = postgres_connect_args(url, Database())
     assert args["options"].startswith("-csearch_path=mine -c statement_timeout=60000")
-    off = postgres_connect_args(url, db_session_settings({"DB_SESSION_OPTIONS": "0"}, "web"))
+    web = Settings.from_env({"DB_SESSION_OPTIONS": "0", "SECRET_KEY": "k"}, "/tmp", role="web")
+    off = postgres_connect_args(url, web.database)
     assert "options" not in off
     assert off["connect_timeout"] == 5 and off["tcp_user_timeout"] == 15000

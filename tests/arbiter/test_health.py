@@ -140,10 +140,13 @@ def test_the_default_base_url_follows_port_and_doctor_says_what_it_checked(docto
     """Given no BASE_URL, the default is the one ``make run`` gives its processes,
     http://127.0.0.1:$PORT (8000 without PORT), and doctor's warning says it checked
     that default of its own environment, not the service's processes' setting."""
-    from arbiter import config
+    from arbiter.settings import Settings
 
-    assert config.load(str(tmp_path / "i"), {"PORT": "8123"})["BASE_URL"] == "http://127.0.0.1:8123"
-    assert config.load(str(tmp_path / "i"), {})["BASE_URL"] == "http://127.0.0.1:8000"
+    def base_url(env):
+        return Settings.from_env({"SECRET_KEY": "k", **env}, str(tmp_path / "i")).service.base_url
+
+    assert base_url({"PORT": "8123"}) == "http://127.0.0.1:8123"
+    assert base_url({}) == "http://127.0.0.1:8000"
     run, _ = doctor
     result = run(BASE_URL=None, PORT="8123")
     [line] = [line for line in result.output.splitlines() if " config " in line]

@@ -8,9 +8,9 @@ import uuid
 
 import sqlalchemy as sa
 
-from arbiter.config import load
 from arbiter.extensions import db
 from arbiter.models import Game, OutboxMail
+from arbiter.settings import Settings, environment
 from tests.conftest import REDIS_URL, make_app, need
 from tests.helpers import auth, event_count, new_game, until_decision
 
@@ -114,23 +114,29 @@ def test_limits_are_shared_through_redis_between_processes(tmp_path):
     assert answers == [201, 201, 201, 429]
 
 
+def load(path: str, env: dict) -> Settings:
+    return Settings.from_env({"SECRET_KEY": "k", **environment(env)}, path)
+
+
 def test_the_storage_follows_the_configuration(tmp_path):
     path = str(tmp_path)
-    assert load(path, {})["RATELIMIT_STORAGE_URI"] == "memory://"
+    assert load(path, {}).by_name("RATELIMIT_STORAGE_URI") == "memory://"
     assert (
-        load(path, {"CELERY_BROKER_URL": "redis://h:6379/3"})["RATELIMIT_STORAGE_URI"]
+        load(path, {"CELERY_BROKER_URL": "redis://h:6379/3"}).by_name("RATELIMIT_STORAGE_URI")
         == "redis://h:6379/3"
     )
     assert (
-        load(path, {"CELERY_BROKER_URL": "redis://h:6379/3", "RATELIMIT_STORAGE_URI": "memory://"})[
-            "RATELIMIT_STORAGE_URI"
-        ]
+        load(
+            path, {"CELERY_BROKER_URL": "redis://h:6379/3", "RATELIMIT_STORAGE_URI": "memory://"}
+        ).by_name("RATELIMIT_STORAGE_URI")
         == "memory://"
     )
-    assert load(path, {"RATELIMIT_WRITE": "5 per second"})["RATELIMIT_WRITE"] == "5 per second"
-    assert load(path, {})["RATELIMIT_ENABLED"] is True
-    assert load(path, {})["OPEN_CREATION"] is True
-    assert load(path, {"DATABASE_URL": "postgresql://x/y"})["OPEN_CREATION"] is False
+    assert (
+        load(path, {"RATELIMIT_WRITE": "5 per second"}).by_name("RATELIMIT_WRITE") == "5 per second"
+    )
+    assert load(path, {}).by_name("RATELIMIT_ENABLED") is True
+    assert load(path, {}).by_name("OPEN_CREATION") is True
+    assert load(path, {"DATABASE_URL": "postgresql://x/y"}).by_name("OPEN_CREATION") is False
 
 
 def test_an_unreachable_storage_serves_the_request(tmp_path):

@@ -8,6 +8,7 @@ import asyncio
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
+from arbiter import settings as arbiter_settings
 from arbiter.games.chance import advance_chance
 from arbiter.games.store import events_after
 from arbiter.streams.asgi import render_sse
@@ -209,7 +210,7 @@ def test_direct_reader_too_far_behind_or_gone_is_cut_off(app, client):
 def test_keep_alive_ticker_pings_quiet_readers_only(app):
     """The hub's one ticker writes the keep-alive to a direct reader quiet for a
     period and queues it for a queued reader; a reader just written to hears none."""
-    app.config["STREAM_KEEPALIVE_SECONDS"] = 0.2
+    arbiter_settings.override(app, STREAM_KEEPALIVE_SECONDS=0.2)
 
     async def scenario():
         hub = Hub(app)
@@ -232,7 +233,7 @@ def test_keep_alive_ticker_pings_quiet_readers_only(app):
     try:
         quiet, busy, queued = asyncio.run(scenario())
     finally:
-        app.config["STREAM_KEEPALIVE_SECONDS"] = 15.0
+        arbiter_settings.override(app, STREAM_KEEPALIVE_SECONDS=15.0)
     assert quiet == [b": ka\n\n"]
     assert b": ka\n\n" not in busy
     assert queued == (None, 0, b": ka\n\n")
@@ -333,7 +334,7 @@ def test_the_recheck_ends_readers_of_tokens_revoked_without_a_notice(app, client
             sa.update(ApiToken).where(ApiToken.id == dead_id).values(revoked_at=utcnow())
         )
         db.session.commit()
-    app.config["STREAM_REVOKE_CHECK_SECONDS"] = 0.05
+    arbiter_settings.override(app, STREAM_REVOKE_CHECK_SECONDS=0.05)
 
     async def scenario():
         hub = Hub(app)
@@ -350,5 +351,5 @@ def test_the_recheck_ends_readers_of_tokens_revoked_without_a_notice(app, client
     try:
         dead, live = asyncio.run(scenario())
     finally:
-        app.config["STREAM_REVOKE_CHECK_SECONDS"] = 30.0
+        arbiter_settings.override(app, STREAM_REVOKE_CHECK_SECONDS=30.0)
     assert dead.ended == "revoked" and not live.cut.is_set()

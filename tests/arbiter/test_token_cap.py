@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 
+from arbiter import settings as arbiter_settings
 from arbiter.models.timestamps import utcnow
 from tests.arbiter.test_web_accounts import browser_sign_in, csrf
 from tests.helpers import auth, sign_in
@@ -29,7 +30,7 @@ def make(client, token: str, name: str, **extra):
 
 
 def test_tokens_beyond_the_cap_are_refused_until_one_is_revoked(any_client, any_app):
-    any_app.config["TOKENS_PER_ACCOUNT"] = 3
+    arbiter_settings.override(any_app, TOKENS_PER_ACCOUNT=3)
     master = sign_in(any_client, any_app, f"ann-{uuid.uuid4().hex[:8]}@example.org")
     first = make(any_client, master, "one")
     assert first.status_code == 201
@@ -45,7 +46,7 @@ def test_tokens_beyond_the_cap_are_refused_until_one_is_revoked(any_client, any_
 
 
 def test_an_expired_token_does_not_count(client, app):
-    app.config["TOKENS_PER_ACCOUNT"] = 2
+    arbiter_settings.override(app, TOKENS_PER_ACCOUNT=2)
     master = sign_in(client, app, "ann@example.org")
     assert make(client, master, "short", expires_in=60).status_code == 201
     assert make(client, master, "more").status_code == 409
@@ -71,7 +72,7 @@ def test_the_token_list_is_paginated(any_client, any_app):
 
 
 def test_the_tokens_page_says_why_it_makes_no_more(client, app):
-    app.config["TOKENS_PER_ACCOUNT"] = 1
+    arbiter_settings.override(app, TOKENS_PER_ACCOUNT=1)
     browser_sign_in(client, app, "ann@example.org")
     page = client.get("/me/tokens").get_data(as_text=True)
     refused = client.post(

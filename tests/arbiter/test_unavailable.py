@@ -92,22 +92,17 @@ def test_a_stream_asked_for_while_the_database_is_down_gets_503(unreachable_clie
 def test_a_pooled_connection_that_died_gives_503_once_then_the_pool_recovers(
     postgres_url, pre_ping
 ):
-    """Given the web process's pool (no pre-ping, ``config.web_settings``) holding
+    """Given the web process's pool (no pre-ping, ``role="web"``) holding
     connections whose server processes were terminated (as a PostgreSQL restart does),
     the next request answers 503 problem+json with Retry-After, never a 500, and the
     one after it 200 on fresh connections; with ``DB_PRE_PING`` on the dead connection
     is replaced before use and the first request already answers 200."""
     import sqlalchemy as sa
 
-    from arbiter.config import engine_options
     from arbiter.extensions import db
     from tests.conftest import make_app
 
-    app = make_app(
-        postgres_url,
-        DB_RETRY_AFTER_SECONDS=7,
-        SQLALCHEMY_ENGINE_OPTIONS=engine_options(postgres_url, pre_ping),
-    )
+    app = make_app(postgres_url, role="web", DB_RETRY_AFTER_SECONDS=7, DB_PRE_PING=pre_ping)
     client = app.test_client()
     assert client.get("/v1/games").status_code == 200
     with app.app_context():
@@ -133,15 +128,17 @@ def test_a_pooled_connection_that_died_gives_503_once_then_the_pool_recovers(
 
 def test_the_web_process_pings_no_connection_unless_told_to():
     """The web front's app lends pooled connections without a ping (a round trip per
-    request); ``DB_PRE_PING=1`` turns it on; workers keep :func:`config.load`'s ping."""
-    from arbiter.config import load, web_settings
+    request); ``DB_PRE_PING=1`` turns it on; workers keep their ping."""
+    from arbiter.config import engine_options
+    from arbiter.settings import Settings, environment
 
-    def ping(settings):
-        return settings["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"]
+    def options(env, role="web"):
+        return engine_options(Settings.from_env({"SECRET_KEY": "k", **env}, "/tmp", role).database)
 
     url = "postgresql://postgres@db.example/arbiter"
-    assert ping(web_settings({"DATABASE_URL": url})) is False
-    assert ping(web_settings({"DATABASE_URL": url, "DB_PRE_PING": "1"})) is True
-    assert web_settings({"DATABASE_URL": url})["SQLALCHEMY_ENGINE_OPTIONS"]["pool_size"] == 10
-    assert ping(web_settings({})) is False  # the embedded SQLite default
-    assert ping(load("/tmp", {"DATABASE_URL": url, "SECRET_KEY": "k"})) is True
+    assert options({"DATABASE_URL": url})["pool_pre_ping"] is False
+    on = {"DATABASE_URL": url, **environment({"DB_PRE_PING": 1})}
+    assert options(on)["pool_pre_ping"] is True
+    assert options({"DATABASE_URL": url})["pool_size"] == 10
+    assert options({})["pool_pre_ping"] is False  # the embedded SQLite default
+    assert options({"DATABASE_URL": url}, "workers")["pool_pre_ping"] is True

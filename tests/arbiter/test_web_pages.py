@@ -74,18 +74,22 @@ def test_a_signed_link_opens_the_seat_and_sets_a_safe_cookie(client, app) -> Non
 def test_the_cookie_is_secure_in_production(tmp_path) -> None:
     """With an https BASE_URL (production), the session cookie is also Secure."""
     app = make_app(f"sqlite:///{tmp_path / 'p.sqlite3'}", BASE_URL="https://arbiter.example")
-    app.config["SESSION_COOKIE_SECURE"] = True  # what config.load derives from BASE_URL
     client = app.test_client()
     game_id, _ = new_game(client, "space-worm", 2)
     assert "Secure" in open_seat(client, app, game_id, 0).headers["Set-Cookie"]
 
 
 def test_config_makes_the_cookie_secure_for_an_https_base_url(tmp_path) -> None:
-    """``config.load`` turns SESSION_COOKIE_SECURE on exactly for an https BASE_URL."""
-    from arbiter.config import load
+    """``config.flask_config`` turns SESSION_COOKIE_SECURE on exactly for an https BASE_URL."""
+    from arbiter.config import flask_config
+    from arbiter.settings import Settings
 
-    assert load(str(tmp_path), {"BASE_URL": "https://a.example"})["SESSION_COOKIE_SECURE"]
-    assert not load(str(tmp_path), {"BASE_URL": "http://127.0.0.1:8000"})["SESSION_COOKIE_SECURE"]
+    def secure(base_url):
+        env = {"BASE_URL": base_url, "SECRET_KEY": "k"}
+        return flask_config(Settings.from_env(env, str(tmp_path)))["SESSION_COOKIE_SECURE"]
+
+    assert secure("https://a.example")
+    assert not secure("http://127.0.0.1:8000")
 
 
 @pytest.mark.parametrize("mangle", [lambda k: k[:-3] + "abc", lambda k: "x" + k, lambda k: ""])

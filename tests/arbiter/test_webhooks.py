@@ -15,6 +15,7 @@ import time_machine
 from standardwebhooks import Webhook as Verifier
 from standardwebhooks import WebhookVerificationError
 
+from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.models import Webhook, WebhookDelivery
@@ -204,7 +205,7 @@ def test_loopback_and_names_resolving_to_it_are_refused_unless_allowed(sqlite_ur
             "/v1/me/webhooks", headers=auth(ann), json={"url": url, "events": ["turn"]}
         )
         assert answer.status_code == 422 and answer.json["code"] == "webhook-url-private", url
-    app.config["WEBHOOK_ALLOWED_NETWORKS"] = "127.0.0.0/8"
+    arbiter_settings.override(app, WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8")
     assert register(client, ann, "http://127.0.0.1:8080/hook")["url"]
 
 
@@ -242,12 +243,12 @@ def test_a_url_of_another_scheme_is_told_what_this_server_allows(sqlite_url, all
 def test_production_defaults_refuse_http(tmp_path):
     """Given a DATABASE_URL (production), http web hooks are off by default; on the
     embedded default they are on; no private network is allowed in either."""
-    from arbiter import config
+    from arbiter.settings import Settings
 
-    prod = config.load(str(tmp_path), {"DATABASE_URL": "postgresql://x/y"})
-    embedded = config.load(str(tmp_path), {})
-    assert prod["WEBHOOK_ALLOW_HTTP"] is False and embedded["WEBHOOK_ALLOW_HTTP"] is True
-    assert prod["WEBHOOK_ALLOWED_NETWORKS"] == embedded["WEBHOOK_ALLOWED_NETWORKS"] == ""
+    prod = Settings.from_env({"DATABASE_URL": "postgresql://x/y", "SECRET_KEY": "k"}, str(tmp_path))
+    embedded = Settings.from_env({"SECRET_KEY": "k"}, str(tmp_path))
+    assert prod.hooks.allow_http is False and embedded.hooks.allow_http is True
+    assert prod.hooks.allowed_networks == embedded.hooks.allowed_networks == ""
 
 
 def test_hooks_need_a_personal_token_with_account_write(sqlite_url):
@@ -542,7 +543,7 @@ def test_the_connection_refuses_an_address_no_longer_allowed(sqlite_url):
         ann, _, game_id = two_players(client, app)
         register(client, ann, receiver.url, ["turn"])
         until_decision(client, app, game_id)
-        app.config["WEBHOOK_ALLOWED_NETWORKS"] = ""
+        arbiter_settings.override(app, WEBHOOK_ALLOWED_NETWORKS="")
         deliver_due(app)
         assert receiver.received == []
     [row] = deliveries(app)

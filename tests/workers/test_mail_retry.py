@@ -11,6 +11,7 @@ from datetime import timedelta
 import sqlalchemy as sa
 import time_machine
 
+from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.mail import mail
 from arbiter.models import OutboxMail
@@ -126,7 +127,7 @@ def test_a_drain_while_the_server_is_down_claims_nothing_then_one_session_sends_
             assert mail.drain() == 0
             rows = db.session.scalars(sa.select(OutboxMail)).all()
             assert all(r.attempts == 0 and r.retry_at is None and r.sent_at is None for r in rows)
-            app.config["SMTP_URL"] = server.url
+            arbiter_settings.override(app, SMTP_URL=server.url)
             before = server.sessions  # aiosmtpd's Controller connects once to start
             assert mail.drain() == 3
             assert mail.drain() == 0
@@ -165,7 +166,7 @@ def test_a_failed_send_keeps_its_board_png_for_the_retry_and_drops_it_once_sent(
             assert mail.send(mail_id) is False
             kept = db.session.get(OutboxMail, mail_id).board_png
             assert kept and kept.startswith(b"\x89PNG")
-            app.config["SMTP_URL"] = server.url
+            arbiter_settings.override(app, SMTP_URL=server.url)
             with time_machine.travel(utcnow() + timedelta(seconds=mail.backoff(1) + 1)):
                 assert mail.drain() == 1
             db.session.expire_all()

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 import time_machine
 
 from arbiter import queue
+from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.games import chance
 from arbiter.mail import mail
@@ -89,7 +90,7 @@ def test_mail_that_fails_backs_off_and_the_sweep_sends_it_later(sqlite_url, smtp
         assert mail.send(mail_id) is False
         assert db.session.get(OutboxMail, mail_id).last_error
         assert mail.unsent(older_than_seconds=-1) == []  # backing off
-        app.config["SMTP_URL"] = url
+        arbiter_settings.override(app, SMTP_URL=url)
         with time_machine.travel(utcnow() + timedelta(seconds=mail.backoff(1) + 1)):
             for pending in mail.unsent(older_than_seconds=-1):
                 assert mail.send(pending) is True

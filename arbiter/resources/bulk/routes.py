@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import request
 from flask.views import MethodView
 
+from arbiter import settings
 from arbiter.games import bulk, games
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
@@ -23,7 +24,7 @@ blp = Blueprint(
 @blp.before_request
 def larger_body() -> None:
     """Let this route's body be up to ``BULK_BODY_BYTES`` (64 KiB elsewhere)."""
-    request.max_content_length = current_app.config["BULK_BODY_BYTES"]
+    request.max_content_length = settings.current().limits.bulk_body_bytes
 
 
 @blp.route("")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from flask import Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
 from sqlalchemy.orm import joinedload
 
-from arbiter import idempotency
+from arbiter import idempotency, settings
 from arbiter.contract import link, links
 from arbiter.games import creation, games, moves, reading
 from arbiter.models import Game
@@ -370,7 +370,7 @@ class Stream(MethodView):
         deleted = reading.deleted_seats(game_id) if rows else frozenset()
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
-        text = b"retry: %d\n\n" % current_app.config["STREAM_RETRY_MS"] + b"".join(
+        text = b"retry: %d\n\n" % settings.current().streams.retry_ms + b"".join(
             wire.sse(reading.event_json(e, seat, over, deleted), version) for e in rows
         )
         return Response(text, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})

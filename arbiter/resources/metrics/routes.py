@@ -5,10 +5,10 @@ from __future__ import annotations
 import hmac
 import time
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 from flask.views import MethodView
 
-from arbiter import backlog, metrics
+from arbiter import backlog, metrics, settings
 from arbiter.errors import NotFound, Unauthorized
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
@@ -40,7 +40,7 @@ class Metrics(MethodView):
         """Read request latency by route, moves accepted and refused by code, open
         streams, the outbox and inbound backlogs, the clock sweep's lag and the Celery
         queue depth (Bearer METRICS_TOKEN)."""
-        expected = current_app.config.get("METRICS_TOKEN")
+        expected = settings.current().service.metrics_token
         if not expected:
             raise NotFound("There is nothing at this address.", code="not-found")
         given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()

@@ -19,6 +19,7 @@ from imap_tools import AND
 from sqlalchemy.exc import OperationalError
 
 from arbiter import create_app
+from arbiter import settings as arbiter_settings
 from arbiter.mailin import imap
 from tests.arbiter.mailin.support import ADDRESS, answers, inbound, reply, started, turn_mail
 from tests.conftest import REQUIRE_SERVICES, free_port
@@ -165,7 +166,7 @@ def test_recorded_messages_move_to_the_done_folder_when_configured(app, dovecot)
         box.append(
             bytes(reply("a-0-1-aaaaaaaaaaaa@localhost", "status", ADDRESS.format(0))), "INBOX"
         )
-    app.config["IMAP_DONE_FOLDER"] = "Arbiter"
+    arbiter_settings.override(app, IMAP_DONE_FOLDER="Arbiter")
     with app.app_context():
         assert imap.poll(dovecot) == 1
     with mailbox(dovecot) as box:

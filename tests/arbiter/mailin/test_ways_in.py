@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.mail.capability import read
 from arbiter.mail.mail import message
@@ -29,7 +30,7 @@ def test_the_smtp_listener_stores_what_it_accepts_and_refuses_relaying(app, clie
     game_id = started(client, app)
     to = turn_mail(app, game_id, 0).headers["Reply-To"]
     port = free_port()
-    app.config["MAIL_MAX_BYTES"] = 50_000
+    arbiter_settings.override(app, MAIL_MAX_BYTES=50_000)
     listener = mailin_smtp.controller(app, f"smtp://127.0.0.1:{port}")
     listener.start()
     try:
