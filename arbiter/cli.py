@@ -129,6 +129,16 @@ def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink,
     sys.exit(0 if played.verdict.ok else 1)
 
 
+@main.command("settings-reference")
+def settings_reference_cmd() -> None:
+    """Rewrite the settings tables of docs/operating/configuration.md from the settings
+    object (arbiter/settings.py)."""
+    from arbiter import settings
+
+    changed = settings.write_reference()
+    click.echo(f"{settings.REFERENCE_PAGE}: {'rewritten' if changed else 'up to date'}")
+
+
 @main.command("doctor")
 def doctor_cmd() -> None:
     """Check this deployment: configuration, database (reachable, migrated), broker,

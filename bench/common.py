@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from arbiter.settings import environment
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 BIN = Path(sys.executable).parent
@@ -340,8 +342,8 @@ class Stack:
                 env[key] = value
             else:
                 env.pop(key, None)
-        self.env = env
         env["WEB_THREADS"] = str(threads)
+        self.env = env = environment(env)  # RATELIMIT_ENABLED goes in ARBITER_OVERRIDES
         self.commands = {
             "web": web_command(self.port, web_workers),
             **worker_commands(instance, concurrency),

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import requests
 
+from arbiter.settings import environment
+
 BIN = Path(sys.executable).parent
 PROCFILE = Path(__file__).resolve().parent.parent / "Procfile"
 
@@ -135,7 +137,7 @@ def service_env(
             env[key] = value
         else:
             env.pop(key, None)
-    return env
+    return environment(env)  # settings the environment does not set: ARBITER_OVERRIDES
 
 
 def serve(folder: Path, port: int, env: dict, celery: bool = True) -> list[subprocess.Popen]:

@@ -1,69 +1,76 @@
 """The configuration page of the docs (``docs/operating/configuration.md``) and the
-settings the code reads agree (issue 27): every variable ``arbiter.config.load`` reads is
-in the page's tables, and every variable the tables name is read somewhere (the config,
-another module, the Procfile or the Makefile)."""
+settings object agree (issue 21, item 4; issue 27): the page's tables are what
+:func:`arbiter.settings.reference` writes from the fields of :class:`Settings`, every
+setting is in them once, and the environment variables the page tells operators to set
+are exactly those the settings read."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from pathlib import Path
 
-from arbiter import config
+from arbiter import settings
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "docs" / "operating" / "configuration.md"
+PAGE = settings.REFERENCE_PAGE
 
 
-class Recording(Mapping):
-    """An empty environment that remembers every name asked of it."""
-
-    def __init__(self) -> None:
-        self.asked: set[str] = set()
-
-    def __getitem__(self, name: str) -> str:
-        self.asked.add(name)
-        raise KeyError(name)
-
-    def get(self, name, default=None):
-        self.asked.add(name)
-        return default
-
-    def __contains__(self, name) -> bool:
-        self.asked.add(name)
-        return False
-
-    def __iter__(self):
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
+def generated_part() -> str:
+    """Return the page's text between the generated part's markers, markers included."""
+    text = PAGE.read_text()
+    assert settings.BEGIN in text and settings.END in text, f"{PAGE.name} lost its markers"
+    start = text.index(settings.BEGIN)
+    return text[start : text.index(settings.END) + len(settings.END)]
 
 
-def documented() -> set[str]:
-    """Return the variables named in the first column of the page's tables."""
-    names = set()
+def documented() -> list[str]:
+    """Return the names in the first column of the page's tables, in order."""
+    names = []
     for line in PAGE.read_text().splitlines():
         if line.startswith("| `"):
-            names |= set(re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1]))
+            names += re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1])
     return names
 
 
-def read_anywhere() -> str:
-    """Return the text of every place a variable can be read from."""
-    places = [*(ROOT / "arbiter").rglob("*.py"), *(ROOT / "workers").rglob("*.py")]
-    places += [ROOT / "Procfile", ROOT / "Makefile"]
-    return "\n".join(p.read_text() for p in places)
+def test_the_page_is_what_the_settings_object_writes():
+    """Given the settings object, the page's tables are exactly its reference: a field
+    added, removed, renamed, re-described or given another default fails this test
+    until ``arbiter settings-reference`` is run."""
+    assert generated_part() == settings.reference(), (
+        f"{PAGE.name} differs from the settings object: run `arbiter settings-reference`"
+    )
 
 
-def test_every_variable_the_config_reads_is_documented(tmp_path):
-    env = Recording()
-    config.load(str(tmp_path), env)
-    missing = sorted(env.asked - documented())
-    assert not missing, f"read but not in {PAGE.name}: {missing}"
+def test_every_setting_is_documented_once_and_nothing_else():
+    names = documented()
+    assert len(names) == len(set(names)), "a name is in the tables twice"
+    expected = set(settings.names()) | set(settings.PROCESS_VARIABLES)
+    assert set(names) == expected
 
 
-def test_every_documented_variable_is_read():
-    text = read_anywhere()
-    unread = sorted(n for n in documented() if not re.search(rf"\b{n}\b", text))
-    assert not unread, f"in {PAGE.name} but read nowhere: {unread}"
+def test_every_field_says_what_it_does():
+    for name in settings.names():
+        group, attribute, _ = settings._BY_NAME[name]
+        field = settings.GROUPS[group].__dataclass_fields__[attribute]
+        doc = field.metadata["doc"]
+        assert doc and doc[0].isupper() or doc[0] in "`.", name
+        assert doc.rstrip().endswith("."), f"{name}: one sentence, ending with a full stop"
+
+
+def test_the_environment_read_is_the_documented_one(tmp_path):
+    """Given an environment that records every name asked of it, ``from_env`` asks
+    the deployment settings, the process's variables it uses (``PORT`` for the
+    default ``BASE_URL``) and ``ARBITER_OVERRIDES``, and nothing else; at most about
+    15 settings come from the environment."""
+
+    class Recording(dict):
+        asked: set[str] = set()
+
+        def get(self, name, default=None):
+            self.asked.add(name)
+            return super().get(name, default)
+
+    env = Recording(SECRET_KEY="k")
+    settings.Settings.from_env(env, str(tmp_path))
+    expected = {*settings.environment_names(), *settings.PROCESS_VARIABLES}
+    assert env.asked <= expected, sorted(env.asked - expected)
+    assert set(settings.environment_names()) <= env.asked
+    assert len(settings.environment_names()) <= 16

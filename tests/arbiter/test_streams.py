@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from arbiter.extensions import db
 from arbiter.games.chance import advance_chance
 from arbiter.models import OutboxMail
+from arbiter.settings import environment
 from arbiter.streams import wire
 from tests import processes
 from tests.conftest import REDIS_URL, free_port, make_app, need
@@ -98,6 +99,7 @@ def server(request, tmp_path_factory):
         config = {"STREAM_REDIS_URL": redis_url, "STREAM_CHANNEL": channel}
         http = ["--http", "arbiter.serve:ProblemH11Protocol"]
     env["DATABASE_URL"] = db_url
+    env = environment(env)  # the stream settings go in ARBITER_OVERRIDES
     app = make_app(db_url, **config)
     port = free_port()
     procs = processes.start(

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from arbiter.settings import environment
 from tests import processes
 from tests.conftest import REDIS_URL, REQUIRE_SERVICES, free_port, smtp_server
 
@@ -59,6 +60,7 @@ def start_stack(tmp_path, request):
                 env[key] = value
             else:
                 env.pop(key, None)
+        env = environment(env)  # MAIL_REPLIES_PER_HOUR goes in ARBITER_OVERRIDES
         subprocess.run([BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True)
         commands = {
             "web": processes.web_command(port),
@@ -142,6 +144,7 @@ def service(tmp_path_factory, inbox):
         env.pop(key, None)
     if REDIS_URL:  # kombu's filesystem transport can hand a half-written message to
         env["CELERY_BROKER_URL"] = REDIS_URL  # a worker under heavy load, killing it
+    env = environment(env)  # the sweep and web hook settings go in ARBITER_OVERRIDES
     subprocess.run(
         [processes.BIN / "arbiter", "db-upgrade"], env=env, check=True, capture_output=True
     )

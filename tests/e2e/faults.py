@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from arbiter import create_app
 from arbiter.extensions import db
 from arbiter.models import OutboxMail
+from arbiter.settings import environment
 from arbiter.verify import verify
 from tests import processes
 from tests.conftest import free_port
@@ -44,20 +45,22 @@ class Stack:
         self.folder, self.logs = folder, folder / "logs"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "ARBITER_INSTANCE_PATH": str(folder / "instance"),
-            "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": broker_url,
-            "SMTP_URL": smtp_url,
-            "BASE_URL": self.url,
-            "SECRET_KEY": uuid.uuid4().hex,
-            "PATH": f"{BIN}:{os.environ['PATH']}",
-            "CLOCK_SWEEP_SECONDS": "1",
-            "SWEEP_SECONDS": "5",
-            "OPEN_CREATION": "1",
-            **settings,
-        }
+        self.env = environment(
+            {
+                **os.environ,
+                "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+                "DATABASE_URL": database_url,
+                "CELERY_BROKER_URL": broker_url,
+                "SMTP_URL": smtp_url,
+                "BASE_URL": self.url,
+                "SECRET_KEY": uuid.uuid4().hex,
+                "PATH": f"{BIN}:{os.environ['PATH']}",
+                "CLOCK_SWEEP_SECONDS": "1",
+                "SWEEP_SECONDS": "5",
+                "OPEN_CREATION": "1",
+                **settings,
+            }
+        )
         subprocess.run(
             [BIN / "arbiter", "db-upgrade"], env=self.env, check=True, capture_output=True
         )

@@ -41,6 +41,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arbiter.settings import environment
+
 ROOT = Path(__file__).resolve().parents[2]
 PROCFILE = ROOT / "Procfile"
 DOCS = ROOT / "docs" / "operating" / "several-machines.md"
@@ -180,23 +182,25 @@ def service_env(folder: Path, **extra: str) -> dict:
     """Return the settings every application host shares (the docs' "Same settings
     everywhere"); the DB_* limits are the defaults."""
     db = address("db")
-    return {
-        "PATH": f"{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}",
-        "HOME": os.environ.get("HOME", "/root"),
-        "LANG": "C.UTF-8",
-        "ARBITER_INSTANCE_PATH": str(folder / "instance"),
-        "DATABASE_URL": f"postgresql://postgres@{db}:5432/arbiter",
-        "CELERY_BROKER_URL": f"redis://{db}:6379/0",
-        "SMTP_URL": f"smtp://{address('smtp')}:{SMTP_PORT}",
-        "MAIL_FROM": "arbiter@arbiter.test",
-        "MAIL_DOMAIN": "arbiter.test",
-        "BASE_URL": f"http://{address('lb')}:{LB_PORT}",
-        "SECRET_KEY": uuid.uuid4().hex,
-        "FORWARDED_ALLOW_IPS": address("lb"),
-        "MAILIN_URL": f"smtp://0.0.0.0:{MAILIN_PORT}",
-        "STREAM_CHANNEL": "multihost",
-        **extra,
-    }
+    return environment(
+        {
+            "PATH": f"{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+            "HOME": os.environ.get("HOME", "/root"),
+            "LANG": "C.UTF-8",
+            "ARBITER_INSTANCE_PATH": str(folder / "instance"),
+            "DATABASE_URL": f"postgresql://postgres@{db}:5432/arbiter",
+            "CELERY_BROKER_URL": f"redis://{db}:6379/0",
+            "SMTP_URL": f"smtp://{address('smtp')}:{SMTP_PORT}",
+            "MAIL_FROM": "arbiter@arbiter.test",
+            "MAIL_DOMAIN": "arbiter.test",
+            "BASE_URL": f"http://{address('lb')}:{LB_PORT}",
+            "SECRET_KEY": uuid.uuid4().hex,
+            "FORWARDED_ALLOW_IPS": address("lb"),
+            "MAILIN_URL": f"smtp://0.0.0.0:{MAILIN_PORT}",
+            "STREAM_CHANNEL": "multihost",
+            **extra,
+        }
+    )
 
 
 # ------------------------------------------------------------------ the machine

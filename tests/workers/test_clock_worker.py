@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 
+from arbiter.settings import environment
 from tests import processes
 from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.conftest import REDIS_URL, make_app, need
@@ -34,6 +35,7 @@ def test_beat_and_a_worker_enforce_short_deadlines_exactly_once(tmp_path):
         "PATH": f"{BIN}:{os.environ['PATH']}",
     }
     env.pop("SMTP_URL", None)
+    env = environment(env)  # CLOCK_SWEEP_SECONDS goes in ARBITER_OVERRIDES
     logs = tmp_path / "logs"
     procs = processes.start(processes.celery_commands(tmp_path), env, logs)
     try:
