@@ -9,6 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
+from arbiter import settings
 from tests import processes
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "operating" / "several-machines.md"
@@ -102,9 +103,8 @@ def test_every_worker_command_names_its_queues_and_all_are_consumed():
 def test_the_section_names_the_shared_settings_beat_failover_and_health_checks():
     text = section("Several machines")
     shared = text[text.index("Same settings everywhere") :].split("\n- **", 1)[0]
-    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "BASE_URL", "SMTP_URL"):
+    for name in settings.environment_names():  # what a deployment sets
         assert f"`{name}`" in shared, name
-    assert "`MAIL_DOMAIN`" in shared
     assert "When beat's machine dies" in text
     assert "GET /readyz" in text and "option httpchk GET /readyz" in text
     assert "MAILIN_URL" in text
