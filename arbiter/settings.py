@@ -909,7 +909,7 @@ def environment(values: Mapping[str, Any]) -> dict[str, str]:
     variable (``PATH``, ``PORT`` ...) as itself."""
     fixed = set(_BY_NAME) - set(environment_names())
     out = {k: str(v) for k, v in values.items() if k not in fixed}
-    rest = {k: v for k, v in values.items() if k in fixed}
+    rest = {**overrides_of(out), **{k: v for k, v in values.items() if k in fixed}}
     if rest:
         out[OVERRIDES_VARIABLE] = json.dumps(rest)
     return out

@@ -343,7 +343,7 @@ class Stack:
             else:
                 env.pop(key, None)
         env["WEB_THREADS"] = str(threads)
-        self.env = env = environment(env)  # RATELIMIT_ENABLED goes in ARBITER_OVERRIDES
+        self.env = env  # settings by name; environment() puts the fixed ones in ARBITER_OVERRIDES
         self.commands = {
             "web": web_command(self.port, web_workers),
             **worker_commands(instance, concurrency),
@@ -352,7 +352,11 @@ class Stack:
     def __enter__(self) -> Stack:
         self.logs.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [BIN / "arbiter", "db-upgrade"], env=self.env, check=True, capture_output=True, cwd=ROOT
+            [BIN / "arbiter", "db-upgrade"],
+            env=environment(self.env),
+            check=True,
+            capture_output=True,
+            cwd=ROOT,
         )
         try:
             for name, cmd in self.commands.items():
@@ -360,7 +364,7 @@ class Stack:
                 self.procs.append(
                     subprocess.Popen(
                         [str(c) for c in cmd],
-                        env=self.env,
+                        env=environment(self.env),
                         stdout=out,
                         stderr=subprocess.STDOUT,
                         cwd=ROOT,
