@@ -24,14 +24,15 @@ from flask_migrate import upgrade
 
 from arbiter import create_app
 from arbiter.extensions import db
-from arbiter.settings import database_url
+from arbiter.settings import database_url, environment, overrides_of
 from tests.contract import examples
 
 os.environ.setdefault("OPEN_CREATION", "1")
-os.environ.setdefault("RATELIMIT_ENABLED", "0")
+os.environ.update(environment({"RATELIMIT_ENABLED": 0, **overrides_of(os.environ)}))
 """Tests create games without tokens and are not rate limited unless they say
-otherwise (the servers they start inherit this); ``tests/arbiter/test_accounts.py``
-checks closed creation, ``tests/arbiter/test_limits.py`` the limits."""
+otherwise (the servers they start inherit this: ``RATELIMIT_ENABLED`` through
+``ARBITER_OVERRIDES``); ``tests/arbiter/test_accounts.py`` checks closed creation,
+``tests/arbiter/test_limits.py`` the limits."""
 
 
 def _per_worker_redis() -> None:
@@ -44,7 +45,9 @@ def _per_worker_redis() -> None:
     if not worker.startswith("gw"):
         return
     # a prefix set outside (two checkouts testing beside each other on one Redis) is kept
-    os.environ["STREAM_CHANNEL"] = f"{os.environ.get('STREAM_CHANNEL', 'arbiter')}-{worker}"
+    given = overrides_of(os.environ)
+    channel = f"{given.get('STREAM_CHANNEL', 'arbiter')}-{worker}"
+    os.environ.update(environment({**given, "STREAM_CHANNEL": channel}))
     if url:
         base, _, number = url.rstrip("/").rpartition("/")
         if not number.isdigit():
