@@ -137,7 +137,7 @@ def run(report: common.Report, backend: str, database_url: str, folder) -> None:
             )
             release(rendered)
             timed(report, f"{backend}: drain, PNG rendered", len(rendered), mail.drain)
-            live = app.config["SMTP_URL"]
+            live = arbiter_settings.of(app).mail.smtp_url
             arbiter_settings.override(app, SMTP_URL=DEAD_SMTP)
             release(kept)
             quiet = logging.getLogger(mail.__name__)
