@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 import engines
-from arbiter import create_app, health
+from arbiter import create_app, health, settings
 from arbiter.accounts.accounts import normal_address
 from arbiter.extensions import db
 from arbiter.mailin.receive import receive
@@ -133,8 +133,6 @@ def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink,
 def settings_reference_cmd() -> None:
     """Rewrite the settings tables of docs/operating/configuration.md from the settings
     object (arbiter/settings.py)."""
-    from arbiter import settings
-
     changed = settings.write_reference()
     click.echo(f"{settings.REFERENCE_PAGE}: {'rewritten' if changed else 'up to date'}")
 
