@@ -448,7 +448,12 @@ class Clock:
 class Limits:
     """Rate limits, sizes and quotas."""
 
-    ratelimit_enabled: bool = setting(True, "`0` turns every rate limit off.", "RATELIMIT_ENABLED")
+    ratelimit_enabled: bool = setting(
+        True,
+        "`0` turns every rate limit off (a benchmark, a closed test bed).",
+        "RATELIMIT_ENABLED",
+        env=True,
+    )
     ratelimit_storage_uri: str | None = setting(
         None,
         "Where rate limits are counted (Flask-Limiter); the sign-in limits are counted "

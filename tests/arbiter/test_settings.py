@@ -46,6 +46,7 @@ def test_a_deployment_environment_sets_each_group(tmp_path):
         "MAILIN_URL": "smtp://0.0.0.0:25",
         "MAIL_AUTHSERV_ID": "mx.arbiter.example",
         "IMAP_URL": "imaps://u:p@imap.example/INBOX",
+        "RATELIMIT_ENABLED": "0",
     }
     assert set(env) == set(arbiter_settings.environment_names())
     s = Settings.from_env(env, str(tmp_path), role="web")
@@ -57,6 +58,7 @@ def test_a_deployment_environment_sets_each_group(tmp_path):
     assert s.service.metrics_token == "scrape" and s.service.secret_key_from_env
     assert s.hooks.allow_http is False  # production: DATABASE_URL set
     assert s.streams.redis_url == s.limits.ratelimit_storage_uri == "redis://r:6379/0"
+    assert s.limits.ratelimit_enabled is False
     assert s.mail.smtp_url == "smtps://mail.example:465" and s.mail.domain == "play.arbiter.example"
     assert s.mail.reply_mailbox == "arbiter" and s.mail.mailin_url == "smtp://0.0.0.0:25"
     assert s.mail.authserv_id == "mx.arbiter.example" and s.mail.imap_url.startswith("imaps:")
