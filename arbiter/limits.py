@@ -18,7 +18,8 @@ When the storage cannot be reached the request is served and a warning logged (a
 Redis outage does not stop the game). ``RATELIMIT_KEY_PREFIX`` separates deployments
 that share one Redis.
 
-The two sign-in limits are counted in the database instead (:func:`check_recorded`,
+The two sign-in limits are counted in the database instead
+(:func:`arbiter.quotas.check_recorded`,
 from the sign-in link rows), so that they hold across web processes on the embedded
 default too, where Flask-Limiter's storage is each process's memory.
 
@@ -41,21 +42,11 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
-from arbiter import settings
 from arbiter.errors import TooManyRequests
 from arbiter.models.timestamps import utcnow
+from arbiter.quotas import WHAT, rate, window_words
 
 log = logging.getLogger(__name__)
-
-WHAT = {
-    "create": "games created",
-    "write": "changes",
-    "read": "reads",
-    "sign_in": "sign-in links for this address",
-    "sign_in_client": "sign-in links",
-    "invite": "invitations to this address",
-}
-"""What each limit counts, in the 429's sentence."""
 
 
 def init_app(app: Flask) -> Limiter:
@@ -64,12 +55,6 @@ def init_app(app: Flask) -> Limiter:
     limiter.init_app(app)
     app.extensions["arbiter_limiter"] = limiter
     return limiter
-
-
-def rate(name: str) -> str:
-    """Return the limit ``name`` (``create``, ``sign_in`` ...) of the running app's
-    settings (``RATELIMIT_<NAME>``), as a ``limits`` string; empty: none."""
-    return getattr(settings.current().limits, f"rate_{name}", "")
 
 
 def caller_key(who) -> str:
@@ -102,7 +87,7 @@ def check(name: str, *key: str) -> None:
             wait = max(1, math.ceil(reset - time.time()))
             raise TooManyRequests(
                 f"Too many {WHAT.get(name, name)}: at most {item.amount} "
-                f"per {_window(item)}; try again in {wait} s.",
+                f"per {window_words(item)}; try again in {wait} s.",
                 retry_after=wait,
             )
 
@@ -129,12 +114,6 @@ def check_recorded(name: str, count: Callable[[datetime], tuple[int, datetime | 
             wait = max(1, math.ceil(((oldest or now) + window - now).total_seconds()))
             raise TooManyRequests(
                 f"Too many {WHAT.get(name, name)}: at most {item.amount} "
-                f"per {_window(item)}; try again in {wait} s.",
+                f"per {window_words(item)}; try again in {wait} s.",
                 retry_after=wait,
             )
-
-
-def _window(item) -> str:
-    """Return a limit's window in words: ``minute``, ``10 minutes``."""
-    unit = item.GRANULARITY.name
-    return unit if item.multiples == 1 else f"{item.multiples} {unit}s"

@@ -15,7 +15,8 @@ import hmac
 import json
 
 from cryptography.fernet import Fernet, InvalidToken
-from flask import current_app
+
+from arbiter import settings
 
 
 class Unsealable(ValueError):
@@ -26,7 +27,7 @@ class Unsealable(ValueError):
 def _fernet(scope: str, key: str) -> Fernet:
     """Return the cipher for one ``(scope, key)``: its key is HMAC-SHA256 of them under
     ``SECRET_KEY``."""
-    secret = current_app.config["SECRET_KEY"].encode()
+    secret = settings.current().service.secret_key.encode()
     digest = hmac.new(secret, f"{scope}\n{key}".encode(), hashlib.sha256).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
 

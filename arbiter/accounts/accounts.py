@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 import sqlalchemy as sa
 
-from arbiter import limits, queue, settings
+from arbiter import queue, quotas, settings
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Expired, Forbidden, NotFound
 from arbiter.extensions import db
@@ -170,8 +170,8 @@ def _check_link_limits(box: str, client: str | None) -> None:
         return count
 
     if client:
-        limits.check_recorded("sign_in_client", recorded(SignInLink.client, client))
-    limits.check_recorded("sign_in", recorded(SignInLink.mailbox, box))
+        quotas.check_recorded("sign_in_client", recorded(SignInLink.client, client))
+    quotas.check_recorded("sign_in", recorded(SignInLink.mailbox, box))
 
 
 def _link_mail(address: str, nonce: str, nonce_hash: str, confirm_path: str) -> OutboxMail:
