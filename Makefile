@@ -27,12 +27,15 @@ run: install
 	BASE_URL="$${BASE_URL:-http://127.0.0.1:$(PORT)}" PATH="$(CURDIR)/$(BIN):$$PATH" \
 		$(BIN)/honcho --procfile Procfile start --port $(PORT)
 
-## Lint and format check (ruff, configured in pyproject.toml); the client package is
+## Lint and format check (ruff, configured in pyproject.toml); the layers (import-linter,
+## contracts in pyproject.toml: contexts import no channel, in layer order; engines import
+## nothing of the service); the client package is
 ## type-checked (mypy --strict, configured in clients/python/pyproject.toml); the docs
 ## build with no warning (mkdocs build --strict).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo --no-cache
 	$(BIN)/mypy --config-file clients/python/pyproject.toml clients/python/arbiter_client clients/python/examples
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $$(mktemp -d)
 

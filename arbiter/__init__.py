@@ -20,23 +20,23 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         (tests pass ``SQLALCHEMY_DATABASE_URI``, ``CELERY`` ...).
     :returns: the configured app, with its Celery app in ``app.extensions["celery"]``.
     """
-    from arbiter import (
+    from arbiter import (  # noqa: PLC0415 - app factory wiring
         bodies,
         config,
         database,
-        errors,
         follow_ups,
         guards,
         limits,
+        problems,
         queue,
         unavailable,
         web,
     )
-    from arbiter.extensions import api, db, migrate
-    from arbiter.mail import consent  # noqa: F401 - the outbox's consent check
-    from arbiter.resources import guard, register_blueprints
-    from arbiter.resources.examples import ExamplesPlugin
-    from arbiter.resources.metrics.routes import install_timing
+    from arbiter.extensions import api, db, migrate  # noqa: PLC0415 - app factory wiring
+    from arbiter.mail import consent  # noqa: F401, PLC0415 - the outbox's consent check
+    from arbiter.resources import guard, register_blueprints  # noqa: PLC0415 - app factory wiring
+    from arbiter.resources.examples import ExamplesPlugin  # noqa: PLC0415 - app factory wiring
+    from arbiter.resources.metrics.routes import install_timing  # noqa: PLC0415 - app factory wiring
 
     app = Flask(
         __name__,
@@ -99,7 +99,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     register_blueprints(api)
     install_timing(app)
-    errors.register(app)
+    problems.register(app)
     unavailable.register(app)
     limits.init_app(app)
     web.init_app(app)

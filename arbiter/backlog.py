@@ -12,6 +12,7 @@ from arbiter import sessions
 from arbiter.extensions import db
 from arbiter.models import ClockSweep, Game, OutboxMail
 from arbiter.models.timestamps import utcnow
+from arbiter.streams.publish import redis_client
 
 Figure = tuple[str, str, float]
 """``(metric name, help text, value)``."""
@@ -106,8 +107,6 @@ def queue_depth() -> float:
     url = settings["broker_url"]
     try:
         if url.startswith(("redis://", "rediss://")):
-            from arbiter.streams.publish import redis_client
-
             return float(redis_client(url).llen("celery"))
         if url.startswith(("filesystem://", "arbiterfs://")):
             folder = Path(settings["broker_transport_options"]["data_folder_in"])

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 
 import click
+import sqlalchemy as sa
+from flask_migrate import upgrade
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 import engines
+from arbiter import create_app, health
+from arbiter.accounts.accounts import normal_address
+from arbiter.extensions import db
+from arbiter.mailin.receive import receive
+from arbiter.mailin.smtp import serve
+from arbiter.models import OutboxMail
+from arbiter.verify import verify
+from arbiter.verify_tournament import verify_tournament
 
 
 @click.group()
@@ -24,8 +37,6 @@ def verify_cmd(record) -> None:
 
     Exit status 0 when everything matches, 1 with the first mismatch otherwise.
     """
-    from arbiter.verify import verify
-    from arbiter.verify_tournament import verify_tournament
 
     try:
         data = json.load(record)
@@ -100,11 +111,11 @@ def verify_cmd(record) -> None:
 def play_cmd(engine, players, url, seed, out_dir, emails, token, by_email, sink, mailin) -> None:
     """Create a game on a running server and play it out with random legal moves,
     over HTTP or (--by-email) by replying to the turn mails."""
-    from arbiter.play import PlayError, play
+    from arbiter.play import PlayError, play  # noqa: PLC0415 - arbiter_client is optional
 
     try:
         if by_email:
-            from arbiter.play_mail import Sink, play_by_email
+            from arbiter.play_mail import Sink, play_by_email  # noqa: PLC0415 - arbiter_client is optional
 
             with Sink(sink) as inbox:
                 played, check = play_by_email(
@@ -125,8 +136,6 @@ def doctor_cmd() -> None:
 
     Prints one line per check; exit status 0 when nothing is a problem, 1 otherwise.
     """
-    from arbiter import create_app, health
-
     app = create_app()
     with app.app_context():
         findings = health.run(app)
@@ -152,10 +161,6 @@ def mail_in(rcpts, sender) -> None:
     Exit status (sysexits): 0 taken (or a duplicate), 65 refused as unreadable or too
     large, 75 try again later (the database is unavailable).
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from arbiter import create_app
-    from arbiter.mailin.receive import receive
 
     raw = sys.stdin.buffer.read()
     try:
@@ -179,10 +184,6 @@ EX_TEMPFAIL = 75
 @click.option("--url", default=None, help="smtp://host:port to bind (default MAILIN_URL)")
 def mailin_cmd(url) -> None:
     """Run the SMTP listener for inbound mail (the Procfile's ``mailin``)."""
-    import logging
-
-    from arbiter import create_app
-    from arbiter.mailin.smtp import serve
 
     logging.basicConfig(level=logging.INFO)
     serve(create_app(), url)
@@ -196,12 +197,6 @@ def outbox_cmd(address) -> None:
     SMTP server (the embedded default of ``make run`` only logs mail). Exit status 1
     when there is none.
     """
-    import sqlalchemy as sa
-
-    from arbiter import create_app
-    from arbiter.accounts.accounts import normal_address
-    from arbiter.extensions import db
-    from arbiter.models import OutboxMail
 
     app = create_app()
     with app.app_context():
@@ -222,9 +217,6 @@ def outbox_cmd(address) -> None:
 @main.command("db-upgrade")
 def db_upgrade() -> None:
     """Create or upgrade the database schema (Alembic migrations)."""
-    from flask_migrate import upgrade
-
-    from arbiter import create_app
 
     app = create_app()
     with app.app_context():
@@ -234,8 +226,6 @@ def db_upgrade() -> None:
 
 def _safe(url: str) -> str:
     """Return a database URL without its password."""
-    from sqlalchemy.engine import make_url
-
     return make_url(url).render_as_string(hide_password=True)
 
 

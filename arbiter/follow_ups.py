@@ -6,13 +6,16 @@ these are the handlers the unit of work then runs (:func:`install`, at start-up)
 - staged, in the transaction: the mails (:func:`arbiter.games.notify.mail_players`),
   the web hook deliveries (:func:`arbiter.games.game_hooks.post_hooks`), the ratings
   of a rated game that ended (:func:`arbiter.accounts.ratings.rate_game`);
-- committed, after it: the streams' notice (:func:`arbiter.streams.publish.tell`),
-  the roll a game waits for (:func:`arbiter.games.chance.roll_next`), a look at a
-  tournament's round when one of its games ended
-  (:func:`arbiter.tournaments.tournament_rounds.look_at_rounds`).
+- committed, after it, with what the transaction committed
+  (:class:`arbiter.uow.Committed`: its transitions and the notices announced): the
+  streams' notice (:func:`arbiter.streams.publish.tell`), the roll a game waits for
+  (:func:`arbiter.games.chance.roll_next`), a look at a tournament's round when one
+  of its games ended (:func:`arbiter.tournaments.tournament_rounds.look_at_rounds`),
+  the closing of the streams of a revoked token or deleted account
+  (:func:`arbiter.streams.publish.close_revoked`).
 
-Each is a plain function of the unit of work and the appended transition (or of the
-transitions committed), tested alone.
+Each is a plain function of the unit of work and the appended transition (or of what
+was committed), tested alone.
 """
 
 from __future__ import annotations
@@ -24,7 +27,12 @@ from arbiter.streams import publish
 from arbiter.tournaments import tournament_rounds
 
 STAGED = (notify.mail_players, game_hooks.post_hooks, ratings.rate_game)
-COMMITTED = (publish.tell, chance.roll_next, tournament_rounds.look_at_rounds)
+COMMITTED = (
+    publish.tell,
+    chance.roll_next,
+    tournament_rounds.look_at_rounds,
+    publish.close_revoked,
+)
 
 
 def install() -> None:

@@ -9,9 +9,9 @@ database stores NUL in text (PostgreSQL refuses it).
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
-from arbiter.errors import ArbiterError, NotFound, field_messages
+from arbiter.errors import ArbiterError, NotFound, Unprocessable, field_messages
 
 FORM_ENDPOINTS: set[str] = set()
 """Endpoints that also take a form-encoded body (RFC 8058's one-click unsubscribe)."""
@@ -20,7 +20,7 @@ FORM_ENDPOINTS: set[str] = set()
 def require_json_body() -> None:
     """Refuse a request body that is not JSON, before any view reads it.
 
-    :raises ArbiterError: 415 ``unsupported-media-type``.
+    :raises ArbiterError: ``unsupported-media-type`` (415, :mod:`arbiter.problems`).
     """
     if request.blueprint == "web":  # the pages take forms (arbiter/web)
         return
@@ -34,15 +34,12 @@ def require_json_body() -> None:
         raise ArbiterError(
             "Send the request body as JSON (Content-Type: application/json).",
             code="unsupported-media-type",
-            status=415,
         )
 
 
 def takes_json_body() -> bool:
     """Whether the view answering this request reads a JSON body (a flask-smorest
     ``arguments`` of location ``json``)."""
-    from flask import current_app
-
     view = current_app.view_functions.get(request.endpoint or "")
     cls = getattr(view, "view_class", None)
     method = getattr(cls, request.method.lower(), None) if cls else view
@@ -56,7 +53,7 @@ def refuse_unread_body() -> None:
     is done. An empty body, ``{}`` or ``null`` is taken, and so is a body that is not
     JSON where the route takes one (RFC 8058's form-encoded one-click unsubscribe).
 
-    :raises ArbiterError: 422 ``invalid-request`` with ``errors`` (``Unknown field.``
+    :raises Unprocessable: ``invalid-request`` with ``errors`` (``Unknown field.``
         per member, as marshmallow says), 400 ``malformed-json``.
     """
     if (
@@ -75,18 +72,16 @@ def refuse_unread_body() -> None:
     if body is None or body == {}:
         return
     if not isinstance(body, dict):
-        raise ArbiterError(
+        raise Unprocessable(
             "This operation takes no request body (send none, or {}).",
             code="invalid-request",
-            status=422,
             extra={"errors": {"json": {"_schema": ["Takes no body."]}}},
         )
     errors = {"json": {name: ["Unknown field."] for name in sorted(body)}}
-    raise ArbiterError(
+    raise Unprocessable(
         f"Some fields are missing or wrong: {field_messages(errors)} "
         "(this operation takes no body).",
         code="invalid-request",
-        status=422,
         extra={"errors": errors},
     )
 
@@ -95,7 +90,7 @@ def refuse_nul() -> None:
     """Refuse NUL characters in the path and the query string.
 
     :raises NotFound: 404 ``not-found`` for a path parameter holding one.
-    :raises ArbiterError: 422 ``invalid-request`` (with ``errors``) for a query value.
+    :raises Unprocessable: ``invalid-request`` (with ``errors``) for a query value.
     """
     if any("\x00" in str(value) for value in (request.view_args or {}).values()):
         raise NotFound("There is nothing at this address.", code="not-found")
@@ -108,10 +103,9 @@ def refuse_nul() -> None:
     )
     if bad:
         names = ", ".join(repr(n) for n in bad)
-        raise ArbiterError(
+        raise Unprocessable(
             f"Some fields are missing or wrong: {names} must not contain a NUL character.",
             code="invalid-request",
-            status=422,
             extra={"errors": {"query": {n: ["Must not contain a NUL character."] for n in bad}}},
         )
 

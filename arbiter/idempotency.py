@@ -10,27 +10,23 @@ The first answer is stored in the same transaction as the events of the request,
 by ``(scope, key)``; the scope names the route and the caller (the hash of its token,
 or of its client address when it sends none: :func:`caller`), so one caller's key
 never returns another caller's answer. Stored
-answers are sealed (Fernet, from the ``cryptography`` library) with a key derived from
+answers are sealed (:mod:`arbiter.sealing`: Fernet) with a key derived from
 ``SECRET_KEY`` and the Idempotency-Key itself, so the tokens some answers carry are
 never at rest in clear: reading them back needs the client's key.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography.fernet import Fernet, InvalidToken
-from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
-from arbiter import limits
+from arbiter import limits, sealing
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.games.store import RaceLost, StaleVersion
@@ -77,18 +73,10 @@ def request_hash(body: Any, route: str | None = None) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _fernet(scope: str, key: str) -> Fernet:
-    """Return the cipher for one ``(scope, key)``: its key is HMAC-SHA256 of them under
-    ``SECRET_KEY``."""
-    secret = current_app.config["SECRET_KEY"].encode()
-    digest = hmac.new(secret, f"{scope}\n{key}".encode(), hashlib.sha256).digest()
-    return Fernet(base64.urlsafe_b64encode(digest))
-
-
 def seal(scope: str, key: str, answer: dict) -> dict:
-    """Return ``answer`` sealed for storage: ``{"sealed": "<Fernet token>"}``."""
-    token = _fernet(scope, key).encrypt(json.dumps(answer).encode())
-    return {"sealed": token.decode()}
+    """Return ``answer`` sealed for storage: ``{"sealed": "<Fernet token>"}``
+    (:func:`arbiter.sealing.seal`)."""
+    return sealing.seal(scope, key, answer)
 
 
 def unseal(scope: str, key: str, stored_body: dict) -> dict:
@@ -98,8 +86,8 @@ def unseal(scope: str, key: str, stored_body: dict) -> dict:
         service's ``SECRET_KEY`` changed since).
     """
     try:
-        return json.loads(_fernet(scope, key).decrypt(stored_body["sealed"].encode()))
-    except (InvalidToken, KeyError) as err:
+        return sealing.unseal(scope, key, stored_body)
+    except sealing.Unsealable as err:
         raise Unprocessable(
             "This Idempotency-Key was used before and its answer can no "
             "longer be read; use a new key.",

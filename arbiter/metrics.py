@@ -64,7 +64,7 @@ def metrics() -> SimpleNamespace:
 
 
 def _new_metrics() -> SimpleNamespace:
-    from prometheus_client import Counter, Gauge, Histogram
+    from prometheus_client import Counter, Gauge, Histogram  # noqa: PLC0415 - loaded once metrics are on
 
     return SimpleNamespace(
         request_seconds=Histogram(
@@ -95,17 +95,17 @@ def move_refused(code: str) -> None:
 def exposition(backlog) -> tuple[bytes, str]:
     """Return ``(body, content type)`` of a scrape: every process's counters and the
     figures ``backlog()`` reads now (a list of ``(name, help, value)``)."""
-    from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-    from prometheus_client.core import GaugeMetricFamily
+    from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest  # noqa: PLC0415 - loaded once metrics are on
+    from prometheus_client.core import GaugeMetricFamily  # noqa: PLC0415 - loaded once metrics are on
 
     metrics()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        from prometheus_client import multiprocess
+        from prometheus_client import multiprocess  # noqa: PLC0415 - reads PROMETHEUS_MULTIPROC_DIR
 
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
     else:
-        from prometheus_client import REGISTRY as registry
+        from prometheus_client import REGISTRY as registry  # noqa: PLC0415 - loaded once metrics are on
 
     class Now:
         def collect(self):

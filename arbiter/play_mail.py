@@ -41,7 +41,7 @@ class Sink:
     """A local SMTP server (aiosmtpd) that keeps every message it receives."""
 
     def __init__(self, url: str) -> None:
-        from aiosmtpd.controller import Controller
+        from aiosmtpd.controller import Controller  # noqa: PLC0415 - only a mail server needs it
 
         parts = urlparse(url)
         self.messages: list[EmailMessage] = []

@@ -13,6 +13,8 @@ import time
 from celery import Celery, Task
 from flask import Flask, current_app
 
+from arbiter import broker_fs
+
 log = logging.getLogger(__name__)
 
 RESOLVE_CHANCE = "workers.tasks.resolve_chance"
@@ -55,8 +57,6 @@ def celery_init_app(app: Flask) -> Celery:
         def __call__(self, *args, **kwargs):
             with app.app_context():
                 return self.run(*args, **kwargs)
-
-    from arbiter import broker_fs
 
     broker_fs.register()
     celery_app = Celery(app.name, task_cls=FlaskTask)

@@ -39,7 +39,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
-from arbiter.errors import problem_body
+from arbiter import config
+from arbiter.problems import problem_body
 
 DIRECT_WRITE = "arbiter.direct_write"
 """The ASGI scope extension (``scope["extensions"][DIRECT_WRITE]``) holding a
@@ -189,8 +190,6 @@ def trusts(config, host: str) -> bool:
 @functools.cache
 def limits() -> dict:
     """Return this process's connection limits (:func:`arbiter.config.connection_limits`)."""
-    from arbiter import config
-
     return config.connection_limits()
 
 

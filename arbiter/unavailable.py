@@ -21,7 +21,7 @@ import logging
 import sqlalchemy as sa
 from flask import Flask, current_app
 
-from arbiter.errors import problem
+from arbiter.problems import problem
 
 log = logging.getLogger(__name__)
 

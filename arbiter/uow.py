@@ -7,9 +7,10 @@ registered for a transition then run in two phases, each testable alone:
 - **staged** handlers run inside the transaction, once the events are flushed: they
   write the rows that must commit with the events or not at all (turn mails, web hook
   deliveries, ratings) and name the tasks to enqueue once they have (:meth:`enqueue`);
-- **committed** handlers run after the commit, with every transition of the
-  transaction at once: they tell the streams, and enqueue rolls and tournament
-  progress.
+- **committed** handlers run after the commit, with what the transaction committed
+  at once (:class:`Committed`: every transition, and the notices a context function
+  announced with :meth:`UnitOfWork.announce`, small typed records such as a revoked
+  token): they tell the streams, and enqueue rolls and tournament progress.
 
 The handlers are registered in one place, :mod:`arbiter.follow_ups`, at start-up;
 this module knows none of them. The edge of a channel may hand the unit of work an
@@ -68,8 +69,23 @@ class Appended:
     """The game's id, read before the commit expires the game row."""
 
 
-Staged = Callable[["UnitOfWork", Appended], None]
-Committed = Callable[[Sequence[Appended]], None]
+@dataclass(frozen=True)
+class Committed:
+    """What one transaction committed, for the committed handlers.
+
+    :param appended: every game transition written, in order.
+    :param notices: the notices announced (:meth:`UnitOfWork.announce`), in order:
+        small frozen dataclasses that the context defining them documents (e.g.
+        :class:`arbiter.accounts.accounts.TokenRevoked`); a handler picks the kinds it
+        knows with ``isinstance`` and ignores the rest.
+    """
+
+    appended: tuple[Appended, ...] = ()
+    notices: tuple[Any, ...] = ()
+
+
+StagedHandler = Callable[["UnitOfWork", Appended], None]
+CommittedHandler = Callable[[Committed], None]
 
 
 @dataclass
@@ -77,14 +93,14 @@ class Handlers:
     """The registered handlers (see the module): filled once by
     :func:`arbiter.follow_ups.install`."""
 
-    staged: list[Staged] = field(default_factory=list)
-    committed: list[Committed] = field(default_factory=list)
+    staged: list[StagedHandler] = field(default_factory=list)
+    committed: list[CommittedHandler] = field(default_factory=list)
 
 
 HANDLERS = Handlers()
 
 
-def register(staged: Sequence[Staged], committed: Sequence[Committed]) -> None:
+def register(staged: Sequence[StagedHandler], committed: Sequence[CommittedHandler]) -> None:
     """Set the handlers every unit of work runs (replacing any set before)."""
     HANDLERS.staged[:] = staged
     HANDLERS.committed[:] = committed
@@ -120,6 +136,7 @@ class UnitOfWork:
         self.session = session if session is not None else db.session
         self.keeper = keeper
         self.appended: list[Appended] = []
+        self.notices: list[Any] = []
         self.tasks: list[tuple[str, tuple]] = []
         self.memo: dict = {}
         """What a handler may keep for the rest of this transaction (a cache)."""
@@ -130,6 +147,12 @@ class UnitOfWork:
         for handler in HANDLERS.staged:
             handler(self, appended)
         self.appended.append(appended)
+
+    def announce(self, notice: Any) -> None:
+        """Hand ``notice`` (a small frozen dataclass of the context) to the committed
+        handlers once the transaction has committed (:class:`Committed`); nothing is
+        announced when it rolls back."""
+        self.notices.append(notice)
 
     def enqueue(self, task: str, *args: Any) -> None:
         """Enqueue ``task`` with ``args`` once the transaction has committed."""
@@ -174,17 +197,19 @@ class UnitOfWork:
         self.after_commit()
 
     def after_commit(self) -> None:
-        """Run the committed handlers and enqueue the tasks (once)."""
-        appended, self.appended = self.appended, []
+        """Run the committed handlers with what was committed (:class:`Committed`) and
+        enqueue the tasks (once)."""
+        done = Committed(tuple(self.appended), tuple(self.notices))
+        self.appended, self.notices = [], []
         tasks, self.tasks = self.tasks, []
         self.memo, self._rows = {}, []
-        if appended:
+        if done.appended or done.notices:
             for handler in HANDLERS.committed:
-                handler(appended)
+                handler(done)
         for task, args in tasks:
             queue.enqueue(task, *args)
 
     def rollback(self) -> None:
         """Roll the transaction back and forget what was to follow it."""
         self.session.rollback()
-        self.appended, self.tasks, self._rows, self.memo = [], [], [], {}
+        self.appended, self.notices, self.tasks, self._rows, self.memo = [], [], [], [], {}

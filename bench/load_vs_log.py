@@ -243,8 +243,9 @@ def pad_with_pauses(game_id: str, creator: str, target: int) -> None:
 def play(game_id: str, tokens: list[str], seat: int, move) -> int:
     """Submit ``move`` for ``seat`` at the game's current version; return the version."""
     from arbiter.extensions import db
-    from arbiter.games.moves import submit_move
+    from arbiter.games.moves import SubmitMove, submit_move
     from arbiter.models import Game
+    from arbiter.uow import UnitOfWork
 
     game = db.session.get(Game, game_id)
     if game.to_act != [seat]:
@@ -252,9 +253,9 @@ def play(game_id: str, tokens: list[str], seat: int, move) -> int:
             f"plan out of step: seat {seat} planned, game waits for "
             f"{game.to_act} at version {game.version}"
         )
-    _, answer = submit_move(game_id, tokens[seat], move, game.version)
+    accepted = submit_move(UnitOfWork(), SubmitMove(game_id, tokens[seat], move, game.version))
     db.session.remove()
-    return answer["version"]
+    return accepted.version
 
 
 def build_short() -> tuple[str, dict]:

@@ -155,6 +155,7 @@ def account_with_games(count: int) -> str:
     from arbiter.accounts import accounts
     from arbiter.extensions import db
     from arbiter.models import Account, Seat
+    from arbiter.uow import UnitOfWork
 
     account = Account(id=secrets.token_hex(8), email="many@example.org", display_name="Many")
     db.session.add(account)
@@ -164,7 +165,7 @@ def account_with_games(count: int) -> str:
         sa.update(Seat).where(Seat.game_id.in_(ids), Seat.seat == 0).values(account_id=account.id)
     )
     db.session.commit()
-    return accounts.create_token(account, "bench", ["games:read"])[1]
+    return accounts.create_token(UnitOfWork(), account, "bench", ["games:read"]).plain
 
 
 def rss_mb() -> float:

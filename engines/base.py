@@ -77,9 +77,11 @@ class EngineError(ValueError):
     :param detail: a sentence a player understands.
     :param extra: further members of the problem answer, for programs (Worms'
         ``contradictory-options`` names the ``options`` that contradict each other).
+
+    An engine names no HTTP status: the arbiter's one table of errors
+    (``arbiter.problems``) says how each code is answered.
     """
 
-    status = 422
     code = "engine-error"
 
     def __init__(

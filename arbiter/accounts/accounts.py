@@ -7,11 +7,18 @@ its SHA-256; it expires after ``SIGN_IN_LINK_SECONDS`` and works once (a conditi
 UPDATE marks it used). Opening it gives a personal API token with every scope that
 expires after ``SIGN_IN_TOKEN_SECONDS``; scripts make narrower tokens with
 :func:`create_token`.
+
+Each write goes through a :class:`~arbiter.uow.UnitOfWork` and returns a plain result
+(the account, or a small dataclass). What must follow a committed revocation or
+deletion (the streams it opened are closed) is announced as a notice,
+:class:`TokenRevoked` or :class:`AccountDeleted`, for the committed handlers
+(:mod:`arbiter.follow_ups`).
 """
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlencode
 
@@ -20,8 +27,9 @@ from flask import current_app
 
 from arbiter import limits, queue
 from arbiter.accounts import identity
-from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
+from arbiter.errors import ArbiterError, Conflict, Expired, Forbidden, NotFound
 from arbiter.extensions import db
+from arbiter.hooks import webhooks
 from arbiter.mail import consent
 from arbiter.mail.mailboxes import mailbox
 from arbiter.models import (
@@ -34,10 +42,45 @@ from arbiter.models import (
     TournamentEntry,
 )
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.streams import publish
+from arbiter.uow import UnitOfWork
 
 DELETED_NAME = "(deleted player)"
 """The name a deleted account's seats keep."""
+
+
+@dataclass(frozen=True)
+class TokenRevoked:
+    """Notice (:meth:`arbiter.uow.UnitOfWork.announce`): the personal token
+    ``token_id`` was revoked; the streams it opened are to be closed."""
+
+    token_id: str
+
+
+@dataclass(frozen=True)
+class AccountDeleted:
+    """Notice: the account ``account_id`` was deleted (its tokens revoked); the
+    streams it opened are to be closed."""
+
+    account_id: str
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The result of a sign-in link used (:func:`complete_sign_in`): the account, its
+    new personal token's row and that token in plain text (shown once)."""
+
+    account: Account
+    token: ApiToken
+    plain: str
+
+
+@dataclass(frozen=True)
+class TokenMade:
+    """The result of :func:`create_token`: the token's row and the token in plain
+    text (shown once)."""
+
+    token: ApiToken
+    plain: str
 
 
 def normal_address(email: str) -> str:
@@ -60,6 +103,7 @@ def account_by_address(email: str | None) -> Account | None:
 
 
 def request_link(
+    uow: UnitOfWork,
     email: str,
     display_name: str | None = None,
     confirm_path: str = "/v1/auth/confirm",
@@ -73,7 +117,8 @@ def request_link(
     asking for them), but the link is recorded and counted all the same. The link
     expires after ``SIGN_IN_LINK_SECONDS`` (config, default 900) and works once.
     ``confirm_path`` is the page the link opens (the web pages give their own,
-    ``/sign-in/confirm``).
+    ``/sign-in/confirm``). Commits ``uow``; returns nothing (the answer is the same
+    whatever happened).
 
     :param client: who asks (:func:`arbiter.limits.caller_key`), for
         ``RATELIMIT_SIGN_IN_CLIENT``.
@@ -96,14 +141,12 @@ def request_link(
         created_at=now,
         expires_at=now + timedelta(seconds=current_app.config["SIGN_IN_LINK_SECONDS"]),
     )
-    db.session.add(link)
-    if consent.opted_out(address):
-        db.session.commit()
-        return
-    mail = _link_mail(address, nonce, link.nonce_hash, confirm_path)
-    db.session.add(mail)
-    db.session.commit()
-    queue.enqueue(queue.SEND_MAIL, mail.id)
+    uow.session.add(link)
+    if not consent.opted_out(address):
+        mail = _link_mail(address, nonce, link.nonce_hash, confirm_path)
+        uow.session.add(mail)
+        uow.enqueue_row(queue.SEND_MAIL, mail)
+    uow.commit()
 
 
 def _check_link_limits(box: str, client: str | None) -> None:
@@ -164,9 +207,10 @@ def _link_mail(address: str, nonce: str, nonce_hash: str, confirm_path: str) -> 
     )
 
 
-def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
-    """Use a sign-in link: return the account (created on first sign-in), a new
-    personal token with every scope, and that token in plain text (shown once).
+def complete_sign_in(uow: UnitOfWork, email: str, nonce: str) -> SignedIn:
+    """Use a sign-in link (commits ``uow``): return the account (created on first
+    sign-in), a new personal token with every scope, and that token in plain text
+    (shown once).
 
     Seats of earlier games that named this address are linked to the account.
 
@@ -185,9 +229,7 @@ def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
         )
     now = utcnow()
     if link.used_at is None and link.expires_at <= now:
-        raise ArbiterError(
-            "This sign-in link has expired; ask for a new one.", code="link-expired", status=410
-        )
+        raise Expired("This sign-in link has expired; ask for a new one.", code="link-expired")
     used = db.session.execute(
         sa.update(SignInLink)
         .where(
@@ -199,15 +241,15 @@ def complete_sign_in(email: str, nonce: str) -> tuple[Account, ApiToken, str]:
         .execution_options(synchronize_session=False)
     ).rowcount
     if used != 1:
-        db.session.rollback()
+        uow.rollback()
         raise Conflict(
             "This sign-in link has already been used; ask for a new one.", code="link-used"
         )
     account = account_by_address(address) or new_account(address, link.display_name)
     link_seats(account)
     row, plain = sign_in_token(account)
-    db.session.commit()
-    return account, row, plain
+    uow.commit()
+    return SignedIn(account, row, plain)
 
 
 def new_account(email: str, display_name: str | None) -> Account:
@@ -265,48 +307,48 @@ def me(account: Account) -> dict:
     }
 
 
-def update(account: Account, changes: dict) -> dict:
-    """Change ``display_name``, ``tz`` (IANA zone) or ``digest`` (bool); return
-    :func:`me`. Validation is the caller's schema's."""
+def update(uow: UnitOfWork, account: Account, changes: dict) -> Account:
+    """Change ``display_name``, ``tz`` (IANA zone) or ``digest`` (bool) (commits
+    ``uow``); return the account (:func:`me` shows it). Validation is the caller's
+    schema's."""
     for key in ("display_name", "tz", "digest"):
         if key in changes and changes[key] is not None:
             setattr(account, key, changes[key])
     copied = {key: getattr(account, key) for key in ("display_name", "digest") if key in changes}
     if copied:
-        db.session.execute(
+        uow.session.execute(
             sa.update(Seat)
             .where(Seat.account_id == account.id)
             .values(**{"name" if k == "display_name" else k: v for k, v in copied.items()})
             .execution_options(synchronize_session=False)
         )
-    db.session.commit()
-    return me(account)
+    uow.commit()
+    return account
 
 
-def delete(account: Account) -> None:
+def delete(uow: UnitOfWork, account: Account) -> None:
     """Erase the account's address and name; revoke its tokens; delete its web hooks
     (URLs, secrets, delivery logs). Its seats and tournament entries keep the
     placeholder name ``DELETED_NAME`` (seats no address); the game and tournament logs
     are untouched (a tournament log shows an entry's current name on reading: see
-    ``arbiter.tournaments.tournament_log.event_json``). Once committed, the streams the
-    account opened are closed (:func:`arbiter.streams.publish.revoked`)."""
-    from arbiter.hooks import webhooks
-
+    ``arbiter.tournaments.tournament_log.event_json``). Commits ``uow`` and announces
+    :class:`AccountDeleted` (the streams the account opened are then closed)."""
+    session = uow.session
     now = utcnow()
-    webhooks.delete_all(db.session, account)
-    db.session.execute(
+    webhooks.delete_all(session, account)
+    session.execute(
         sa.update(Seat)
         .where(Seat.account_id == account.id)
         .values(name=DELETED_NAME, email=None)
         .execution_options(synchronize_session=False)
     )
-    db.session.execute(
+    session.execute(
         sa.update(TournamentEntry)
         .where(TournamentEntry.account_id == account.id)
         .values(name=DELETED_NAME)
         .execution_options(synchronize_session=False)
     )
-    db.session.execute(
+    session.execute(
         sa.update(ApiToken)
         .where(ApiToken.account_id == account.id, ApiToken.revoked_at.is_(None))
         .values(revoked_at=now)
@@ -315,8 +357,8 @@ def delete(account: Account) -> None:
     account.email = None
     account.display_name = DELETED_NAME
     account.deleted_at = now
-    db.session.commit()
-    publish.revoked("account", account.id)
+    uow.announce(AccountDeleted(account.id))
+    uow.commit()
 
 
 # --------------------------------------------------------------------------- tokens
@@ -339,13 +381,15 @@ def _new_token(account: Account, name: str, scopes: list[str], expires_at) -> tu
 
 
 def create_token(
+    uow: UnitOfWork,
     account: Account,
     name: str,
     scopes: list[str],
     expires_in: int | None = None,
     held: frozenset[str] | None = None,
-) -> tuple[ApiToken, str]:
-    """Make a personal API token; return the row and the token (shown once).
+) -> TokenMade:
+    """Make a personal API token (commits ``uow``); return the row and the token
+    (shown once).
 
     :param scopes: a subset of :data:`arbiter.accounts.identity.SCOPES` (the caller's
         schema checks the names). :param expires_in: seconds, or None for no expiry.
@@ -360,14 +404,14 @@ def create_token(
             f"{', '.join(missing)}. Use a token that has them (signing in gives every scope).",
             code="scope-not-held",
         )
-    _check_token_cap(account)
+    _check_token_cap(uow, account)
     expires = utcnow() + timedelta(seconds=expires_in) if expires_in else None
     row, plain = _new_token(account, name, scopes, expires)
-    db.session.commit()
-    return row, plain
+    uow.commit()
+    return TokenMade(row, plain)
 
 
-def _check_token_cap(account: Account) -> None:
+def _check_token_cap(uow: UnitOfWork, account: Account) -> None:
     """Count the account's live tokens (neither revoked nor expired; on PostgreSQL
     under a transaction lock on the account, so that concurrent requests are counted
     one after the other; SQLite's transactions already are).
@@ -377,9 +421,9 @@ def _check_token_cap(account: Account) -> None:
     cap = current_app.config["TOKENS_PER_ACCOUNT"]
     if db.engine.dialect.name == "postgresql":
         key = f"tokens:{account.id}"
-        db.session.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+        uow.session.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
     now = utcnow()
-    live = db.session.scalar(
+    live = uow.session.scalar(
         sa.select(sa.func.count())
         .select_from(ApiToken)
         .where(
@@ -389,7 +433,7 @@ def _check_token_cap(account: Account) -> None:
         )
     )
     if live >= cap:
-        db.session.rollback()
+        uow.rollback()
         raise Conflict(
             f"You already hold {live} personal tokens, the most one account may hold "
             f"({cap}). Revoke the ones you no longer use, then make this one.",
@@ -428,13 +472,13 @@ def list_tokens(account: Account) -> list[ApiToken]:
     return list(db.session.scalars(tokens_of(account)))
 
 
-def revoke_token(account: Account, token_id: str) -> None:
-    """Revoke one of the account's tokens; it opens nothing from now on, and the
-    streams it opened are closed once committed.
+def revoke_token(uow: UnitOfWork, account: Account, token_id: str) -> None:
+    """Revoke one of the account's tokens (commits ``uow``): it opens nothing from
+    now on; announces :class:`TokenRevoked` (the streams it opened are then closed).
 
     :raises NotFound: ``token-not-found`` (not the account's, or already revoked).
     """
-    done = db.session.execute(
+    done = uow.session.execute(
         sa.update(ApiToken)
         .where(
             ApiToken.id == token_id,
@@ -445,7 +489,7 @@ def revoke_token(account: Account, token_id: str) -> None:
         .execution_options(synchronize_session=False)
     ).rowcount
     if done != 1:
-        db.session.rollback()
+        uow.rollback()
         raise NotFound(f"You have no token {token_id!r}.", code="token-not-found")
-    db.session.commit()
-    publish.revoked("token", token_id)
+    uow.announce(TokenRevoked(token_id))
+    uow.commit()

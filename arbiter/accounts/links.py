@@ -16,15 +16,15 @@ from datetime import UTC, datetime
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from arbiter.errors import ArbiterError
+from arbiter.errors import Forbidden
 
 SALT = "arbiter/seat-link"
 
 
-class LinkRefused(ArbiterError):
-    """A seat link that is forged, altered, for another game, or expired (403)."""
+class LinkRefused(Forbidden):
+    """A seat link that is forged, altered, for another game, or expired."""
 
-    status, code, title = 403, "bad-link", "Link refused"
+    code, title = "bad-link", "Link refused"
 
 
 def _serializer() -> URLSafeTimedSerializer:

@@ -27,10 +27,10 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from arbiter.extensions import db
-from arbiter.games import clock
+from arbiter.games import clock, events
 from arbiter.games.commit import commit, write
 from arbiter.games.games import load
-from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Event
 from arbiter.models.timestamps import iso
@@ -83,17 +83,14 @@ def decide_by_clock(
             seat = sorted(prompt.seats)[0]
             if chosen == "forfeit" and seat in owed:
                 tr.events.append(
-                    NewEvent(
-                        "resigned",
-                        seat,
-                        {
-                            "name": game.seats[seat].name,
-                            "forfeit": True,
-                            "round_deadline": iso(deadline),
-                            "tournament": tournament_id,
-                            "owed": True,
-                            "absent": not _moved(game_id, seat),
-                        },
+                    events.Resigned(
+                        seat=seat,
+                        name=game.seats[seat].name,
+                        forfeit=True,
+                        round_deadline=iso(deadline),
+                        tournament=tournament_id,
+                        owed=True,
+                        absent=not _moved(game_id, seat),
                     )
                 )
                 game.seats[seat].resigned = True
@@ -145,15 +142,12 @@ def stage_replacement(
         return False
     tr = Transition(game, engine, state)
     tr.events.append(
-        NewEvent(
-            "resigned",
-            seat,
-            {
-                "name": game.seats[seat].name,
-                "withdrawn": True,
-                "tournament": tournament_id,
-                "by": by,
-            },
+        events.Resigned(
+            seat=seat,
+            name=game.seats[seat].name,
+            withdrawn=True,
+            tournament=tournament_id,
+            by=by,
         )
     )
     game.seats[seat].resigned = True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -16,7 +15,7 @@ from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
 from arbiter.models.timestamps import utcnow
-from arbiter.uow import Appended, UnitOfWork
+from arbiter.uow import Committed, UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +54,9 @@ def stalled_chances(older_than_seconds: float) -> list[tuple[str, int]]:
     return [(r.id, r.version) for r in rows]
 
 
-def roll_next(appended: Sequence[Appended]) -> None:
+def roll_next(done: Committed) -> None:
     """Committed handler (:mod:`arbiter.follow_ups`): enqueue the roll of each game
     that now waits for chance, with the version it waits at."""
-    for a in appended:
+    for a in done.appended:
         if a.prompt["type"] == "chance":
             queue.enqueue(queue.RESOLVE_CHANCE, a.game_id, a.version)

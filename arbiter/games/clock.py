@@ -44,6 +44,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from arbiter.errors import Unprocessable, field_messages
+from arbiter.games import events
 from arbiter.models import Game
 from arbiter.models.timestamps import iso
 from engines.option_fields import WholeNumber
@@ -55,7 +56,10 @@ DEFAULT_REMINDERS = [DAY, 3600]
 TYPES = ("per-move", "bank", "none")
 POLICIES = ("timeout-move", "forfeit")
 
-CLOCK_KINDS = ("clock-paused", "clock-resumed", "deadline-extended", "vacation")
+CLOCK_KINDS = tuple(
+    cls.kind
+    for cls in (events.ClockPaused, events.ClockResumed, events.DeadlineExtended, events.Vacation)
+)
 """Event kinds that change the clock without being an engine input."""
 
 
@@ -274,7 +278,7 @@ def _track_turn(cs: dict, prompt: dict, at: datetime) -> None:
 
 def advance(
     game: Game,
-    events: Iterable[Any],
+    new_events: Iterable[Any],
     prompt: dict,
     new_prompt: bool,
     resigned: set[int],
@@ -283,7 +287,7 @@ def advance(
     """Fold one transition into the game's clocks; return the game columns to write
     (``clock_state``, ``deadline``, ``remind_at``).
 
-    :param events: the transition's new events (``NewEvent``); moves with a
+    :param new_events: the transition's new events (:mod:`arbiter.games.events`); moves with a
         ``timeout`` count as missed deadlines, clock events stop or move clocks.
     :param prompt: the prompt after the transition; :param new_prompt: True when it
         begins a new prompt (every running clock stops, the owing seats' start).
@@ -296,7 +300,7 @@ def advance(
         if game.clock_state
         else initial_state(cfg, len(game.seats))
     )
-    for event in events:
+    for event in new_events:
         _apply_event(cs, event, now)
     effective = parse(cs["paused_at"]) or now
     _track_turn(cs, prompt, effective)
@@ -313,14 +317,16 @@ def advance(
 
 
 def _apply_event(cs: dict, event: Any, now: datetime) -> None:
-    """Apply one logged event's effect on the clocks."""
-    seats, payload = cs["seats"], event.payload
+    """Apply one event's effect on the clocks (a typed event, or a logged row:
+    :func:`arbiter.games.events.read`)."""
+    seats, event = cs["seats"], events.read(event)
     turn = cs.get("turn")
-    if event.kind == "move" and "timeout" in payload and not payload["timeout"].get("turn"):
-        seats[event.seat]["misses"] += 1
-    elif event.kind == "clock-paused":
+    if isinstance(event, events.Move):
+        if event.timeout is not None and not event.timeout.get("turn"):
+            seats[event.seat]["misses"] += 1
+    elif isinstance(event, events.ClockPaused):
         cs["paused_at"] = iso(now)
-    elif event.kind == "clock-resumed":
+    elif isinstance(event, events.ClockResumed):
         delta = (now - parse(cs["paused_at"])).total_seconds()
         cs["paused_at"] = None
         for seat in seats:
@@ -328,21 +334,21 @@ def _apply_event(cs: dict, event: Any, now: datetime) -> None:
                 seat["started"] = _shift(seat["started"], delta)
         if turn:
             turn["started"] = _shift(turn["started"], delta)
-    elif event.kind == "deadline-extended":
-        for i in payload["seats"]:
+    elif isinstance(event, events.DeadlineExtended):
+        for i in event.seats:
             if seats[i]["started"] is not None:
-                seats[i]["started"] = _shift(seats[i]["started"], payload["seconds"])
-        if turn and turn["seat"] in payload["seats"]:
-            turn["started"] = _shift(turn["started"], payload["seconds"])
-        if "outage" in payload:
-            cs["outage"] = max(cs.get("outage", 0), payload["outage"])
-    elif event.kind == "vacation":
+                seats[i]["started"] = _shift(seats[i]["started"], event.seconds)
+        if turn and turn["seat"] in event.seats:
+            turn["started"] = _shift(turn["started"], event.seconds)
+        if event.outage is not None:
+            cs["outage"] = max(cs.get("outage", 0), event.outage)
+    elif isinstance(event, events.Vacation):
         seat = seats[event.seat]
-        seat["vacation_until"] = payload["until"]
+        seat["vacation_until"] = event.until
         used = seat["vacation_used"]
-        used[payload["year"]] = used.get(payload["year"], 0) + payload["days"]
+        used[event.year] = used.get(event.year, 0) + event.days
         if seat["started"] is not None:
-            seat["started"] = _shift(seat["started"], payload["days"] * DAY)
+            seat["started"] = _shift(seat["started"], event.days * DAY)
 
 
 def _start(cfg: dict, seat: dict, at: datetime) -> None:

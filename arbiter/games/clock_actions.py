@@ -13,11 +13,11 @@ from typing import Any
 
 from arbiter.accounts import identity
 from arbiter.errors import Conflict, Unauthorized, Unprocessable
-from arbiter.games import clock
+from arbiter.games import clock, events
 from arbiter.games.commit import commit
 from arbiter.games.games import load
 from arbiter.games.moves import check_active
-from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
 from arbiter.models.timestamps import iso, utcnow
@@ -106,7 +106,7 @@ Loaded = tuple[Game, Engine, dict]
 """A game as read, its engine and its state (:func:`arbiter.games.games.load`)."""
 
 
-def _append(uow: UnitOfWork, game, engine, state, event: NewEvent) -> ClockChanged:
+def _append(uow: UnitOfWork, game, engine, state, event: events.GameEvent) -> ClockChanged:
     """Append one clock event and commit ``uow``.
 
     :raises arbiter.games.store.RaceLost: the game moved since it was read.
@@ -134,7 +134,7 @@ def pause(uow: UnitOfWork, command: Pause, loaded: Loaded | None = None) -> Cloc
     _check_clocked(game)
     if (game.clock_state or {}).get("paused_at"):
         raise Conflict("The game is already paused.", code="already-paused")
-    return _append(uow, game, engine, state, NewEvent("clock-paused", None, {"by": "creator"}))
+    return _append(uow, game, engine, state, events.ClockPaused(by="creator"))
 
 
 def resume(uow: UnitOfWork, command: Resume, loaded: Loaded | None = None) -> ClockChanged:
@@ -157,11 +157,7 @@ def resume(uow: UnitOfWork, command: Resume, loaded: Loaded | None = None) -> Cl
         game,
         engine,
         state,
-        NewEvent(
-            "clock-resumed",
-            None,
-            {"by": "creator", "paused_at": paused_at, "seconds": round(seconds, 3)},
-        ),
+        events.ClockResumed(by="creator", paused_at=paused_at, seconds=round(seconds, 3)),
     )
 
 
@@ -194,11 +190,7 @@ def extend(uow: UnitOfWork, command: Extend, loaded: Loaded | None = None) -> Cl
         game,
         engine,
         state,
-        NewEvent(
-            "deadline-extended",
-            None,
-            {"reason": "creator", "seconds": command.seconds, "seats": seats},
-        ),
+        events.DeadlineExtended(reason="creator", seconds=command.seconds, seats=seats),
     )
 
 
@@ -232,10 +224,11 @@ def vacation(uow: UnitOfWork, command: Vacation, loaded: Loaded | None = None) -
         game,
         engine,
         state,
-        NewEvent(
-            "vacation",
-            seat.seat,
-            {"days": days, "year": str(now.year), "until": iso(until + timedelta(days=days))},
+        events.Vacation(
+            seat=seat.seat,
+            days=days,
+            year=str(now.year),
+            until=iso(until + timedelta(days=days)),
         ),
     )
 
@@ -254,7 +247,7 @@ def pause_for(game_id: str, by: str) -> bool:
         ):
             return False
         try:
-            _append(UnitOfWork(), game, engine, state, NewEvent("clock-paused", None, {"by": by}))
+            _append(UnitOfWork(), game, engine, state, events.ClockPaused(by=by))
             return True
         except StaleVersion:
             continue
@@ -277,11 +270,7 @@ def resume_for(game_id: str, by: str) -> bool:
                 game,
                 engine,
                 state,
-                NewEvent(
-                    "clock-resumed",
-                    None,
-                    {"by": by, "paused_at": paused_at, "seconds": round(seconds, 3)},
-                ),
+                events.ClockResumed(by=by, paused_at=paused_at, seconds=round(seconds, 3)),
             )
             return True
         except StaleVersion:

@@ -47,10 +47,10 @@ from sqlalchemy.exc import IntegrityError
 import engines
 from arbiter import queue
 from arbiter.extensions import db
-from arbiter.games import clock
+from arbiter.games import clock, events
 from arbiter.games.commit import commit, write_many
 from arbiter.games.games import load
-from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.mail import identity
 from arbiter.models import ClockOutage, ClockReminder, ClockSweep, Game, OutboxMail
@@ -349,17 +349,13 @@ def _plan(
         ]
         _rearm_reminders(game, seats)
         tr.events.append(
-            NewEvent(
-                "deadline-extended",
-                None,
-                {
-                    "reason": "outage",
-                    "outage": outage.id,
-                    "seconds": length,
-                    "seats": seats,
-                    "outage_from": iso(outage.started_at),
-                    "outage_to": iso(outage.ended_at),
-                },
+            events.DeadlineExtended(
+                reason="outage",
+                outage=outage.id,
+                seconds=length,
+                seats=seats,
+                outage_from=iso(outage.started_at),
+                outage_to=iso(outage.ended_at),
             )
         )
         outcome = "extended"
@@ -404,9 +400,7 @@ def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
         misses = game.clock_state["seats"][seat]["misses"] + 1
         if cfg["timeout_policy"] == "forfeit" and misses >= cfg["forfeit_after"]:
             row = game.seats[seat]
-            tr.events.append(
-                NewEvent("resigned", seat, {"name": row.name, "forfeit": True, "misses": misses})
-            )
+            tr.events.append(events.Resigned(seat=seat, name=row.name, forfeit=True, misses=misses))
             row.resigned = True
 
 

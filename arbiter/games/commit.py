@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arbiter import queue
-from arbiter.games import clock, store
+from arbiter.games import clock, events, store
 from arbiter.games.transition import Transition
 from arbiter.models import Event, OutboxMail
 from arbiter.models.timestamps import utcnow
@@ -123,13 +123,13 @@ def prepare(tr: Transition, status: str | None = None):
         else None
     )
 
-    def appended(events: list[Event]) -> Appended:
+    def appended(rows: list[Event]) -> Appended:
         return Appended(
             game_id=game.id,
             game=game,
             engine=engine,
             state=tr.state,
-            events=events,
+            events=rows,
             prompt={"type": "idle"} if idle else prompt,
             version=new_version,
             new_prompt=since == new_version,
@@ -149,10 +149,12 @@ def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:
     between). A roll, or a move by a seat outside ``old``, starts a new prompt."""
     if old.get("type") != "decision" or new.get("type") != "decision":
         return False
-    if old.get("kind") != new.get("kind") or any(e.kind == "chance" for e in tr.events):
+    if old.get("kind") != new.get("kind"):
+        return False
+    if any(isinstance(e, events.ChanceOutcome) for e in tr.events):
         return False
     old_seats, new_seats = set(old["seats"]), set(new["seats"])
-    movers = {e.seat for e in tr.events if e.kind == "move"}
+    movers = {e.seat for e in tr.events if isinstance(e, events.Move)}
     if not movers:
         return new_seats == old_seats
     return new_seats < old_seats and movers <= old_seats - new_seats

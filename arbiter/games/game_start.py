@@ -10,13 +10,17 @@ game's log like any other, appended with optimistic concurrency.
 
 from __future__ import annotations
 
+from datetime import datetime
+
+import sqlalchemy as sa
+
 from arbiter.extensions import db
-from arbiter.games import clock, notify
+from arbiter.games import clock, events, notify
 from arbiter.games.commit import commit
-from arbiter.games.games import load
-from arbiter.games.store import NewEvent, StaleVersion
+from arbiter.games.loading import load
+from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition
-from arbiter.models import Invitation
+from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import utcnow
 from arbiter.uow import UnitOfWork
 
@@ -50,13 +54,11 @@ def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> s
     tr = Transition(game, engine, state)
     unfilled = sorted(i.seat for i in unanswered)
     if status == "cancelled":
-        tr.events.append(
-            NewEvent("game-cancelled", None, {"reason": "unfilled seats", "unfilled": unfilled})
-        )
+        tr.events.append(events.GameCancelled(reason="unfilled seats", unfilled=unfilled))
     else:
-        tr.events.append(NewEvent("game-started", None, {"unfilled": unfilled}))
+        tr.events.append(events.GameStarted(unfilled=unfilled))
         if (game.clock_state or {}).get("paused_at"):
-            tr.events.append(NewEvent("clock-resumed", None, {"by": "invitations"}))
+            tr.events.append(events.ClockResumed(by="invitations"))
     for invitation in unanswered:
         if invitation.status == "pending":
             invitation.status = "expired"
@@ -83,8 +85,6 @@ def start_due(now=None) -> int:
 
     A game whose row another session holds (``FOR UPDATE SKIP LOCKED``: a host that
     died mid-transaction) is left to the next sweep rather than waited for."""
-    from arbiter.games.invitations import due_starts
-
     done = 0
     ids = due_starts(now or utcnow(), skip_locked=True)
     db.session.commit()  # the lock only sorted out the games another session holds
@@ -92,3 +92,18 @@ def start_due(now=None) -> int:
         settle(game_id, at_start_time=True)
         done += 1
     return done
+
+
+def due_starts(now: datetime, limit: int = 200, skip_locked: bool = False) -> list[str]:
+    """Return ids of waiting games whose ``start_at`` has come (``skip_locked``: but
+    those whose row another session holds, locking the others until the caller's
+    transaction ends)."""
+    query = (
+        sa.select(Game.id)
+        .where(Game.status == "waiting", Game.start_at <= now)
+        .order_by(Game.start_at)
+        .limit(limit)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return list(db.session.scalars(query))

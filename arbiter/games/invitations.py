@@ -46,9 +46,9 @@ from flask import current_app
 from arbiter import limits
 from arbiter.accounts import accounts, identity, inviters
 from arbiter.accounts.inviters import span
-from arbiter.errors import ArbiterError, Conflict, Forbidden, NotFound
+from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import invitation_mail
+from arbiter.games import game_start, invitation_mail
 from arbiter.games.invitation_mail import REPLY_VERSION, engine_title
 from arbiter.mail import consent
 from arbiter.mail.mailboxes import mailbox
@@ -233,8 +233,6 @@ def accept(uow: UnitOfWork, command: Answer) -> Accepted:
         ``game-cancelled``; :raises Forbidden: ``bad-invitation-link``; :raises
         NotFound: ``invitation-not-found``.
     """
-    from arbiter.games import game_start
-
     invitation = _opened(command.invitation_id, command.nonce, command.who, command.mailed_from)
     game = db.session.get(Game, invitation.game_id)
     _check_open(invitation, game)
@@ -264,8 +262,6 @@ def decline(uow: UnitOfWork, command: Answer) -> Declined:
         (blocking still works on an answered invitation); :raises Forbidden:
         ``bad-invitation-link``; :raises NotFound: ``invitation-not-found``.
     """
-    from arbiter.games import game_start
-
     invitation = _opened(command.invitation_id, command.nonce, command.who, command.mailed_from)
     game = db.session.get(Game, invitation.game_id)
     if command.block:
@@ -324,39 +320,21 @@ def invitation_json(invitation: Invitation) -> dict:
     }
 
 
-def due_starts(now: datetime, limit: int = 200, skip_locked: bool = False) -> list[str]:
-    """Return ids of waiting games whose ``start_at`` has come (``skip_locked``: but
-    those whose row another session holds, locking the others until the caller's
-    transaction ends)."""
-    query = (
-        sa.select(Game.id)
-        .where(Game.status == "waiting", Game.start_at <= now)
-        .order_by(Game.start_at)
-        .limit(limit)
-    )
-    if skip_locked:
-        query = query.with_for_update(skip_locked=True)
-    return list(db.session.scalars(query))
-
-
 def check_policy(unfilled: str | None, start_at: datetime | None) -> None:
-    """:raises ArbiterError: 422 ``bad-start`` for an unknown policy, a past start, or
+    """:raises Unprocessable: ``bad-start`` for an unknown policy, a past start, or
     one further ahead than ``MAX_START_AHEAD`` seconds (config; default a year)."""
     if unfilled not in UNFILLED:
-        raise ArbiterError(
-            f"unfilled must be one of {', '.join(UNFILLED)}.", code="bad-start", status=422
-        )
+        raise Unprocessable(f"unfilled must be one of {', '.join(UNFILLED)}.", code="bad-start")
     if start_at is None:
         return
     now = utcnow()
     if start_at <= now:
-        raise ArbiterError("start_at must be in the future.", code="bad-start", status=422)
+        raise Unprocessable("start_at must be in the future.", code="bad-start")
     ahead = current_app.config["MAX_START_AHEAD"]
     if (start_at - now).total_seconds() > ahead:
-        raise ArbiterError(
+        raise Unprocessable(
             f"start_at may be at most {span(ahead)} ahead on this server "
             f"(MAX_START_AHEAD, {ahead} s): the latest is "
             f"{iso(now + timedelta(seconds=ahead))}.",
             code="bad-start",
-            status=422,
         )

@@ -14,10 +14,10 @@ from arbiter import metrics
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import clock
+from arbiter.games import clock, events
 from arbiter.games.commit import commit
 from arbiter.games.games import load
-from arbiter.games.store import NewEvent, RaceLost, StaleVersion
+from arbiter.games.store import RaceLost, StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import iso, utcnow
@@ -266,7 +266,7 @@ def resign(uow: UnitOfWork, command: Resign, loaded: Loaded | None = None) -> Re
     if seat.resigned:
         raise Conflict("You have already resigned from this game.", code="already-resigned")
     tr = Transition(game, engine, state)
-    tr.events.append(NewEvent("resigned", seat.seat, {"name": seat.name}))
+    tr.events.append(events.Resigned(seat=seat.seat, name=seat.name))
     seq = tr.next_seq - 1
     seat.resigned = True
     settle(tr, game.resigned, roll=False)

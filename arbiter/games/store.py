@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -39,21 +38,26 @@ class RaceLost(StaleVersion):
     read_version: int | None = None
 
 
-@dataclass
-class NewEvent:
-    """An event about to be appended (its ``seq`` is given by the store).
+class NewEvent(Protocol):
+    """What the store reads of an event about to be appended (its ``seq`` is given by
+    the store): the typed events of :mod:`arbiter.games.events` are such.
 
-    :param kind: ``game-created``, ``seat-joined``, ``move``, ``chance``,
-        ``resigned``, ``game-over``, ``seed-revealed``.
-    :param seat: the acting seat, ``None`` for the arbiter itself.
-    :param payload: JSON details; :param visible_to: seats that may read the payload
-        before the game is over (``None``: everyone).
+    ``kind``: the stored kind string; ``seat``: the acting seat, ``None`` for the
+    arbiter itself; ``payload``: JSON details; ``visible_to``: seats that may read the
+    payload before the game is over (``None``: everyone).
     """
 
-    kind: str
-    seat: int | None
-    payload: dict
-    visible_to: list[int] | None = None
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def payload(self) -> dict: ...
+
+    @property
+    def visible_to(self) -> list[int] | None: ...
 
 
 def append(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter import fairness
+from arbiter.games import events
 from arbiter.games.store import NewEvent
 from arbiter.models import Game
 from engines.base import Chance, Decision, Engine, Over
@@ -52,8 +53,15 @@ class Transition:
         after = self.engine.play(self.state, seat, move)  # the engine's own, precise refusal
         decision = self.engine.check_turn(self.state, seat)  # and never out of turn
         self.state = after
-        payload = {"move": move, "text": self.engine.describe(move), **extra}
-        self.events.append(NewEvent("move", seat, payload, [seat] if decision.private else None))
+        self.events.append(
+            events.Move(
+                seat=seat,
+                move=move,
+                text=self.engine.describe(move),
+                private=bool(decision.private),
+                **extra,
+            )
+        )
 
     def roll(self) -> None:
         """Derive the outcome of the current Chance from the seed and apply it."""
@@ -64,23 +72,19 @@ class Transition:
         self.state = self.engine.resolve(self.state, outcome)
         seats = None if chance.visible_to is None else list(chance.visible_to)
         self.events.append(
-            NewEvent(
-                "chance",
-                None,
-                {
-                    "spec": spec,
-                    "outcome": outcome,
-                    "text": self.engine.describe_outcome(spec, outcome),
-                },
-                seats,
+            events.ChanceOutcome(
+                spec=spec,
+                outcome=outcome,
+                text=self.engine.describe_outcome(spec, outcome),
+                visible_to=seats,
             )
         )
 
     def finish(self, result: dict) -> None:
         """Record the end: ``game-over`` with ``result``, then ``seed-revealed``."""
         self.result = result
-        self.events.append(NewEvent("game-over", None, {"result": result}))
-        self.events.append(NewEvent("seed-revealed", None, {"seed": self.game.seed}))
+        self.events.append(events.GameOver(result=result))
+        self.events.append(events.SeedRevealed(seed=self.game.seed))
 
 
 def settle(tr: Transition, resigned: set[int], roll: bool) -> None:

@@ -8,6 +8,10 @@ and is sent by :mod:`arbiter.hooks.webhook_delivery` with the ``webhook-id``,
 ``webhook-timestamp`` and ``webhook-signature`` headers (the ``standardwebhooks``
 library). An event reaches each URL once, however many hooks of the accounts
 concerned name it; the delivery is signed with each of those hooks' secrets.
+
+An account's hooks are made, changed and deleted through a
+:class:`~arbiter.uow.UnitOfWork` (:func:`create`, :func:`update`, :func:`delete`);
+their signing secrets are sealed at rest (:mod:`arbiter.sealing`).
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import Session
 
-from arbiter import idempotency
+from arbiter import sealing
 from arbiter.errors import NotFound, Unprocessable
 from arbiter.hooks import webhook_urls
 from arbiter.models import Account, Webhook, WebhookDelivery, WebhookRecipient
@@ -140,10 +145,19 @@ def url_hash(url: str) -> str:
 # --------------------------------------------------------------------------- the hooks
 
 
-def create(session: Session, account: Account, url: str, events: list[str]) -> tuple[Webhook, str]:
+@dataclass(frozen=True)
+class HookCreated:
+    """The result of :func:`create`: the hook and its signing secret in clear
+    (``whsec_`` + base64 of 32 random bytes), shown this once."""
+
+    hook: Webhook
+    secret: str
+
+
+def create(uow: UnitOfWork, account: Account, url: str, events: list[str]) -> HookCreated:
     """Register a hook of ``account`` for ``events`` at ``url`` (checked by
-    :func:`arbiter.hooks.webhook_urls.check`); return it and its signing secret
-    (``whsec_`` + base64 of 32 random bytes), which is shown this once. Commits.
+    :func:`arbiter.hooks.webhook_urls.check`); return it and its signing secret, which
+    is shown this once. Commits ``uow``.
 
     :raises Unprocessable: a refused URL (see ``check``), ``webhook-events-invalid``,
         or ``too-many-webhooks`` past ``WEBHOOKS_PER_ACCOUNT``.
@@ -151,7 +165,7 @@ def create(session: Session, account: Account, url: str, events: list[str]) -> t
     clean = webhook_urls.check(url)
     wanted = _events(events)
     limit = int(current_app.config["WEBHOOKS_PER_ACCOUNT"])
-    count = session.scalar(
+    count = uow.session.scalar(
         sa.select(sa.func.count()).select_from(Webhook).where(Webhook.account_id == account.id)
     )
     if count >= limit:
@@ -166,18 +180,21 @@ def create(session: Session, account: Account, url: str, events: list[str]) -> t
         account_id=account.id,
         url=clean,
         events=wanted,
-        secret=idempotency.seal(SEAL_SCOPE, hook_id, {"secret": secret}),
+        secret=sealing.seal(SEAL_SCOPE, hook_id, {"secret": secret}),
         created_at=utcnow(),
         failures=0,
     )
-    session.add(hook)
-    session.commit()
-    return hook, secret
+    uow.session.add(hook)
+    uow.commit()
+    return HookCreated(hook, secret)
 
 
 def secret_of(hook: Webhook) -> str:
-    """Return a hook's signing secret (unsealed)."""
-    return idempotency.unseal(SEAL_SCOPE, hook.id, hook.secret)["secret"]
+    """Return a hook's signing secret (unsealed).
+
+    :raises arbiter.sealing.Unsealable: ``SECRET_KEY`` changed since it was sealed.
+    """
+    return sealing.unseal(SEAL_SCOPE, hook.id, hook.secret)["secret"]
 
 
 def hooks_of(session: Session, account: Account) -> list[Webhook]:
@@ -202,39 +219,40 @@ def hook_of(session: Session, account: Account, hook_id: str) -> Webhook:
     return hook
 
 
-def delete(session: Session, account: Account, hook_id: str) -> None:
+def delete(uow: UnitOfWork, account: Account, hook_id: str) -> None:
     """Delete one of the account's hooks and its delivery log; deliveries still waiting
-    are no longer signed for it (one left with no hook is given up). Commits.
+    are no longer signed for it (one left with no hook is given up). Commits ``uow``.
 
     :raises NotFound: see :func:`hook_of`.
     """
-    hook = hook_of(session, account, hook_id)
-    session.execute(sa.delete(WebhookRecipient).where(WebhookRecipient.webhook_id == hook.id))
-    session.delete(hook)
-    session.commit()
+    hook = hook_of(uow.session, account, hook_id)
+    uow.session.execute(sa.delete(WebhookRecipient).where(WebhookRecipient.webhook_id == hook.id))
+    uow.session.delete(hook)
+    uow.commit()
 
 
 def update(
-    session: Session,
+    uow: UnitOfWork,
     account: Account,
     hook_id: str,
     events: list[str] | None = None,
     enabled: bool | None = None,
 ) -> Webhook:
     """Change one of the account's hooks: its ``events``, or ``enabled`` (True clears
-    a disabling and the failure count, False disables it by its owner). Commits.
+    a disabling and the failure count, False disables it by its owner). Commits
+    ``uow``; returns the hook.
 
     :raises NotFound: see :func:`hook_of`; :raises Unprocessable:
         ``webhook-events-invalid``.
     """
-    hook = hook_of(session, account, hook_id)
+    hook = hook_of(uow.session, account, hook_id)
     if events is not None:
         hook.events = _events(events)
     if enabled is True:
         hook.disabled_at, hook.disabled_reason, hook.failures = None, None, 0
     elif enabled is False and hook.disabled_at is None:
         hook.disabled_at, hook.disabled_reason = utcnow(), "Disabled by its owner."
-    session.commit()
+    uow.commit()
     return hook
 
 

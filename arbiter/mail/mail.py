@@ -342,7 +342,7 @@ def message_id(mail_id: int, game_id: str | None) -> str:
 
 def board_png(svg: str) -> bytes:
     """Return an SVG board picture rendered as PNG (``cairosvg``)."""
-    import cairosvg
+    import cairosvg  # noqa: PLC0415 - cairo only to draw a board
 
     return cairosvg.svg2png(bytestring=svg.encode(), output_width=800)
 

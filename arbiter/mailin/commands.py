@@ -14,12 +14,16 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 
-from arbiter import idempotency
+import yaml
+
+from arbiter import idempotency, problems
 from arbiter.accounts.identity import Principal, SeatGrant, as_principal
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.games import chance, clock, clock_actions, moves, outcome, reading
 from arbiter.games.games import get_game, load
+from arbiter.games.moves import waiting_for
+from arbiter.games.notify import move_lines
 from arbiter.games.store import StaleVersion
 from arbiter.mail import identity
 from arbiter.models import Account
@@ -143,18 +147,20 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -
             legal=True,
         ), expected
     except ArbiterError as err:
-        return Done(line, False, err.detail, err.code, legal=True), expected
+        return Done(line, False, *problems.refusal(err), legal=True), expected
     except InvalidMove as err:  # neither a command nor a move: say what is understood
+        sentence, code = problems.refusal(err)
         return Done(
             line,
             False,
-            f"{named(seat, err.detail)} It is not a command either.",
-            err.code,
+            f"{named(seat, sentence)} It is not a command either.",
+            code,
             legal=True,
             help=True,
         ), expected
     except EngineError as err:
-        return Done(line, False, named(seat, err.detail), err.code, legal=True), expected
+        sentence, code = problems.refusal(err)
+        return Done(line, False, named(seat, sentence), code, legal=True), expected
 
 
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
@@ -278,8 +284,6 @@ a waiting game's sentence is :func:`not_active`'s."""
 def not_active(game) -> str:
     """Return the sentence for a game that is neither on nor over: what a waiting one
     waits for (invited players, its start time: :func:`arbiter.games.moves.waiting_for`)."""
-    from arbiter.games.moves import waiting_for
-
     if game.status == "waiting":
         return f"The game has not started: {waiting_for(game)}."
     return NOT_ACTIVE[game.status]
@@ -287,8 +291,6 @@ def not_active(game) -> str:
 
 def legal_lines(seat: SeatGrant, everything: bool = False) -> list[str]:
     """Return the lines listing the seat's legal moves now (or why there are none)."""
-    from arbiter.games.notify import move_lines
-
     game, engine, state = load(seat.game_id)
     if game.status != "active":
         return [not_active(game) if game.status in NOT_ACTIVE else "The game is over."]
@@ -332,8 +334,6 @@ def status_text(seat: SeatGrant) -> str:
 
 def view_text(view: dict) -> str:
     """Return an engine view as indented text (YAML)."""
-    import yaml
-
     return yaml.safe_dump(
         view, sort_keys=False, default_flow_style=None, width=100, allow_unicode=True
     ).rstrip()

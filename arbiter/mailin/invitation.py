@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from arbiter import idempotency
+from arbiter import idempotency, problems
 from arbiter.accounts.identity import seat_grant
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
@@ -85,7 +85,7 @@ def reply(
             done = commands.Done(lines[0], True, f"Invitation {WORDS[word]}.")
     except ArbiterError as err:
         db.session.rollback()
-        done = commands.Done(lines[0], False, err.detail, err.code)
+        done = commands.Done(lines[0], False, *problems.refusal(err))
     summary = f"{word!r}: {'ok' if done.ok else done.code}"
     db.session.expire_all()  # the seat may have joined an account meanwhile
     game = db.session.get(Game, cap.game_id)

@@ -7,7 +7,7 @@ import re
 
 from flask import Response, request
 
-from arbiter.errors import ArbiterError
+from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.games import access
 from arbiter.idempotency import KEY_PATTERN
 
@@ -60,15 +60,14 @@ def expected_version(from_body: int | None) -> int | None:
     """Return the version a write was made against: ``expected_version`` from the body
     or ``If-Match`` (``*`` or absent: any version).
 
-    :raises ArbiterError: 422 ``conflicting-versions`` when the two disagree, 400
+    :raises Unprocessable: ``conflicting-versions`` when the two disagree, 400
         ``bad-if-match`` for an If-Match that is not a game ETag.
     """
     header = if_match_version()
     if from_body is not None and header is not None and from_body != header:
-        raise ArbiterError(
+        raise Unprocessable(
             f"expected_version {from_body} and If-Match {header} disagree; send one of them.",
             code="conflicting-versions",
-            status=422,
         )
     return from_body if from_body is not None else header
 

@@ -10,6 +10,8 @@ from html import escape
 
 from flask import Response, json, url_for
 
+from arbiter.web import CSP
+
 PAGE = """<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>{title}</title>
 <script src="{script}" defer></script>
@@ -28,8 +30,6 @@ inline script."""
 def button_page(title: str, text: str, actions: list[tuple[str, str, dict]]) -> Response:
     """Return an HTML page: ``text`` and one button per ``(label, url, json body)``,
     with the pages' Content-Security-Policy."""
-    from arbiter.web import CSP
-
     buttons = "\n".join(
         f'<button data-url="{escape(url)}" data-body="{escape(json.dumps(body))}">'
         f"{escape(label)}</button>"

@@ -22,10 +22,19 @@ import time
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
+import sqlalchemy as sa
 from a2wsgi import WSGIMiddleware
 
-from arbiter import bodies, database, metrics, unavailable
-from arbiter.errors import ArbiterError, problem_body, problem_for
+from arbiter import bodies, config, database, metrics, unavailable
+from arbiter import create_app as create_flask_app
+from arbiter.accounts import identity
+from arbiter.errors import ArbiterError
+from arbiter.extensions import db
+from arbiter.games import my_games, reading
+from arbiter.games.reading import ENDED
+from arbiter.models import Game
+from arbiter.problems import problem_body, problem_for
+from arbiter.resources import guard
 from arbiter.serve import DIRECT_WRITE
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
@@ -45,9 +54,6 @@ def create_app(flask_app=None) -> Front:
     :func:`arbiter.create_app` with the web process's settings,
     :func:`arbiter.config.web_settings`); uvicorn calls it with ``--factory``."""
     if flask_app is None:
-        from arbiter import config
-        from arbiter import create_app as create_flask_app
-
         flask_app = create_flask_app(config.web_settings())
     metrics.use_shared_folder(flask_app.instance_path)
     return Front(flask_app)
@@ -205,8 +211,6 @@ class Front:
         nothing after ``after`` answers 204
         (an EventSource then stops reconnecting); an ``after`` past the game's version
         is refused (400 ``bad-last-event-id``)."""
-        from arbiter.games import reading
-
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
             after = wire.read_start(
@@ -501,9 +505,6 @@ def open_game_stream(
 
     :raises ArbiterError: as :func:`arbiter.games.reading.stream_reader` (400
         ``bad-last-event-id`` for an ``after`` past the version)."""
-    from arbiter.accounts import identity
-    from arbiter.extensions import db
-    from arbiter.games import reading
 
     who = identity.authenticate(authorization)
     db.session.commit()  # a personal token's last-used time
@@ -514,10 +515,6 @@ def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
     """Authenticate an account stream's reader (a personal token with
     ``games:read``); return :func:`arbiter.games.my_games.followed` of its account
     and the reader's :data:`Who`."""
-    from arbiter.accounts import identity
-    from arbiter.extensions import db
-    from arbiter.games import my_games
-    from arbiter.resources import guard
 
     who = identity.authenticate(authorization)
     db.session.commit()
@@ -528,11 +525,6 @@ def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
 def game_over(game_id: str) -> bool:
     """True when ``game_id`` is over or cancelled, :data:`arbiter.games.reading.ENDED`
     (one indexed read; runs in a worker thread)."""
-    import sqlalchemy as sa
-
-    from arbiter.extensions import db
-    from arbiter.games.reading import ENDED
-    from arbiter.models import Game
 
     return db.session.scalar(sa.select(Game.status).where(Game.id == game_id)) in ENDED
 

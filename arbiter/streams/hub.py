@@ -41,9 +41,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import redis.asyncio as aioredis
 import sqlalchemy as sa
 
 from arbiter import database, metrics
+from arbiter.extensions import db
+from arbiter.games.reading import LAST_KINDS, event_json
+from arbiter.games.store import events_after
+from arbiter.models import Account, ApiToken, Game
+from arbiter.models.timestamps import utcnow
 from arbiter.streams import publish
 
 log = logging.getLogger(__name__)
@@ -369,8 +375,6 @@ class Hub:
 
     def _read(self, game_id: str, after: int) -> list:
         """Return the events of ``game_id`` after ``after`` (runs in a worker thread)."""
-        from arbiter.games.store import events_after
-
         with self.app.app_context(), database.reading():
             return events_after(game_id, after, limit=READ_LIMIT)
 
@@ -382,8 +386,6 @@ class Hub:
         Each event is rendered once per (renderer, visibility), and each direct write
         is joined once per (renderer, seat, seq already held): readers of one audience
         share the very same bytes."""
-        from arbiter.games.reading import LAST_KINDS, event_json
-
         feed.over = over = feed.over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq
         rendered: dict[tuple, bytes] = {}
@@ -425,14 +427,10 @@ class Hub:
     async def _poll(self) -> None:
         """Every ``STREAM_POLL_SECONDS``, read the versions of the watched games and
         notify those that moved (catches notices lost or sent by other processes)."""
-        from arbiter.models import Game
-
         every = float(self.app.config.get("STREAM_POLL_SECONDS", 1.0))
 
         def versions(ids: list[str]) -> list[tuple[str, int]]:
             with self.app.app_context(), database.reading():
-                from arbiter.extensions import db
-
                 out = []
                 for i in range(0, len(ids), 500):
                     out += db.session.execute(
@@ -457,15 +455,11 @@ class Hub:
         the readers of those revoked, expired, or of a deleted account: the backstop
         for a revocation notice that was lost, or published where this hub does not
         hear it (another process on the embedded default)."""
-        from arbiter.models import Account, ApiToken
-        from arbiter.models.timestamps import utcnow
 
         every = float(self.app.config.get("STREAM_REVOKE_CHECK_SECONDS", 30.0))
 
         def dead(ids: list[str]) -> set[str]:
             with self.app.app_context(), database.reading():
-                from arbiter.extensions import db
-
                 now, out = utcnow(), set()
                 for i in range(0, len(ids), 500):
                     out |= set(
@@ -514,8 +508,6 @@ class Hub:
     async def _listen_redis(self) -> None:
         """Follow ``<STREAM_CHANNEL>:game:*`` and ``<STREAM_CHANNEL>:revoked`` on
         Redis; reconnect after a failure."""
-        import redis.asyncio as aioredis
-
         url = self.app.config["STREAM_REDIS_URL"]
         pattern = publish.channel(self.app.config["STREAM_CHANNEL"], "*")
         revocations = publish.revocation_channel(self.app.config["STREAM_CHANNEL"])

@@ -1,29 +1,35 @@
 """Telling the stream hubs that a game has new committed events, and that a personal
 token was revoked or an account deleted (the hubs then close the streams it opened).
 
-:func:`committed` is called by :func:`arbiter.games.commit.after_commit` in whatever
-process committed (web or worker). With ``STREAM_REDIS_URL`` set (by default the
-Celery broker when it is Redis) it publishes the game's new version on the Redis
-channel ``<STREAM_CHANNEL>:game:<id>``, which every web process's hub subscribes to;
-without it, the hubs of this process are told directly (the embedded default: the
-hubs' poll of watched games finds what other processes, such as the worker, wrote).
+:func:`tell` (a committed handler, :mod:`arbiter.follow_ups`) announces the games'
+new versions in whatever process committed (web or worker). With ``STREAM_REDIS_URL``
+set (by default the Celery broker when it is Redis) it publishes the game's new version
+on the Redis channel ``<STREAM_CHANNEL>:game:<id>``, which every web process's hub
+subscribes to; without it, the hubs of this process are told directly (the embedded
+default: the hubs' poll of watched games finds what other processes, such as the
+worker, wrote).
 
-:func:`revoked` is called by :mod:`arbiter.accounts.accounts` once a token's revocation
-or an account's deletion is committed: it publishes ``token:<id>`` or
-``account:<id>`` on ``<STREAM_CHANNEL>:revoked`` (or tells this process's hubs), and
-every hub closes at once the streams opened with that token or by that account. The
-hubs' periodic re-check of their readers' tokens catches a notice that was lost.
+:func:`close_revoked` (a committed handler too) announces the token revocations and
+account deletions that :mod:`arbiter.accounts.accounts` announced to its unit of work
+(:class:`~arbiter.accounts.accounts.TokenRevoked`,
+:class:`~arbiter.accounts.accounts.AccountDeleted`), once committed: it publishes
+``token:<id>`` or ``account:<id>`` on ``<STREAM_CHANNEL>:revoked`` (or tells this
+process's hubs), and every hub closes at once the streams opened with that token or by
+that account. The hubs' periodic re-check of their readers' tokens catches a notice
+that was lost.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
+import redis
 from flask import current_app
 
-from arbiter.uow import Appended
+from arbiter.accounts.accounts import AccountDeleted, TokenRevoked
+from arbiter.uow import Committed
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +59,6 @@ def revocation_channel(prefix: str) -> str:
 
 def redis_client(url: str):
     """Return this process's Redis client for ``url`` (one connection pool per process)."""
-    import redis
-
     key = (os.getpid(), url)
     if key not in _clients:
         _clients[key] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
@@ -126,7 +130,18 @@ def revoked(kind: str, ident: str) -> None:
     )
 
 
-def tell(appended: Sequence[Appended]) -> None:
+def tell(done: Committed) -> None:
     """Committed handler (:mod:`arbiter.follow_ups`): announce the games' new versions
     (:func:`committed_many`)."""
-    committed_many([(a.game_id, a.version) for a in appended])
+    committed_many([(a.game_id, a.version) for a in done.appended])
+
+
+def close_revoked(done: Committed) -> None:
+    """Committed handler (:mod:`arbiter.follow_ups`): announce each token revoked and
+    account deleted in the transaction (:func:`revoked`), so that every stream it
+    opened is closed."""
+    for notice in done.notices:
+        if isinstance(notice, TokenRevoked):
+            revoked("token", notice.token_id)
+        elif isinstance(notice, AccountDeleted):
+            revoked("account", notice.account_id)

@@ -11,6 +11,7 @@ a first connection.
 
 from __future__ import annotations
 
+from arbiter.games import reading
 from arbiter.streams import wire
 
 Followed = dict[str, tuple[int | None, int, bool]]
@@ -30,8 +31,6 @@ def missed_lines(games: Followed, after: dict[str, int]) -> tuple[list[bytes], d
     """Return the ndjson lines of every event after ``after`` in the followed games
     (each with its cursor, game by game in seq order) and the positions once they are
     all sent. Reads the database (call it in an app context)."""
-    from arbiter.games import reading
-
     sent, lines = dict(after), []
     for game_id, (seat, version, over) in games.items():
         if after[game_id] >= version:

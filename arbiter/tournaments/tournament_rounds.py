@@ -40,7 +40,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
@@ -57,7 +56,7 @@ from arbiter.tournaments import formats as pairing
 from arbiter.tournaments import tournament_log
 from arbiter.tournaments import tournament_results as res
 from arbiter.tournaments.tournament_log import TournamentMoved
-from arbiter.uow import Appended, UnitOfWork
+from arbiter.uow import Committed, UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -268,6 +267,7 @@ def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list
     if not decided:
         return
     tournament = db.session.get(Tournament, tournament.id)
+    uow = UnitOfWork()
     try:
         tournament_log.append(
             tournament,
@@ -278,7 +278,7 @@ def _apply_deadline(tournament: Tournament, row: TournamentRound, game_ids: list
                 )
             ],
         )
-        db.session.commit()
+        uow.commit()
     except TournamentMoved:
         log.info("tournament %s moved while its deadline was logged", tournament.id)
 
@@ -363,11 +363,11 @@ def sweep(now: datetime | None = None) -> dict:
     return counts
 
 
-def look_at_rounds(appended: Sequence[Appended]) -> None:
+def look_at_rounds(done: Committed) -> None:
     """Committed handler (:mod:`arbiter.follow_ups`): for each game that ended and is a
     tournament's round game, enqueue a look at whether its round is over
     (:func:`advance`; one indexed SELECT per ended game)."""
-    for a in appended:
+    for a in done.appended:
         if a.prompt["type"] != "over":
             continue
         tournament_id = db.session.scalar(

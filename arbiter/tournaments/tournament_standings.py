@@ -17,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from arbiter.tournaments import formats as pairing
-from arbiter.tournaments.formats.crosstable import Row, cell_label
+from arbiter.tournaments.formats.crosstable import (
+    ROUND_ROBIN_TIEBREAKS,
+    SWISS_TIEBREAKS,
+    Row,
+    cell_label,
+)
 
 
 def compute(
@@ -105,6 +110,4 @@ def rows_json(
 
 def tiebreaks(fmt: str) -> list[str]:
     """Return the tie-breaks of a format, in the order they rank."""
-    from arbiter.tournaments.formats.crosstable import ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS
-
     return list(ROUND_ROBIN_TIEBREAKS if fmt == "round_robin" else SWISS_TIEBREAKS)

@@ -27,19 +27,23 @@ resigned because the organiser withdrew and replaced the entry is not the player
 resignation (:func:`replace`).
 
 Every change is an event in the tournament's own log (``tournament_log``). Bad input
-is a problem with a stable code and writes nothing.
+is a problem with a stable code and writes nothing. Each write takes the
+:class:`~arbiter.uow.UnitOfWork` it commits and returns a plain result: the tournament,
+the entry, or :class:`ActedOn` (the tournament and the games an organiser's action
+touched); how a channel shows it (:func:`summary`, ``tournament_results.entry_json``)
+and whether it answers a retry again (``Idempotency-Key``) is the channel's business.
 """
 
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
 
-from arbiter import idempotency
 from arbiter.accounts import ratings
 from arbiter.accounts.identity import Principal
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -64,14 +68,26 @@ RETRIES = 5
 tried again (each re-reads the tournament)."""
 
 
-def _retried(action):
-    """Run ``action()`` again while it loses a race (:class:`TournamentMoved`)."""
+def _retried(uow: UnitOfWork, action):
+    """Run ``action()`` again while it loses a race (:class:`TournamentMoved`; ``uow``
+    is rolled back before each new try)."""
     for attempt in range(RETRIES):
         try:
             return action()
         except TournamentMoved:
+            uow.rollback()
             if attempt == RETRIES - 1:
                 raise
+
+
+@dataclass(frozen=True)
+class ActedOn:
+    """The result of an organiser's :func:`pause`, :func:`resume` or :func:`replace`:
+    the tournament after it, and the games it paused, resumed or handed to the
+    timeout policy (ids)."""
+
+    tournament: Tournament
+    games: list[str]
 
 
 # --------------------------------------------------------------------------- reading
@@ -150,26 +166,19 @@ def list_tournaments(status: str | None = None, engine: str | None = None) -> An
 # --------------------------------------------------------------------------- creation
 
 
-def create(who: Principal, data: dict, key: str | None = None) -> tuple[int, dict]:
+def create(uow: UnitOfWork, who: Principal, data: dict) -> Tournament:
     """Create a tournament organised by the caller's account (``tournaments:write``,
-    checked by the route's guard), once per ``Idempotency-Key`` (scoped to the caller's
-    token: a retry gets the first answer again and creates nothing); log
-    ``tournament-created``; return ``(201, its summary for the organiser)``.
+    checked by the route's guard); log ``tournament-created``; commit ``uow``; return
+    the tournament.
 
     :param data: as ``POST /v1/tournaments`` takes it (the schema checked its shape).
     :raises Unprocessable: ``unknown-engine``, ``bad-player-count``, ``bad-options``,
         ``bad-clock``, ``bad-scoring``, ``rounds-needed`` (a Swiss without rounds),
-        ``rounds-not-allowed`` (a round robin with them); ``bad-idempotency-key``,
-        ``idempotency-key-reused`` (the key came with another body).
+        ``rounds-not-allowed`` (a round robin with them).
     """
-
-    def run(row) -> tuple[int, dict]:
-        t = _new(who, data)
-        answer = summary(t, True)
-        idempotency.commit_answer(row(201, answer), "created this tournament")
-        return 201, answer
-
-    return idempotency.once(f"tournaments:{who.token_hash}", key, data, run)
+    t = _new(who, data)
+    uow.commit(t)
+    return t
 
 
 def _new(who: Principal, data: dict) -> Tournament:
@@ -241,14 +250,14 @@ def _scoring(raw: dict | None, size: int) -> dict:
 # --------------------------------------------------------------------------- entries
 
 
-def enter(tournament_id: str, who: Principal) -> dict:
+def enter(uow: UnitOfWork, tournament_id: str, who: Principal) -> TournamentEntry:
     """Enter the caller's account; see :func:`_enter` (retried after a race)."""
-    return _retried(lambda: _enter(tournament_id, who))
+    return _retried(uow, lambda: _enter(uow, tournament_id, who))
 
 
-def _enter(tournament_id: str, who: Principal) -> dict:
-    """Enter the caller's account (a personal token with ``games:play``); return the
-    entry. Log ``entry-added``.
+def _enter(uow: UnitOfWork, tournament_id: str, who: Principal) -> TournamentEntry:
+    """Enter the caller's account (a personal token with ``games:play``); log
+    ``entry-added``; commit ``uow``; return the entry.
 
     An account that withdrew before the start enters again with the same entry
     (:func:`_enter_again`).
@@ -273,7 +282,7 @@ def _enter(tournament_id: str, who: Principal) -> dict:
         )
     )
     if before is not None:
-        return _enter_again(t, before, account)
+        return _enter_again(uow, t, before, account)
     count = db.session.scalar(
         sa.select(sa.func.count())
         .select_from(TournamentEntry)
@@ -301,14 +310,16 @@ def _enter(tournament_id: str, who: Principal) -> dict:
         ],
         rows=[entry],
     )
-    db.session.commit()
-    return res.entry_json(entry)
+    uow.commit(entry)
+    return entry
 
 
-def _enter_again(t: Tournament, entry: TournamentEntry, account) -> dict:
+def _enter_again(
+    uow: UnitOfWork, t: Tournament, entry: TournamentEntry, account
+) -> TournamentEntry:
     """Take back the withdrawal of ``entry`` when it was made before the start (the
     same entry plays from round 1, as if it had never left; log ``entry-returned``);
-    return the entry.
+    commit ``uow``; return the entry.
 
     :raises Conflict: ``already-entered`` (not withdrawn), ``withdrawn`` (withdrawn
         once the tournament had started: that is final, the rounds went on without it).
@@ -335,8 +346,8 @@ def _enter_again(t: Tournament, entry: TournamentEntry, account) -> dict:
         ],
         rows=[entry],
     )
-    db.session.commit()
-    return res.entry_json(entry)
+    uow.commit(entry)
+    return entry
 
 
 def _rating_of(account_id: str, engine: str) -> float | None:
@@ -352,11 +363,14 @@ draw's points) or a zero-point bye (sitting the round out); ``none`` takes a req
 back."""
 
 
-def request_bye(tournament_id: str, entry_id: str, who: Principal, number: int, kind: str) -> dict:
+def request_bye(
+    uow: UnitOfWork, tournament_id: str, entry_id: str, who: Principal, number: int, kind: str
+) -> TournamentEntry:
     """Ask for a bye in round ``number`` of a Swiss (the entrant with ``games:play``,
     or the organiser with ``tournaments:write``): the entry is not paired in that
     round and scores a half-point bye's points (``half``) or nothing (``zero``);
-    ``none`` takes the request back. Log ``bye-requested``; return the entry.
+    ``none`` takes the request back. Log ``bye-requested``; commit ``uow``; return
+    the entry.
 
     :raises Forbidden: ``not-your-entry``.
     :raises Conflict: ``byes-swiss-only`` (a round robin's schedule is fixed),
@@ -364,10 +378,12 @@ def request_bye(tournament_id: str, entry_id: str, who: Principal, number: int, 
     :raises Unprocessable: ``bad-bye-round`` (a round already paired, beyond the
         last, or before the entry's first).
     """
-    return _retried(lambda: _request_bye(tournament_id, entry_id, who, number, kind))
+    return _retried(uow, lambda: _request_bye(uow, tournament_id, entry_id, who, number, kind))
 
 
-def _request_bye(tournament_id: str, entry_id: str, who: Principal, number: int, kind: str):
+def _request_bye(
+    uow: UnitOfWork, tournament_id: str, entry_id: str, who: Principal, number: int, kind: str
+) -> TournamentEntry:
     """See :func:`request_bye`."""
     t = get(tournament_id)
     entry = entry_of(t, entry_id)
@@ -408,8 +424,8 @@ def _request_bye(tournament_id: str, entry_id: str, who: Principal, number: int,
         [("bye-requested", {"entry": entry.id, "round": number, "bye": letter})],
         rows=[entry],
     )
-    db.session.commit()
-    return res.entry_json(entry)
+    uow.commit(entry)
+    return entry
 
 
 def _check_reliable(t: Tournament, account) -> None:
@@ -437,15 +453,17 @@ def entry_of(t: Tournament, entry_id: str) -> TournamentEntry:
     return entry
 
 
-def withdraw(tournament_id: str, entry_id: str, who: Principal) -> dict:
+def withdraw(uow: UnitOfWork, tournament_id: str, entry_id: str, who: Principal) -> TournamentEntry:
     """Withdraw an entry; see :func:`_withdraw` (retried after a race)."""
-    return _retried(lambda: _withdraw(tournament_id, entry_id, who))
+    return _retried(uow, lambda: _withdraw(uow, tournament_id, entry_id, who))
 
 
-def _withdraw(tournament_id: str, entry_id: str, who: Principal) -> dict:
+def _withdraw(
+    uow: UnitOfWork, tournament_id: str, entry_id: str, who: Principal
+) -> TournamentEntry:
     """Withdraw an entry (its own account with ``games:play``, or the organiser with
     ``tournaments:write``); it is not paired from the next round on. Log
-    ``entry-withdrawn``; return the entry.
+    ``entry-withdrawn``; commit ``uow``; return the entry.
 
     :raises Forbidden: ``not-your-entry``. :raises Conflict: ``already-withdrawn``,
         ``tournament-over``.
@@ -480,8 +498,8 @@ def _withdraw(tournament_id: str, entry_id: str, who: Principal) -> dict:
         ],
         rows=[entry],
     )
-    db.session.commit()
-    return res.entry_json(entry)
+    uow.commit(entry)
+    return entry
 
 
 # --------------------------------------------------------------------------- organiser
@@ -498,9 +516,10 @@ def organised(tournament_id: str, who: Principal) -> Tournament:
     return t
 
 
-def start(tournament_id: str, who: Principal) -> dict:
+def start(uow: UnitOfWork, tournament_id: str, who: Principal) -> Tournament:
     """Start the tournament (organiser): fix a round robin's schedule, pair round 1
-    and start its games together. Log ``tournament-started`` and ``round-paired``.
+    and start its games together. Log ``tournament-started`` and ``round-paired``;
+    commit ``uow``; return the tournament.
 
     :raises Conflict: ``already-started``, ``too-few-entries`` (fewer than a table).
     """
@@ -526,10 +545,9 @@ def start(tournament_id: str, who: Principal) -> dict:
         started["schedule"] = schedule
         changes["rounds"] = len(schedule)
         t.rounds = len(schedule)
-    uow = UnitOfWork()
     rounds.pair(uow, t, 1, schedule, [("tournament-started", started)], changes)
-    uow.commit()
-    return summary(t)
+    uow.commit(t)
+    return t
 
 
 def _running(t: Tournament) -> None:
@@ -543,9 +561,11 @@ def _current_games(t: Tournament) -> list[str]:
     return [g.id for _, g in res.tables(t.id, t.round) if g.status == "active"]
 
 
-def pause(tournament_id: str, who: Principal) -> dict:
+def pause(uow: UnitOfWork, tournament_id: str, who: Principal) -> ActedOn:
     """Pause the whole tournament (organiser): every clock of its current games and
-    its round deadline stop; no round is paired meanwhile. Log ``tournament-paused``.
+    its round deadline stop; no round is paired meanwhile. Log ``tournament-paused``
+    (commit ``uow``), then pause the games (each its own transaction); return the
+    tournament and the games paused.
 
     :raises Conflict: ``not-running``, ``already-paused``.
     """
@@ -557,14 +577,16 @@ def pause(tournament_id: str, who: Principal) -> dict:
     tournament_log.append(
         t, [("tournament-paused", {"round": t.round})], {"paused_at": now, "deadline": None}
     )
-    db.session.commit()
+    uow.commit()
     paused = [g for g in _current_games(t) if clock_actions.pause_for(g, f"tournament:{t.id}")]
-    return {**summary(t), "games": paused}
+    return ActedOn(t, paused)
 
 
-def resume(tournament_id: str, who: Principal) -> dict:
+def resume(uow: UnitOfWork, tournament_id: str, who: Principal) -> ActedOn:
     """Resume a paused tournament (organiser): its games' clocks resume and the round
-    deadline moves later by the pause's length. Log ``tournament-resumed``.
+    deadline moves later by the pause's length. Log ``tournament-resumed`` (commit
+    ``uow``), then resume the games (each its own transaction) and end the round if
+    its last game ended meanwhile; return the tournament and the games resumed.
 
     :raises Conflict: ``not-paused``.
     """
@@ -586,55 +608,41 @@ def resume(tournament_id: str, who: Principal) -> dict:
         {"paused_at": None, "deadline": row.deadline},
         [row],
     )
-    db.session.commit()
+    uow.commit()
     resumed = [g for g in _current_games(t) if clock_actions.resume_for(g, f"tournament:{t.id}")]
     rounds.advance(t.id)  # a round whose last game ended meanwhile moves on now
-    return {**summary(get(tournament_id)), "games": resumed}
+    return ActedOn(get(tournament_id), resumed)
 
 
-def extend(tournament_id: str, who: Principal, seconds: int, key: str | None = None) -> dict:
-    """Move the current round's deadline ``seconds`` later (organiser), once per
-    ``Idempotency-Key`` (scoped to the caller's token: a retry gets the first answer
-    and moves nothing again; issue 22, item 15). Log ``round-extended``.
+def extend(uow: UnitOfWork, tournament_id: str, who: Principal, seconds: int) -> Tournament:
+    """Move the current round's deadline ``seconds`` later (organiser). Log
+    ``round-extended``; commit ``uow``; return the tournament.
 
     :raises Conflict: ``not-running``, ``no-round-deadline``.
-    :raises Unprocessable: ``bad-idempotency-key``, ``idempotency-key-reused`` (the
-        key came with another body or route).
     """
-
-    def run(row) -> tuple[int, dict]:
-        t = organised(tournament_id, who)
-        _running(t)
-        rnd = db.session.get(TournamentRound, (t.id, t.round))
-        if rnd.deadline is None:
-            raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
-        rnd.deadline = rnd.deadline + timedelta(seconds=seconds)
-        tournament_log.append(
-            t,
-            [
-                (
-                    "round-extended",
-                    {"round": t.round, "seconds": seconds, "deadline": iso(rnd.deadline)},
-                )
-            ],
-            {} if t.paused_at else {"deadline": rnd.deadline},
-            [rnd],
-        )
-        answer = summary(t)
-        idempotency.commit_answer(row(200, answer), "extended this round")
-        return 200, answer
-
-    body = {"tournament": tournament_id, "seconds": seconds}
-    scope = f"tournaments:{who.token_hash}"
-    return idempotency.once(scope, key, body, run, route="POST extend")[1]
+    t = organised(tournament_id, who)
+    _running(t)
+    rnd = db.session.get(TournamentRound, (t.id, t.round))
+    if rnd.deadline is None:
+        raise Conflict("This round has no deadline to extend.", code="no-round-deadline")
+    rnd.deadline = rnd.deadline + timedelta(seconds=seconds)
+    tournament_log.append(
+        t,
+        [("round-extended", {"round": t.round, "seconds": seconds, "deadline": iso(rnd.deadline)})],
+        {} if t.paused_at else {"deadline": rnd.deadline},
+        [rnd],
+    )
+    uow.commit(t)
+    return t
 
 
-def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
+def replace(uow: UnitOfWork, tournament_id: str, entry_id: str, who: Principal) -> ActedOn:
     """Have the timeout policy play a withdrawn entry's unfinished games (organiser):
     each of its seats resigns for it (:func:`arbiter.games.adjudication.stage_replacement`)
     and the engine's timeout move is played for it from then on. Log
-    ``entry-replaced``, in the same transaction as the resignations (all or none;
-    again when a game moved meanwhile). Each resignation says who withdrew the entry
+    ``entry-replaced``, in the same transaction as the resignations (all or none,
+    committed in ``uow``; again when a game moved meanwhile); return the tournament
+    and the games replaced. Each resignation says who withdrew the entry
     (``by``): one the organiser withdrew is a forfeit of the organiser's making and
     does not count against the player's reliability (:func:`arbiter.accounts.ratings.reliability`).
 
@@ -661,14 +669,14 @@ def replace(tournament_id: str, entry_id: str, who: Principal) -> dict:
     by = _withdrawn_by(t.id, entry.id)
     for attempt in range(1, adjudication.RETRIES + 1):
         try:
-            uow = UnitOfWork()
             done = _stage_replacements(uow, t, entry.id, seats, by)
             uow.commit()  # every resignation and entry-replaced, or none
             break
         except StaleVersion:  # a game moved: nothing was written
+            uow.rollback()
             if attempt == adjudication.RETRIES:
                 raise
-    return {**summary(get(tournament_id)), "games": done}
+    return ActedOn(get(tournament_id), done)
 
 
 def _stage_replacements(

@@ -12,6 +12,17 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from arbiter.web import (
+    account,
+    account_routes,  # noqa: F401 - registers the account pages
+    explorer,  # noqa: F401 - registers the API explorer
+    rulebooks,  # noqa: F401 - registers the rulebook pages
+    tournament_routes,  # noqa: F401 - registers the tournament pages
+    webhook_routes,  # noqa: F401 - registers the web hook pages
+)
+from arbiter.web.cookies import CookieSessions
+from arbiter.web.routes import bp
+
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -31,22 +42,11 @@ def security_headers(response: Response) -> Response:
 
 def signed_in_account() -> dict:
     """Template context: the account this browser is signed in as (or None)."""
-    from arbiter.web import account
-
     return {"signed_in_account": account.signed_in() if request.blueprint == "web" else None}
 
 
 def init_app(app: Flask) -> None:
     """Register the pages and the security headers on ``app``."""
-    from arbiter.web import (
-        account_routes,  # noqa: F401 - registers the account pages
-        explorer,  # noqa: F401 - registers the API explorer
-        rulebooks,  # noqa: F401 - registers the rulebook pages
-        tournament_routes,  # noqa: F401 - registers the tournament pages
-        webhook_routes,  # noqa: F401 - registers the web hook pages
-    )
-    from arbiter.web.cookies import CookieSessions
-    from arbiter.web.routes import bp
 
     app.session_interface = CookieSessions()
     app.register_blueprint(bp)

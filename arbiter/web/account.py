@@ -11,6 +11,7 @@ from arbiter.accounts.identity import IMPLIED, Principal
 from arbiter.extensions import db
 from arbiter.models import Account, ApiToken
 from arbiter.models.timestamps import utcnow
+from arbiter.uow import UnitOfWork
 
 
 def signed_in() -> Account | None:
@@ -47,7 +48,7 @@ def sign_out() -> None:
     session.pop("seats", None)
     if account is not None and held:
         try:
-            accounts.revoke_token(account, held["token"])
+            accounts.revoke_token(UnitOfWork(), account, held["token"])
         except Exception:  # noqa: BLE001 - already revoked: signed out all the same
             db.session.rollback()
 

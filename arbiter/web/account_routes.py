@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
-from arbiter import limits
+from arbiter import limits, problems
 from arbiter.accounts import accounts, identity
 from arbiter.errors import ArbiterError, TooManyRequests
 from arbiter.games import my_games as owned
+from arbiter.uow import UnitOfWork
 from arbiter.web import account
 from arbiter.web.forms import ConfirmForm, LeaveForm, SignInForm, TokenCreateForm
 from arbiter.web.routes import bp, refused_form
@@ -28,6 +29,7 @@ def sign_in():
             return refused_form(None, form)
         try:  # the same limits as POST /v1/auth/links: per client, per mailbox
             accounts.request_link(
+                UnitOfWork(),
                 form.email.data,
                 form.name.data or None,
                 confirm_path=CONFIRM_PATH,
@@ -64,11 +66,12 @@ def confirm():
     if not form.validate_on_submit():
         return refused_form(None, form)
     try:
-        who, token, _ = accounts.complete_sign_in(form.email.data, form.token.data)
+        done = accounts.complete_sign_in(UnitOfWork(), form.email.data, form.token.data)
     except ArbiterError as err:
-        return render_template("error.html", message=err.detail, game_id=None), err.status
-    account.remember(who, token)
-    flash(f"Signed in as {who.email}.", "ok")
+        message, status = problems.page(err)
+        return render_template("error.html", message=message, game_id=None), status
+    account.remember(done.account, done.token)
+    flash(f"Signed in as {done.account.email}.", "ok")
     return redirect(url_for("web.my_games"), 303)
 
 
@@ -112,7 +115,8 @@ def my_tokens():
             return refused_form(None, form)
         days = form.days.data
         try:  # as the signed-in session: its sign-in token's scopes (every scope)
-            row, plain = accounts.create_token(
+            new = accounts.create_token(
+                UnitOfWork(),
                 who,
                 form.name.data,
                 form.scopes.data,
@@ -120,9 +124,9 @@ def my_tokens():
                 held=account.principal().scopes,
             )
         except ArbiterError as err:
-            page = render_template("error.html", message=err.detail, game_id=None)
-            return page, err.status
-        made = {"name": row.name, "token": plain}
+            message, status = problems.page(err)
+            return render_template("error.html", message=message, game_id=None), status
+        made = {"name": new.token.name, "token": new.plain}
     return render_template(
         "my_tokens.html",
         account=who,
@@ -143,6 +147,6 @@ def revoke_token(token_id: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    accounts.revoke_token(who, token_id)
+    accounts.revoke_token(UnitOfWork(), who, token_id)
     flash("Token revoked: it opens nothing from now on.", "ok")
     return redirect(url_for("web.my_tokens"), 303)

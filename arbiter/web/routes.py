@@ -13,7 +13,7 @@ from dataclasses import asdict
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 import engines
-from arbiter import idempotency
+from arbiter import idempotency, problems
 from arbiter.accounts import identity, links
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
@@ -298,8 +298,9 @@ def engine_title(engine_id: str) -> str:
 @bp.errorhandler(ArbiterError)
 def arbiter_error(err: ArbiterError):
     """Answer a service error in a page (no such game, a refused link) as HTML."""
+    message, status = problems.page(err)
     return render_template(
         "error.html",
-        message=err.detail,
+        message=message,
         game_id=request.view_args.get("game_id") if request.view_args else None,
-    ), err.status
+    ), status

@@ -13,6 +13,7 @@ from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.tournaments import tournament_results as results
 from arbiter.tournaments import tournaments
+from arbiter.uow import UnitOfWork
 from arbiter.web import account
 from arbiter.web.forms import ByeForm, LeaveForm
 from arbiter.web.routes import bp, refused_form
@@ -93,7 +94,7 @@ def request_bye(tournament_id: str, entry_id: str):
     if who is None:
         return redirect(url_for("web.sign_in"), 303)
     number = form.round.data
-    tournaments.request_bye(tournament_id, entry_id, who, number, form.bye.data)
+    tournaments.request_bye(UnitOfWork(), tournament_id, entry_id, who, number, form.bye.data)
     said = {
         "half": f"You have a half-point bye in round {number}: you will not be paired then.",
         "zero": f"You sit round {number} out (no points): you will not be paired then.",
@@ -113,8 +114,8 @@ def enter_tournament(tournament_id: str):
     who = account.principal()
     if who is None:
         return redirect(url_for("web.sign_in"), 303)
-    entry = tournaments.enter(tournament_id, who)
-    flash(f"Entered as {entry['name']}: you play from round {entry['joined_round']}.", "ok")
+    entry = tournaments.enter(UnitOfWork(), tournament_id, who)
+    flash(f"Entered as {entry.name}: you play from round {entry.joined_round}.", "ok")
     return redirect(url_for("web.tournament", tournament_id=tournament_id), 303)
 
 
@@ -128,6 +129,6 @@ def withdraw_entry(tournament_id: str, entry_id: str):
     who = account.principal()
     if who is None:
         return redirect(url_for("web.sign_in"), 303)
-    entry = tournaments.withdraw(tournament_id, entry_id, who)
-    flash(f"Withdrawn: you are not paired from round {entry['withdrawn_round']} on.", "ok")
+    entry = tournaments.withdraw(UnitOfWork(), tournament_id, entry_id, who)
+    flash(f"Withdrawn: you are not paired from round {entry.withdrawn_round} on.", "ok")
     return redirect(url_for("web.tournament", tournament_id=tournament_id), 303)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
 
+from arbiter import problems
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.hooks import webhooks
+from arbiter.uow import UnitOfWork
 from arbiter.web import account
 from arbiter.web.forms import LeaveForm, WebhookCreateForm, WebhookEventsForm
 from arbiter.web.routes import bp, refused_form
@@ -30,11 +32,11 @@ def my_webhooks():
         if not form.validate_on_submit():
             return refused_form(None, form)
         try:
-            hook, secret = webhooks.create(db.session, who, form.url.data.strip(), form.events.data)
-            made = webhooks.hook_json(hook, secret)
+            new = webhooks.create(UnitOfWork(), who, form.url.data.strip(), form.events.data)
+            made = webhooks.hook_json(new.hook, new.secret)
         except ArbiterError as err:
             db.session.rollback()
-            refused, status = err.detail, err.status
+            refused, status = problems.page(err)
     hooks = [webhooks.hook_json(h) for h in webhooks.hooks_of(db.session, who)]
     return render_template(
         "my_webhooks.html",
@@ -76,7 +78,7 @@ def webhook_events(hook_id: str):
     form = WebhookEventsForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    webhooks.update(db.session, who, hook_id, events=form.events.data)
+    webhooks.update(UnitOfWork(), who, hook_id, events=form.events.data)
     flash("Events changed.", "ok")
     return redirect(url_for("web.my_webhook", hook_id=hook_id), 303)
 
@@ -90,7 +92,7 @@ def webhook_switch(hook_id: str, switch: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    webhooks.update(db.session, who, hook_id, enabled=switch == "enable")
+    webhooks.update(UnitOfWork(), who, hook_id, enabled=switch == "enable")
     flash(
         "Web hook enabled again: the next events are delivered."
         if switch == "enable"
@@ -109,6 +111,6 @@ def delete_webhook(hook_id: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
-    webhooks.delete(db.session, who, hook_id)
+    webhooks.delete(UnitOfWork(), who, hook_id)
     flash("Web hook deleted: it gets nothing more.", "ok")
     return redirect(url_for("web.my_webhooks"), 303)

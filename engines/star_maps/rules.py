@@ -75,12 +75,11 @@ class Game(Protocol):
 
 
 class AlreadyAnswered(IllegalMove):
-    """A seat answered twice in one round (or voted twice): HTTP 409.
+    """A seat answered twice in one round (or voted twice): the arbiter answers 409.
 
     ``code`` is :data:`ALREADY_ANSWERED_CODE`; ``reason`` is always ``already-answered``.
     """
 
-    status = 409
     code = ALREADY_ANSWERED_CODE
     reason = "already-answered"
 

@@ -11,6 +11,7 @@ from arbiter.errors import Conflict
 from arbiter.extensions import db
 from arbiter.games import clock, clock_sweep, moves
 from arbiter.models.timestamps import utcnow
+from arbiter.uow import UnitOfWork
 from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.helpers import auth, event_count
 
@@ -36,11 +37,13 @@ def test_a_move_racing_its_timeout_is_recorded_exactly_once(any_app):
             with app.app_context():
                 barrier.wait()
                 try:
-                    result["move"] = moves.submit_move(
+                    command = moves.SubmitMove(
                         game_id, tokens[0], legal["moves"][0], legal["version"]
-                    )[0]
-                except Conflict as err:
-                    result["move"] = err.status
+                    )
+                    moves.submit_move(UnitOfWork(), command)
+                    result["move"] = 201
+                except Conflict:
+                    result["move"] = 409
                 finally:
                     db.session.remove()
 

@@ -11,6 +11,7 @@ from arbiter.resources import pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "auth",
@@ -31,7 +32,9 @@ class Links(MethodView):
         """Mail a one-time sign-in link to an address (an account is made on first use).
         The answer is the same whether or not the address has an account, and whether
         or not it unsubscribed from every mail (then nothing is mailed)."""
-        accounts.request_link(data["email"], data["display_name"], client=limits.caller_key(None))
+        accounts.request_link(
+            UnitOfWork(), data["email"], data["display_name"], client=limits.caller_key(None)
+        )
         return {
             "detail": "If the address can receive mail from us, a sign-in link is on its "
             "way; it works once and expires soon. (An address that unsubscribed from "
@@ -52,8 +55,11 @@ class Sessions(MethodView):
     def post(self, data):
         """Use a sign-in link (its ``email`` and ``token``): the answer holds the account
         and a personal token with every scope, shown once."""
-        account, row, plain = accounts.complete_sign_in(data["email"], data["token"])
-        return {"account": accounts.me(account), "token": accounts.token_json(row, plain)}
+        done = accounts.complete_sign_in(UnitOfWork(), data["email"], data["token"])
+        return {
+            "account": accounts.me(done.account),
+            "token": accounts.token_json(done.token, done.plain),
+        }
 
 
 class ConfirmQuerySchema(Schema):

@@ -7,8 +7,8 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from arbiter import health
-from arbiter.errors import problem
 from arbiter.problem import ProblemSchema
+from arbiter.problems import problem
 from arbiter.resources.blueprint import Blueprint
 
 blp = Blueprint(

@@ -11,6 +11,7 @@ from marshmallow import Schema, fields
 
 from arbiter.games import invitation_mail, invitations
 from arbiter.guards import FORM_ENDPOINTS
+from arbiter.mail import consent
 from arbiter.resources import guard, pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me.schemas import MeSchema
@@ -217,8 +218,6 @@ class Unsubscribe(MethodView):
     )
     def get(self, args):
         """Show a page with the unsubscribe button (opening it stops nothing)."""
-        from arbiter.mail import consent
-
         email, game_id = consent.read_token(args["t"])
         what = f"mail about game {game_id}" if game_id else "every mail from Arbiter"
         again = (
@@ -243,8 +242,6 @@ class Unsubscribe(MethodView):
     def post(self, args):
         """One click (``List-Unsubscribe=One-Click``, form-encoded, as RFC 8058 mail
         clients send it, or JSON): stop mail for that game, or for everything."""
-        from arbiter.mail import consent
-
         done = consent.unsubscribe(args["t"])
         return {"scope": done["scope"], "game_id": done["game_id"]}
 
@@ -259,8 +256,6 @@ class Resubscribe(MethodView):
     def post(self, args):
         """Turn mail back on, with the signed token of an unsubscribe link: for that
         game, or for everything (sign-in links and invitations included)."""
-        from arbiter.mail import consent
-
         done = consent.resubscribe(args["t"])
         return {"scope": done["scope"], "game_id": done["game_id"]}
 

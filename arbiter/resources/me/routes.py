@@ -15,6 +15,7 @@ from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "me",
@@ -84,7 +85,7 @@ class Me(MethodView):
 
         Fields left out, or no body at all, stay as they are.
         """
-        return accounts.update(_account(), data)
+        return accounts.me(accounts.update(UnitOfWork(), _account(), data))
 
     @guard.needs("account", "account:write")
     @blp.response(204)
@@ -93,7 +94,7 @@ class Me(MethodView):
     def delete(self):
         """Delete my account: address and name erased, tokens revoked; my seats keep a
         placeholder name and the game logs are untouched (scope account:write)."""
-        accounts.delete(_account())
+        accounts.delete(UnitOfWork(), _account())
         return None
 
 
@@ -131,14 +132,15 @@ class Tokens(MethodView):
 
         A token makes only tokens whose scopes it holds itself (a scope implied by
         one it holds counts: ``games:play`` may make ``games:read``)."""
-        row, plain = accounts.create_token(
+        made = accounts.create_token(
+            UnitOfWork(),
             _account(),
             data["name"],
             data["scopes"],
             data["expires_in"],
             held=guard.principal().scopes,
         )
-        return accounts.token_json(row, plain)
+        return accounts.token_json(made.token, made.plain)
 
 
 @blp.route("/tokens/<token_id>")
@@ -151,7 +153,7 @@ class TokenById(MethodView):
     @blp.doc(**TOKEN)
     def delete(self, token_id):
         """Revoke one of my tokens: from now on it opens nothing."""
-        accounts.revoke_token(_account(), token_id)
+        accounts.revoke_token(UnitOfWork(), _account(), token_id)
         return None
 
 

@@ -1,11 +1,15 @@
 """``/v1/tournaments``: tournaments, their entries, rounds, standings, record and the
-organiser's tools."""
+organiser's tools. Each write runs its context function
+(:mod:`arbiter.tournaments.tournaments`) with a unit of work and shows its result;
+creating and extending answer a retry with the same ``Idempotency-Key`` again
+(:func:`arbiter.idempotency.answer`)."""
 
 from __future__ import annotations
 
 from flask import Response, request
 from flask.views import MethodView
 
+from arbiter import idempotency
 from arbiter.models import Tournament
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
@@ -13,6 +17,7 @@ from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.tournaments import schemas as s
 from arbiter.tournaments import tournament_log, tournaments
 from arbiter.tournaments import tournament_results as results
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "tournaments",
@@ -23,6 +28,17 @@ blp = Blueprint(
 
 TOKEN = headers.security("apiToken")
 ORGANISER = "the organiser's personal token with tournaments:write"
+
+
+def _scope(who) -> str:
+    """Return the idempotency scope of an organiser's requests: its token's hash."""
+    return f"tournaments:{who.token_hash}"
+
+
+def _with_games(done: tournaments.ActedOn) -> dict:
+    """Return an organiser's action as the API shows it: the tournament's summary and
+    the games the action touched."""
+    return {**tournaments.summary(done.tournament), "games": done.games}
 
 
 class TournamentPage(paging.SelectPage):
@@ -63,7 +79,15 @@ class Tournaments(MethodView):
         """Create a tournament (a personal token with tournaments:write: you organise
         it); accounts enter it, then you start it. With an Idempotency-Key, a retry gets
         the first answer and creates nothing."""
-        status, body = tournaments.create(guard.principal(), data, headers.idempotency_key())
+        who = guard.principal()
+        status, body = idempotency.answer(
+            _scope(who),
+            headers.idempotency_key(),
+            data,
+            201,
+            lambda t: tournaments.summary(t, True),
+            lambda keeper: tournaments.create(UnitOfWork(keeper=keeper), who, data),
+        )
         return body, status
 
 
@@ -97,7 +121,7 @@ class Entries(MethodView):
     @blp.doc(**TOKEN)
     def post(self, tournament_id):
         """Enter your account (a personal token with games:play)."""
-        return tournaments.enter(tournament_id, guard.principal())
+        return results.entry_json(tournaments.enter(UnitOfWork(), tournament_id, guard.principal()))
 
 
 @blp.route("/<tournament_id>/entries/<entry_id>/withdraw")
@@ -115,7 +139,9 @@ class Withdraw(MethodView):
     def post(self, tournament_id, entry_id):
         """Withdraw an entry (the entrant with games:play, or the organiser): it is
         not paired from the next round on; its current games go on."""
-        return tournaments.withdraw(tournament_id, entry_id, guard.principal())
+        return results.entry_json(
+            tournaments.withdraw(UnitOfWork(), tournament_id, entry_id, guard.principal())
+        )
 
 
 @blp.route("/<tournament_id>/entries/<entry_id>/byes")
@@ -139,8 +165,10 @@ class ByeRequest(MethodView):
         or the organiser): ``half`` scores a draw's points, ``zero`` nothing; ``none``
         takes the request back. 422 ``bad-bye-round`` for a round already paired,
         beyond the last, or before the entry's first."""
-        return tournaments.request_bye(
-            tournament_id, entry_id, guard.principal(), data["round"], data["bye"]
+        return results.entry_json(
+            tournaments.request_bye(
+                UnitOfWork(), tournament_id, entry_id, guard.principal(), data["round"], data["bye"]
+            )
         )
 
 
@@ -158,11 +186,14 @@ class Replace(MethodView):
     def post(self, tournament_id, entry_id):
         """Hand a withdrawn entry's unfinished games to the timeout policy (organiser):
         its seats resign and the engine's timeout move is played for them."""
-        return tournaments.replace(tournament_id, entry_id, guard.principal())
+        return _with_games(
+            tournaments.replace(UnitOfWork(), tournament_id, entry_id, guard.principal())
+        )
 
 
-def _organiser_action(name: str, doc: str, conflicts: str):
-    """Return the MethodView of a body-less organiser action ``name``."""
+def _organiser_action(name: str, doc: str, conflicts: str, show):
+    """Return the MethodView of a body-less organiser action ``name``, whose result
+    ``show`` turns into the answer."""
 
     class Action(MethodView):
         @guard.needs("account", "tournaments:write")
@@ -176,7 +207,7 @@ def _organiser_action(name: str, doc: str, conflicts: str):
         @blp.alt_response(409, schema=ProblemSchema, description=conflicts)
         @blp.doc(**TOKEN)
         def post(self, tournament_id):
-            return getattr(tournaments, name)(tournament_id, guard.principal())
+            return show(getattr(tournaments, name)(UnitOfWork(), tournament_id, guard.principal()))
 
     Action.post.__doc__ = doc
     Action.__name__ = Action.__qualname__ = name.capitalize()
@@ -189,6 +220,7 @@ blp.route("/<tournament_id>/start")(
         "start",
         f"Start the tournament ({ORGANISER}): round 1 is paired and its games start together.",
         "already-started, too-few-entries",
+        tournaments.summary,
     )
 )
 blp.route("/<tournament_id>/pause")(
@@ -196,6 +228,7 @@ blp.route("/<tournament_id>/pause")(
         "pause",
         f"Pause the whole tournament ({ORGANISER}): its games' clocks and the round deadline stop.",
         "not-running, already-paused",
+        _with_games,
     )
 )
 blp.route("/<tournament_id>/resume")(
@@ -203,6 +236,7 @@ blp.route("/<tournament_id>/resume")(
         "resume",
         f"Resume a paused tournament ({ORGANISER}): deadlines move later by the pause's length.",
         "not-paused",
+        _with_games,
     )
 )
 
@@ -224,9 +258,19 @@ class Extend(MethodView):
         """Move the current round's deadline later (the organiser's token with
         tournaments:write). With an Idempotency-Key, a retry gets the first answer and
         moves the deadline no further."""
-        return tournaments.extend(
-            tournament_id, guard.principal(), data["seconds"], headers.idempotency_key()
+        who, seconds = guard.principal(), data["seconds"]
+        _, body = idempotency.answer(
+            _scope(who),
+            headers.idempotency_key(),
+            {"tournament": tournament_id, "seconds": seconds},
+            200,
+            tournaments.summary,
+            lambda keeper: tournaments.extend(
+                UnitOfWork(keeper=keeper), tournament_id, who, seconds
+            ),
+            route="POST extend",
         )
+        return body
 
 
 def wants_csv(args: dict) -> bool:

@@ -10,6 +10,7 @@ from arbiter.resources import guard
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
 from arbiter.resources.webhooks import schemas as s
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "webhooks",
@@ -46,8 +47,8 @@ class Webhooks(MethodView):
     def post(self, data):
         """Register a URL for some events (turn, game_over, round_paired,
         tournament_over); the answer shows its signing secret this once."""
-        hook, secret = webhooks.create(db.session, _account(), data["url"], data["events"])
-        return webhooks.hook_json(hook, secret)
+        made = webhooks.create(UnitOfWork(), _account(), data["url"], data["events"])
+        return webhooks.hook_json(made.hook, made.secret)
 
 
 @blp.route("/<hook_id>")
@@ -64,7 +65,7 @@ class WebhookById(MethodView):
         disable it)."""
         return webhooks.hook_json(
             webhooks.update(
-                db.session, _account(), hook_id, data.get("events"), data.get("enabled")
+                UnitOfWork(), _account(), hook_id, data.get("events"), data.get("enabled")
             )
         )
 
@@ -74,7 +75,7 @@ class WebhookById(MethodView):
     @blp.doc(**TOKEN)
     def delete(self, hook_id):
         """Delete one of my web hooks and its delivery log."""
-        webhooks.delete(db.session, _account(), hook_id)
+        webhooks.delete(UnitOfWork(), _account(), hook_id)
         return None
 
 

@@ -10,7 +10,7 @@ def best_matching(vertices: Iterable[int], weights: Mapping[tuple[int, int], int
     """{vertex: its mate} for a matching of the greatest total weight (not necessarily
     of the most edges); edges of weight 0 or less are absent. Unmatched vertices are not
     keys."""
-    import networkx as nx  # here, not at the top: importing networkx takes about a second
+    import networkx as nx  # noqa: PLC0415 - networkx takes about a second to import
 
     graph = nx.Graph()
     graph.add_nodes_from(vertices)
