@@ -24,12 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 from arbiter import limits, sealing
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
-from arbiter.games.store import RaceLost, StaleVersion
+from arbiter.games.store import StaleVersion
 from arbiter.models import IdempotentResponse
 from arbiter.uow import AnswerRace
 
@@ -96,7 +94,7 @@ def unseal(scope: str, key: str, stored_body: dict) -> dict:
 
 
 LOOK_UP = object()
-"""``known`` of :func:`stored` / :func:`once`: the stored answer has not been read yet."""
+"""``known`` of :func:`stored` / :func:`answer`: the stored answer has not been read yet."""
 
 
 def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP) -> tuple[int, dict] | None:
@@ -123,45 +121,6 @@ def stored(scope: str, key: str, digest: str, known: Any = LOOK_UP) -> tuple[int
             code="idempotency-key-reused",
         )
     return row.status, unseal(scope, key, row.body)
-
-
-def once(
-    scope: str,
-    key: str | None,
-    body: Any,
-    run: Callable[[Callable[[int, dict], IdempotentResponse]], tuple[int, dict]],
-    known: Any = LOOK_UP,
-    route: str | None = None,
-) -> tuple[int, dict]:
-    """Run ``run`` at most once per ``(scope, key)``; return its ``(status, body)``.
-
-    ``run`` receives a function that builds the row to store with its answer; it
-    must write that row in the same transaction as its events. Without a key ``run``
-    just runs. A concurrent twin that loses the race gets the winner's answer. Call it
-    only once the caller is identified, with the caller in ``scope``. ``known``: see
-    :func:`stored`. ``route``: the method and route (``"POST resign"``) of a scope
-    that several routes share, so that a key used on one is refused on another (422
-    ``idempotency-key-reused``).
-    """
-    if key is None:
-        return run(lambda status, answer: None)
-    digest = request_hash(body, route)
-    first = stored(scope, key, digest, known)
-    if first:
-        return first
-
-    def row(status: int, answer: dict) -> IdempotentResponse:
-        return IdempotentResponse(
-            scope=scope, key=key, request_hash=digest, status=status, body=seal(scope, key, answer)
-        )
-
-    try:
-        return run(row)
-    except (StaleVersion, AnswerRace):
-        first = stored(scope, key, digest)
-        if first:
-            return first
-        raise
 
 
 class Answered(Exception):
@@ -238,23 +197,4 @@ def answer(
         first = stored(scope, key, digest)
         if first:
             return first
-        raise
-
-
-def commit_answer(stored: IdempotentResponse | None, what: str) -> None:
-    """Add ``stored`` (the row :func:`once` gave ``run`` to build, None without a key)
-    to the session and commit it with the request's writes; roll back on any failure.
-
-    :param what: what the request made, for the loser of a race ("created this batch").
-    :raises arbiter.games.store.RaceLost: a twin request with the same key committed first.
-    """
-    try:
-        if stored is not None:
-            db.session.add(stored)
-        db.session.commit()
-    except IntegrityError as err:
-        db.session.rollback()
-        raise RaceLost(f"Another request with this Idempotency-Key {what} meanwhile.") from err
-    except BaseException:
-        db.session.rollback()
         raise

@@ -4,15 +4,25 @@ of :mod:`arbiter.limits` that contexts use (no Flask; the ``limits`` library par
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from limits import parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 
 from arbiter import settings
 from arbiter.errors import TooManyRequests
 from arbiter.models.timestamps import utcnow
+
+log = logging.getLogger(__name__)
+
+_counters: dict[int, tuple[settings.Settings, FixedWindowRateLimiter]] = {}
+"""Each app's counter (by its settings object, kept alive here): the ``limits``
+library's fixed window on the settings' storage (memory, or Redis)."""
 
 WHAT = {
     "create": "games created",
@@ -61,3 +71,39 @@ def window_words(item) -> str:
     """Return a limit's window in words: ``minute``, ``10 minutes``."""
     unit = item.GRANULARITY.name
     return unit if item.multiples == 1 else f"{item.multiples} {unit}s"
+
+
+def _counter() -> FixedWindowRateLimiter:
+    """Return the running app's counter (see ``_counters``)."""
+    current = settings.current()
+    held = _counters.get(id(current))
+    if held is None or held[0] is not current:
+        storage = storage_from_string(current.limits.ratelimit_storage_uri or "memory://")
+        held = _counters[id(current)] = (current, FixedWindowRateLimiter(storage))
+    return held[1]
+
+
+def check(name: str, *key: str) -> None:
+    """Count one hit of limit ``name`` for ``key`` in the settings' rate-limit storage
+    (the per-address limits contexts count, such as ``invite``).
+
+    :raises TooManyRequests: ``rate-limited`` with ``retry_after`` when over.
+    """
+    spec = rate(name)
+    if not settings.current().limits.ratelimit_enabled or not spec:
+        return
+    counter = _counter()
+    for item in parse_many(spec):
+        try:
+            allowed = counter.hit(item, "arbiter", name, *key)
+        except Exception:  # noqa: BLE001 - storage down: serve, and say so in the log
+            log.warning("rate limit storage unreachable; %s not counted", name, exc_info=True)
+            return
+        if not allowed:
+            reset, _ = counter.get_window_stats(item, "arbiter", name, *key)
+            wait = max(1, math.ceil(reset - time.time()))
+            raise TooManyRequests(
+                f"Too many {WHAT.get(name, name)}: at most {item.amount} "
+                f"per {window_words(item)}; try again in {wait} s.",
+                retry_after=wait,
+            )

@@ -148,19 +148,23 @@ def run(report, url: str) -> None:
 
     from arbiter import create_app
     from arbiter.extensions import db
-    from arbiter.games import chance, clock_sweep, games
+    from arbiter.games import chance, clock_sweep, creation, games
     from arbiter.models.timestamps import utcnow
+    from arbiter.uow import UnitOfWork
 
     app = create_app(
         {"SQLALCHEMY_DATABASE_URI": url, "ENQUEUE": False, "CLOCK_OUTAGE_SECONDS": 3600.0}
     )
     with app.app_context():
         upgrade()
-        game, _ = games.create_game(
-            "space-worm",
-            [games.NewPlayer("A"), games.NewPlayer("B")],
-            {},
-            {"type": "per-move", "seconds": 3 * 86400},
+        game = creation.create_game(
+            UnitOfWork(),
+            creation.CreateGame(
+                "space-worm",
+                [games.NewPlayer("A"), games.NewPlayer("B")],
+                {},
+                {"type": "per-move", "seconds": 3 * 86400},
+            ),
         )
         chance.advance_chance(game.id, game.version)
         began = time.perf_counter()

@@ -207,27 +207,36 @@ def new_game() -> tuple[str, str, list[str], str]:
     """Create a 6-seat Space Worm game with a 3-day move clock through the service;
     return id, seed, seat tokens and the creator token."""
     from arbiter.extensions import db
-    from arbiter.games.games import NewPlayer, create_game
+    from arbiter.games.creation import CreateGame, create_game
+    from arbiter.games.games import NewPlayer
+    from arbiter.models import Game
+    from arbiter.uow import UnitOfWork
 
-    game, tokens = create_game(
-        "space-worm", [NewPlayer(f"P{i}") for i in range(PLAYERS)], {}, CLOCK
+    made = create_game(
+        UnitOfWork(),
+        CreateGame("space-worm", [NewPlayer(f"P{i}") for i in range(PLAYERS)], {}, CLOCK),
     )
-    game_id, seed, creator = game.id, game.seed, game.creator_token
+    game_id, seed, creator = (
+        made.id,
+        db.session.get(Game, made.id).seed,
+        made.shown["creator_token"],
+    )
     db.session.remove()
-    return game_id, seed, tokens, creator
+    return game_id, seed, made.tokens, creator
 
 
 def pad_with_pauses(game_id: str, creator: str, target: int) -> None:
     """Pause and resume the game (creator token) until its log reaches ``target`` events:
     real clock events, as a long correspondence game collects them."""
     from arbiter.extensions import db
-    from arbiter.games.clock_actions import pause, resume
+    from arbiter.games.clock_actions import Pause, Resume, pause, resume
     from arbiter.models import Game
+    from arbiter.uow import UnitOfWork
 
     while db.session.get(Game, game_id).version < target:
         db.session.remove()
-        pause(game_id, creator)
-        resume(game_id, creator)
+        pause(UnitOfWork(), Pause(game_id, creator))
+        resume(UnitOfWork(), Resume(game_id, creator))
     db.session.remove()
 
 

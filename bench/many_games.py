@@ -47,12 +47,13 @@ SCANNED = ("games", "seats", "events")
 
 def finished_template(engine: str) -> str:
     """Create a 2-seat game of ``engine``, roll it, resign seat 1; return its id."""
-    from arbiter.games import chance, games, moves
+    from arbiter.games import chance, creation, games, moves
     from arbiter.uow import UnitOfWork
 
-    game, tokens = games.create_game(engine, [games.NewPlayer("A"), games.NewPlayer("B")], {})
+    players = [games.NewPlayer("A"), games.NewPlayer("B")]
+    game = creation.create_game(UnitOfWork(), creation.CreateGame(engine, players, {}))
     chance.advance_chance(game.id, 2 + 1)
-    moves.resign(UnitOfWork(), moves.Resign(game.id, tokens[1]))
+    moves.resign(UnitOfWork(), moves.Resign(game.id, game.tokens[1]))
     return game.id
 
 
@@ -203,8 +204,9 @@ def run(report: common.Report, url: str) -> None:
 
     from arbiter import create_app
     from arbiter.extensions import db
-    from arbiter.games import chance, clock_sweep, games
+    from arbiter.games import chance, clock_sweep, creation, games
     from arbiter.models.timestamps import utcnow
+    from arbiter.uow import UnitOfWork
 
     app = create_app(
         {
@@ -218,11 +220,14 @@ def run(report: common.Report, url: str) -> None:
     with app.app_context():
         upgrade()
         began = time.perf_counter()
-        live, _ = games.create_game(
-            "space-worm",
-            [games.NewPlayer("A"), games.NewPlayer("B")],
-            {},
-            {"type": "per-move", "seconds": 3 * 86400},
+        live = creation.create_game(
+            UnitOfWork(),
+            creation.CreateGame(
+                "space-worm",
+                [games.NewPlayer("A"), games.NewPlayer("B")],
+                {},
+                {"type": "per-move", "seconds": 3 * 86400},
+            ),
         )
         chance.advance_chance(live.id, live.version)
         live_id, now = live.id, utcnow()

@@ -104,7 +104,7 @@ def decide_by_clock(
         else:
             raise RuntimeError(f"game {game_id} did not end within {MAX_STEPS} inputs")
         try:
-            commit(tr)
+            commit(tr, uow=UnitOfWork())
             return True
         except StaleVersion:
             log.info("game %s moved while its round's deadline was applied; again", game_id)

@@ -3,9 +3,10 @@
 Every game of a batch goes through the same check and build as a single creation
 (:func:`arbiter.games.games.prepare_game`) before anything is written; the first
 game that fails makes the whole batch a 422 ``bad-game`` naming its index, and nothing
-is written. Then all the games, their events, mails and the idempotent answer are
-written in one transaction, committed once; the chance rolls and mails each game needs
-are enqueued after that commit, as for a single game.
+is written. Then all the games, their events and mails (and the answer the edge
+keeps for an Idempotency-Key) are written in one transaction, committed once; the
+chance rolls and mails each game needs are enqueued after that commit, as for a
+single game.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from arbiter import idempotency, limits, settings
-from arbiter.accounts import identity, inviters
+from arbiter import settings
+from arbiter.accounts import inviters
 from arbiter.errors import ArbiterError, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import games, invitations, reading
 from arbiter.games.commit import write
+from arbiter.games.creation import GameCreated
+from arbiter.models import Account
 from arbiter.uow import UnitOfWork
 from engines.base import EngineError
 
@@ -37,32 +40,47 @@ class GameSpec:
     unfilled: str = "cancel"
 
 
-def new_games(
-    specs: list[GameSpec],
-    key: str | None,
-    body: Any,
-    creator: identity.Principal | None = None,
-    start_at: datetime | None = None,
-    unfilled: str | None = None,
-) -> tuple[int, dict]:
-    """Create every game of ``specs`` in one transaction, or none (once per
-    Idempotency-Key, scoped to the caller's token as single creation is); return
-    ``(201, {"games": [creation answer, ...]})`` in the order given.
+@dataclass(frozen=True)
+class CreateGames:
+    """A batch of new games (``POST /v1/bulk-games``).
 
-    :param creator: the caller; a personal token's account becomes every game's
-        creator. Callers without a token (only with ``OPEN_CREATION``) are scoped by
-        their client address (:func:`arbiter.idempotency.caller`).
+    :param creator: the creating account (every game's creator), or None.
+    :param creator_key: who creates (:func:`arbiter.limits.caller_key`), for the
+        invitation limit.
     :param start_at: the batch's start (UTC), for every game that names none: its games
         wait (clocks stopped, no rolls) and the clock sweep starts them all then; a game
         with invited seats starts when they have all accepted, at ``start_at`` at the
         latest (as a single game does). :param unfilled: the batch's policy for seats
         nobody took, replacing each game's.
+    """
+
+    specs: list[GameSpec]
+    creator: Account | None = None
+    creator_key: str = "anonymous"
+    start_at: datetime | None = None
+    unfilled: str | None = None
+
+
+@dataclass(frozen=True)
+class GamesCreated:
+    """A created batch: each game as :func:`arbiter.games.creation.create_game`
+    returns it, in the order given."""
+
+    games: list[GameCreated]
+
+
+def new_games(uow: UnitOfWork, command: CreateGames) -> GamesCreated:
+    """Create every game of the batch in ``uow``'s one transaction, or none; commit.
+
+    :returns: the games, in the order given, with their seat and creator tokens
+        (shown this once).
     :raises ArbiterError: 422 ``bad-start``: the batch's ``start_at`` is not in the
         future, or ``unfilled`` is unknown.
     :raises Unprocessable: ``too-many-games`` (more than ``BULK_GAMES_MAX``),
         ``bad-game`` (one game fails the single creation's checks: ``index`` names it,
         ``problem`` holds that game's own ``code`` and ``detail``). Nothing is written.
     """
+    specs, start_at, unfilled = command.specs, command.start_at, command.unfilled
     limit = settings.current().limits.bulk_games_max
     if len(specs) > limit:
         raise Unprocessable(
@@ -75,22 +93,12 @@ def new_games(
         replace(spec, start_at=spec.start_at or start_at, unfilled=unfilled or spec.unfilled)
         for spec in specs
     ]
-    scope = f"bulk-games:{idempotency.caller(creator)}"
-    account = creator.account if creator else None
-
-    creator_key = limits.caller_key(creator)
-
-    def run(row):
-        uow = UnitOfWork()
-        staged = stage_games(uow, specs, account, creator_key)
-        answer = {"games": [reading.created(game, tokens) for game, tokens in staged]}
-        stored = row(201, answer)
-        if stored is not None:
-            uow.session.add(stored)
-        uow.commit()
-        return 201, answer
-
-    return idempotency.once(scope, key, body, run)
+    staged = stage_games(uow, specs, command.creator, command.creator_key)
+    created = GamesCreated(
+        [GameCreated(g.id, g.version, reading.created(g, tokens)) for g, tokens in staged]
+    )
+    uow.commit(created)
+    return created
 
 
 def stage_games(

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 
@@ -12,8 +11,10 @@ from arbiter.accounts import inviters
 from arbiter.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import access
-from arbiter.games.games import NewPlayer, check_players, create_game, engine_for
+from arbiter.games.creation import CreateGame, GameCreated, create_game
+from arbiter.games.games import NewPlayer, check_players, engine_for
 from arbiter.models import Campaign, CampaignGame, Game
+from arbiter.uow import UnitOfWork
 
 
 def create_campaign(
@@ -123,30 +124,38 @@ def organised(campaign_id: str, token: str | None) -> Campaign:
     return campaign
 
 
-def start_next_game(
-    campaign: Campaign,
-    options: dict | None,
-    clock: dict | None,
-    answer_row: Callable[[Game, list[str]], Any],
-) -> Game:
-    """Start the campaign's next game with its carried unlocks; commit; return it.
+@dataclass(frozen=True)
+class NextGame:
+    """A campaign's next game, started by its organiser (the channel checked the
+    organiser token: :func:`organised`): ``options`` and ``clock`` as a new game's."""
 
-    :raises Conflict: ``campaign-game-active`` while its last game is still played.
+    campaign_id: str
+    options: dict | None = None
+    clock: dict | None = None
+
+
+def start_next_game(uow: UnitOfWork, command: NextGame) -> GameCreated:
+    """Start the campaign's next game with its carried unlocks; commit ``uow``.
+
+    :returns: the new game, as :func:`arbiter.games.creation.create_game` does.
+    :raises NotFound: ``campaign-not-found``; :raises Conflict:
+        ``campaign-game-active`` while its last game is still played; :raises
+        Unprocessable: ``carried-option`` (an option the campaign carries), and what
+        :func:`arbiter.games.creation.create_game` raises.
     """
+    campaign = get_campaign(command.campaign_id)
     games = games_of(campaign)
     if any(g.status == "active" for g in games):
         raise Conflict(
             "The campaign's current game is still being played.", code="campaign-game-active"
         )
     inherited = carried(campaign, games)
-    refuse_carried(inherited, options)
-    merged = {**campaign.options, **(options or {}), **inherited}
+    refuse_carried(inherited, command.options)
+    merged = {**campaign.options, **(command.options or {}), **inherited}
     players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in campaign.players]
     number = len(games) + 1
 
-    def rows(game: Game, tokens: list[str]) -> list:
-        link = CampaignGame(campaign_id=campaign.id, number=number, game_id=game.id)
-        return [link, answer_row(game, tokens)]
+    def link(game: Game) -> list[CampaignGame]:
+        return [CampaignGame(campaign_id=campaign.id, number=number, game_id=game.id)]
 
-    game, _ = create_game(campaign.engine, players, merged, clock, rows)
-    return game
+    return create_game(uow, CreateGame(campaign.engine, players, merged, command.clock), link)

@@ -15,16 +15,19 @@ from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
 from arbiter.models.timestamps import utcnow
-from arbiter.uow import Committed
+from arbiter.uow import Committed, UnitOfWork
 
 log = logging.getLogger(__name__)
 
 
-def advance_chance(game_id: str, version: int) -> int:
-    """Resolve every pending chance of a game that is still at ``version``.
+def advance_chance(game_id: str, version: int, uow: UnitOfWork | None = None) -> int:
+    """Resolve every pending chance of a game that is still at ``version``, and commit
+    ``uow`` (a new one by default): the worker's roll (``RESOLVE_CHANCE``), whose
+    task carries the game and the version it waits at.
 
     Idempotent: a game that has moved past ``version``, or that does not wait for
-    chance, is left alone. Returns the number of events appended (0 for a no-op).
+    chance, is left alone, as is one that moves on before the roll is written.
+    Returns the number of events appended (0 for a no-op); raises nothing of its own.
     """
     game, engine, state = load(game_id)
     if game.version != version or game.prompt.get("type") != "chance" or game.status != "active":
@@ -32,7 +35,7 @@ def advance_chance(game_id: str, version: int) -> int:
     tr = Transition(game, engine, state)
     settle(tr, game.resigned, roll=True)
     try:
-        commit(tr)
+        commit(tr, uow=uow)
     except StaleVersion:
         log.info("game %s moved on before its roll at version %s", game_id, version)
         return 0

@@ -1,13 +1,16 @@
 """What people do to a game's clock: the creator pauses, resumes and extends; a player
-declares vacation. Each is an event in the log, appended like a move (optimistic
-concurrency, ``Idempotency-Key``), and the clocks follow from it
-(:func:`arbiter.games.clock.advance`). Bad input appends nothing."""
+declares vacation. Each is a command (:class:`Pause`, :class:`Resume`,
+:class:`Extend`, :class:`Vacation`) whose event is appended like a move (optimistic
+concurrency; the channel's edge keeps the answer for an Idempotency-Key), and the
+clocks follow from it (:func:`arbiter.games.clock.advance`). Bad input appends
+nothing."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from arbiter import idempotency
 from arbiter.accounts import identity
 from arbiter.errors import Conflict, Unauthorized, Unprocessable
 from arbiter.games import clock, events
@@ -18,6 +21,8 @@ from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.uow import UnitOfWork
+from engines.base import Engine
 
 RETRIES = 5
 """How often an organiser's pause or resume that lost a race with a move is retried."""
@@ -49,158 +54,182 @@ def _check_clocked(game: Game) -> None:
         )
 
 
-def _append(game, engine, state, event: events.GameEvent, row) -> tuple[int, dict]:
-    """Append one clock event, commit, and return ``(201, answer)``."""
+@dataclass(frozen=True)
+class Pause:
+    """Pause every clock of a game: ``caller`` is its creator (the creator token, or
+    a principal of the creating account)."""
+
+    game_id: str
+    caller: Any
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Resume a paused game: ``caller`` as in :class:`Pause`."""
+
+    game_id: str
+    caller: Any
+
+
+@dataclass(frozen=True)
+class Extend:
+    """Move deadlines ``seconds`` later: ``seat``'s, or (None) every seat's that owes a
+    move; ``caller`` as in :class:`Pause`."""
+
+    game_id: str
+    caller: Any
+    seconds: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """Stop the clock of ``caller``'s seat (a seat token, a grant, or a principal with
+    ``games:play``) for ``days`` days."""
+
+    game_id: str
+    caller: Any
+    days: int
+
+
+@dataclass(frozen=True)
+class ClockChanged:
+    """A recorded clock event: its ``seq``, the game's ``version`` after it (and what
+    the arbiter did right after), its ``kind``."""
+
+    seq: int
+    version: int
+    kind: str
+
+
+Loaded = tuple[Game, Engine, dict]
+"""A game as read, its engine and its state (:func:`arbiter.games.games.load`)."""
+
+
+def _append(uow: UnitOfWork, game, engine, state, event: events.GameEvent) -> ClockChanged:
+    """Append one clock event and commit ``uow``.
+
+    :raises arbiter.games.store.RaceLost: the game moved since it was read.
+    """
     tr = Transition(game, engine, state)
     tr.events.append(event)
     settle(tr, game.resigned, roll=False)
-    answer = {"seq": game.version + 1, "version": game.version + len(tr.events), "kind": event.kind}
-    commit(tr, [r for r in [row(201, answer)] if r is not None])
-    return 201, answer
+    changed = ClockChanged(game.version + 1, game.version + len(tr.events), event.kind)
+    commit(tr, uow=uow, result=changed)
+    return changed
 
 
-def pause(game_id: str, token: str | None, idempotency_key: str | None = None) -> tuple[int, dict]:
-    """Pause every clock of the game (creator token); moves are still taken, clocks of
-    new prompts start on resume. Returns ``(201, {"seq", "version", "kind"})``.
+def pause(uow: UnitOfWork, command: Pause, loaded: Loaded | None = None) -> ClockChanged:
+    """Pause every clock of the game (its creator); moves are still taken, clocks of
+    new prompts start on resume. Commits ``uow``.
 
-    :raises Conflict: ``game-over``, ``no-clock``, ``already-paused``.
+    :param loaded: the game as the channel's edge read it, else it is read here.
+    :raises Unauthorized: ``missing-token``, ``not-creator``; :raises Conflict:
+        ``game-over``, ``no-clock``, ``already-paused``; :raises
+        arbiter.games.store.StaleVersion: the game moved meanwhile.
     """
-    game, engine, state = load(game_id)
-    check_creator(game, token)
+    game, engine, state = loaded or load(command.game_id)
+    check_creator(game, command.caller)
+    check_active(game)
+    _check_clocked(game)
+    if (game.clock_state or {}).get("paused_at"):
+        raise Conflict("The game is already paused.", code="already-paused")
+    return _append(uow, game, engine, state, events.ClockPaused(by="creator"))
 
-    def run(row):
-        check_active(game)
-        _check_clocked(game)
-        if (game.clock_state or {}).get("paused_at"):
-            raise Conflict("The game is already paused.", code="already-paused")
-        return _append(game, engine, state, events.ClockPaused(by="creator"), row)
 
-    return idempotency.once(
-        f"creator:{game.id}", idempotency_key, {"pause": True}, run, route="POST pause"
+def resume(uow: UnitOfWork, command: Resume, loaded: Loaded | None = None) -> ClockChanged:
+    """Resume a paused game (its creator): every running deadline moves later by the
+    length of the pause. Commits ``uow``.
+
+    :raises Unauthorized: ``missing-token``, ``not-creator``; :raises Conflict:
+        ``game-over``, ``not-paused``; :raises arbiter.games.store.StaleVersion: the
+        game moved meanwhile.
+    """
+    game, engine, state = loaded or load(command.game_id)
+    check_creator(game, command.caller)
+    check_active(game)
+    paused_at = (game.clock_state or {}).get("paused_at")
+    if not paused_at:
+        raise Conflict("The game is not paused.", code="not-paused")
+    seconds = (utcnow() - clock.parse(paused_at)).total_seconds()
+    return _append(
+        uow,
+        game,
+        engine,
+        state,
+        events.ClockResumed(by="creator", paused_at=paused_at, seconds=round(seconds, 3)),
     )
 
 
-def resume(game_id: str, token: str | None, idempotency_key: str | None = None) -> tuple[int, dict]:
-    """Resume a paused game (creator token): every running deadline moves later by the
-    length of the pause. Returns ``(201, {...})``.
+def extend(uow: UnitOfWork, command: Extend, loaded: Loaded | None = None) -> ClockChanged:
+    """Move the deadline of ``command.seat`` (default: every seat that owes a move)
+    ``command.seconds`` later (its creator). Commits ``uow``.
 
-    :raises Conflict: ``game-over``, ``not-paused``.
+    :raises Unauthorized: ``missing-token``, ``not-creator``; :raises Conflict:
+        ``game-over``, ``no-clock``, ``not-on-clock`` (the seat owes no move now);
+        :raises Unprocessable: ``no-such-seat``; :raises
+        arbiter.games.store.StaleVersion: the game moved meanwhile.
     """
-    game, engine, state = load(game_id)
-    check_creator(game, token)
-
-    def run(row):
-        check_active(game)
-        paused_at = (game.clock_state or {}).get("paused_at")
-        if not paused_at:
-            raise Conflict("The game is not paused.", code="not-paused")
-        seconds = (utcnow() - clock.parse(paused_at)).total_seconds()
-        return _append(
-            game,
-            engine,
-            state,
-            events.ClockResumed(by="creator", paused_at=paused_at, seconds=round(seconds, 3)),
-            row,
+    game, engine, state = loaded or load(command.game_id)
+    check_creator(game, command.caller)
+    check_active(game)
+    _check_clocked(game)
+    seat = command.seat
+    clocks = (game.clock_state or {}).get("seats", [])
+    running = {i for i, c in enumerate(clocks) if c["started"] is not None}
+    if seat is not None and not 0 <= seat < len(game.seats):
+        raise Unprocessable(f"This game has no seat {seat}.", code="no-such-seat")
+    seats = sorted(running) if seat is None else [seat]
+    if not seats or not set(seats) <= running:
+        raise Conflict(
+            "There is no running clock to extend: that seat owes no move now.",
+            code="not-on-clock",
         )
-
-    return idempotency.once(
-        f"creator:{game.id}", idempotency_key, {"resume": True}, run, route="POST resume"
+    return _append(
+        uow,
+        game,
+        engine,
+        state,
+        events.DeadlineExtended(reason="creator", seconds=command.seconds, seats=seats),
     )
 
 
-def extend(
-    game_id: str,
-    token: str | None,
-    seconds: int,
-    seat: int | None = None,
-    idempotency_key: str | None = None,
-) -> tuple[int, dict]:
-    """Move the deadline of ``seat`` (default: every seat that owes a move) ``seconds``
-    later (creator token). Returns ``(201, {...})``.
+def vacation(uow: UnitOfWork, command: Vacation, loaded: Loaded | None = None) -> ClockChanged:
+    """Declare ``command.days`` of vacation for the caller's seat: its clock stops that
+    long (a running deadline moves ``days`` later; a prompt that begins meanwhile
+    starts its clock when the vacation ends). Taken from the seat's yearly allowance.
+    Commits ``uow``.
 
-    :raises Conflict: ``game-over``, ``no-clock``, ``not-on-clock`` (the seat owes no
-        move now).
-    :raises Unprocessable: ``no-such-seat``.
+    :raises arbiter.errors.Unauthorized, arbiter.errors.Forbidden: not a seat's token
+        (:func:`arbiter.accounts.identity.seat_for`); :raises Conflict: ``game-over``,
+        ``no-clock``; :raises Unprocessable: ``vacation-exceeds-allowance``; :raises
+        arbiter.games.store.StaleVersion: the game moved meanwhile.
     """
-    game, engine, state = load(game_id)
-    check_creator(game, token)
-
-    def run(row):
-        check_active(game)
-        _check_clocked(game)
-        clocks = (game.clock_state or {}).get("seats", [])
-        running = {i for i, c in enumerate(clocks) if c["started"] is not None}
-        if seat is not None and not 0 <= seat < len(game.seats):
-            raise Unprocessable(f"This game has no seat {seat}.", code="no-such-seat")
-        seats = sorted(running) if seat is None else [seat]
-        if not seats or not set(seats) <= running:
-            raise Conflict(
-                "There is no running clock to extend: that seat owes no move now.",
-                code="not-on-clock",
-            )
-        return _append(
-            game,
-            engine,
-            state,
-            events.DeadlineExtended(reason="creator", seconds=seconds, seats=seats),
-            row,
+    game, engine, state = loaded or load(command.game_id)
+    seat = identity.seat_for(game, identity.as_principal(command.caller))
+    days = command.days
+    check_active(game)
+    _check_clocked(game)
+    now = utcnow()
+    left = clock.vacation_left(game, seat.seat, now)
+    if days > left:
+        raise Unprocessable(
+            f"You have {left} vacation day(s) left this year in this game; you asked for {days}.",
+            code="vacation-exceeds-allowance",
         )
-
-    return idempotency.once(
-        f"creator:{game.id}",
-        idempotency_key,
-        {"seconds": seconds, "seat": seat},
-        run,
-        route="POST extend",
-    )
-
-
-def vacation(
-    game_id: str, token: str | None, days: int, idempotency_key: str | None = None
-) -> tuple[int, dict]:
-    """Declare ``days`` of vacation for the token's seat: its clock stops that long
-    (a running deadline moves ``days`` later; a prompt that begins meanwhile starts its
-    clock when the vacation ends). Taken from the seat's yearly allowance.
-
-    :raises Conflict: ``game-over``, ``no-clock``.
-    :raises Unprocessable: ``vacation-exceeds-allowance``.
-    """
-    game, engine, state = load(game_id)
-    who = identity.as_principal(token)
-    seat = identity.seat_for(game, who)
-
-    def run(row):
-        check_active(game)
-        _check_clocked(game)
-        now = utcnow()
-        left = clock.vacation_left(game, seat.seat, now)
-        if days > left:
-            raise Unprocessable(
-                f"You have {left} vacation day(s) left this year in this "
-                f"game; you asked for {days}.",
-                code="vacation-exceeds-allowance",
-            )
-        current = clock.parse(game.clock_state["seats"][seat.seat]["vacation_until"])
-        until = max(now, current) if current else now
-        return _append(
-            game,
-            engine,
-            state,
-            events.Vacation(
-                seat=seat.seat,
-                days=days,
-                year=str(now.year),
-                until=iso(until + timedelta(days=days)),
-            ),
-            row,
-        )
-
-    return idempotency.once(
-        idempotency.caller_scope(game.id, who),
-        idempotency_key,
-        {"days": days},
-        run,
-        route="POST vacation",
+    current = clock.parse(game.clock_state["seats"][seat.seat]["vacation_until"])
+    until = max(now, current) if current else now
+    return _append(
+        uow,
+        game,
+        engine,
+        state,
+        events.Vacation(
+            seat=seat.seat,
+            days=days,
+            year=str(now.year),
+            until=iso(until + timedelta(days=days)),
+        ),
     )
 
 
@@ -218,7 +247,7 @@ def pause_for(game_id: str, by: str) -> bool:
         ):
             return False
         try:
-            _append(game, engine, state, events.ClockPaused(by=by), lambda *_: None)
+            _append(UnitOfWork(), game, engine, state, events.ClockPaused(by=by))
             return True
         except StaleVersion:
             continue
@@ -237,11 +266,11 @@ def resume_for(game_id: str, by: str) -> bool:
         seconds = (utcnow() - clock.parse(paused_at)).total_seconds()
         try:
             _append(
+                UnitOfWork(),
                 game,
                 engine,
                 state,
                 events.ClockResumed(by=by, paused_at=paused_at, seconds=round(seconds, 3)),
-                lambda *_: None,
             )
             return True
         except StaleVersion:

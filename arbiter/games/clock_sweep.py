@@ -299,7 +299,11 @@ def _enforce_logged(
 
 
 def enforce(
-    game_id: str, version: int, now: datetime, outages: list[ClockOutage] | None = None
+    game_id: str,
+    version: int,
+    now: datetime,
+    outages: list[ClockOutage] | None = None,
+    uow: UnitOfWork | None = None,
 ) -> str:
     """Apply the clock of one game still at ``version``, in its own transaction; return
     what was done: ``"timeouts"``, ``"extended"`` (outage policy), or ``"none"`` (stale,
@@ -307,6 +311,8 @@ def enforce(
 
     :param outages: the recorded outages, when the caller read them once for many
         games (None: they are looked up).
+    :param uow: the unit of work that writes and commits the timeouts (a new one by
+        default). Raises nothing of its own: a game that moved first is left alone.
     """
     game, engine, state = load(game_id)
     if game.version != version or game.status != "active":
@@ -316,7 +322,7 @@ def enforce(
         _restore(game)
         return outcome
     try:
-        commit(tr)
+        commit(tr, uow=uow)
     except StaleVersion:
         log.info("game %s moved before its timeout at version %s", game_id, version)
         return "none"

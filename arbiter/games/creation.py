@@ -1,98 +1,105 @@
-"""Creating games once per Idempotency-Key: plain games and a campaign's next game."""
+"""Creating a game: the command, its result, and the one transaction that writes it.
+
+A channel (``POST /v1/games``, a campaign's next game, a bench script) makes a
+:class:`CreateGame` and calls :func:`create_game` with a
+:class:`~arbiter.uow.UnitOfWork`; the edge keeps the answer for an Idempotency-Key
+(the unit of work writes it with the game). Many games at once:
+:mod:`arbiter.games.bulk`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from arbiter import idempotency, limits
-from arbiter.accounts import identity
-from arbiter.games import access, campaigns, games, reading
-from arbiter.models import Game
+from arbiter.accounts import inviters
+from arbiter.games import reading
+from arbiter.games.commit import write
+from arbiter.games.games import NewPlayer, prepare_game
+from arbiter.models import Account, Game
+from arbiter.uow import UnitOfWork
 
 
-def _once(
-    scope: str,
-    key: str | None,
-    body: Any,
-    create: Callable[[Callable[[Game, list[str]], Any]], Game],
-) -> tuple[int, dict]:
-    """Run ``create`` once per ``(scope, key)``; return ``(201, creation answer)``."""
+@dataclass(frozen=True)
+class CreateGame:
+    """A new game, from any channel.
 
-    def run(row):
-        answer: dict = {}
-
-        def stored(game: Game, tokens: list[str]):
-            answer.update(reading.created(game, tokens))
-            return row(201, answer)
-
-        create(stored)
-        return 201, answer
-
-    return idempotency.once(scope, key, body, run)
-
-
-def new_game(
-    engine_id: str,
-    players: list[games.NewPlayer],
-    options: dict | None,
-    clock: dict | None,
-    key: str | None,
-    body: Any,
-    creator: identity.Principal | None = None,
-    rated: bool = False,
-    start_at=None,
-    unfilled: str = "cancel",
-) -> tuple[int, dict]:
-    """Create a game (once per Idempotency-Key, scoped to the creating token: another
-    caller's replay of the key creates its own game and never sees these tokens);
-    return ``(201, answer with tokens)``.
-
-    :param creator: the caller; a personal token's account becomes the game's creator
-        (it may pause, resume, extend with that token). Callers without a token (only
-        with ``OPEN_CREATION``) are scoped by their client address
-        (:func:`arbiter.idempotency.caller`).
-
-    :raises arbiter.errors.Unprocessable, engines.base.InvalidOptions: see
-        :func:`arbiter.games.games.create_game`.
+    :param creator: the account creating it (None: a creator token only). A seat whose
+        email is a verified account's is linked to that account; any other address is
+        invited (:mod:`arbiter.games.invitations`: only an account may invite) and the
+        game waits (``status = "waiting"``, clock paused) until its invited seats
+        answer or ``start_at`` (UTC) comes; ``unfilled`` (``cancel`` | ``start``)
+        decides for the seats nobody took.
+    :param rated: the game updates its players' ratings when it ends.
+    :param creator_key: who creates (:func:`arbiter.limits.caller_key`), for the
+        invitation rate limit.
     """
-    scope = f"games:{idempotency.caller(creator)}"
-    account = creator.account if creator else None
-    return _once(
-        scope,
-        key,
-        body,
-        lambda stored: games.create_game(
-            engine_id,
-            players,
-            options,
-            clock,
-            stored,
-            creator=account,
-            rated=rated,
-            creator_key=limits.caller_key(creator),
-            start_at=start_at,
-            unfilled=unfilled,
-        )[0],
-    )
+
+    engine: str
+    players: list[NewPlayer]
+    options: dict | None = None
+    clock: dict | None = None
+    creator: Account | None = None
+    rated: bool = False
+    creator_key: str = "anonymous"
+    start_at: datetime | None = None
+    unfilled: str = "cancel"
 
 
-def next_campaign_game(
-    campaign_id: str,
-    token: str | None,
-    options: dict | None,
-    clock: dict | None,
-    key: str | None,
-    body: Any,
-) -> tuple[int, dict]:
-    """Start a campaign's next game (organiser token; once per Idempotency-Key, scoped to
-    the organiser); return ``(201, answer with tokens)``.
+@dataclass(frozen=True)
+class GameCreated:
+    """A created game: its ``id`` and ``version``, and ``shown``, what its creation
+    shows this once (:func:`arbiter.games.reading.created`: its summary, every seat's
+    token and signed web link, the creator token)."""
 
-    :raises arbiter.errors.Unauthorized, arbiter.errors.Conflict: see
-        :mod:`arbiter.games.campaigns`.
+    id: str
+    version: int
+    shown: dict
+
+    @property
+    def tokens(self) -> list[str]:
+        """The seat tokens, in seat order."""
+        return [seat["token"] for seat in self.shown["seats"]]
+
+
+def create_game(
+    uow: UnitOfWork,
+    command: CreateGame,
+    extra_rows: Callable[[Game], Iterable[Any]] | None = None,
+) -> GameCreated:
+    """Create a game, its seats and its first events; commit ``uow``.
+
+    :param extra_rows: given the new game, the rows to write in the same transaction
+        (a campaign's link to its game), or None.
+    :returns: the new game with its seat tokens in seat order (stored hashed, shown
+        this once) and its creator token (pause, resume, extend; likewise).
+    :raises arbiter.errors.Unprocessable: ``unknown-engine``, ``bad-clock``,
+        ``duplicate-player-name``, ``duplicate-player-email``, ``unrated-seat``,
+        ``invitation-refused`` (an address blocked invitations and ``unfilled`` is
+        ``cancel``); :raises arbiter.errors.ArbiterError: 422 ``bad-start``
+        (:func:`arbiter.games.games.prepare_game`); :raises
+        engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
+    :raises arbiter.errors.Unauthorized: ``sign-in-to-invite`` (no account invites an
+        address); :raises arbiter.errors.TooManyRequests: ``invitation-budget`` (over
+        ``INVITES_PER_DAY``), ``rate-limited`` (too many invitations to one address).
     """
-    campaign = campaigns.organised(campaign_id, token)
-    scope = f"campaign:{campaign.id}:{access.token_hash(token)}"
-    return _once(
-        scope, key, body, lambda stored: campaigns.start_next_game(campaign, options, clock, stored)
+    inviters.check_inviter(command.creator, [p.email for p in command.players])
+    tr, tokens, rows = prepare_game(
+        command.engine,
+        command.players,
+        command.options,
+        command.clock,
+        command.creator,
+        command.rated,
+        command.creator_key,
+        command.start_at,
+        command.unfilled,
     )
+    write(uow, tr, rows)
+    if extra_rows:
+        uow.session.add_all(extra_rows(tr.game))
+    created = GameCreated(tr.game.id, tr.game.version, reading.created(tr.game, tokens))
+    uow.commit(created)
+    return created

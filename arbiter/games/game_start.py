@@ -22,10 +22,14 @@ from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition
 from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import utcnow
+from arbiter.uow import UnitOfWork
 
 
 def settle(game_id: str, at_start_time: bool = False) -> str:
-    """Start, cancel or leave waiting the game ``game_id``; return its status.
+    """Start, cancel or leave waiting the game ``game_id``, in a unit of work of its own
+    (read again and retried when the game moved meanwhile); return its status
+    (``active``, ``cancelled``, ``waiting``, or whatever it had when it no longer
+    waited). Raises nothing of its own.
 
     :param at_start_time: the game's ``start_at`` has come: unanswered seats count as
         unfilled (their invitations expire).
@@ -69,7 +73,7 @@ def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> s
             clock.running(clock.config(game), game.clock_state or {}),
         )
     try:
-        commit(tr, extra, status=status)
+        commit(tr, extra, status=status, uow=UnitOfWork())
     except StaleVersion:
         db.session.rollback()
         return settle(game.id)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,12 +12,11 @@ from sqlalchemy.orm import defer
 
 import engines
 from arbiter import fairness
-from arbiter.accounts import accounts, inviters, ratings
+from arbiter.accounts import accounts, ratings
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
-from arbiter.games import access, events, invitations, store
+from arbiter.games import access, events, invitations
 from arbiter.games import clock as clocks
-from arbiter.games.commit import write
 from arbiter.games.loading import (  # noqa: F401 - read by many as games.load, get_game
     WITH_SEATS,
     get_game,
@@ -30,7 +28,6 @@ from arbiter.games.loading import (  # noqa: F401 - read by many as games.load, 
 )
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Account, Game, Seat
-from arbiter.uow import UnitOfWork
 from engines.base import Engine
 
 
@@ -100,54 +97,6 @@ def check_players(players: list[NewPlayer]) -> None:
             )
 
 
-def create_game(
-    engine_id: str,
-    players: list[NewPlayer],
-    options: dict | None,
-    clock: dict | None = None,
-    answer_row: Callable[[Game, list[str]], Any] | None = None,
-    creator: Account | None = None,
-    rated: bool = False,
-    creator_key: str = "anonymous",
-    start_at: datetime | None = None,
-    unfilled: str = "cancel",
-) -> tuple[Game, list[str]]:
-    """Create a game, its seats and its first events; commit.
-
-    :param creator: the account creating it (None: a creator token only). A seat whose
-        email is a verified account's is linked to that account; any other address
-        is invited (:mod:`arbiter.games.invitations`: only an account may invite)
-        and the game waits (``status = "waiting"``, clock paused) until its invited
-        seats answer or ``start_at`` (UTC) comes; ``unfilled`` (``cancel`` |
-        ``start``) decides for the seats nobody took. :param creator_key: who
-        creates, for the invitation rate limit.
-    :raises Unprocessable: ``invitation-refused`` when an address blocked invitations
-        and ``unfilled`` is ``cancel``; :raises arbiter.errors.Unauthorized:
-        ``sign-in-to-invite`` (no account invites an address); :raises
-        arbiter.errors.TooManyRequests: ``invitation-budget`` (over
-        ``INVITES_PER_DAY``), ``rate-limited`` (too many invitations to one address).
-
-    :param answer_row: called with the flushed game and the tokens, it returns a row
-        to write in the same transaction (the idempotent answer), or None.
-    :returns: the game and the seat tokens in seat order (shown once, stored hashed).
-    :raises Unprocessable: ``unknown-engine``, ``bad-clock``, ``duplicate-player-*``;
-        :raises engines.base.InvalidOptions: ``bad-player-count`` or ``bad-options``.
-
-    The creator token (pause, resume, extend) is generated here, stored hashed and
-    left in plain text on ``game.creator_token`` for the creation answer.
-    """
-    inviters.check_inviter(creator, [p.email for p in players])
-    tr, tokens, rows = prepare_game(
-        engine_id, players, options, clock, creator, rated, creator_key, start_at, unfilled
-    )
-    uow = UnitOfWork()
-    write(uow, tr, rows)
-    if answer_row:
-        uow.session.add_all(store.rows_of([answer_row(tr.game, tokens)]))
-    uow.commit()
-    return tr.game, tokens
-
-
 def prepare_game(
     engine_id: str,
     players: list[NewPlayer],
@@ -162,16 +111,17 @@ def prepare_game(
     """Validate a new game and build it, its seats and its first events, writing
     nothing but the invitations' address rows into the session (the one check of every
     creation: single, bulk, campaign); the caller writes the transition with the rows
-    returned (:func:`arbiter.games.commit.commit` or ``stage``), and has checked
-    the inviter of the whole request first
-    (:func:`arbiter.accounts.inviters.check_inviter`).
+    returned (:func:`arbiter.games.creation.create_game`,
+    :func:`arbiter.games.bulk.stage_games`), and has checked the inviter of the whole
+    request first (:func:`arbiter.accounts.inviters.check_inviter`).
 
     :param rated: the game updates its players' ratings when it ends
         (:mod:`arbiter.accounts.ratings`).
     :returns: the settled transition of the new game (version 0), the seat tokens,
         and the invitations and invitation mails to write with it.
-    :raises: as :func:`create_game`, Unprocessable ``duplicate-player-name``,
-        ``duplicate-player-email`` (:func:`check_players`), Unprocessable
+    :raises: as :func:`arbiter.games.creation.create_game`, Unprocessable
+        ``duplicate-player-name``, ``duplicate-player-email`` (:func:`check_players`),
+        Unprocessable
         ``unrated-seat`` for a rated game whose seats are not all different accounts,
         and ArbiterError 422 ``bad-start`` for a ``start_at`` that is not in the future.
     """

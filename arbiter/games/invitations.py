@@ -25,8 +25,9 @@ game's ``unfilled`` policy, set at creation:
     those seats get no mail and play by their seat tokens, which the creator holds,
     or by timeout moves when the game has a clock.
 
-Accepting (:func:`accept`) proves the address (the link was mailed to it): it makes
-or finds the account, links the seat, and gives a personal token like a sign-in.
+Accepting (:func:`accept`, with an :class:`Answer`) proves the address (the link was
+mailed to it): it makes or finds the account, links the seat, and gives a personal
+token like a sign-in.
 A reply ``accept`` (or ``decline``, ``block``) to the invitation mail does the same by
 mail (:mod:`arbiter.mailin.invitation`), without the token: the mail's ``Reply-To`` is
 the seat's capability address of version 0 (:data:`REPLY_VERSION`).
@@ -35,11 +36,13 @@ the seat's capability address of version 0 (:data:`REPLY_VERSION`).
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 
-from arbiter import limits, settings
+from arbiter import quotas, settings
 from arbiter.accounts import accounts, identity, inviters
 from arbiter.accounts.inviters import span
 from arbiter.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -50,6 +53,7 @@ from arbiter.mail import consent
 from arbiter.mail.mailboxes import mailbox
 from arbiter.models import Account, Game, Invitation, OutboxMail
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.uow import UnitOfWork
 
 __all__ = ["REPLY_VERSION", "engine_title"]
 """Kept here for their older callers (mail in, pages)."""
@@ -81,7 +85,7 @@ def invite_seats(
     for seat in invited:
         address = seat.email.lower()
         box = mailbox(address)
-        limits.check("invite", creator_key, box)
+        quotas.check("invite", creator_key, box)
         nonce = secrets.token_urlsafe(32)
         row = consent.address(address)
         blocked = row.blocked_at is not None
@@ -183,19 +187,52 @@ def _check_open(invitation: Invitation, game: Game) -> None:
         )
 
 
-def accept(
-    invitation_id: str, nonce: str | None = None, who=None, mailed_from: str | None = None
-) -> dict:
-    """Accept an invitation (by its link's ``nonce``, an account of its address, or a
-    reply from its address: ``mailed_from``, checked by the caller): the seat joins
-    the account (made now if needed) and mail to it may flow. Returns
-    ``{"game_id", "seat", "account", "token"}`` (``token``: a personal token with every
-    scope when accepted by link, else None); the game starts if it was the last.
+@dataclass(frozen=True)
+class Answer:
+    """An answer to an invitation, by its link's ``nonce``, an account ``who`` of its
+    address, or a reply from its address (``mailed_from``, checked by the caller);
+    ``block`` (declining only) also refuses every later invitation to the address."""
+
+    invitation_id: str
+    nonce: str | None = None
+    who: Any = None
+    mailed_from: str | None = None
+    block: bool = False
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An accepted invitation: the game, the seat, the account (as
+    :func:`arbiter.accounts.accounts.me` shows it) and, when accepted by link, a
+    personal token with every scope (shown once; else None)."""
+
+    game_id: str
+    seat: int
+    account: dict
+    token: str | None
+
+
+@dataclass(frozen=True)
+class Declined:
+    """A declined invitation: the game, the seat, the invitation's ``status`` now, and
+    whether the address ``blocked`` every later invitation."""
+
+    game_id: str
+    seat: int
+    status: str
+    blocked: bool
+
+
+def accept(uow: UnitOfWork, command: Answer) -> Accepted:
+    """Accept an invitation: the seat joins the account of its address (made now if
+    needed) and mail to it may flow; commit ``uow``. The game then starts if it was the
+    last seat to answer (:func:`arbiter.games.game_start.settle`, its own transaction).
 
     :raises Conflict: ``invitation-answered`` (twice), ``game-started`` (too late),
-        ``game-cancelled``; :raises Forbidden: ``bad-invitation-link``.
+        ``game-cancelled``; :raises Forbidden: ``bad-invitation-link``; :raises
+        NotFound: ``invitation-not-found``.
     """
-    invitation = _opened(invitation_id, nonce, who, mailed_from)
+    invitation = _opened(command.invitation_id, command.nonce, command.who, command.mailed_from)
     game = db.session.get(Game, invitation.game_id)
     _check_open(invitation, game)
     account = accounts.account_by_address(invitation.email) or accounts.new_account(
@@ -206,50 +243,38 @@ def accept(
     seat.account_id, seat.mail_off, seat.digest = account.id, account.mail_off, account.digest
     consent.record(invitation.email, "accepted", game.id)
     plain = None
-    if nonce is not None:
+    if command.nonce is not None:
         _row, plain = accounts.sign_in_token(account)
-    db.session.commit()
-    game_start.settle(game.id)
-    return {
-        "game_id": game.id,
-        "seat": invitation.seat,
-        "account": accounts.me(account),
-        "token": plain,
-    }
+    accepted = Accepted(game.id, invitation.seat, accounts.me(account), plain)
+    uow.commit(accepted)
+    game_start.settle(accepted.game_id)
+    return accepted
 
 
-def decline(
-    invitation_id: str,
-    nonce: str | None = None,
-    who=None,
-    block: bool = False,
-    mailed_from: str | None = None,
-) -> dict:
-    """Decline an invitation; with ``block`` also refuse every later invitation to the
-    address. The seat is unfilled (see the module's policies). Returns
-    ``{"game_id", "seat", "status", "blocked"}``.
+def decline(uow: UnitOfWork, command: Answer) -> Declined:
+    """Decline an invitation; with ``command.block`` also refuse every later
+    invitation to the address. The seat is unfilled (see the module's policies).
+    Commits ``uow``; the game then starts or is cancelled if nobody else is left to
+    answer (:func:`arbiter.games.game_start.settle`, its own transaction).
 
     :raises Conflict: ``invitation-answered``, ``game-started``, ``game-cancelled``
-        (blocking still works on an answered invitation).
+        (blocking still works on an answered invitation); :raises Forbidden:
+        ``bad-invitation-link``; :raises NotFound: ``invitation-not-found``.
     """
-    invitation = _opened(invitation_id, nonce, who, mailed_from)
+    invitation = _opened(command.invitation_id, command.nonce, command.who, command.mailed_from)
     game = db.session.get(Game, invitation.game_id)
-    if block:
+    if command.block:
         consent.block(invitation.email)
         consent.record(invitation.email, "blocked", game.id)
     if invitation.status == "pending" and game.status == "waiting":
         _answer(invitation, "declined")
         consent.record(invitation.email, "declined", game.id)
-    elif not block:
+    elif not command.block:
         _check_open(invitation, game)
-    db.session.commit()
-    game_start.settle(game.id)
-    return {
-        "game_id": game.id,
-        "seat": invitation.seat,
-        "status": invitation.status,
-        "blocked": block,
-    }
+    declined = Declined(game.id, invitation.seat, invitation.status, command.block)
+    uow.commit(declined)
+    game_start.settle(declined.game_id)
+    return declined
 
 
 def _answer(invitation: Invitation, status: str) -> None:

@@ -120,7 +120,14 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -
             return _word(seat, word, line, key), expected
         vacation = _VACATION.match(word)
         if vacation:
-            _, answer = clock_actions.vacation(seat.game_id, seat, int(vacation.group(1)), key)
+            command = clock_actions.Vacation(seat.game_id, seat, int(vacation.group(1)))
+            _, answer = once(
+                seat,
+                key,
+                {"text": line},
+                "POST vacation",
+                lambda uow: clock_actions.vacation(uow, command),
+            )
             return Done(
                 line,
                 True,
@@ -206,8 +213,11 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
             "token over HTTP.",
             "not-creator",
         )
-    action = clock_actions.pause if word == "pause" else clock_actions.resume
-    _, answer = action(seat.game_id, creator, key)
+    if word == "pause":
+        command, action = clock_actions.Pause(seat.game_id, creator), clock_actions.pause
+    else:
+        command, action = clock_actions.Resume(seat.game_id, creator), clock_actions.resume
+    _, answer = once(seat, key, None, f"POST {word}", lambda uow: action(uow, command))
     return Done(line, True, f"The game is {word}d (version {answer['version']}).")
 
 

@@ -22,7 +22,9 @@ An answer is written only when the address has agreed to mail after the command
 
 from __future__ import annotations
 
-from arbiter import problems
+from dataclasses import asdict
+
+from arbiter import idempotency, problems
 from arbiter.accounts.identity import seat_grant
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
@@ -33,6 +35,7 @@ from arbiter.mailin import answer, authentication, commands
 from arbiter.mailin.message import Incoming
 from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
+from arbiter.uow import UnitOfWork
 
 WORDS = {"accept": "accepted", "decline": "declined", "block": "blocked"}
 """The commands a reply to an invitation may carry, and what each makes of it."""
@@ -75,11 +78,10 @@ def reply(
         )
         return "answered", done.code, _answer(row, incoming, cap, done)
     try:
+        once(row, invitation.id, lines[0], word, incoming.sender)
         if word == "accept":
-            invitations.accept(invitation.id, mailed_from=incoming.sender)
             done = commands.Done(lines[0], True, _accepted_text(cap.game_id, cap.seat))
         else:
-            invitations.decline(invitation.id, mailed_from=incoming.sender, block=word == "block")
             done = commands.Done(lines[0], True, f"Invitation {WORDS[word]}.")
     except ArbiterError as err:
         db.session.rollback()
@@ -90,6 +92,27 @@ def reply(
     if identity.seat_address(game.seats[cap.seat]) is None:
         return f"invitation-{WORDS[word] if done.ok else 'refused'}", summary, None
     return "answered", summary, _answer(row, incoming, cap, done)
+
+
+def once(row: InboundMail, invitation_id: str, line: str, word: str, sender: str) -> None:
+    """Answer the invitation as ``word`` says, once per message: the answer is kept
+    under a key made from the mail's Message-ID (:mod:`arbiter.idempotency`), so a
+    message processed again (a worker that died after the commit) is not refused
+    ``invitation-answered`` by its own first answer.
+
+    :raises ArbiterError: as :func:`arbiter.games.invitations.accept` and ``decline``.
+    """
+    command = invitations.Answer(invitation_id, mailed_from=sender, block=word == "block")
+    action = invitations.accept if word == "accept" else invitations.decline
+    idempotency.answer(
+        f"mail-invitation:{invitation_id}",
+        commands.key_for(row.message_id, 0),
+        {"text": line},
+        201,
+        asdict,
+        lambda keeper: action(UnitOfWork(keeper=keeper), command),
+        route=f"MAIL {word}",
+    )
 
 
 def _accepted_text(game_id: str, seat: int) -> str:

@@ -46,10 +46,13 @@ class Policy:
     :param scope: the scope a personal token must carry.
     :param optional: for ``seat``: no token (or an account without a seat here) reads
         as a spectator.
-    :param idempotent: the idempotency route name (``moves``, ``resign``) of a write
-        that takes the game as read: the guard reads it with its stored answer in one
-        SELECT (:func:`arbiter.games.games.load_with_answer`) and passes both to the
-        view as its ``loaded`` argument (:class:`Loaded`), which hands them on.
+    :param idempotent: the idempotency route name (``moves``, ``resign``, ``pause``
+        ...) of a write that takes the game as read: the guard reads it with its
+        stored answer in one SELECT (:func:`arbiter.games.games.load_with_answer`) and
+        passes both to the view as its ``loaded`` argument (:class:`Loaded`), which
+        hands them on. The scope is the caller's on the game
+        (:func:`arbiter.idempotency.caller_scope`); on ``creator`` routes, the
+        game's creator's (``creator:<game>``, whichever of its tokens is sent).
     :param state: a read (``games:read``) whose answer needs the game's state unless
         it is a 304 (``/view``, ``/legal-moves``): without ``If-None-Match`` the guard
         reads the state with the game and its seats, in the same SELECT (one
@@ -171,7 +174,12 @@ def _game(policy: Policy, who, game_id: str):
     is kept in ``g`` for the request: the session's identity map holds objects weakly,
     and while it lives the service's read of it costs no second SELECT."""
     if policy.idempotent:
-        scope = idempotency.caller_scope(game_id, who)
+        # the creator's writes share one scope, whichever of its tokens sends them
+        scope = (
+            f"creator:{game_id}"
+            if policy.kind == "creator"
+            else idempotency.caller_scope(game_id, who)
+        )
         game, engine, state, stored = games.load_with_answer(
             game_id, scope, headers.idempotency_key()
         )

@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask import request
 from flask.views import MethodView
 
-from arbiter import settings
+from arbiter import idempotency, limits, settings
 from arbiter.games import bulk, games
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.bulk import schemas as s
 from arbiter.resources.games.routes import CREATE, CREATE_LIMITS
 from arbiter.resources.problem import ProblemSchema
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "bulk",
@@ -65,12 +66,21 @@ class BulkGames(MethodView):
             )
             for g in data["games"]
         ]
-        status, body = bulk.new_games(
+        creator = guard.principal()
+        command = bulk.CreateGames(
             specs,
-            headers.idempotency_key(),
-            data,
-            guard.principal(),
+            creator.account if creator else None,
+            limits.caller_key(creator),
             data["start_at"],
             data["unfilled"],
+        )
+        # once per Idempotency-Key, scoped to the caller as a single creation is
+        status, body = idempotency.answer(
+            f"bulk-games:{idempotency.caller(creator)}",
+            headers.idempotency_key(),
+            data,
+            201,
+            lambda created: {"games": [game.shown for game in created.games]},
+            lambda keeper: bulk.new_games(UnitOfWork(keeper=keeper), command),
         )
         return body, status

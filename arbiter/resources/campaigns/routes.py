@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from arbiter import idempotency
 from arbiter.contract import link, links
-from arbiter.games import campaigns, creation
+from arbiter.games import access, campaigns
 from arbiter.games.games import NewPlayer
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.campaigns import schemas as s
+from arbiter.resources.games.routes import shown
 from arbiter.resources.games.schemas import GameCreatedSchema
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "campaigns",
@@ -80,13 +83,14 @@ class CampaignGames(MethodView):
     @blp.doc(parameters=[headers.IDEMPOTENCY], **ORGANISER)
     def post(self, data, campaign_id):
         """Start the campaign's next game (Bearer organiser token), unlocks carried."""
-
-        status, body = creation.next_campaign_game(
-            campaign_id,
-            headers.token(),
-            data.get("options"),
-            data.get("clock"),
+        # the guard checked the organiser token; once per Idempotency-Key for it
+        command = campaigns.NextGame(campaign_id, data.get("options"), data.get("clock"))
+        status, body = idempotency.answer(
+            f"campaign:{campaign_id}:{access.token_hash(headers.token())}",
             headers.idempotency_key(),
             data,
+            201,
+            shown,
+            lambda keeper: campaigns.start_next_game(UnitOfWork(keeper=keeper), command),
         )
         return body, status

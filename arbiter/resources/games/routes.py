@@ -8,7 +8,7 @@ from flask import Response, request
 from flask.views import MethodView
 from sqlalchemy.orm import joinedload
 
-from arbiter import idempotency, settings
+from arbiter import idempotency, limits, settings
 from arbiter.contract import link, links
 from arbiter.games import creation, games, moves, reading
 from arbiter.models import Game
@@ -147,21 +147,35 @@ class Games(MethodView):
 
         Needs a personal token with ``games:create`` unless the server runs with
         ``OPEN_CREATION``; seats whose email is an account's are linked to it."""
-
-        players = games.NewPlayer.many(data["players"])
-        status, body = creation.new_game(
+        # once per Idempotency-Key, scoped to the caller (its token, or its client
+        # address without one): another caller's replay of a key creates its own game
+        # and never sees these tokens
+        creator = guard.principal()
+        command = creation.CreateGame(
             data["engine"],
-            players,
+            games.NewPlayer.many(data["players"]),
             data["options"],
             data["clock"],
-            headers.idempotency_key(),
-            data,
-            guard.principal(),
+            creator.account if creator else None,
             data["rated"],
+            limits.caller_key(creator),
             data["start_at"],
             data["unfilled"],
         )
+        status, body = idempotency.answer(
+            f"games:{idempotency.caller(creator)}",
+            headers.idempotency_key(),
+            data,
+            201,
+            shown,
+            lambda keeper: creation.create_game(UnitOfWork(keeper=keeper), command),
+        )
         return body, status, headers.etag(body["version"])
+
+
+def shown(created: creation.GameCreated) -> dict:
+    """Return a creation's answer: what it shows this once (seat and creator tokens)."""
+    return created.shown
 
 
 @blp.route("/<game_id>")

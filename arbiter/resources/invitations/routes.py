@@ -3,6 +3,8 @@ one-click unsubscribe link every mail carries (RFC 8058)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from flask import request
 from flask.views import MethodView
 from marshmallow import Schema, fields
@@ -14,6 +16,7 @@ from arbiter.resources import guard, pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me.schemas import MeSchema
 from arbiter.resources.problem import ProblemSchema
+from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
     "invitations",
@@ -120,9 +123,12 @@ def _state(row, game, where: str) -> str:
     return f"{where}: this invitation can no longer be answered (the game has started)."
 
 
-def _answer(action: str, invitation_id: str, data: dict):
-    """Run one answer with the link's token or the caller's account token."""
-    return action(invitation_id, data["token"], guard.principal())
+def _answer(action, invitation_id: str, data: dict, block: bool = False) -> dict:
+    """Run one answer with the link's token or the caller's account token; return the
+    result as its body. (No Idempotency-Key: an invitation is answered once, and a
+    second answer is refused ``invitation-answered``.)"""
+    command = invitations.Answer(invitation_id, data["token"], guard.principal(), block=block)
+    return asdict(action(UnitOfWork(), command))
 
 
 @blp.route("/invitations/<invitation_id>/accept")
@@ -168,7 +174,7 @@ class Block(MethodView):
     @blp.doc(**OPTIONAL_ACCOUNT)
     def post(self, data, invitation_id):
         """Decline and block every later invitation to this address (one click)."""
-        return invitations.decline(invitation_id, data["token"], guard.principal(), block=True)
+        return _answer(invitations.decline, invitation_id, data, block=True)
 
 
 @blp.route("/me/invitations")

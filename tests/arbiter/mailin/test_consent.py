@@ -8,7 +8,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from arbiter.extensions import db
-from arbiter.models import ConsentEvent, Game, Invitation, OutboxMail
+from arbiter.mailin.process import process
+from arbiter.models import ConsentEvent, Game, InboundMail, Invitation, OutboxMail
 from tests.arbiter.mailin.support import (
     answers,
     deliver,
@@ -89,6 +90,28 @@ def test_a_reply_accept_accepts_once_and_starts_the_game(app, client):
             db.session.scalars(sa.select(ConsentEvent.kind).where(ConsentEvent.email == BOB))
         )
     assert kinds.count("accepted") == 1
+
+
+def test_a_reply_accept_processed_again_is_its_own_first_answer(app, client):
+    """Given Bob's reply "accept" whose processing is run again (a worker that died
+    after the commit, before recording the outcome), the second run finds the answer
+    kept under the mail's Message-ID: "ok", not refused by its own first answer, and
+    the invitation is accepted once."""
+    game_id, mail = _invited(client, app)
+    to = mail.headers["Reply-To"]
+    outcome, code = deliver(app, reply(to, "accept", BOB), to, BOB)
+    assert code == "answered"
+    with app.app_context():
+        row = db.session.get(InboundMail, outcome.inbound_id)
+        row.status, row.claimed_at = "pending", None
+        db.session.commit()
+        assert process(outcome.inbound_id) == "answered"
+        assert db.session.get(InboundMail, outcome.inbound_id).detail == "'accept': ok"
+        kinds = list(
+            db.session.scalars(sa.select(ConsentEvent.kind).where(ConsentEvent.email == BOB))
+        )
+    assert kinds.count("accepted") == 1
+    assert _invitation(app, game_id).status == "accepted"
 
 
 def test_a_reply_decline_declines_and_gets_no_answer(app, client):
