@@ -59,7 +59,7 @@ check: lint
 ## with full-length outages and 10 games each.
 soak: install
 	ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-10000} $(BIN)/python -m pytest tests/engines -q -k "playout or contract" $(PYTEST_ARGS)
-	ARBITER_API_PLAYOUTS=$${ARBITER_API_PLAYOUTS:-1000} $(BIN)/python -m pytest tests/arbiter/test_secrets.py -q $(PYTEST_ARGS)
+	ARBITER_API_PLAYOUTS=$${ARBITER_API_PLAYOUTS:-1000} $(BIN)/python -m pytest tests/arbiter/operating/test_secrets.py -q $(PYTEST_ARGS)
 	ARBITER_FAULT_PROFILE=soak $(BIN)/python -m pytest tests/e2e/test_faults.py -q -s $(PYTEST_ARGS)
 	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/contract/test_schemathesis.py -q -s $(PYTEST_ARGS)
 	$(BIN)/python -m pytest tests/tournaments -q -s -m soak $(PYTEST_ARGS)

@@ -11,7 +11,7 @@ that code (tests, ``create_app(overrides)``) may replace, and that ``ARBITER_OVE
 (a JSON object of names and values, for tests and experiments) may replace in a process
 started from a shell. ``docs/operating/configuration.md`` is written from these fields
 (:func:`reference`; ``arbiter settings-reference`` rewrites it, and
-``tests/arbiter/test_configuration_docs.py`` fails when they disagree).
+``tests/arbiter/operating/test_configuration_docs.py`` fails when they disagree).
 
 Contexts read the settings of the running app with :func:`current`, without Flask: the
 app factory binds each app's settings to its app contexts (:func:`push` / :func:`pop`).

@@ -31,8 +31,8 @@ os.environ.setdefault("OPEN_CREATION", "1")
 os.environ.update(environment({"RATELIMIT_ENABLED": 0, **overrides_of(os.environ)}))
 """Tests create games without tokens and are not rate limited unless they say
 otherwise (the servers they start inherit this: ``RATELIMIT_ENABLED`` through
-``ARBITER_OVERRIDES``); ``tests/arbiter/test_accounts.py`` checks closed creation,
-``tests/arbiter/test_limits.py`` the limits."""
+``ARBITER_OVERRIDES``); ``tests/arbiter/accounts/test_accounts.py`` checks closed creation,
+``tests/arbiter/resources/test_limits.py`` the limits."""
 
 
 def _per_worker_redis() -> None:

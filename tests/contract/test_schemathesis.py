@@ -30,7 +30,7 @@ from tests.smtp_server import BreakableSmtp
 HERE = Path(__file__).parent
 NEVER_ENDS = ["/v1/games/{game_id}/stream"]
 """Operations whose answer never ends (Server-Sent Events: a request/response fuzzer
-would wait forever on a real game); their own tests are tests/arbiter/test_streams.py and
+would wait forever on a real game); their own tests are tests/arbiter/streams/test_streams.py and
 test_stream_hub.py."""
 EXAMPLES = os.environ.get("ARBITER_FUZZ_EXAMPLES", "15")
 SEED = os.environ.get("ARBITER_FUZZ_SEED", "16")

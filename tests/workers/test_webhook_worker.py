@@ -11,7 +11,7 @@ import pytest
 from standardwebhooks import Webhook as Verifier
 
 from arbiter import queue
-from tests.arbiter.test_webhooks import LOOPBACK, deliveries, register, two_players
+from tests.arbiter.hooks.test_webhooks import LOOPBACK, deliveries, register, two_players
 from tests.conftest import REDIS_URL, make_app, need
 from tests.helpers import auth
 from tests.webhook_receiver import ReceiverServer

@@ -74,7 +74,7 @@ def test_a_second_answer_in_the_same_round_is_refused():
     state = ENGINE.play(state, 0, dice(2, 5, "A2"))
     err = refused(state, 0, dice(5, 2, "A5"), ALREADY_ANSWERED_CODE)
     assert isinstance(err, AlreadyAnswered)
-    assert err.reason == "already-answered"  # 409: tests/arbiter/test_problems.py
+    assert err.reason == "already-answered"  # 409: tests/arbiter/resources/test_problems.py
     assert "already answered" in err.detail
     assert ENGINE.to_act(state) == [1]
 
