@@ -32,19 +32,12 @@ address) come from the body.
 from __future__ import annotations
 
 import logging
-import math
-import time
-from collections.abc import Callable
-from datetime import datetime, timedelta
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from limits import parse_many
 
-from arbiter.errors import TooManyRequests
-from arbiter.models.timestamps import utcnow
-from arbiter.quotas import WHAT, rate, window_words
+from arbiter import quotas
 
 log = logging.getLogger(__name__)
 
@@ -72,48 +65,6 @@ def check(name: str, *key: str) -> None:
     :raises TooManyRequests: 429 ``rate-limited`` with ``retry_after`` when over.
     """
     limiter: Limiter = current_app.extensions["arbiter_limiter"]
-    spec = rate(name)
-    if not limiter.enabled or not spec:
-        return
-    scope = (current_app.config.get("RATELIMIT_KEY_PREFIX") or "arbiter", name, *key)
-    for item in parse_many(spec):
-        try:
-            allowed = limiter.limiter.hit(item, *scope)
-        except Exception:  # noqa: BLE001 - storage down: serve, and say so in the log
-            log.warning("rate limit storage unreachable; %s not counted", name, exc_info=True)
-            return
-        if not allowed:
-            reset, _ = limiter.limiter.get_window_stats(item, *scope)
-            wait = max(1, math.ceil(reset - time.time()))
-            raise TooManyRequests(
-                f"Too many {WHAT.get(name, name)}: at most {item.amount} "
-                f"per {window_words(item)}; try again in {wait} s.",
-                retry_after=wait,
-            )
-
-
-def check_recorded(name: str, count: Callable[[datetime], tuple[int, datetime | None]]) -> None:
-    """Check limit ``name`` against what the database recorded: for each of its
-    windows, ``count(since)`` returns how many rows were recorded after ``since`` and
-    the oldest of them (a sliding window). The caller records the new row in the same
-    transaction, after this (on SQLite the transaction holds the write lock; on
-    PostgreSQL the caller serialises with a lock of its own).
-
-    :raises TooManyRequests: 429 ``rate-limited``, ``Retry-After`` when the oldest
-        counted row leaves the window.
-    """
-    limiter: Limiter = current_app.extensions["arbiter_limiter"]
-    spec = rate(name)
-    if not limiter.enabled or not spec:
-        return
-    now = utcnow()
-    for item in parse_many(spec):
-        window = timedelta(seconds=item.get_expiry())
-        used, oldest = count(now - window)
-        if used >= item.amount:
-            wait = max(1, math.ceil(((oldest or now) + window - now).total_seconds()))
-            raise TooManyRequests(
-                f"Too many {WHAT.get(name, name)}: at most {item.amount} "
-                f"per {window_words(item)}; try again in {wait} s.",
-                retry_after=wait,
-            )
+    if limiter.enabled:
+        prefix = current_app.config.get("RATELIMIT_KEY_PREFIX") or "arbiter"
+        quotas.hit(limiter.limiter, prefix, name, *key)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from limits import parse_many
 from limits.storage import storage_from_string
-from limits.strategies import FixedWindowRateLimiter
+from limits.strategies import FixedWindowRateLimiter, RateLimiter
 
 from arbiter import settings
 from arbiter.errors import TooManyRequests
@@ -92,15 +92,27 @@ def check(name: str, *key: str) -> None:
     spec = rate(name)
     if not settings.current().limits.ratelimit_enabled or not spec:
         return
-    counter = _counter()
+    hit(_counter(), "arbiter", name, *key)
+
+
+def hit(counter: RateLimiter, prefix: str, name: str, *key: str) -> None:
+    """Count one hit of limit ``name`` (its ``RATELIMIT_<NAME>`` string) for ``key`` on
+    ``counter`` (a ``limits`` strategy), under ``prefix``; a storage that cannot be
+    reached is logged and the hit not counted.
+
+    :raises TooManyRequests: ``rate-limited`` with ``retry_after`` when over.
+    """
+    spec = rate(name)
+    if not spec:
+        return
     for item in parse_many(spec):
         try:
-            allowed = counter.hit(item, "arbiter", name, *key)
+            allowed = counter.hit(item, prefix, name, *key)
         except Exception:  # noqa: BLE001 - storage down: serve, and say so in the log
             log.warning("rate limit storage unreachable; %s not counted", name, exc_info=True)
             return
         if not allowed:
-            reset, _ = counter.get_window_stats(item, "arbiter", name, *key)
+            reset, _ = counter.get_window_stats(item, prefix, name, *key)
             wait = max(1, math.ceil(reset - time.time()))
             raise TooManyRequests(
                 f"Too many {WHAT.get(name, name)}: at most {item.amount} "

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request
 
-from arbiter import idempotency, limits, settings
+from arbiter import idempotency, limits, quotas, settings
 from arbiter.accounts import identity
 from arbiter.errors import Unauthorized
 from arbiter.extensions import db
@@ -89,7 +89,7 @@ def needs(
         manual.setdefault("responses", {}).setdefault(
             429,
             {
-                "description": f"too many {limits.WHAT[name]} (rate-limited, limit "
+                "description": f"too many {quotas.WHAT[name]} (rate-limited, limit "
                 f"RATELIMIT_{name.upper()}); retry after Retry-After seconds"
             },
         )
