@@ -133,7 +133,7 @@ def normalise(url: str) -> str:
     if port == 0:
         raise _bad("A web hook URL's port must be 1 to 65535.")
     scheme = parts.scheme.lower()
-    if scheme not in DEFAULT_PORTS or not parts.hostname:
+    if scheme not in DEFAULT_PORTS or not (parts.hostname or "").rstrip("."):
         schemes = "https:// or http://" if settings.current().hooks.allow_http else "https://"
         raise _bad(f"A web hook URL must be an absolute {schemes} address with a host name.")
     if scheme == "http" and not settings.current().hooks.allow_http:

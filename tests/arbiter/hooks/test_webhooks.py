@@ -121,6 +121,8 @@ def test_a_hook_is_made_listed_and_deleted_and_its_secret_shown_once(sqlite_url)
         ({"url": "http://127.0.0.1:9/", "events": []}, "invalid-request"),
         ({"url": "ftp://example.org/x", "events": ["turn"]}, "webhook-url-invalid"),
         ({"url": "not-a-url", "events": ["turn"]}, "webhook-url-invalid"),
+        ({"url": "https://.../", "events": ["turn"]}, "webhook-url-invalid"),  # no host left
+        ({"url": "https://./x", "events": ["turn"]}, "webhook-url-invalid"),
         ({"url": "not a url", "events": ["turn"]}, "invalid-request"),
         ({"url": "http://user:pw@127.0.0.1:9/", "events": ["turn"]}, "webhook-url-invalid"),
         ({"url": "http://127.0.0.1:99999/", "events": ["turn"]}, "webhook-url-invalid"),
