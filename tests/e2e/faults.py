@@ -93,14 +93,20 @@ class Stack:
         while self.watching:
             time.sleep(0.5)
             for name, proc in list(self.procs.items()):
-                if name not in self.killed and proc.poll() is not None and self.watching:
+                if (
+                    name not in self.killed
+                    and proc.poll() is not None
+                    and self.procs.get(name) is proc  # not one replaced by start() meanwhile
+                    and self.watching
+                ):
                     self.crashes.append((name, time.time(), proc.returncode))
                     time.sleep(1.0)
                     self.start(name)
 
     def start(self, name: str) -> None:
-        """Start process ``name`` (its log appended to ``logs/<name>.log``)."""
-        self.killed.discard(name)
+        """Start process ``name`` (its log appended to ``logs/<name>.log``); a process
+        :meth:`kill` stopped counts as killed until its successor runs, so that the
+        supervisor never takes the killed one for a crash."""
         self.logs.mkdir(parents=True, exist_ok=True)
         out = open(self.logs / f"{name}.log", "a")
         self.starts[name] += 1
@@ -111,6 +117,7 @@ class Stack:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        self.killed.discard(name)
 
     def kill(self, name: str) -> None:
         """SIGKILL process ``name`` and its children (a prefork worker's pool: each
