@@ -45,7 +45,7 @@ docs: install
 
 ## Install, lint, and run every test (integration tests skip without ARBITER_TEST_* URLs).
 test: lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not soak" --durations=20 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not soak" --durations=60 $(PYTEST_ARGS)
 
 ## The fast tier while you work: lint, then engines, service and API tests on SQLite
 ## (no whole stacks, real workers or fuzzing; fewer random playouts): under two minutes.
@@ -56,16 +56,22 @@ check: lint
 
 ## The long random playouts: thousands of games per engine, then games played through the
 ## API checking every response and mail for another seat's secrets, then the fault tests
-## with full-length outages and 10 games each.
+## with full-length outages and 10 games each (all six; make test runs two), then the
+## whole-stack tests make test leaves out to stay under fifteen minutes (the other backend
+## of a stack, every engine in the browser, the bots' strength).
 soak: install
 	ARBITER_PLAYOUTS=$${ARBITER_PLAYOUTS:-10000} $(BIN)/python -m pytest tests/engines -q -k "playout or contract" $(PYTEST_ARGS)
 	ARBITER_API_PLAYOUTS=$${ARBITER_API_PLAYOUTS:-1000} $(BIN)/python -m pytest tests/arbiter/operating/test_secrets.py -q $(PYTEST_ARGS)
 	ARBITER_FAULT_PROFILE=soak $(BIN)/python -m pytest tests/e2e/test_faults.py -q -s $(PYTEST_ARGS)
 	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-300} $(BIN)/python -m pytest tests/contract/test_schemathesis.py -q -s $(PYTEST_ARGS)
 	$(BIN)/python -m pytest tests/tournaments -q -s -m soak $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/arbiter/bots -q -m soak $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/e2e -q -m soak --ignore=tests/e2e/test_faults.py $(PYTEST_ARGS)
 
-## Benchmarks: print figures (not tests).
+## Benchmarks: print figures (not tests). The bench extra brings gunicorn (the bare stack of
+## ../shared/bench/side_by_side.sh) and py-spy.
 bench: install
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run_all.py
 
 ## Regenerate openapi.yaml from the code.

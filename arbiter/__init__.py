@@ -128,6 +128,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, role: str = "worker
         },
     )
     register_blueprints(api)
+    api.finish_spec()
     install_timing(app)
     problems.register(app)
     unavailable.register(app)

@@ -16,6 +16,7 @@ import engines
 from arbiter import create_app, health, settings
 from arbiter.accounts.accounts import normal_address
 from arbiter.extensions import db
+from arbiter.mail import mail as outbox
 from arbiter.mailin.receive import receive
 from arbiter.mailin.smtp import serve
 from arbiter.models import OutboxMail
@@ -219,7 +220,11 @@ def outbox_cmd(address) -> None:
             sys.exit(1)
         reply_to = (mail.headers or {}).get("Reply-To")
         head = f"Subject: {mail.subject}" + (f"\nReply-To: {reply_to}" if reply_to else "")
-        click.echo(f"{head}\n\n{mail.body}")
+        try:
+            text = outbox.final_body(mail)  # as it is (or would be) sent
+        except outbox.Suppressed as why:
+            text = f"(not sent: {why})"
+        click.echo(f"{head}\n\n{text}")
 
 
 @main.command("db-upgrade")

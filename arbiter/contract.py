@@ -34,6 +34,7 @@ from http import HTTPStatus
 from flask_smorest import Api
 
 from arbiter.problem import ProblemSchema
+from arbiter.text import printable, printable_pattern
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
@@ -175,12 +176,7 @@ def _forbid_nul(parameter: dict) -> None:
 
 def text_rules(converter, field, **kwargs) -> dict:
     """apispec attribute function: the pattern of fields validated by
-    ``arbiter.resources.text.printable``."""
-    # arbiter.resources' package imports its routes, which import arbiter.extensions,
-    # which imports this module (the Api object): a cycle until that object moves out of
-    # arbiter.extensions (issue 21)
-    from arbiter.resources.text import printable, printable_pattern  # noqa: PLC0415 - TODO
-
+    ``arbiter.text.printable``."""
     validators = getattr(field, "validators", [])
     return {"pattern": printable_pattern()} if printable in validators else {}
 
@@ -210,13 +206,14 @@ def complete(api: Api) -> None:
 class ArbiterApi(Api):
     """flask-smorest's ``Api`` whose error answers are problem details: no
     flask-smorest ``Error`` schema, no ``default`` answer, and :func:`complete` run on
-    the spec after every blueprint is registered."""
+    the spec once every blueprint is registered (:meth:`finish_spec`)."""
 
     ERROR_SCHEMA = ProblemSchema
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def register_blueprint(self, blp, *, parameters=None, **options):
-        """Register ``blp`` (as flask-smorest does), then complete the spec.
+        """Register ``blp`` (as flask-smorest does, its documentation only while the
+        process's first spec is built: :meth:`finish_spec`).
 
         :raises TypeError: ``blp`` is not an ``arbiter.resources.blueprint.Blueprint``
             (whose parser answers every unreadable body with 400 problem+json).
@@ -231,5 +228,37 @@ class ArbiterApi(Api):
                 f"blueprint {blp.name!r}: build REST resources on "
                 "arbiter.resources.blueprint.Blueprint, not flask_smorest's"
             )
-        super().register_blueprint(blp, parameters=parameters, **options)
-        complete(self)
+        if ArbiterApi.built is None:
+            converter = self.ma_plugin.converter
+            if text_rules not in getattr(converter, "attribute_functions", []):
+                converter.add_attribute_function(text_rules)  # before its schemas are read
+            super().register_blueprint(blp, parameters=parameters, **options)
+            return
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)  # its documentation is built
+
+    built: dict | None = None
+    """The spec as this process's first app built it (:meth:`finish_spec`)."""
+
+    def finish_spec(self) -> None:
+        """Complete the spec once every blueprint is registered (:func:`complete`); the
+        spec is the code's, the same for every app of a process, so a later app takes
+        the first one's instead of building it again (most of an app's making: tests
+        make one per test)."""
+        if ArbiterApi.built is None:
+            complete(self)
+            ArbiterApi.built = self.spec.to_dict()
+        else:
+            self.spec = BuiltSpec(ArbiterApi.built)
+
+
+class BuiltSpec:
+    """A spec already built, as :class:`apispec.APISpec` gives it out."""
+
+    def __init__(self, built: dict) -> None:
+        self.built = built
+
+    def to_dict(self) -> dict:
+        """Return a copy of the spec's dict (callers may change it)."""
+        return copy.deepcopy(self.built)

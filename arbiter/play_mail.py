@@ -45,6 +45,7 @@ class Sink:
 
         parts = urlparse(url)
         self.messages: list[EmailMessage] = []
+        self.raw: list[bytes] = []  # each message's bytes as they came over SMTP
         self.arrived: list[float] = []  # time.monotonic() of each message's arrival
         self.lock = threading.Lock()
         self.controller = Controller(
@@ -53,9 +54,11 @@ class Sink:
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd API
         """Keep the message."""
-        msg = message_from_bytes(envelope.original_content or envelope.content, policy=default)
+        raw = envelope.original_content or envelope.content
+        msg = message_from_bytes(raw, policy=default)
         with self.lock:
             self.messages.append(msg)
+            self.raw.append(raw)
             self.arrived.append(time.monotonic())
         return "250 Message accepted for delivery"
 
@@ -97,12 +100,12 @@ def body_of(msg: EmailMessage) -> str:
 
 def is_turn_mail(msg: EmailMessage) -> bool:
     """True for a "your turn" mail (not an answer in its thread)."""
-    return str(msg["Subject"]).startswith("[Arbiter] Your turn")
+    return str(msg["Subject"]).lstrip().startswith("[Arbiter] Your turn")
 
 
 def is_invitation(msg: EmailMessage) -> bool:
     """True for an invitation mail (its one mail to an address that has not agreed)."""
-    return str(msg["Subject"]).startswith("[Arbiter] An invitation to play")
+    return str(msg["Subject"]).lstrip().startswith("[Arbiter] An invitation to play")
 
 
 def listed_moves(text: str) -> tuple[list[str], bool]:
@@ -145,7 +148,11 @@ class MailPlayer:
         self.moves = 0
 
     def send(self, address: str, to_mail: EmailMessage, body: str) -> str:
-        """Reply to ``to_mail`` from ``address`` with ``body``; return the Message-ID."""
+        """Reply to ``to_mail`` from ``address`` with ``body`` as people write it: a
+        greeting before it, thanks and a signature after it (the arbiter reads the
+        command on its own line and ignores the rest); return the Message-ID."""
+        name = address.split("@", 1)[0].split(".", 1)[0].capitalize()
+        body = f"Hi Arbiter,\n\n{body}\n\nThanks,\n{name}\n-- \n{name}\nSent from my phone"
         msg = self.reply(address, to_mail, body)
         with smtplib.SMTP(*self.mailin, timeout=30) as smtp:
             smtp.send_message(msg, from_addr=address, to_addrs=[str(to_mail["Reply-To"])])
@@ -195,7 +202,7 @@ class MailPlayer:
             self.handled.add(msg["Message-ID"])
             address = str(msg["To"])
             if is_invitation(msg):
-                self.send(address, msg, "accept")
+                self.send(address, msg, "Yes, count me in!")
                 self.echo(f"  accepted the invitation of {address} by mail")
                 acted = True
                 continue

@@ -66,6 +66,7 @@ PROBLEMS: dict[type[Exception] | tuple[type[Exception], str], Kind] = {
     (ArbiterError, "malformed-json"): Kind(400, "Malformed request"),
     (ArbiterError, "unsupported-media-type"): Kind(415, "Unsupported media type"),
     (ArbiterError, "invalid-request"): Kind(422, "Invalid request"),
+    (Unprocessable, "bad-bot"): Kind(422, "Invalid bot"),  # a seat's, autopilot's, filler's
     # the engines' errors: 422, but a move that may be fine at another moment is a 409
     EngineError: Kind(422, "Not allowed"),
     IllegalMove: Kind(422, "Move not allowed"),

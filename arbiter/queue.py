@@ -21,10 +21,12 @@ RESOLVE_CHANCE = "workers.tasks.resolve_chance"
 SEND_MAIL = "workers.tasks.send_mail"
 PROCESS_INBOUND = "workers.tasks.process_inbound"
 ADVANCE_TOURNAMENT = "workers.tasks.advance_tournament"
+PLAY_BOT = "workers.tasks.play_bot"
 
 ROUTES = {
     "workers.tasks.resolve_chance": {"queue": "chance"},
     "workers.tasks.sweep_chance": {"queue": "chance"},
+    "workers.tasks.play_bot": {"queue": "chance"},
     "workers.tasks.sweep_clock": {"queue": "clock"},
     "workers.tasks.send_mail": {"queue": "mail"},
     "workers.tasks.sweep_outbox": {"queue": "mail"},

@@ -442,6 +442,12 @@ class Clock:
         "it are extended by its length.",
         "CLOCK_OUTAGE_SECONDS",
     )
+    agreement_hours: float = setting(
+        48.0,
+        "How long a player's request to undo a move or abort a game waits for the others' "
+        "answers before it lapses.",
+        "AGREEMENT_HOURS",
+    )
 
 
 @dataclass(frozen=True)
@@ -513,6 +519,11 @@ class Limits:
         "The most live personal tokens an account may hold; one more is 409 `too-many-tokens`.",
         "TOKENS_PER_ACCOUNT",
     )
+    bots_per_account: int = setting(
+        10,
+        "The most bot accounts one person may hold; one more is 409 `too-many-bots`.",
+        "BOTS_PER_ACCOUNT",
+    )
 
 
 @dataclass(frozen=True)
@@ -565,6 +576,28 @@ class Connections:
     body_drain_seconds: float = setting(2.0, "... for at most this long.", "BODY_DRAIN_SECONDS")
 
 
+@dataclass(frozen=True)
+class Talk:
+    """Messages and notes at the table (docs/guides/messages.md)."""
+
+    message_chars: int = setting(
+        1000,
+        "The longest message a player or spectator may post (characters).",
+        "TALK_MESSAGE_CHARS",
+    )
+    note_chars: int = setting(
+        4000, "The longest private note a seat may keep (characters).", "TALK_NOTE_CHARS"
+    )
+    messages_per_minute: int = setting(
+        6,
+        "How many messages one author may post in one game within a minute (notes do not count).",
+        "TALK_MESSAGES_PER_MINUTE",
+    )
+    mailed_lines: int = setting(
+        30, "At most this many messages are quoted in one turn mail or digest.", "TALK_MAILED_LINES"
+    )
+
+
 GROUPS: dict[str, type] = {
     "service": Service,
     "database": Database,
@@ -573,6 +606,7 @@ GROUPS: dict[str, type] = {
     "streams": Streams,
     "clock": Clock,
     "limits": Limits,
+    "talk": Talk,
     "connections": Connections,
 }
 """The groups of :class:`Settings`, by attribute, in the order of the docs."""
@@ -589,6 +623,7 @@ class Settings:
     streams: Streams = field(default_factory=Streams)
     clock: Clock = field(default_factory=Clock)
     limits: Limits = field(default_factory=Limits)
+    talk: Talk = field(default_factory=Talk)
     connections: Connections = field(default_factory=Connections)
 
     @classmethod
@@ -824,18 +859,20 @@ def instance_secret_key(instance_path: str) -> str:
     key = secrets.token_urlsafe(32)
     with os.fdopen(fd, "w") as out:
         out.write(key)
+    log.warning(
+        "SECRET_KEY is not set: made a key and kept it in %s; set SECRET_KEY in "
+        "production (every machine of a deployment needs the same one)",
+        path,
+    )
     return key
 
 
 def secret_key(env: Mapping[str, str], instance_path: str) -> str:
-    """Return ``SECRET_KEY`` from ``env``, or the instance folder's key (logged)."""
+    """Return ``SECRET_KEY`` from ``env``, or the instance folder's key (made, and
+    logged once, by the first process that needs it; ``arbiter doctor`` warns while
+    ``SECRET_KEY`` is unset)."""
     if env.get("SECRET_KEY"):
         return env["SECRET_KEY"]
-    log.warning(
-        "SECRET_KEY is not set: using the key kept in %s; set SECRET_KEY in "
-        "production (every machine of a deployment needs the same one)",
-        Path(instance_path) / SECRET_KEY_FILE,
-    )
     return instance_secret_key(instance_path)
 
 

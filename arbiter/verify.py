@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import engines
 from arbiter import fairness
+from arbiter.games.agreements import aborted_result
+from arbiter.games.events import undone_seqs
 from arbiter.games.transition import rank_resigned_last, resignation_result
 from engines.base import Chance, Engine, EngineError, Input, Over, apply, shown
 
@@ -58,12 +60,21 @@ def _check(record: dict, verdict: Verdict) -> None:
     players = len(record["players"])
     state = engine.setup(players, engine.load_options(players, record["options"]))
     resigned: set[int] = set()
+    held: set[int] = set()  # seats the autopilot held (the result lists them)
     result = None
+    undone = undone_seqs(record["events"])
+    inputs: list[dict] = []  # the moves and outcomes not yet taken back, in order
     for expected_seq, event in enumerate(record["events"], start=1):
         if event["seq"] != expected_seq:
             raise Mismatch(f"event {expected_seq} is missing (found seq {event['seq']})")
         kind, payload = event["kind"], event["payload"]
-        if kind == "chance":
+        if kind in ("move", "chance"):
+            inputs.append(event)
+        if kind == "moves-undone":
+            _check_undone(record["events"], inputs, event)
+        elif kind == "move" and event["seq"] in undone:
+            verdict.moves += 1  # taken back by agreement: not part of the fold
+        elif kind == "chance":
             prompt = engine.prompt(state)
             if not isinstance(prompt, Chance):
                 raise Mismatch(
@@ -89,9 +100,32 @@ def _check(record: dict, verdict: Verdict) -> None:
             verdict.moves += 1
         elif kind == "resigned":
             resigned.add(event["seat"])
+        elif kind == "autopilot-on":
+            held.add(event["seat"])
         elif kind == "game-over":
             result = payload["result"]
-    _check_result(engine, state, players, resigned, result, record.get("result"))
+    if (result or {}).get("reason") == "aborted":
+        _check_aborted(record["events"], players, resigned)
+    _check_result(engine, state, players, resigned, result, record.get("result"), held)
+
+
+def _check_aborted(events: list, players: int, resigned: set[int]) -> None:
+    """Check that every player still in the game agreed to end it aborted.
+
+    :raises Mismatch: no abort was proposed, or a player did not accept it.
+    """
+    proposed = [e for e in events if e["kind"] == "abort-proposed"]
+    if not proposed:
+        raise Mismatch("the game ended aborted, but nobody proposed to abort it")
+    last = proposed[-1]
+    accepted = {
+        e["seat"]
+        for e in events
+        if e["kind"] == "abort-accepted" and e["payload"].get("request") == last["seq"]
+    }
+    missing = set(range(players)) - resigned - {last["seat"]} - accepted
+    if missing:
+        raise Mismatch(f"the game ended aborted without the agreement of seats {sorted(missing)}")
 
 
 def _check_outcome_text(engine: Engine, spec, outcome, event: dict) -> None:
@@ -156,14 +190,39 @@ def _check_seed_revealed(events: list, seed: str) -> None:
             )
 
 
-def _check_result(engine, state, players, resigned, logged, summary) -> None:
+def _check_undone(events: list, inputs: list[dict], marker: dict) -> None:
+    """Check an agreed undo (issue 24, item 3): its marker takes back exactly the last
+    input not yet taken back, a move of the seat that asked, named by its request.
+
+    :raises Mismatch: the marker takes back anything else (a roll, another seat's
+        move, a move that was not the last one).
+    """
+    where = f"seq {marker['seq']}"
+    seqs = marker["payload"].get("seqs")
+    last = inputs[-1] if inputs else None
+    if last is None or seqs != [last["seq"]] or last["kind"] != "move":
+        raise Mismatch(f"{where}: an undo may take back only the last move, not {seqs}")
+    number = marker["payload"].get("request")
+    asked = events[number - 1] if isinstance(number, int) and 0 < number <= len(events) else {}
+    if asked.get("kind") != "undo-requested" or asked.get("seat") != last["seat"]:
+        raise Mismatch(f"{where}: the undone move was not asked back by its own player")
+    if asked.get("payload", {}).get("move_seq") != last["seq"]:
+        raise Mismatch(f"{where}: the undo request named another move")
+    inputs.pop()
+
+
+def _check_result(engine, state, players, resigned, logged, summary, held=()) -> None:
     if logged is None:
         raise Mismatch("the record has no game-over event")
     prompt = engine.prompt(state)
-    if isinstance(prompt, Over):
+    if logged.get("reason") == "aborted":
+        expected = aborted_result(players)
+    elif isinstance(prompt, Over):
         expected = rank_resigned_last(dict(prompt.result), resigned)
     else:
         expected = resignation_result(players, resigned)
+    if held:
+        expected = {**expected, "autopilot": sorted(held)}
     if _plain(expected) != _plain(logged):
         raise Mismatch(f"the replay ends with {expected}, the log says {logged}")
     if summary is not None and _plain(summary) != _plain(logged):

@@ -50,6 +50,16 @@ engine that plays them, which folds the game's log and takes its next inputs.
   view, pictures, words, the brief, error sentences, the notation) is today's code for
   every version, and so must read the states of older versions; a version overrides it
   only where its rules differ (its notation help lists only its moves).
+
+Determinization, for the search bots (``arbiter/bots``). A bot sees what its seat sees:
+the view and its legal moves. To search, it needs full states that the view could come
+from, and only the engine knows what a view hides. So an engine says what a seat cannot
+place (:meth:`Engine.unseen`: pools of items, for Dark Horse the cards outside its own
+hand and goals) and rebuilds a state from the view and one order of each pool
+(:meth:`Engine.complete`); the bot shuffles the pools with its own generator, so the
+engine still draws nothing. ``complete`` reads only the view and the orders given, and
+``view(complete(view, seat, dealt), seat) == view`` (``tests/engines/test_determinize.py``).
+An engine whose views hide nothing rebuilds the state from the view alone.
 """
 
 from __future__ import annotations
@@ -214,7 +224,9 @@ class Engine:
     - ``min_players`` / ``max_players``;
     - ``options_schema``: a marshmallow ``Schema`` class for the game options;
     - ``notation``: a short help text describing the move notation, for the API and
-      mails.
+      mails;
+    - ``how_to_win``: one sentence that reminds a player how the game is won (from the
+      rulebook), for the turn mails and the pages.
     """
 
     id: str = ""
@@ -224,6 +236,8 @@ class Engine:
     max_players: int = 1
     options_schema: type[Schema] = Schema
     notation: str = ""
+    how_to_win: str = ""
+    """One or two sentences a new player reads first: how the game is won (pages, mails)."""
 
     # -- rule versions -------------------------------------------------------
     older_versions: tuple[type[Engine], ...] = ()
@@ -321,13 +335,18 @@ class Engine:
         """Return the move in the engine's notation (``parse`` reads it back)."""
         raise NotImplementedError
 
+    def move_words(self, move: JSON, past: bool = True) -> str:
+        """Return ``move`` as a person says it: with ``past``, a phrase that follows a
+        player's name in a log (``played Ladybug ±1 forward``), else what a button
+        offers (``play Ladybug ±1 forward``). Default: the notation."""
+        return self.describe(move)
+
     def brief(self, state: dict, seat: int) -> str:
         """Return a few lines for a "your turn" mail: what ``seat`` must decide now
-        and from what (for Space Worm: the dice left). Defaults to the legal moves."""
-        moves = self.legal_moves(state, seat)
-        shown = ", ".join(self.describe(m) for m in moves[:12])
-        more = f" (and {len(moves) - 12} more)" if len(moves) > 12 else ""
-        return f"Your legal moves: {shown}{more}."
+        and from what (for Space Worm: the dice left), without listing the legal moves
+        (the mail lists them once). Default: how many legal moves there are."""
+        count = len(self.legal_moves(state, seat))
+        return f"Choose one of your {count} legal moves." if count else "Nothing to decide now."
 
     def secrets(self, state: dict, seat: int) -> list[str]:
         """Return the hidden values ``seat`` holds that no other seat may see yet (card
@@ -351,6 +370,22 @@ class Engine:
         board worth drawing (served at ``/v1/games/{id}/board.svg``)."""
         return None
 
+    def board_targets(self, view: dict, move: JSON) -> list[str]:
+        """Return the places of :meth:`board_svg`'s picture that a player clicks, in
+        order, to make ``move`` (each the value of a ``data-place`` attribute there,
+        e.g. ``["die:3", "dir:up"]``); what they leave open is chosen from the moves
+        that remain. Default: none (the move is chosen from the list only)."""
+        return []
+
+    def board_preview(self, view: dict, move: JSON) -> dict | None:
+        """Return what to draw on :meth:`board_svg`'s picture while ``move`` is chosen
+        and not yet confirmed (Worms: the Map Tile at the hex picked, in its turn):
+        ``{"shape": id, "x": .., "y": ..}``, the id of an element of the picture's
+        ``<defs>`` and where its origin goes, in the picture's coordinates. The page
+        then shows it and asks the player to confirm, the moves that differ only after
+        the clicks (a tile's turn) offered as turns of the preview. Default: None."""
+        return None
+
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a ``view`` in words, one sentence a line: the text
         alternative of :meth:`board_svg` for screen readers and text-only clients.
@@ -360,6 +395,55 @@ class Engine:
     def describe_outcome(self, spec: Mapping[str, Any], outcome: JSON) -> str:
         """Return a chance outcome as text for logs and mails."""
         return f"{spec.get('kind', 'chance')}: {outcome}"
+
+    def outcome_words(self, spec: Mapping[str, Any], outcome: JSON) -> str | None:
+        """Return a chance outcome in words for people (pages, mails, the replay), or
+        None to show the log's own text (:meth:`describe_outcome`, which records keep
+        and ``arbiter verify`` checks, so it cannot change within an engine version).
+        ``seat N`` for a seat: the arbiter writes names. Default: None."""
+        return None
+
+    def result_words(self, result: Mapping[str, Any]) -> list[str]:
+        """Return how a final ``result`` was made, in words, one sentence a line: why
+        the game ended, then each seat's score and where its points came from (``seat
+        N`` for a seat: the arbiter writes names). Default: the result's ``text``, or
+        its ``reason`` as words."""
+        text = result.get("text") or str(result.get("reason") or "").replace("-", " ")
+        return [text[:1].upper() + text[1:]] if text else []
+
+    def revealed_words(self, state: dict) -> list[str]:
+        """Return, for a game that is over, what was hidden while it ran and is public
+        now (cards left in hands, secret goals), in words, one sentence a line, ``seat
+        N`` for a seat; what :meth:`result_words` already tells need not be repeated.
+        Default: none."""
+        return []
+
+    # -- determinization (the search bots, ``arbiter/bots``) ---------------------
+    def unseen(self, view: dict, seat: int) -> dict[str, list[JSON]]:
+        """Return what ``seat`` cannot see, as pools of items it knows exist but not
+        where they are: ``{pool name: [item, ...]}`` (Dark Horse: the Goal and Move
+        cards outside its own hand and goals and the cards played), read from ``view``
+        (``self.view(state, seat)``) alone. Default: ``{}``, nothing hidden.
+
+        A search bot shuffles each pool itself (the engine draws nothing) and hands the
+        orders to :meth:`complete`. Every order of the pools gives a state consistent
+        with the view, so sampling orders uniformly samples the deals the seat cannot
+        tell apart (a determinization, for information-set Monte Carlo tree search).
+        """
+        return {}
+
+    def complete(self, view: dict, seat: int, dealt: Mapping[str, Sequence[JSON]]) -> dict:
+        """Return a full state that ``seat``'s ``view`` could come from: the public part
+        and the seat's own secrets read from the view, every hidden slot (another
+        seat's hand, a deck's order) filled from ``dealt``, one order of each pool of
+        :meth:`unseen`, dealt in the order the engine documents. It reads nothing but
+        its arguments, so it cannot reveal another seat's secrets; and
+        ``self.view(complete(view, seat, dealt), seat) == view``.
+
+        :raises NotImplementedError: the engine cannot rebuild a state from this view
+            (the bot then plays without search).
+        """
+        raise NotImplementedError
 
     # -- helpers shared by engines ----------------------------------------------
     def to_act(self, state: dict) -> list[int]:

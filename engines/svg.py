@@ -113,12 +113,67 @@ def shape(
 def seat_marker(seat: int, cx: float, cy: float, r: float = 7) -> str:
     """Return a seat's marker: its shape in its colour, with its number inside."""
     return shape(SHAPES[seat % len(SHAPES)], cx, cy, r, SEAT_COLOURS[seat % 6]) + text(
-        cx, cy + r * 0.45, seat, size=r * 1.2, anchor="middle", fill="#ffffff", weight="bold"
+        cx,
+        cy + r * 0.45,
+        seat,
+        size=r * 1.2,
+        anchor="middle",
+        fill="#ffffff",
+        weight="bold",
+        extra=' class="marker"',
     )
 
 
-def seat_name(seat: int | None, you: int | None) -> str:
-    """Return how a picture names a seat: ``seat 2``, or ``you (seat 2)`` for the viewer."""
+NAME_MAX = 12
+"""A longer player's name is cut to this many characters in a picture (``Alexandria Smi…``)."""
+
+
+def seat_name(seat: int | None, you: int | None, names: list | None = None) -> str:
+    """Return how a picture names a seat: its player's name when ``names`` (a view's
+    ``names``, one per seat, set by the page) has it, else ``seat 2``; ``you`` for the
+    viewer (``you (seat 2)`` without names)."""
     if seat is None:
         return "nobody"
+    if names and 0 <= seat < len(names) and names[seat]:
+        name = str(names[seat])
+        name = name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+        return "you" if seat == you else name
     return f"you (seat {seat})" if seat == you else f"seat {seat}"
+
+
+def upper_first(words: str) -> str:
+    """Return ``words`` with the first letter upper-case and the rest as written (a
+    name keeps its capitals, unlike ``str.capitalize``)."""
+    return words[:1].upper() + words[1:]
+
+
+CHAR_WIDTH = 0.62
+"""A generous average advance of DejaVu Sans, in ems (its widest common letters are
+about 0.7, its narrowest 0.3): used to wrap a line before it leaves its box."""
+
+
+def wrap(words: str, width: float, size: float) -> list[str]:
+    """Return ``words`` broken into lines that fit ``width`` user units at font
+    ``size`` (by :data:`CHAR_WIDTH`; a single word longer than a line stays whole)."""
+    most = max(1, int(width / (size * CHAR_WIDTH)))
+    lines: list[str] = []
+    for word in words.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def who(view: dict, seat: int | None, you_key: str) -> str:
+    """Return how a picture of ``view`` names ``seat`` (its player's name, or ``you``
+    for the viewer, whose seat is ``view[you_key]``; a replay names everyone)."""
+    you = None if view.get("replay") else view.get(you_key)
+    return seat_name(seat, you, view.get("names"))
+
+
+def sheet_of(view: dict, seat: int, you_key: str) -> str:
+    """Return whose sheet a picture draws: ``your sheet`` or ``sheet of Ann``."""
+    if seat == view.get(you_key) and not view.get("replay"):
+        return "your sheet"
+    return f"sheet of {who(view, seat, you_key)}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from arbiter import queue, settings
-from arbiter.games import chance, clock_sweep, digest, game_start
+from arbiter.games import bot_moves, chance, clock_sweep, digest, game_start
 from arbiter.hooks import webhook_delivery, webhooks
 from arbiter.mail import mail
 from arbiter.mailin import imap, process
@@ -17,6 +17,13 @@ def resolve_chance(game_id: str, version: int) -> int:
     """Roll what game ``game_id`` waits for, if it is still at ``version``; return the
     number of events appended (0 when stale or already done)."""
     return chance.advance_chance(game_id, version)
+
+
+@shared_task(name="workers.tasks.play_bot", acks_late=True)
+def play_bot(game_id: str, version: int) -> int:
+    """Move the bot seat game ``game_id`` waits for, if it is still at ``version``;
+    return the seat moved (-1 when stale or nothing to do)."""
+    return bot_moves.play_bot(game_id, version)
 
 
 @shared_task(name="workers.tasks.send_mail", acks_late=True)
@@ -69,11 +76,15 @@ def sweep_webhooks() -> int:
 
 @shared_task(name="workers.tasks.sweep_chance")
 def sweep_chance() -> int:
-    """Enqueue a roll for every game left waiting for chance; return how many."""
+    """Enqueue a roll for every game left waiting for chance, and a bot's move for every
+    game left waiting for one (a lost task); return how many."""
     stalled = chance.stalled_chances(older_than_seconds=10.0)
     for game_id, version in stalled:
         queue.enqueue(queue.RESOLVE_CHANCE, game_id, version)
-    return len(stalled)
+    bots = bot_moves.stalled_bots(older_than_seconds=10.0)
+    for game_id, version in bots:
+        queue.enqueue(queue.PLAY_BOT, game_id, version)
+    return len(stalled) + len(bots)
 
 
 @shared_task(name="workers.tasks.sweep_clock")

@@ -272,7 +272,7 @@ def sign_in_token(account: Account) -> tuple[ApiToken, str]:
     """Add a personal token with every scope that lasts ``SIGN_IN_TOKEN_SECONDS``
     (not committed); return it and its plain text."""
     expires = utcnow() + timedelta(seconds=settings.current().limits.sign_in_token_seconds)
-    return _new_token(account, "sign-in", list(identity.SCOPES), expires)
+    return new_token_row(account, "sign-in", list(identity.SCOPES), expires)
 
 
 def link_seats(account: Account) -> int:
@@ -295,24 +295,40 @@ def link_seats(account: Account) -> int:
 
 
 def me(account: Account) -> dict:
-    """Return ``{"id", "email", "display_name", "tz", "digest", "created_at"}``."""
+    """Return ``{"id", "email", "display_name", "tz", "digest", "notify",
+    "digest_hour", "created_at", "bot"}`` (``bot``: a bot account's owner id and
+    whether it is public, else None)."""
     return {
         "id": account.id,
         "email": account.email,
         "display_name": account.display_name,
         "tz": account.tz,
         "digest": account.digest,
+        "notify": account.notify or "turn",
+        "digest_hour": account.digest_hour,
         "created_at": iso(account.created_at),
+        "bot": {"owner": account.bot_owner_id, "public": account.bot_public}
+        if account.is_bot
+        else None,
     }
 
 
 def update(uow: UnitOfWork, account: Account, changes: dict) -> Account:
-    """Change ``display_name``, ``tz`` (IANA zone) or ``digest`` (bool) (commits
+    """Change ``display_name``, ``tz`` (IANA zone), ``digest`` (bool), ``notify``
+    (``turn``, ``digest`` or ``none``, for all games: :mod:`arbiter.games.preferences`)
+    or ``digest_hour`` (0-23 in the account's zone, None: as soon as due) (commits
     ``uow``); return the account (:func:`me` shows it). Validation is the caller's
     schema's."""
     for key in ("display_name", "tz", "digest"):
         if key in changes and changes[key] is not None:
             setattr(account, key, changes[key])
+    if changes.get("digest") is not None and "notify" not in changes:
+        account.notify = "digest" if changes["digest"] else "turn"
+    if changes.get("notify") is not None:
+        account.notify, account.digest = changes["notify"], changes["notify"] == "digest"
+        changes = {**changes, "digest": account.digest}
+    if "digest_hour" in changes:
+        account.digest_hour = changes["digest_hour"]
     copied = {key: getattr(account, key) for key in ("display_name", "digest") if key in changes}
     if copied:
         uow.session.execute(
@@ -331,7 +347,19 @@ def delete(uow: UnitOfWork, account: Account) -> None:
     placeholder name ``DELETED_NAME`` (seats no address); the game and tournament logs
     are untouched (a tournament log shows an entry's current name on reading: see
     ``arbiter.tournaments.tournament_log.event_json``). Commits ``uow`` and announces
-    :class:`AccountDeleted` (the streams the account opened are then closed)."""
+    :class:`AccountDeleted` (the streams the account opened are then closed). The
+    bot accounts it owns are deleted with it."""
+    bots = sa.select(Account).where(
+        Account.bot_owner_id == account.id, Account.deleted_at.is_(None)
+    )
+    for bot in uow.session.scalars(bots).all():
+        _erase(uow, bot)
+    _erase(uow, account)
+    uow.commit()
+
+
+def _erase(uow: UnitOfWork, account: Account) -> None:
+    """Erase one account as :func:`delete` says (not committed)."""
     session = uow.session
     now = utcnow()
     webhooks.delete_all(session, account)
@@ -357,13 +385,14 @@ def delete(uow: UnitOfWork, account: Account) -> None:
     account.display_name = DELETED_NAME
     account.deleted_at = now
     uow.announce(AccountDeleted(account.id))
-    uow.commit()
 
 
 # --------------------------------------------------------------------------- tokens
 
 
-def _new_token(account: Account, name: str, scopes: list[str], expires_at) -> tuple[ApiToken, str]:
+def new_token_row(
+    account: Account, name: str, scopes: list[str], expires_at
+) -> tuple[ApiToken, str]:
     """Add a personal token row (not committed); return it and its plain text."""
     plain = identity.TOKEN_PREFIX + secrets.token_urlsafe(32)
     row = ApiToken(
@@ -405,7 +434,7 @@ def create_token(
         )
     _check_token_cap(uow, account)
     expires = utcnow() + timedelta(seconds=expires_in) if expires_in else None
-    row, plain = _new_token(account, name, scopes, expires)
+    row, plain = new_token_row(account, name, scopes, expires)
     uow.commit()
     return TokenMade(row, plain)
 

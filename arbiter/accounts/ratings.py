@@ -1,12 +1,13 @@
 """Ratings per engine with ``openskill``'s Plackett-Luce model, and players' reliability.
 
-A game created with ``rated: true`` (every seat an account, no account twice) updates
-its players' ratings at that engine in the transaction that appends its ``game-over``:
-the engine's ranking (groups of tied seats, best first; resigned seats last) is the
-order given to :meth:`openskill.models.PlackettLuce.rate`, which takes any number of
-players, 2-player games included. A player's first rated game starts from the model's
-default (``mu`` 25, ``sigma`` 25/3). The leaderboard orders by the ordinal
-``mu - 3 sigma`` (a conservative estimate).
+A game created with ``rated: true`` (every seat an account, no account twice, or a
+built-in bot: :mod:`arbiter.accounts.bot_ratings`) updates its players' ratings at that
+engine in the transaction that appends its ``game-over``: the engine's ranking (groups
+of tied seats, best first; resigned seats last) is the order given to
+:meth:`openskill.models.PlackettLuce.rate`, which takes any number of players, 2-player
+games included. A player's first rated game starts from the model's default (``mu`` 25,
+``sigma`` 25/3). The leaderboard orders by the ordinal ``mu - 3 sigma`` (a conservative
+estimate).
 
 Reliability (webDiplomacy's idea): per account, over every game (rated or not), the
 number of timeouts (moves the clock played for a seat: ``move`` events with
@@ -18,6 +19,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
+from arbiter.accounts import bot_ratings
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
 from arbiter.models import Account, Event, Game, Rating, Seat
@@ -29,15 +31,16 @@ MODEL = PlackettLuce()
 
 
 def check_rated(seats: list[Seat]) -> None:
-    """Refuse a rated game whose seats are not all distinct accounts.
+    """Refuse a rated game whose seats are not all distinct accounts or built-in bots
+    (a bot seat is rated as its bot: :func:`bot_game_over`).
 
     :raises Unprocessable: ``unrated-seat``.
     """
-    accounts = [s.account_id for s in seats]
-    if None in accounts or len(set(accounts)) != len(accounts) or len(accounts) < 2:
+    accounts = [s.account_id for s in seats if not s.bot]
+    if None in accounts or len(set(accounts)) != len(accounts) or len(seats) < 2:
         raise Unprocessable(
             "A rated game needs at least two seats, each the email "
-            "address of a different verified account.",
+            "address of a different verified account (or a built-in bot).",
             code="unrated-seat",
         )
 
@@ -54,16 +57,17 @@ def places(ranking: list[list[int]], players: int) -> list[int]:
 
 def game_over(game: Game, result: dict) -> list[Rating]:
     """Return the ratings of ``game``'s players updated by its ``result`` (rows to
-    write in the transaction that ends the game); none for an unrated game.
+    write in the transaction that ends the game); none for an unrated game, nor for
+    one the players aborted by agreement (issue 24).
 
     The rows are read ``FOR UPDATE`` (PostgreSQL) so that two games ending at once for
     one player both count; on SQLite the write lock the game's UPDATE took already
     serialises them.
     """
-    if not game.rated:
+    if not game.rated or result.get("reason") == "aborted":  # aborted by agreement
         return []
     seats = sorted(game.seats, key=lambda s: s.seat)
-    ids = [s.account_id for s in seats]
+    ids = [s.account_id for s in seats if not s.bot]
     found = {
         r.account_id: r
         for r in db.session.scalars(
@@ -72,17 +76,25 @@ def game_over(game: Game, result: dict) -> list[Rating]:
             .with_for_update()
         )
     }
+    bots = bot_ratings.rows_of(game.engine, [s.bot for s in seats if s.bot], MODEL.mu, MODEL.sigma)
     rows = [
-        found.get(i)
-        or Rating(account_id=i, engine=game.engine, games=0, mu=MODEL.mu, sigma=MODEL.sigma)
-        for i in ids
+        bots[bot_ratings.key(s.bot)]
+        if s.bot
+        else found.get(s.account_id)
+        or Rating(
+            account_id=s.account_id, engine=game.engine, games=0, mu=MODEL.mu, sigma=MODEL.sigma
+        )
+        for s in seats
     ]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
     rated = MODEL.rate(teams, ranks=places(result.get("ranking", []), len(seats)))
     now = utcnow()
-    for row, (after,) in zip(rows, rated):
+    mirrored = bot_ratings.mirrored([s.bot for s in seats if s.bot])
+    for seat, row, (after,) in zip(seats, rows, rated):
+        if seat.bot and bot_ratings.key(seat.bot) in mirrored:
+            continue  # a bot against itself: no rating of its own moves
         row.mu, row.sigma, row.games, row.updated_at = after.mu, after.sigma, row.games + 1, now
-    return rows
+    return [r for s, r in zip(seats, rows) if not (s.bot and bot_ratings.key(s.bot) in mirrored)]
 
 
 def shown(row: Rating) -> dict:

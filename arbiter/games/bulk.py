@@ -123,7 +123,7 @@ def stage_games(
         nothing was written. :raises arbiter.games.store.RaceLost: a write failed; the
         session has been rolled back.
     """
-    inviters.check_inviter(account, [p.email for spec in specs for p in spec.players])
+    inviters.check_inviter(account, [p.email for s in specs for p in s.players if p.bot is None])
     prepared = [_prepare(i, spec, account, creator_key) for i, spec in enumerate(specs)]
     staged = []
     try:

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from arbiter.accounts import inviters
 from arbiter.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import access
+from arbiter.games import access, bot_seats
 from arbiter.games.creation import CreateGame, GameCreated, create_game
 from arbiter.games.games import NewPlayer, check_players, engine_for
 from arbiter.models import Campaign, CampaignGame, Game
@@ -23,7 +23,8 @@ def create_campaign(
     """Create a campaign; return it and the organiser's token (shown once).
 
     :raises Unprocessable: ``unknown-engine``, ``no-campaigns`` for an engine without
-        campaigns, ``duplicate-player-name``, ``duplicate-player-email``; :raises
+        campaigns, ``duplicate-player-name``, ``duplicate-player-email``, ``bad-bot``
+        (a player's ``bot``: :func:`arbiter.games.bot_seats.check_bots`); :raises
         engines.base.InvalidOptions: bad player count or options; :raises
         arbiter.errors.Unauthorized: ``sign-in-to-invite``: a player's address is no
         account's (a campaign is made without an account, and only an account may
@@ -33,15 +34,19 @@ def create_campaign(
     if engine.campaign_options([]) is None:
         raise Unprocessable(f"{engine.title} has no campaigns.", code="no-campaigns")
     engine.load_options(len(players), options)
+    players = bot_seats.check_bots(players)
     check_players(players)
-    inviters.check_inviter(None, [p.email for p in players])
+    inviters.check_inviter(None, [p.email for p in players if p.bot is None])
     refuse_carried(engine.campaign_options([]), options)
     token = access.new_token()
     campaign = Campaign(
         id=secrets.token_hex(8),
         engine=engine.id,
         name=name,
-        players=[{"name": p.name, "email": p.email, "tz": p.tz} for p in players],
+        players=[
+            {"name": p.name, "email": p.email, "tz": p.tz, **({"bot": p.bot} if p.bot else {})}
+            for p in players
+        ],
         options=dict(options or {}),
         token_hash=access.token_hash(token),
     )
@@ -152,7 +157,7 @@ def start_next_game(uow: UnitOfWork, command: NextGame) -> GameCreated:
     inherited = carried(campaign, games)
     refuse_carried(inherited, command.options)
     merged = {**campaign.options, **(command.options or {}), **inherited}
-    players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in campaign.players]
+    players = NewPlayer.many(campaign.players)
     number = len(games) + 1
 
     def link(game: Game) -> list[CampaignGame]:

@@ -9,7 +9,9 @@ A game's time control (``games.clock``) is chosen at creation and validated by
 - ``{"type": "none"}`` (the default): no deadlines.
 
 plus ``reminders`` (seconds before a deadline, default 24 h and 1 h), ``timeout_policy``
-(``timeout-move`` or ``forfeit`` after ``forfeit_after`` missed deadlines) and
+(``timeout-move``, ``forfeit`` after ``forfeit_after`` missed deadlines, or
+``autopilot``: a built-in bot, ``autopilot``, takes the absent seat until its player
+returns or, ``autopilot_until: end``, to the end: :mod:`arbiter.games.autopilot`) and
 ``vacation_days`` (a yearly allowance per player).
 
 The clocks themselves (``games.clock_state``) are a fold of the log and the time each
@@ -43,6 +45,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from arbiter.bots import specs
 from arbiter.errors import Unprocessable, field_messages
 from arbiter.games import events
 from arbiter.models import Game
@@ -54,7 +57,10 @@ MAX_SECONDS = 366 * DAY
 """No time control, reminder or extension may exceed a year (in seconds)."""
 DEFAULT_REMINDERS = [DAY, 3600]
 TYPES = ("per-move", "bank", "none")
-POLICIES = ("timeout-move", "forfeit")
+POLICIES = ("timeout-move", "forfeit", "autopilot")
+AUTOPILOT_UNTIL = ("return", "end")
+"""How long the ``autopilot`` policy's bot holds an absent seat: until its player
+returns (moves, or says so), or to the game's end."""
 
 CLOCK_KINDS = tuple(
     cls.kind
@@ -95,6 +101,22 @@ class ClockSchema(Schema):
         validate=validate.Range(min=0, max=366),
         metadata={"description": "vacation days per player per year"},
     )
+    autopilot = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "autopilot policy: the bot that takes an absent seat, "
+            '{"kind": "random" | "mcts", "level": 1-5} (default random, level 1)'
+        },
+    )
+    autopilot_until = fields.String(
+        load_default="return",
+        validate=validate.OneOf(AUTOPILOT_UNTIL),
+        metadata={
+            "description": "autopilot policy: return (the player takes the seat back by "
+            "moving or saying so) or end (the bot plays the seat to the end)"
+        },
+    )
 
     @validates_schema
     def _consistent(self, data: dict, **_: Any) -> None:
@@ -109,12 +131,15 @@ class ClockSchema(Schema):
             raise ValidationError("'initial' and 'increment' are for bank clocks only", "initial")
         if data.get("timeout_policy") == "forfeit" and not data.get("forfeit_after"):
             raise ValidationError("the forfeit policy needs 'forfeit_after'", "forfeit_after")
+        if data.get("autopilot") is not None and data.get("timeout_policy") != "autopilot":
+            raise ValidationError("'autopilot' is for the autopilot policy only", "autopilot")
 
 
 def load_config(raw: dict | None) -> dict:
     """Return the validated, complete time control for ``raw`` (``None``/``{}``: none).
 
-    :raises Unprocessable: 422 ``bad-clock`` with the field errors.
+    :raises Unprocessable: 422 ``bad-clock`` with the field errors; 422 ``bad-bot``
+        for an autopilot that is no bot (:func:`arbiter.bots.specs.bot_of`).
     """
     try:
         cfg = ClockSchema().load(raw or {})
@@ -127,6 +152,11 @@ def load_config(raw: dict | None) -> dict:
     if cfg["type"] == "none":
         cfg["reminders"] = []
     cfg["reminders"] = sorted(set(cfg["reminders"]), reverse=True)
+    if cfg["timeout_policy"] == "autopilot":
+        raw = {} if cfg["autopilot"] is None else cfg["autopilot"]
+        cfg["autopilot"] = specs.bot_of(raw, "clock.autopilot").to_json()
+    else:
+        del cfg["autopilot"], cfg["autopilot_until"]
     return cfg
 
 

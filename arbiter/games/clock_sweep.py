@@ -13,7 +13,10 @@ Run by Celery beat every ``CLOCK_SWEEP_SECONDS`` (default 15 s). One sweep:
    the engine's ``timeout_move`` for each seat whose deadline passed, a ``move`` event
    whose payload carries ``"timeout": {"deadline": ...}``; with the ``forfeit``
    policy, the miss that reaches ``forfeit_after`` also appends ``resigned``
-   (``"forfeit": true``), so the seat moves by timeout from then on and ranks last.
+   (``"forfeit": true``), so the seat moves by timeout from then on and ranks last;
+   with the ``autopilot`` policy, a bot takes the seat and makes that move
+   (:mod:`arbiter.games.autopilot`). A bot seat whose task was late plays its own
+   bot's move (never a forfeit or the autopilot).
    The batch is written with one statement per kind of row and one commit. A move
    that won the race makes the append stale: that timeout is a no-op (the batch falls
    back to one game per transaction; the loser of the other order, the move, gets 409
@@ -46,7 +49,7 @@ from sqlalchemy.exc import IntegrityError
 import engines
 from arbiter import queue, settings
 from arbiter.extensions import db
-from arbiter.games import clock, events
+from arbiter.games import autopilot, clock, events, naming
 from arbiter.games.commit import commit, write_many
 from arbiter.games.games import load
 from arbiter.games.store import StaleVersion
@@ -389,6 +392,12 @@ def _timeouts(tr: Transition, due: list[tuple[datetime, int]]) -> None:
         if seat not in engine.to_act(tr.state) or seat in game.resigned:
             continue
         whole_turn = turn is not None and turn == (seat, deadline)
+        if game.seats[seat].bot and not whole_turn:
+            autopilot.bot_timeout(tr, seat, deadline)
+            continue
+        if cfg["timeout_policy"] == "autopilot" and not whole_turn:
+            autopilot.hand_over(tr, seat, deadline)
+            continue
         tr.move(
             seat,
             engine.timeout_move(tr.state, seat),
@@ -557,9 +566,9 @@ def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
         game, seat = item["game"], item["game"].seats[item["seat"]]
         timer = " (the turn's Timer: then the turn jumps to its end)" if item["turn"] else ""
         lines += [
-            f"- {game.engine} game {game.id} (seat {seat.seat}, {seat.name}): "
+            f"- {naming.game_words(game, seat.seat, started=True)}, as {seat.name}: "
             f"deadline {clock.local(item['deadline'], seat.tz)}{timer}",
-            f"  {base}/v1/games/{game.id}",
+            f"  {base}/games/{game.id}",
         ]
     keys = sorted(
         f"{i['game'].id}:{i['game'].prompt_since}:{i['seat']}:{t}:{iso(i['deadline'])}"
@@ -568,7 +577,7 @@ def _reminder_mail(address: str, items: list[dict]) -> OutboxMail:
     )
     digest = hashlib.sha256("|".join(keys).encode()).hexdigest()[:32]
     subject = (
-        f"[Arbiter] Reminder: your move in game {items[0]['game'].id}"
+        f"[Arbiter] Reminder: your move in {naming.game_words(items[0]['game'], items[0]['seat'])}"
         if len(items) == 1
         else f"[Arbiter] Reminder: your move in {len(items)} games"
     )

@@ -151,8 +151,8 @@ def _same_prompt(old: dict, new: dict, tr: Transition) -> bool:
         return False
     if old.get("kind") != new.get("kind"):
         return False
-    if any(isinstance(e, events.ChanceOutcome) for e in tr.events):
-        return False
+    if any(isinstance(e, (events.ChanceOutcome, events.MovesUndone)) for e in tr.events):
+        return False  # an agreed undo starts a new prompt: older versions are stale
     old_seats, new_seats = set(old["seats"]), set(new["seats"])
     movers = {e.seat for e in tr.events if isinstance(e, events.Move)}
     if not movers:

@@ -19,6 +19,7 @@ from arbiter.games import reading
 from arbiter.games.commit import write
 from arbiter.games.games import NewPlayer, prepare_game
 from arbiter.models import Account, Game
+from arbiter.talk import options as talk_options
 from arbiter.uow import UnitOfWork
 
 
@@ -46,6 +47,8 @@ class CreateGame:
     creator_key: str = "anonymous"
     start_at: datetime | None = None
     unfilled: str = "cancel"
+    talk: dict | None = None
+    """The talk options (:mod:`arbiter.talk.options`; None: the defaults)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ def create_game(
         address); :raises arbiter.errors.TooManyRequests: ``invitation-budget`` (over
         ``INVITES_PER_DAY``), ``rate-limited`` (too many invitations to one address).
     """
-    inviters.check_inviter(command.creator, [p.email for p in command.players])
+    inviters.check_inviter(command.creator, [p.email for p in command.players if p.bot is None])
     tr, tokens, rows = prepare_game(
         command.engine,
         command.players,
@@ -97,6 +100,7 @@ def create_game(
         command.start_at,
         command.unfilled,
     )
+    tr.game.talk = talk_options.checked(command.talk)
     write(uow, tr, rows)
     if extra_rows:
         uow.session.add_all(extra_rows(tr.game))

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 
 from arbiter import queue, settings
 from arbiter.extensions import db
-from arbiter.games import clock
+from arbiter.games import clock, history, mail_sections, naming, preferences
 from arbiter.mail import consent
 from arbiter.models import Account, Event, Game, OutboxMail, Seat
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.talk import mailed
 
 DIGEST_SECONDS = 86400
 """At most one digest a day, unless the account moved since the last one."""
@@ -40,7 +42,11 @@ def due_seats(account: Account) -> list[tuple[Game, Seat]]:
             Seat.resigned.is_(False),
         )
     ).all()
-    due = [(g, s) for g, s in rows if s.seat in g.to_act and consent.may_mail(s)]
+    due = [
+        (g, s)
+        for g, s in rows
+        if s.seat in g.to_act and consent.may_mail(s) and preferences.mode(s) == "digest"
+    ]
     far = datetime.max.replace(tzinfo=utcnow().tzinfo)
     return sorted(due, key=lambda gs: clock.deadlines(gs[0]).get(gs[1].seat) or far)
 
@@ -68,11 +74,17 @@ def digest_mail(account: Account, due: list[tuple[Game, Seat]], now: datetime) -
         "",
     ]
     for game, seat in due:
+        since = history.last_move_seq(game.id, seat.seat, game.version)
+        extra = mail_sections.lines_for(game, seat.seat, since)
+        lines += extra
+    for game, seat in due:
         deadline = clock.deadlines(game).get(seat.seat)
         when = f"deadline {clock.local(deadline, account.tz)}" if deadline else "no deadline"
         lines += [
-            f"- {game.engine} game {game.id} (seat {seat.seat}): {when}",
-            f"  {base}/v1/games/{game.id}",
+            f"- {naming.game_words(game, seat.seat, started=True, tz=account.tz)}, "
+            f"as {seat.name}: {when}",
+            f"  {base}/games/{game.id}",
+            *mailed.section(game, seat.seat, account.digest_sent_at),
         ]
     keys = "|".join(f"{g.id}:{g.prompt_since}:{s.seat}" for g, s in due)
     digest = hashlib.sha256(f"{account.id}|{iso(now)}|{keys}".encode()).hexdigest()[:32]
@@ -87,29 +99,46 @@ def digest_mail(account: Account, due: list[tuple[Game, Seat]], now: datetime) -
             [
                 *lines,
                 "",
-                "You get this digest instead of a mail per game "
-                '(PATCH /v1/me {"digest": false} to change it).',
+                "You get this digest instead of a mail per turn. To change it, reply "
+                '"notify turn" to any turn mail, or see your account page: '
+                f"{base}/me/notifications",
             ]
         ),
     )
 
 
+def due_now(account: Account, now: datetime) -> bool:
+    """True when ``account`` may get a digest at ``now``: with a digest hour, in that
+    hour of its zone and not within the last ``HOUR_GAP_SECONDS``; without one, once
+    ``DIGEST_SECONDS`` passed since the last or the account has moved since."""
+    last = account.digest_sent_at
+    if account.digest_hour is not None:
+        local_hour = now.astimezone(ZoneInfo(account.tz or "UTC")).hour
+        recent = last is not None and (now - last).total_seconds() < HOUR_GAP_SECONDS
+        return local_hour == account.digest_hour and not recent
+    return not (
+        last and now - last < timedelta(seconds=DIGEST_SECONDS) and not moved_since(account, last)
+    )
+
+
+HOUR_GAP_SECONDS = 20 * 3600
+"""With a digest hour, at most one digest in this many seconds (one a day)."""
+
+
 def sweep(now: datetime | None = None) -> int:
     """Queue the digests that are due; return how many."""
     now = now or utcnow()
+    per_game = sa.select(Seat.account_id).where(Seat.notify == "digest")
     accounts = db.session.scalars(
         sa.select(Account).where(
-            Account.digest.is_(True), Account.mail_off.is_(False), Account.deleted_at.is_(None)
+            sa.or_(Account.digest.is_(True), Account.id.in_(per_game)),
+            Account.mail_off.is_(False),
+            Account.deleted_at.is_(None),
         )
     )
     mail_ids = []
     for account in accounts:
-        last = account.digest_sent_at
-        if (
-            last
-            and now - last < timedelta(seconds=DIGEST_SECONDS)
-            and not moved_since(account, last)
-        ):
+        if not due_now(account, now):
             continue
         due = due_seats(account)
         if not due:

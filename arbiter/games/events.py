@@ -224,6 +224,103 @@ class Vacation(GameEvent):
     until: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class UndoRequested(GameEvent):
+    """``undo-requested``: ``seat`` asks the others to take back its move of seq
+    ``move_seq`` (``text``: the move in words, left out when the move was private);
+    the request lapses at ``expires_at`` or when anyone moves first
+    (:mod:`arbiter.games.agreements`)."""
+
+    kind: ClassVar[str] = "undo-requested"
+    seat: int
+    move_seq: int
+    text: str | None = None
+    expires_at: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RequestAnswer(GameEvent):
+    """The base of the answers to an undo or abort request: ``seat`` answers the
+    request of seq ``request``."""
+
+    seat: int
+    request: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoAccepted(RequestAnswer):
+    """``undo-accepted``: ``seat`` agrees to the undo request of seq ``request``."""
+
+    kind: ClassVar[str] = "undo-accepted"
+
+
+@dataclass(frozen=True, kw_only=True)
+class UndoRefused(RequestAnswer):
+    """``undo-refused``: ``seat`` refuses the undo request of seq ``request`` (it ends)."""
+
+    kind: ClassVar[str] = "undo-refused"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MovesUndone(GameEvent):
+    """``moves-undone``: everyone agreed to the request of seq ``request``; the events
+    of ``seqs`` stay in the log but the state is the fold without them
+    (:func:`arbiter.games.loading.inputs_of`)."""
+
+    kind: ClassVar[str] = "moves-undone"
+    request: int
+    seqs: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class AbortProposed(GameEvent):
+    """``abort-proposed``: ``seat`` proposes to end the game unscored and unrated; the
+    proposal lapses at ``expires_at``."""
+
+    kind: ClassVar[str] = "abort-proposed"
+    seat: int
+    expires_at: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AbortAccepted(RequestAnswer):
+    """``abort-accepted``: ``seat`` agrees to the abort proposal of seq ``request``."""
+
+    kind: ClassVar[str] = "abort-accepted"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AbortRefused(RequestAnswer):
+    """``abort-refused``: ``seat`` refuses the abort proposal of seq ``request``."""
+
+    kind: ClassVar[str] = "abort-refused"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutopilotOn(GameEvent):
+    """``autopilot-on``: the clock handed absent ``seat`` to a built-in ``bot``
+    (``{"kind", "level"}``) when its ``deadline`` passed, until the player returns
+    (``until`` ``"return"``) or to the end (``"end"``) (:mod:`arbiter.games.autopilot`)."""
+
+    kind: ClassVar[str] = "autopilot-on"
+    seat: int
+    name: str
+    bot: dict
+    until: str
+    deadline: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutopilotOff(GameEvent):
+    """``autopilot-off``: ``seat``'s player took it back from the autopilot (``reason``
+    ``"move"``: by moving; ``"back"``: by saying so)."""
+
+    kind: ClassVar[str] = "autopilot-off"
+    seat: int
+    name: str
+    reason: str
+
+
 @dataclass(frozen=True)
 class Logged:
     """A logged row no typed class reads (unknown kind or payload keys): as stored."""
@@ -233,6 +330,17 @@ class Logged:
     payload: dict
     visible_to: list[int] | None = None
 
+
+AGREEMENT_EVENTS: tuple[type[GameEvent], ...] = (
+    UndoRequested,
+    UndoAccepted,
+    UndoRefused,
+    MovesUndone,
+    AbortProposed,
+    AbortAccepted,
+    AbortRefused,
+)
+"""The events of agreed undo and abort (issue 24, item 3: :mod:`arbiter.games.agreements`)."""
 
 KINDS: dict[str, type[GameEvent]] = {
     cls.kind: cls
@@ -250,6 +358,9 @@ KINDS: dict[str, type[GameEvent]] = {
         ClockResumed,
         DeadlineExtended,
         Vacation,
+        *AGREEMENT_EVENTS,
+        AutopilotOn,
+        AutopilotOff,
     )
 }
 """Each typed event class by the kind string stored for it."""
@@ -289,3 +400,15 @@ def read(row: Any) -> GameEvent | Logged:
         ):
             return event
     return Logged(row.kind, row.seat, row.payload, row.visible_to)
+
+
+def undone_seqs(rows) -> set[int]:
+    """Return the seqs that the ``moves-undone`` events among ``rows`` (ORM events or
+    record dicts) name."""
+    undone: set[int] = set()
+    for e in rows:
+        kind = e["kind"] if isinstance(e, dict) else e.kind
+        if kind == "moves-undone":
+            payload = e["payload"] if isinstance(e, dict) else e.payload
+            undone.update(payload.get("seqs") or [])
+    return undone

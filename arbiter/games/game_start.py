@@ -40,25 +40,31 @@ def settle(game_id: str, at_start_time: bool = False) -> str:
     invitations = db.session.query(Invitation).filter_by(game_id=game_id).all()
     pending = [i for i in invitations if i.status == "pending"]
     refused = [i for i in invitations if i.status in ("declined", "expired")]
+    open_seats = [s.seat for s in game.seats if s.open]
     if at_start_time:
         refused, pending = refused + pending, []
-    if refused and game.unfilled == "cancel":
-        return _finish(game, engine, state, pending + refused, "cancelled")
+    elif open_seats:
+        return "waiting"  # a public table waits until it is full (arbiter.games.lobby)
+    if (refused or open_seats) and game.unfilled == "cancel":
+        return _finish(game, engine, state, pending + refused, "cancelled", open_seats)
     if pending:
         return "waiting"
-    return _finish(game, engine, state, refused, "active")
+    return _finish(game, engine, state, refused, "active", open_seats)
 
 
-def _finish(game, engine, state, unanswered: list[Invitation], status: str) -> str:
-    """Append the start or the cancellation; expire unanswered invitations."""
+def _finish(game, engine, state, unanswered: list[Invitation], status: str, open_seats=()) -> str:
+    """Append the start or the cancellation; expire unanswered invitations (seats in
+    ``open_seats``, nobody took them, count as unfilled too)."""
     tr = Transition(game, engine, state)
-    unfilled = sorted(i.seat for i in unanswered)
+    unfilled = sorted([i.seat for i in unanswered] + list(open_seats))
     if status == "cancelled":
         tr.events.append(events.GameCancelled(reason="unfilled seats", unfilled=unfilled))
     else:
         tr.events.append(events.GameStarted(unfilled=unfilled))
         if (game.clock_state or {}).get("paused_at"):
             tr.events.append(events.ClockResumed(by="invitations"))
+    for seat in game.seats:
+        seat.open = False  # an open seat nobody took is unfilled now
     for invitation in unanswered:
         if invitation.status == "pending":
             invitation.status = "expired"

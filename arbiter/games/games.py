@@ -12,10 +12,10 @@ from sqlalchemy.orm import defer
 
 import engines
 from arbiter import fairness
-from arbiter.accounts import accounts, ratings
+from arbiter.accounts import accounts, bot_accounts, ratings
 from arbiter.errors import Unprocessable
 from arbiter.extensions import db
-from arbiter.games import access, events, invitations
+from arbiter.games import access, bot_seats, events, invitations
 from arbiter.games import clock as clocks
 from arbiter.games.loading import (  # noqa: F401 - read by many as games.load, get_game
     WITH_SEATS,
@@ -33,17 +33,40 @@ from engines.base import Engine
 
 @dataclass
 class NewPlayer:
-    """A player at game creation: a name and an optional email address."""
+    """A player at creation: a name and an optional email address; ``open``: a seat
+    of a public table that anyone signed in may take (:mod:`arbiter.games.lobby`); or
+    a built-in bot: ``bot`` as the request gave it (``{"kind": "mcts", "level": 2}``,
+    checked by :func:`arbiter.games.bot_seats.check_bots`), no email; or the id of a
+    bot account (``account``, :mod:`arbiter.accounts.bot_accounts`), no email."""
 
     name: str
     email: str | None = None
     tz: str | None = None
+    open: bool = False
+    bot: dict | None = None
+    account: str | None = None
 
     @classmethod
     def many(cls, rows: list[dict]) -> list[NewPlayer]:
         """Return the players of a creation request's ``players`` list (dicts with
-        ``name`` and optional ``email`` and ``tz``)."""
-        return [cls(p["name"], p.get("email"), p.get("tz")) for p in rows]
+        ``name`` and optional ``email``, ``tz``, ``open``, ``bot`` and ``account``; an
+        open seat without a name gets :func:`open_name`'s)."""
+        return [
+            cls(
+                p.get("name") or open_name(i),
+                p.get("email"),
+                p.get("tz"),
+                bool(p.get("open")),
+                p.get("bot"),
+                p.get("account"),
+            )
+            for i, p in enumerate(rows)
+        ]
+
+
+def open_name(seat: int) -> str:
+    """Return the placeholder name of an open seat until somebody takes it."""
+    return f"Open seat {seat + 1}"
 
 
 def engine_for(engine_id: str) -> Engine:
@@ -129,7 +152,9 @@ def prepare_game(
     invitations.check_policy(unfilled, start_at)
     time_control = clocks.load_config(clock)
     loaded = engine.load_options(len(players), options)
+    players = bot_accounts.labelled(bot_seats.check_bots(players))
     check_players(players)
+    bots = bot_accounts.seated_bots([p.account for p in players], creator)
     state = engine.setup(len(players), loaded)
     seed = fairness.new_seed()
     tokens = [access.new_token() for _ in players]
@@ -151,7 +176,7 @@ def prepare_game(
     game.creator_token_hash = access.token_hash(game.creator_token)
     game.creator_account_id = creator.id if creator else None
     game.start_at, game.unfilled = start_at, unfilled
-    game.seats = [_seat(i, p, t) for i, (p, t) in enumerate(zip(players, tokens))]
+    game.seats = [_seat(i, p, t, b) for i, (p, t, b) in enumerate(zip(players, tokens, bots))]
     if rated:
         ratings.check_rated(game.seats)
     game.rated = rated
@@ -163,8 +188,8 @@ def prepare_game(
             "another player or unfilled: start.",
             code="invitation-refused",
         )
-    if any(i.status == "pending" for i in invites) or start_at is not None:
-        game.status = "waiting"  # until its invited seats answer, or start_at
+    if any(i.status == "pending" for i in invites) or start_at is not None or game.has_open:
+        game.status = "waiting"  # until its invited and open seats are taken, or start_at
     tr = Transition(game, engine, state)
     tr.events.append(
         events.GameCreated(
@@ -182,10 +207,12 @@ def prepare_game(
     return tr, tokens, [*invites, *invite_mails]
 
 
-def _seat(number: int, player: NewPlayer, token: str) -> Seat:
-    """Return a new seat; linked to the account of its email address, if any."""
-    account = accounts.account_by_address(player.email)
+def _seat(number: int, player: NewPlayer, token: str, bot: Account | None = None) -> Seat:
+    """Return a new seat; linked to its bot account (``bot``, never mailed), else to
+    the account of its email address, if any."""
+    account = bot or accounts.account_by_address(player.email)
     return Seat(
+        bot_account=bot is not None,
         seat=number,
         name=player.name,
         email=player.email,
@@ -194,6 +221,8 @@ def _seat(number: int, player: NewPlayer, token: str) -> Seat:
         account_id=account.id if account else None,
         mail_off=account.mail_off if account else False,
         digest=account.digest if account else False,
+        open=player.open,
+        bot=player.bot,
     )
 
 

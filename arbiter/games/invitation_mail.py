@@ -9,10 +9,10 @@ the invitation page shows too). Its ``Reply-To`` takes a reply ``accept``,
 
 from __future__ import annotations
 
-import engines
 from arbiter import settings
 from arbiter.accounts import accounts
 from arbiter.extensions import db
+from arbiter.games import naming
 from arbiter.mail import capability
 from arbiter.models import Account, Game, Invitation, OutboxMail, Seat
 
@@ -22,13 +22,7 @@ no prompt begins at version 0 (a game's first event is seq 1), so a capability o
 version 0 names the seat's invitation."""
 
 
-def engine_title(engine_id: str) -> str:
-    """Return the title of engine ``engine_id`` ("Space Worm"), or the id itself for an
-    engine this server no longer has."""
-    try:
-        return engines.get(engine_id).title
-    except engines.UnknownEngine:
-        return engine_id
+engine_title = naming.engine_title
 
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -86,7 +80,7 @@ def invitation_text(game: Game, seat: int, creator: Account | None) -> str:
     title = engine_title(game.engine)
     return (
         f"{inviter_name(creator)}, who has an account on Arbiter, invites you to play "
-        f"{title} (game {game.id}). The players: {players_text(game, seat)}."
+        f"{title}. The players: {players_text(game, seat)}."
     )
 
 

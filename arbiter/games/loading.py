@@ -14,6 +14,7 @@ from sqlalchemy.orm import defer, joinedload
 import engines
 from arbiter.errors import NotFound
 from arbiter.extensions import db
+from arbiter.games import events
 from arbiter.models import Event, Game, IdempotentResponse
 from engines.base import Engine, Input, fold
 
@@ -115,9 +116,14 @@ def renew_snapshot(game: Game, engine: Engine, state: dict) -> None:
 
 
 def inputs_of(rows: list[Event]) -> list[Input]:
-    """Return the engine inputs (moves and chance outcomes) among logged events."""
+    """Return the engine inputs (moves and chance outcomes) among logged events,
+    leaving out those an agreed undo named (``moves-undone``: the log keeps them, the
+    state is the fold without them; issue 24, item 3)."""
+    undone = events.undone_seqs(rows)
     out = []
     for e in rows:
+        if e.seq in undone:
+            continue
         if e.kind == "move":
             out.append(Input("move", e.seat, e.payload["move"]))
         elif e.kind == "chance":

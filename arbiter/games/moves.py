@@ -14,9 +14,9 @@ from arbiter import metrics
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import clock, events
+from arbiter.games import autopilot, clock, events
 from arbiter.games.commit import commit
-from arbiter.games.games import load
+from arbiter.games.games import load, open_name
 from arbiter.games.store import RaceLost, StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game, Invitation
@@ -76,11 +76,42 @@ def waiting_for(game: Game) -> str:
         is not None
     )
     start = iso(game.start_at) if game.start_at else None
+    if game.has_open:
+        count = sum(1 for s in game.seats if s.open)
+        more = "one more player" if count == 1 else f"{count} more players"
+        invited = "its invited players and " if pending else ""
+        return f"it waits for {invited}{more} to take a seat in the lobby" + (
+            f", until {start} at the latest" if start else ""
+        )
     if pending and start:
         return f"it waits for its invited players, until {start} at the latest"
     if start:
         return f"it starts at {start}"
     return "it waits for its invited players"
+
+
+def cancelled_because(game: Game) -> str:
+    """Return why a cancelled game never started, as a clause naming the players:
+    who declined the invitation, who did not answer in time, an open seat nobody took."""
+    names = {s.seat: s.name for s in game.seats}
+    answers = db.session.query(Invitation.seat, Invitation.status).filter_by(game_id=game.id)
+    said = {seat: status for seat, status in answers}
+    parts = []
+    for status, words in (
+        ("declined", "declined the invitation"),
+        ("expired", "did not answer the invitation in time"),
+    ):
+        who = [names[s] for s in sorted(said) if said[s] == status and s in names]
+        if who:
+            parts.append(f"{and_names(who)} {words}")
+    if any(s.name == open_name(s.seat) for s in game.seats if s.seat not in said):
+        parts.append("nobody took the open seat in the lobby")
+    return "; ".join(parts) or "a seat stayed empty"
+
+
+def and_names(names: list[str]) -> str:
+    """Return names as a sentence lists them: ``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def check_turn_clock(game: Game, seat: int) -> None:
@@ -235,15 +266,17 @@ def _move(uow: UnitOfWork, command: SubmitMove, loaded: Loaded) -> MoveAccepted:
     move = command.move
     chosen = engine.parse(move.text, state, seat.seat) if isinstance(move, Notation) else move
     tr = Transition(game, engine, state)
+    autopilot.take_back(tr, seat, command.via)
     tr.move(seat.seat, chosen, **({"via": command.via} if command.via else {}))
     seq = tr.next_seq - 1
+    text = tr.events[-1].payload["text"]
     settle(tr, game.resigned, roll=False)
     after = tr.prompt() if tr.result is None else None
     accepted = MoveAccepted(
         seq=seq,
         version=game.version + len(tr.events),
         status="over" if tr.result else "active",
-        text=tr.events[0].payload["text"],
+        text=text,
         to_act=sorted(after.seats) if isinstance(after, Decision) else [],
     )
     try:

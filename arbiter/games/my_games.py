@@ -110,3 +110,10 @@ def followed(account: Account) -> dict[str, tuple[int, int, bool]]:
         .limit(MAX_GAMES)
     ).all()
     return {game_id: (seat, version, status == "over") for game_id, seat, version, status in rows}
+
+
+def owing(account: Account) -> set[str]:
+    """Return the ids of the games where one of the account's seats owes a move now
+    (:func:`games_of` with ``to_act``): where ``/v1/me/stream`` starts with the last
+    event."""
+    return {g["id"] for g in games_of(account, to_act=True)}

@@ -31,6 +31,8 @@ def outcome_lines(result: dict, names: dict[int, str]) -> list[str]:
     def name(seat: int) -> str:
         return names.get(seat, f"seat {seat}")
 
+    if result.get("reason") == "aborted":
+        return ["The players agreed to abort the game: no scores, and it is not rated."]
     lines = []
     resigned = result.get("resigned") or []
     if resigned:

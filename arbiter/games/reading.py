@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
+from dataclasses import asdict
 
 import sqlalchemy as sa
 
@@ -15,9 +16,11 @@ from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.games import clock
 from arbiter.games.games import get_game, load
+from arbiter.games.naming import named_view, names_of
 from arbiter.games.store import events_after
 from arbiter.models import Event, Game, Seat
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.talk import options as talk_options
 
 
 def summary(game: Game) -> dict:
@@ -37,7 +40,8 @@ def summary(game: Game) -> dict:
         "result": game.result,
         "options": game.options,
         "rated": game.rated,
-        "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned} for s in game.seats],
+        "talk": asdict(talk_options.of(game)),
+        "players": [player_of(s) for s in game.seats],
         "created_at": iso(game.created_at),
         "updated_at": iso(game.updated_at),
         "start_at": iso(game.start_at),
@@ -45,14 +49,42 @@ def summary(game: Game) -> dict:
     }
 
 
+def player_of(seat: Seat) -> dict:
+    """Return a seat as a summary shows it: ``seat``, ``name``, ``resigned``, ``open``
+    (nobody has taken it yet: the lobby), and for a bot seat its ``bot`` (``{"kind",
+    "level"}``), for a bot account's seat ``bot_account`` (true), for a seat the
+    autopilot holds or held
+    ``autopilot`` (``{"bot", "until", "active"}``)."""
+    out = {
+        "seat": seat.seat,
+        "name": seat.name,
+        "resigned": seat.resigned,
+        "open": bool(seat.open),
+    }
+    if seat.bot:
+        out["bot"] = dict(seat.bot)
+    if seat.bot_account:
+        out["bot_account"] = True
+    if seat.autopilot:
+        out["autopilot"] = {k: seat.autopilot[k] for k in ("bot", "until", "active")}
+    return out
+
+
 def created(game: Game, tokens: list[str]) -> dict:
     """Return the answer to a game's creation: its summary, every seat's token and signed
-    web link, and the creator token (pause, resume, extend), all shown this once."""
+    web link, and the creator token (pause, resume, extend), all shown this once. A bot
+    seat has neither (``null``): nobody but its bot moves it."""
     return {
         **summary(game),
         "creator_token": game.creator_token,
         "seats": [
-            {"seat": s.seat, "name": s.name, "token": t, "link": links.seat_url(game.id, s.seat)}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "token": None if s.bot else t,
+                "link": None if s.bot else links.seat_url(game.id, s.seat),
+                **({"bot": dict(s.bot)} if s.bot else {}),
+            }
             for s, t in zip(game.seats, tokens)
         ],
     }
@@ -117,12 +149,13 @@ def view_if_changed(
 
 
 def board_svg(game_id: str, token: str | None) -> str:
-    """Return the picture of the reader's view as SVG text.
+    """Return the picture of the reader's view as SVG text, naming the players.
 
     :raises NotFound: ``no-board`` for a game its engine does not draw.
     """
     game, engine, state = load(game_id)
-    picture = engine.board_svg(engine.view(state, reader_seat(game, token)))
+    view = engine.view(state, reader_seat(game, token))
+    picture = engine.board_svg(named_view(view, names_of(game)))
     if picture is None:
         raise NotFound(f"{engine.title} has no board picture.", code="no-board")
     return picture
@@ -217,15 +250,16 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     seat = reader_seat(game, token)
     check_after(after, game.version, "after-past-version")
     deadline = time.monotonic() + min(max(wait, 0.0), settings.current().streams.long_poll_max)
+    known, status = game.version, game.status  # as just read: no second SELECT (issue 26)
     while True:
-        known, status = db.session.execute(
-            sa.select(Game.version, Game.status).where(Game.id == game_id)
-        ).one()
         rows = events_after(game_id, after)
         if rows or status in ENDED or time.monotonic() >= deadline:
             break
         db.session.rollback()
         time.sleep(0.1)
+        known, status = db.session.execute(
+            sa.select(Game.version, Game.status).where(Game.id == game_id)
+        ).one()
     game = get_game(game_id)
     over = game.status == "over"
     # the next ``after``: never past an event this answer did not include

@@ -81,7 +81,11 @@ class Transition:
         )
 
     def finish(self, result: dict) -> None:
-        """Record the end: ``game-over`` with ``result``, then ``seed-revealed``."""
+        """Record the end: ``game-over`` with ``result``, then ``seed-revealed``; the
+        result lists under ``autopilot`` the seats the autopilot held at any time
+        (:mod:`arbiter.games.autopilot`)."""
+        held = sorted(s.seat for s in self.game.seats if s.autopilot)
+        result = {**result, "autopilot": held} if held else result
         self.result = result
         self.events.append(events.GameOver(result=result))
         self.events.append(events.SeedRevealed(seed=self.game.seed))

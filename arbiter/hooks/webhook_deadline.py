@@ -78,6 +78,11 @@ class Deadline:
         """Return the seconds left (0 once the time is up)."""
         return max(0.0, self._ends - time.monotonic())
 
+    def ran_out(self) -> bool:
+        """True once the time is up, whether the timer has fired yet or not (a read's
+        own timeout as long as the deadline may end first)."""
+        return self.expired or self.remaining() <= 0
+
     def check(self) -> None:
         """Raise :class:`DeadlineExpired` if the time is up.
 

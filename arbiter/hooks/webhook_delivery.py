@@ -214,7 +214,7 @@ def post(url: str, body: str, headers: dict[str, str]) -> tuple[int | None, str 
                 )
                 answer.close()
             except requests.RequestException as err:
-                if deadline.expired:
+                if deadline.ran_out():
                     return None, f"no complete answer within {seconds:g} s (the deadline)"
                 return None, _reason(err)
     except requests.RequestException as err:

@@ -29,6 +29,7 @@ alone, so such a copy carries the same Message-ID and mail clients show it once.
 
 from __future__ import annotations
 
+import email.policy
 import logging
 import smtplib
 import time
@@ -103,7 +104,8 @@ def claim(mail_id: int):
 
 
 def send(mail_id: int) -> bool:
-    """Send outbox mail ``mail_id`` if nobody has; return True when this call sent it.
+    """Send outbox mail ``mail_id`` if nobody has; return True when this call sent it
+    (or settled it: a mail its finisher suppresses is given up, :class:`Suppressed`).
 
     A failure is recorded in ``last_error`` with the next try's time (``backoff``), and
     the board PNG rendered for this try is kept for the next one; a permanent refusal,
@@ -116,12 +118,50 @@ def send(mail_id: int) -> bool:
     return mail is not None and _attempt(mail) is None
 
 
+class Suppressed(Exception):
+    """A mail that is not to be sent after all (its reader has the game open, or
+    chose not to be mailed): recorded as given up with the reason, never retried."""
+
+
+Finisher = Callable[[object], str]
+"""``(claimed outbox row) -> body``: the text a mail is sent with, completed when it
+is sent (what the move's transaction need not read); raises :class:`Suppressed`."""
+
+FINISHERS: dict[str, Finisher] = {}
+"""Finishers by ``dedupe_key`` prefix, registered by the contexts that write the
+mails (:func:`arbiter.games.notify.finish_turn`)."""
+
+
+def finish_with(prefix: str, finisher: Finisher) -> None:
+    """Complete every mail whose ``dedupe_key`` starts with ``prefix`` with
+    ``finisher`` when it is sent."""
+    FINISHERS[prefix] = finisher
+
+
+def final_body(mail) -> str:
+    """Return the text ``mail`` is sent with: its finisher's, else its body.
+
+    :raises Suppressed: the mail is not to be sent.
+    """
+    for prefix, finisher in FINISHERS.items():
+        if mail.dedupe_key.startswith(prefix):
+            return finisher(mail)
+    return mail.body
+
+
 def _attempt(mail, smtp: smtplib.SMTP | None = None) -> Exception | None:
     """Try claimed mail ``mail`` once over session ``smtp`` (None: a session of its
-    own); return None when it was sent, else the error, recorded by ``_failed``."""
+    own); return None when it was sent, else the error, recorded by ``_failed``; a
+    mail its finisher suppresses is given up with the reason (and counts as done)."""
+    try:
+        body = final_body(mail)
+    except Suppressed as why:
+        _update(mail.id, {"given_up_at": utcnow(), "last_error": f"not sent: {why}"[:500]})
+        log.info("mail %s not sent: %s", mail.id, why)
+        return None
     png = mail.board_png or (board_png(mail.board_svg) if mail.board_svg else None)
     try:
-        deliver(message(mail, png), accepted=lambda: mark_sent(mail.id), smtp=smtp)
+        deliver(message(mail, png, body), accepted=lambda: mark_sent(mail.id), smtp=smtp)
     except (smtplib.SMTPException, OSError, UnicodeError) as err:
         _failed(mail.id, err, mail.attempts, mail.created_at, None if mail.board_png else png)
         return err
@@ -303,18 +343,29 @@ def is_permanent(err: Exception) -> bool:
     return isinstance(code, int) and 500 <= code < 600
 
 
-def message(mail, png: bytes | None = None) -> EmailMessage:
+POLICY = email.policy.default.clone(refold_source="none")
+"""The policy of outgoing mail: the default (RFC 5322 folding, RFC 2047 encoding of
+what needs it), except that a header stored raw (``set_raw``) is written as given.
+``List-Unsubscribe`` is one: RFC 2369 and RFC 8058 want ``<https://...>`` as is,
+and the default policy, unable to fold a URL longer than a line, would encode it
+(``=?utf-8?q?=3Chttp...``), which no mail client can follow (issue 24)."""
+
+
+def message(mail, png: bytes | None = None, body: str | None = None) -> EmailMessage:
     """Return the MIME message of an outbox row (an ``OutboxMail``, or the row
     ``claim`` returns): its extra headers (``Reply-To``, threading), RFC 8058's
     ``List-Unsubscribe`` one-click headers (:mod:`arbiter.mail.consent`),
     ``Auto-Submitted: auto-generated`` unless the row says otherwise (answers say
-    ``auto-replied``, RFC 3834), and its board attached as PNG: ``png`` when given
-    (already rendered), else the row's kept ``board_png``, else rendered from its
-    ``board_svg``."""
-    msg = EmailMessage()
+    ``auto-replied``, RFC 3834), its text (``body``, else :func:`final_body`), and
+    its board attached as PNG: ``png`` when given (already rendered), else the row's
+    kept ``board_png``, else rendered from its ``board_svg``.
+
+    :raises Suppressed: from :func:`final_body` when no ``body`` is given.
+    """
+    msg = EmailMessage(policy=POLICY)
     msg["From"] = settings.current().mail.sender
     msg["To"] = mail.to_addr
-    msg["Subject"] = mail.subject
+    _set_subject(msg, mail.subject)
     msg["Message-ID"] = message_id(mail.id, mail.game_id)
     msg["Date"] = format_datetime(mail.created_at)
     msg["X-Arbiter-Outbox"] = str(mail.id)
@@ -325,12 +376,26 @@ def message(mail, png: bytes | None = None) -> EmailMessage:
         **consent.list_unsubscribe_headers(mail.to_addr, mail.game_id if one_game else None),
     }
     for name, value in headers.items():
-        msg[name] = value
-    msg.set_content(mail.body)
+        if name == "List-Unsubscribe":
+            msg.set_raw(name, value)  # as is: `<https://...>`, never RFC 2047-encoded
+        else:
+            msg[name] = value
+    msg.set_content(body if body is not None else final_body(mail))
     if mail.board_svg:
         png = png or mail.board_png or board_png(mail.board_svg)
         msg.add_attachment(png, maintype="image", subtype="png", filename="board.png")
     return msg
+
+
+def _set_subject(msg: EmailMessage, subject: str) -> None:
+    """Set the Subject: an ASCII one as given, on one line (RFC 5322 allows 998
+    characters); the default policy folds some before their first word
+    (``Subject:\n [Arbiter] Your turn in Worms: ...``), which reads back with a
+    leading space. Any other is encoded by the policy (RFC 2047)."""
+    if subject.isascii() and len(subject) < 900 and "\n" not in subject:
+        msg.set_raw("Subject", subject)
+    else:
+        msg["Subject"] = subject
 
 
 def message_id(mail_id: int, game_id: str | None) -> str:

@@ -10,6 +10,7 @@ quiet, and its ``Reply-To`` is a fresh capability for the seat's current prompt.
 from __future__ import annotations
 
 from arbiter.accounts.identity import SeatGrant
+from arbiter.games import naming
 from arbiter.games.games import load
 from arbiter.games.notify import board_picture
 from arbiter.mail import capability, identity
@@ -19,12 +20,25 @@ from arbiter.models import InboundMail, OutboxMail
 
 
 def build(
-    row: InboundMail, incoming: Incoming, seat: SeatGrant, done: list[commands.Done]
+    row: InboundMail,
+    incoming: Incoming,
+    seat: SeatGrant,
+    done: list[commands.Done],
+    ignored: list[str] | None = None,
 ) -> OutboxMail:
-    """Return the answer to inbound ``row`` (not yet added to the session)."""
+    """Return the answer to inbound ``row`` (not yet added to the session); the
+    ``ignored`` lines (a greeting, a signature around the commands) are named."""
     game, engine, state = load(seat.game_id)
     player = game.seats[seat.seat]
     lines = [f"Hello {player.name},", ""]
+    if ignored:
+        shown = ", ".join(f'"{line[:60]}"' for line in ignored[:5])
+        more = f" and {len(ignored) - 5} more" if len(ignored) > 5 else ""
+        lines += [
+            f"Lines read as greeting or signature and ignored: {shown}{more}. "
+            "A move or command stands on a line of its own.",
+            "",
+        ]
     for item in done:
         if item.line:
             lines.append(f"> {item.line}")
@@ -47,7 +61,9 @@ def build(
     if incoming.message_id:
         headers["In-Reply-To"] = incoming.message_id
         headers["References"] = " ".join(refs[-10:])
-    subject = " ".join(incoming.subject.split()) or f"[Arbiter] {engine.title} game {game.id}"
+    subject = " ".join(incoming.subject.split()) or (
+        f"[Arbiter] {naming.game_words(game, seat.seat, title=engine.title)}"
+    )
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}"
     board = any(item.board for item in done)
@@ -59,5 +75,5 @@ def build(
         subject=subject[:300],
         body="\n".join(lines),
         headers=headers,
-        board_svg=board_picture(engine, state, seat.seat) if board else None,
+        board_svg=board_picture(engine, state, seat.seat, naming.names_of(game)) if board else None,
     )

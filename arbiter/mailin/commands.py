@@ -20,13 +20,23 @@ from arbiter import idempotency, problems
 from arbiter.accounts.identity import Principal, SeatGrant, as_principal
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.games import chance, clock, clock_actions, moves, outcome, reading
+from arbiter.games import (
+    chance,
+    clock,
+    clock_actions,
+    moves,
+    naming,
+    outcome,
+    preferences,
+    reading,
+)
 from arbiter.games.games import get_game, load
-from arbiter.games.moves import waiting_for
+from arbiter.games.moves import cancelled_because, waiting_for
 from arbiter.games.notify import move_lines
 from arbiter.games.store import StaleVersion
 from arbiter.mail import identity
-from arbiter.models import Account
+from arbiter.mailin import agreement_commands, lobby_commands
+from arbiter.models import Account, Event
 from arbiter.uow import UnitOfWork
 from engines.base import EngineError, InvalidMove
 
@@ -35,16 +45,35 @@ MAX_COMMANDS = 20
 
 WORDS = {"help", "moves", "board", "status", "resign", "pause", "resume"}
 
-HELP = """Commands (one per line, above the quoted text of your reply):
+PREFIXES: set[str] = {"notify", "say", "note", "rematch", "join"}
+"""First words of the commands a line may start with besides :data:`WORDS`
+(``notify digest``; the table's ``say ...`` and ``note ...``, the lobby's ``join``
+and ``rematch``, where those parts run them): such a line is a command, never a
+greeting or a signature to ignore (:func:`command_span`)."""
+
+HELP = (
+    """Commands (one per line, above the quoted text of your reply):
   <a move>            in the game's notation, exactly as the legal moves are listed
   moves               list your legal moves
   board               what you see of the game now (and the board picture)
   status              whose turn it is, the deadline, the score at the end
   resign              leave the game: your later turns are played for you
   vacation N days     stop your clock for N days (games with a clock)
+  notify turn|digest|none [all]
+                      a mail each turn, the daily digest, or no turn mail:
+                      for this game, or with "all" for all your games
   pause / resume      stop or restart every clock (the game's creator only)
+  say <text>          talk at the table ("say to <name>: ..." privately; "note ..." for you)
+"""
+    + agreement_commands.HELP
+    + """
   help                this list
-Several lines run in order and stop at the first one refused."""
+"""
+    + lobby_commands.LINES
+    + """
+Several lines run in order and stop at the first one refused; a greeting
+before them and a signature after them are ignored."""
+)
 
 _VACATION = re.compile(r"^vacation\s+(\d{1,3})(\s+days?)?$")
 
@@ -67,9 +96,11 @@ class Done:
 
 @dataclass
 class Run:
-    """Every command of one mail, in order, and whether any changed the game."""
+    """Every command of one mail, in order, and the lines around them that were
+    ignored (a greeting, a signature: :func:`command_span`)."""
 
     done: list[Done] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
 
 
 def lines_of(text: str, subject: str) -> list[str]:
@@ -103,8 +134,10 @@ def run(seat: SeatGrant, version: int, lines: list[str], message_id: str) -> Run
             )
         )
         return result
+    first, last = command_span(seat, lines)
+    result.ignored = lines[:first] + lines[last + 1 :]
     expected = version
-    for index, line in enumerate(lines):
+    for index, line in enumerate(lines[first : last + 1], start=first):
         done, expected = _one(seat, expected, line, key_for(message_id, index), message_id)
         result.done.append(done)
         if not done.ok:
@@ -112,12 +145,58 @@ def run(seat: SeatGrant, version: int, lines: list[str], message_id: str) -> Run
     return result
 
 
+def command_span(seat: SeatGrant, lines: list[str]) -> tuple[int, int]:
+    """Return the first and last index of the lines that read as commands or moves
+    (:func:`readable`): what stands before (a greeting, "Hi Arbiter,") and after (a
+    signature, "Thanks, Ann", "Sent from my phone") is ignored, as people write
+    around a move on a line of its own. When no line reads, the whole mail is the
+    span, so its first line is refused with what to write."""
+    game, engine, state = load(seat.game_id)
+    marks = [i for i, line in enumerate(lines) if readable(engine, state, seat.seat, line)]
+    if not marks:
+        return 0, len(lines) - 1
+    return marks[0], marks[-1]
+
+
+def any_command(seat: SeatGrant, lines: list[str]) -> bool:
+    """True when any of ``lines`` reads as a command or a move (:func:`readable`)."""
+    _, engine, state = load(seat.game_id)
+    return any(readable(engine, state, seat.seat, line) for line in lines)
+
+
+def readable(engine, state: dict, seat: int, line: str) -> bool:
+    """True when ``line`` is a command (:data:`WORDS`, ``vacation N days``, one of
+    :data:`PREFIXES`, an agreement's ``undo``, ``accept undo`` ...) or reads as a move
+    in the engine's notation now (legal or not: an illegal move is refused, not
+    ignored)."""
+    word = line.lower().rstrip(".!")
+    if word in WORDS or _VACATION.match(word) or word.split(" ", 1)[0] in PREFIXES:
+        return True
+    if agreement_commands.parse(word) is not None:  # undo, abort, accept/refuse ...
+        return True
+    try:
+        engine.parse(line, state, seat)
+    except InvalidMove:
+        return False
+    except EngineError:
+        return True
+    return True
+
+
 def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -> tuple[Done, int]:
     """Run one command; return its :class:`Done` and the version the next runs against."""
     word = line.lower().rstrip(".!")
     try:
+        agreed = agreement_commands.run(seat, word, key, once)  # undo, abort, answers
+        if agreed is not None:
+            return Done(line, True, agreed), expected
+        table_command = lobby_commands.match(line)  # join <game>, rematch
+        if table_command:
+            return Done(line, *table_command(seat, key, once)), expected
         if word in WORDS:
             return _word(seat, word, line, key), expected
+        if word.split(" ", 1)[0] == "notify":
+            return _notify(seat, word, line), expected
         vacation = _VACATION.match(word)
         if vacation:
             command = clock_actions.Vacation(seat.game_id, seat, int(vacation.group(1)))
@@ -131,8 +210,7 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -
             return Done(
                 line,
                 True,
-                f"Vacation recorded: your clock stops for "
-                f"{vacation.group(1)} day(s) (version {answer['version']}).",
+                f"Vacation recorded: your clock stops for {vacation.group(1)} day(s).",
             ), expected
         return _move(seat, expected, line, key, message_id)
     except StaleVersion:
@@ -140,8 +218,7 @@ def _one(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) -
         return Done(
             line,
             False,
-            f"The game has moved on since the mail you answered "
-            f"(version {expected}; it is now at version {game.version}): nothing was "
+            "The game has moved on since the mail you answered: nothing was "
             "recorded. Here is where it stands now.",
             "stale-version",
             legal=True,
@@ -202,7 +279,7 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
             "POST resign",
             lambda uow: moves.resign(uow, moves.Resign(seat.game_id, seat)),
         )
-        return Done(line, True, f"Your resignation is recorded (version {answer['version']}).")
+        return Done(line, True, "Your resignation is recorded.")
     creator = creator_principal(seat)
     if creator is None:
         return Done(
@@ -217,8 +294,38 @@ def _word(seat: SeatGrant, word: str, line: str, key: str) -> Done:
         command, action = clock_actions.Pause(seat.game_id, creator), clock_actions.pause
     else:
         command, action = clock_actions.Resume(seat.game_id, creator), clock_actions.resume
-    _, answer = once(seat, key, None, f"POST {word}", lambda uow: action(uow, command))
-    return Done(line, True, f"The game is {word}d (version {answer['version']}).")
+    once(seat, key, None, f"POST {word}", lambda uow: action(uow, command))
+    return Done(line, True, f"The game is {word}d.")
+
+
+def _notify(seat: SeatGrant, word: str, line: str) -> Done:
+    """``notify turn|digest|none`` for this game, ``... all`` for all the account's
+    games (:mod:`arbiter.games.preferences`)."""
+    parts = word.split()
+    mode = parts[1] if len(parts) > 1 else ""
+    everywhere = parts[2:] == ["all"]
+    game = get_game(seat.game_id)
+    held = game.seats[seat.seat]
+    account = db.session.get(Account, held.account_id) if held.account_id else None
+    if mode not in preferences.MODES or parts[2:] not in ([], ["all"]) or account is None:
+        return Done(line, False, NOTIFY_HELP, "bad-notify-mode")
+    if everywhere:
+        preferences.set_for_all(UnitOfWork(), account, mode)
+    else:
+        preferences.set_for_game(UnitOfWork(), preferences.SetForGame(account, game.id, mode))
+    where = "in all your games" if everywhere else "in this game"
+    return Done(line, True, f"From now on {NOTIFY_WORDS[mode]} {where}.")
+
+
+NOTIFY_HELP = (
+    'Write "notify turn" (a mail each turn), "notify digest" (one daily digest) or '
+    '"notify none" (no turn mail) for this game; add "all" for all your games.'
+)
+NOTIFY_WORDS = {
+    "turn": "you get a mail for each of your turns",
+    "digest": "your turns come in the daily digest",
+    "none": "you get no turn mail",
+}
 
 
 def once(seat: SeatGrant, key: str, fingerprint, route: str, act) -> tuple[int, dict]:
@@ -265,20 +372,39 @@ def _move(seat: SeatGrant, expected: int, line: str, key: str, message_id: str) 
         "POST moves",
         lambda uow: moves.submit_move(uow, command),
     )
-    version = answer["version"]
-    game, _, _ = load(seat.game_id)
+    game, engine, _ = load(seat.game_id)
     if game.prompt.get("type") == "chance":
         chance.advance_chance(seat.game_id, game.version)
         game, _, _ = load(seat.game_id)
-    return Done(line, True, f"Recorded: {answer['text']} (version {version})."), game.version
+    return Done(line, True, f"Recorded: {recorded_words(game, engine, answer)}."), game.version
+
+
+def recorded_words(game, engine, answer: dict) -> str:
+    """Return a recorded move as a reply says it: its notation, as the player wrote it,
+    and the move in words (the engine's ``move_words`` of the recorded event)."""
+    event = db.session.get(Event, (game.id, answer["seq"]))
+    try:
+        words = engine.move_words(event.payload["move"])
+    except (AttributeError, ValueError, KeyError, TypeError):  # an engine error: ValueError
+        return answer["text"]
+    return answer["text"] if words == answer["text"] else f"{answer['text']} (you {words})"
 
 
 NOT_ACTIVE = {
     "waiting": "The game has not started.",
-    "cancelled": "The game was cancelled (an invited seat stayed unfilled).",
+    "cancelled": "The game was cancelled.",
 }
 """What a game that is neither on nor over waits for (:mod:`arbiter.games.invitations`);
 a waiting game's sentence is :func:`not_active`'s."""
+
+
+STATUS_WORDS = {
+    "active": "in play",
+    "over": "over",
+    "waiting": "not started yet",
+    "cancelled": "cancelled",
+}
+"""A game's status as a status reply says it."""
 
 
 def not_active(game) -> str:
@@ -286,6 +412,8 @@ def not_active(game) -> str:
     waits for (invited players, its start time: :func:`arbiter.games.moves.waiting_for`)."""
     if game.status == "waiting":
         return f"The game has not started: {waiting_for(game)}."
+    if game.status == "cancelled":
+        return f"The game was cancelled: {cancelled_because(game)}."
     return NOT_ACTIVE[game.status]
 
 
@@ -304,7 +432,7 @@ def status_text(seat: SeatGrant) -> str:
     game, engine, state = load(seat.game_id)
     summary = reading.summary(game)
     names = {p["seat"]: p["name"] for p in summary["players"]}
-    lines = [f"{engine.title}, game {game.id}, version {game.version}: {game.status}."]
+    lines = [f"{engine.title}: {STATUS_WORDS.get(game.status, game.status)}."]
     if game.status == "over":
         lines += outcome.outcome_lines(game.result or {}, names)
         return "\n".join(lines)
@@ -321,7 +449,7 @@ def status_text(seat: SeatGrant) -> str:
             )
             + "."
         )
-        lines.append(engine.brief(state, seat.seat))
+        lines.append(naming.named(engine.brief(state, seat.seat), names, seat.seat))
     elif waiting:
         lines.append(f"Waiting for: {', '.join(waiting)}.")
     else:

@@ -6,6 +6,10 @@ when the capability verifies, the sender (From and envelope) is the invited addr
 and its authentication does not fail (:mod:`arbiter.mailin.process` checks the
 capability and automatic mail first). Its first command line decides:
 
+The first line that says yes or no in words decides (:mod:`arbiter.mailin.yes_no`:
+"Yes, count me in!", "ok", "sure", "no thanks"; a greeting and a signature around it
+do not matter); a reply that says neither gets one answer saying what to write.
+
 ``accept``
     the invitation is accepted as by its link (once: a second ``accept`` is refused
     with ``invitation-answered``), the seat joins the address's account (made now),
@@ -24,14 +28,17 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import sqlalchemy as sa
+
 from arbiter import idempotency, problems
 from arbiter.accounts.identity import seat_grant
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.games import invitations
-from arbiter.mail import identity
+from arbiter.games import invitations, naming
+from arbiter.games.invitations import REPLY_VERSION
+from arbiter.mail import capability, identity
 from arbiter.mail.capability import Capability
-from arbiter.mailin import answer, authentication, commands
+from arbiter.mailin import answer, authentication, commands, yes_no
 from arbiter.mailin.message import Incoming
 from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
@@ -60,16 +67,20 @@ def reply(
         raise Refused("refused-authentication", f"Authentication-Results: {failed}.")
     check_rate(invitation.email)
     lines = commands.lines_of(incoming.text, incoming.subject)
-    word = lines[0].lower().rstrip(".!") if lines else ""
+    found = yes_no.answer_of(lines)
+    word, line = found if found else ("", lines[0] if lines else "")
     if word not in WORDS:
         if identity.seat_address(game.seats[cap.seat]) is None:
-            raise Refused(
-                "refused-not-accepted",
-                "Mail from an invited address that has "
-                "not accepted is read only for accept, decline or block.",
-            )
+            told = _what_to_write(row, incoming, invitation, game)
+            if told is None:
+                raise Refused(
+                    "refused-not-accepted",
+                    "Mail from an invited address that has not accepted is read only "
+                    "for a yes or a no; it was told what to write once already.",
+                )
+            return "answered", "unreadable", told
         done = commands.Done(
-            lines[0] if lines else "",
+            line,
             False,
             "This address answers an "
             "invitation: reply accept, decline or block; reply to your "
@@ -78,14 +89,14 @@ def reply(
         )
         return "answered", done.code, _answer(row, incoming, cap, done)
     try:
-        once(row, invitation.id, lines[0], word, incoming.sender)
+        once(row, invitation.id, line, word, incoming.sender)
         if word == "accept":
-            done = commands.Done(lines[0], True, _accepted_text(cap.game_id, cap.seat))
+            done = commands.Done(line, True, _accepted_text(cap.game_id, cap.seat))
         else:
-            done = commands.Done(lines[0], True, f"Invitation {WORDS[word]}.")
+            done = commands.Done(line, True, f"Invitation {WORDS[word]}.")
     except ArbiterError as err:
         db.session.rollback()
-        done = commands.Done(lines[0], False, *problems.refusal(err))
+        done = commands.Done(line, False, *problems.refusal(err))
     summary = f"{word!r}: {'ok' if done.ok else done.code}"
     db.session.expire_all()  # the seat may have joined an account meanwhile
     game = db.session.get(Game, cap.game_id)
@@ -124,7 +135,49 @@ def _accepted_text(game_id: str, seat: int) -> str:
         else "The game starts when every invited player has accepted"
         + (f", or at {game.start_at:%Y-%m-%d %H:%M} UTC." if game.start_at else ".")
     )
-    return f"Invitation accepted: you hold seat {seat} of game {game.id}. {then}"
+    return (
+        f"Invitation accepted: you play as {game.seats[seat].name} in "
+        f"{naming.game_words(game, seat)}. {then}"
+    )
+
+
+def _what_to_write(
+    row: InboundMail, incoming: Incoming, invitation, game: Game
+) -> OutboxMail | None:
+    """Return the one answer an invited address that has not accepted gets to a reply
+    that says neither yes nor no: what to write (once per invitation: its dedupe key
+    is the invitation's, so a second unreadable reply is recorded unanswered)."""
+    key = f"invite-help:{invitation.id}"
+    if db.session.scalar(sa.select(OutboxMail.id).where(OutboxMail.dedupe_key == key)):
+        return None
+    subject = " ".join(incoming.subject.split()) or "Your invitation"
+    headers = {
+        "Auto-Submitted": "auto-replied",
+        "Reply-To": capability.reply_address(game.id, invitation.seat, REPLY_VERSION),
+    }
+    if incoming.message_id:
+        headers["In-Reply-To"] = incoming.message_id
+        headers["References"] = incoming.message_id
+    return OutboxMail(
+        dedupe_key=key,
+        game_id=game.id,
+        seat=invitation.seat,
+        to_addr=invitation.email,
+        subject=(subject if subject.lower().startswith("re:") else f"Re: {subject}")[:300],
+        body="\n".join(
+            [
+                "Hello,",
+                "",
+                "We could not read a yes or a no in your reply to the invitation.",
+                'To play, reply with "yes" (or "accept", "count me in").',
+                'To say no, reply "no" (or "decline"); "block" refuses every invitation '
+                "to this address.",
+                "",
+                "This is the only answer you get to such a reply.",
+            ]
+        ),
+        headers=headers,
+    )
 
 
 def _answer(

@@ -22,7 +22,7 @@ from arbiter.accounts.identity import seat_grant
 from arbiter.extensions import db
 from arbiter.games import invitations
 from arbiter.mail import capability, identity
-from arbiter.mailin import answer, authentication, commands, invitation, loops
+from arbiter.mailin import answer, authentication, commands, invitation, loops, talk
 from arbiter.mailin.message import Incoming, header, read
 from arbiter.mailin.refusal import Refused, check_rate, check_sender
 from arbiter.models import Game, InboundMail, OutboxMail
@@ -130,8 +130,11 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
             )
         ]
         return "answered", "resigned seat", answer.build(row, incoming, seat, done)
-    lines = commands.lines_of(incoming.text, incoming.subject)
-    if not lines:
+    said, lines = talk.take(
+        seat, commands.lines_of(incoming.text, incoming.subject), row.message_id
+    )
+    ignored: list[str] = []
+    if not lines and not said:
         done = [
             commands.Done(
                 "",
@@ -142,9 +145,14 @@ def _handle(row: InboundMail, where: dict) -> tuple[str, str, OutboxMail | None]
             )
         ]
     else:
-        done = commands.run(seat, cap.version, lines, row.message_id).done
+        done = said
+        if said and lines and not commands.any_command(seat, lines):
+            ignored = lines  # a greeting and a signature around talk lines: not refused
+        elif lines:
+            ran = commands.run(seat, cap.version, lines, row.message_id)
+            done, ignored = said + ran.done, ran.ignored
     summary = "; ".join(f"{d.line!r}: {'ok' if d.ok else d.code}" for d in done)
-    return "answered", summary, answer.build(row, incoming, seat, done)
+    return "answered", summary, answer.build(row, incoming, seat, done, ignored)
 
 
 def _capability(row: InboundMail, incoming: Incoming) -> capability.Capability:

@@ -12,7 +12,9 @@ from arbiter.models.game import Game, Seat
 from arbiter.models.idempotency import IdempotentResponse
 from arbiter.models.inbound import InboundMail
 from arbiter.models.outbox import OutboxMail
-from arbiter.models.rating import Rating
+from arbiter.models.presence import Presence
+from arbiter.models.rating import BotRating, Rating
+from arbiter.models.talk import TalkEvent, TalkMute
 from arbiter.models.tournament import (
     Tournament,
     TournamentEntry,
@@ -37,7 +39,11 @@ __all__ = [
     "IdempotentResponse",
     "InboundMail",
     "OutboxMail",
+    "Presence",
     "Rating",
+    "TalkEvent",
+    "TalkMute",
+    "BotRating",
     "ClockOutage",
     "ClockReminder",
     "ClockSweep",

@@ -19,7 +19,12 @@ class Account(db.Model):
     account is deleted (``deleted_at`` set), the row stays so that seats keep their link.
     ``digest``: "your turn" mails are gathered into one daily digest instead of one
     mail per game (``digest_sent_at``: when the last one went). ``mail_off``: the
-    address unsubscribed from everything.
+    address unsubscribed from everything. ``notify``: how turns are told in all games
+    (``turn``: a mail per turn, ``digest``: one daily digest, ``none``: no turn mail;
+    ``digest`` mirrors ``notify == "digest"``); ``digest_hour``: the hour (0-23, in
+    the account's zone) the digest goes, None for as soon as a game is due.
+    A bot account (``bot_owner_id`` set) has
+    no address at all and is never mailed (:mod:`arbiter.accounts.bot_accounts`).
     """
 
     __tablename__ = "accounts"
@@ -31,8 +36,21 @@ class Account(db.Model):
     digest: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     mail_off: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     digest_sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    notify: Mapped[str] = mapped_column(sa.String(8), default="turn", server_default="turn")
+    digest_hour: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    bot_owner_id: Mapped[str | None] = mapped_column(
+        sa.ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    """A bot account's owner (the person who made it); None for a person."""
+    bot_public: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    """A bot account anybody may seat by its id (else only its owner)."""
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a bot account (no address, never mailed, play-scoped tokens)."""
+        return self.bot_owner_id is not None
 
 
 class ApiToken(db.Model):

@@ -62,6 +62,11 @@ class Game(db.Model):
         sa.ForeignKey("accounts.id"), nullable=True, index=True
     )
     rated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    talk: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    """The creator's choices for the table talk (:mod:`arbiter.talk.options`)."""
+    talk_n: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    """The ``n`` of the game's last message (None: none yet): a turn mail quotes the
+    talk only when there is some, so a move in a quiet game reads nothing more."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
@@ -82,6 +87,11 @@ class Game(db.Model):
         return list(self.prompt.get("seats", [])) if self.prompt.get("type") == "decision" else []
 
     @property
+    def has_open(self) -> bool:
+        """True while a seat of this public table waits for somebody to take it."""
+        return any(s.open for s in self.seats)
+
+    @property
     def resigned(self) -> set[int]:
         """Return the seats that have resigned."""
         return {s.seat for s in self.seats if s.resigned}
@@ -92,7 +102,9 @@ class Seat(db.Model):
     and the account that holds it (None for anonymous play with the seat token);
     ``mail_off``: the address unsubscribed from this game's mail; ``digest``: its
     account takes the daily digest instead of a "your turn" mail per game (copied
-    from the account, so the move path needs no extra read)."""
+    from the account, so the move path needs no extra read); ``notify``: how this
+    game's turns are told to the seat (``turn``, ``digest``, ``none``), set per game,
+    or None for the account's choice (``accounts.notify``, copied into ``digest``)."""
 
     __tablename__ = "seats"
     __table_args__ = (sa.Index("ix_seats_name", "name"),)  # the player filter
@@ -109,5 +121,16 @@ class Seat(db.Model):
     )
     mail_off: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     digest: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    open: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    """A public table's seat that anyone signed in may take (:mod:`arbiter.games.lobby`);
+    False once taken."""
+    notify: Mapped[str | None] = mapped_column(sa.String(8), nullable=True)
+    bot_account: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
+    """Held by a bot account (:mod:`arbiter.accounts.bot_accounts`): marked as a bot."""
+    bot: Mapped[dict | None] = mapped_column(sa.JSON(none_as_null=True), nullable=True)
+    """A built-in bot's seat: ``{"kind", "level"}`` (:mod:`arbiter.games.bot_seats`)."""
+    autopilot: Mapped[dict | None] = mapped_column(sa.JSON(none_as_null=True), nullable=True)
+    """The autopilot of an absent player (:mod:`arbiter.games.autopilot`): ``{"bot",
+    "until", "since", "active"}``; None: never handed over in this game."""
 
     game: Mapped[Game] = relationship(back_populates="seats")

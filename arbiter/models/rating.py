@@ -24,3 +24,19 @@ class Rating(db.Model):
     sigma: Mapped[float] = mapped_column(sa.Float)
     games: Mapped[int] = mapped_column(sa.Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class BotRating(db.Model):
+    """A built-in bot's rating at one engine, per kind and level (``random`` 1 and
+    ``mcts`` 3 are two players): updated like an account's when a rated game with a
+    bot seat ends (:mod:`arbiter.accounts.ratings`)."""
+
+    __tablename__ = "bot_ratings"
+
+    engine: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.String(16), primary_key=True)
+    level: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    games: Mapped[int] = mapped_column(sa.Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -65,6 +65,9 @@ class Tournament(db.Model):
     version: Mapped[int] = mapped_column(sa.Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    fill_with_bot: Mapped[dict | None] = mapped_column(sa.JSON(none_as_null=True), nullable=True)
+    """A built-in bot (``{"kind", "level"}``) entered at the start when the entries do
+    not fill whole tables (:mod:`arbiter.tournaments.bot_entries`); None: byes."""
 
 
 class TournamentEntry(db.Model):
@@ -83,8 +86,12 @@ class TournamentEntry(db.Model):
 
     id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(sa.ForeignKey("tournaments.id"), index=True)
-    account_id: Mapped[str] = mapped_column(sa.ForeignKey("accounts.id"), index=True)
+    account_id: Mapped[str | None] = mapped_column(
+        sa.ForeignKey("accounts.id"), index=True, nullable=True
+    )
     name: Mapped[str] = mapped_column(sa.String(80))
+    bot: Mapped[dict | None] = mapped_column(sa.JSON(none_as_null=True), nullable=True)
+    """A built-in bot's entry (no account): ``{"kind", "level"}``."""
     joined_round: Mapped[int] = mapped_column(sa.Integer, default=1)
     withdrawn_round: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     bye_requests: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)

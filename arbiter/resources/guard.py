@@ -185,8 +185,8 @@ def _game(policy: Policy, who, game_id: str):
         )
         request.view_args["loaded"] = Loaded((game, engine, state), scope, stored)
     else:
-        if policy.state and request.method in ("GET", "HEAD"):
-            read_without_transaction()
+        if policy.scope == "games:read" and request.method in ("GET", "HEAD"):
+            read_without_transaction()  # reads only (issue 26: the long-poll's too)
         game = games.get_game(
             game_id,
             with_state=policy.scope != "games:read"
@@ -199,7 +199,8 @@ def _game(policy: Policy, who, game_id: str):
 def read_without_transaction() -> None:
     """On PostgreSQL, run this request's statements in autocommit (the session's
     connection, until it goes back to the pool, which restores the isolation level):
-    a read of ``/view`` or ``/legal-moves`` is one SELECT (two after a stale ETag), and
+    a read of ``/view``, ``/legal-moves`` or the summary is one SELECT (two after a
+    stale ETag; ``/events`` a few, each its own snapshot), and
     a transaction around it would cost two round trips more, its ``BEGIN`` and its
     ``ROLLBACK``, for nothing (under READ COMMITTED each statement reads its own
     snapshot either way). Left alone when the session has already begun (a personal

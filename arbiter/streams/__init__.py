@@ -13,6 +13,6 @@ served from committed events without a thread per waiting reader.
   versions catches notices that were lost; one ticker sends the keep-alives.
 - :mod:`arbiter.streams.wire`: the text of an SSE message and of an ndjson line.
 - :mod:`arbiter.streams.asgi`: the ASGI application that serves the streams and the
-  long-poll itself and hands every other request to the Flask app (through a2wsgi's
-  thread pool).
+  long-poll itself and hands every other request to the Flask app (through
+  :mod:`arbiter.streams.bridge`'s thread pool: one thread hop each way).
 """

@@ -3,14 +3,14 @@
 It serves itself, on its event loop, the requests that wait: ``GET
 /v1/games/{id}/stream`` (Server-Sent Events) and ``GET /v1/games/{id}/events`` with
 ``wait`` > 0 (the long-poll); every other request goes to the Flask app through
-a2wsgi's thread pool (``WEB_THREADS`` threads). So a waiting client costs a socket,
-a small queue and a coroutine, never a thread. A request body is read whole here too,
-bounded in size and time, before the request goes anywhere (:mod:`arbiter.bodies`):
-a client sending a byte a second holds no thread either. The Flask app keeps every route,
-including a ``/stream`` that answers the backlog and ends (for a Flask server with no
-front, and for the OpenAPI contract); the long-poll asks Flask for the answer (so
-authentication, validation and filtering stay in one place) and, when there is
-nothing new yet, waits for the game's next version on the hub and asks again.
+:mod:`arbiter.streams.bridge`'s thread pool (``WEB_THREADS`` threads). So a waiting
+client costs a socket, a small queue and a coroutine, never a thread. A request body
+is read whole here too, bounded in size and time, before the request goes anywhere
+(:mod:`arbiter.bodies`): a client sending a byte a second holds no thread either. The
+Flask app keeps every route, including a ``/stream`` that answers the backlog and ends
+(for a Flask server with no front, and for the OpenAPI contract); the long-poll asks
+Flask for the answer (so authentication, validation and filtering stay in one place)
+and, when there is nothing new yet, waits for the game's next version on the hub and asks again.
 """
 
 from __future__ import annotations
@@ -18,30 +18,40 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import time
+from contextlib import nullcontext
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
 import sqlalchemy as sa
-from a2wsgi import WSGIMiddleware
 
-from arbiter import bodies, database, metrics, settings, unavailable
+from arbiter import bodies, database, limits, metrics, settings, unavailable
 from arbiter import create_app as create_flask_app
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.games import my_games, reading
+from arbiter.games import my_games, presence, reading
 from arbiter.games.reading import ENDED
 from arbiter.models import Game
 from arbiter.problems import problem_body, problem_for
 from arbiter.resources import guard
 from arbiter.serve import DIRECT_WRITE
+from arbiter.streams import publish, talk_notices, wire
 from arbiter.streams import resume as resume_stream
-from arbiter.streams import wire
+from arbiter.streams.bridge import Bridge
 from arbiter.streams.hub import END, Hub, Reader
+from arbiter.talk import readers as talk_readers
+from arbiter.talk import streamed
+from arbiter.talk.readers import Reader as TalkReader
 
 GAME_STREAM = re.compile(r"/v1/games/([^/]+)/stream")
 GAME_EVENTS = re.compile(r"/v1/games/([^/]+)/events")
+GAME_MESSAGES = re.compile(r"/v1/games/([^/]+)/messages")
+PAGE_TALK = re.compile(r"/games/([^/]+)/talk")
+LONG_POLLS = (GAME_EVENTS, GAME_MESSAGES, PAGE_TALK)
+"""The long-polls the front waits for without a thread: a game's events, its
+messages, and the game page's talk panel (the last two on the game's talk notices)."""
 SSE_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
@@ -70,7 +80,7 @@ def header(scope: dict, name: bytes) -> str | None:
 def chunked_bodies(wsgi_app):
     """Return ``wsgi_app`` reading ``Transfer-Encoding: chunked`` bodies.
 
-    uvicorn removes the chunking and a2wsgi's input ends with the body, but a2wsgi does
+    uvicorn removes the chunking and the bridge's input ends with the body, but it does
     not say so: without ``wsgi.input_terminated`` werkzeug reads a body with no
     ``Content-Length`` as empty. With it, werkzeug reads the body and refuses one over
     ``MAX_CONTENT_LENGTH`` with 413 as it arrives (werkzeug's ``get_input_stream``).
@@ -92,7 +102,7 @@ class Front:
 
     def __init__(self, flask_app) -> None:
         self.flask = flask_app
-        self.wsgi = WSGIMiddleware(
+        self.wsgi = Bridge(
             chunked_bodies(flask_app), workers=settings.of(flask_app).service.web_threads
         )
         self.hub = Hub(flask_app)
@@ -102,10 +112,12 @@ class Front:
         if scope["type"] == "lifespan":
             await self.lifespan(receive, send)
             return
+        data: bytes | None = b""  # the request's whole body, None when left unread
         if scope["type"] == "http" and bodies.announced(scope) is not None:
-            receive = await self.read_body(scope, receive, send)
-            if receive is None:
+            read = await self.read_body(scope, receive, send)
+            if read is None:
                 return
+            receive, data = read
         if scope["type"] == "http" and scope["method"] == "GET":
             match = GAME_STREAM.fullmatch(scope["path"])
             if match:
@@ -114,28 +126,29 @@ class Front:
             if scope["path"] == "/v1/me/stream":
                 await self.account_stream(scope, receive, send)
                 return
-            match = GAME_EVENTS.fullmatch(scope["path"])
+            match = next(filter(None, (r.fullmatch(scope["path"]) for r in LONG_POLLS)), None)
             if match and self.long_poll_args(scope) is not None:
-                await self.long_poll(match.group(1), scope, send)
+                await self.long_poll(match.group(1), scope, send, match.re is not GAME_EVENTS)
                 return
-        await self.wsgi(scope, receive, self.drained(receive, send))
+        await self.wsgi(scope, receive, self.drained(receive, send), data)
 
     async def read_body(self, scope: dict, receive, send):
         """Read the request's whole body here, on the event loop, so that no Flask
         thread waits for a slow client (see :mod:`arbiter.bodies`); return the
-        ``receive`` that gives it, or None when the request is over (the client left,
-        or it was too slow: answered 408 ``body-too-slow`` and closed). A body
-        announced over the route's limit is left unread: Flask refuses it at once."""
+        ``receive`` that gives it and the body (None when unread), or None when the
+        request is over (the client left, or it was too slow: answered 408
+        ``body-too-slow`` and closed). A body announced over the route's limit is left
+        unread: Flask refuses it at once."""
         config = settings.of(self.flask)
         limit = bodies.body_limit(scope, config.limits)
         if bodies.announced(scope) > limit:
-            return receive
+            return receive, None
         try:
             data = await bodies.read_body(receive, limit, bodies.Pace.of(config.connections))
         except bodies.TooSlow:
             await self.send_too_slow(send)
             return None
-        return None if data is None else bodies.replay(data, receive)
+        return None if data is None else (bodies.replay(data, receive), data)
 
     async def send_too_slow(self, send) -> None:
         """Answer a body that came too slowly: 408 ``body-too-slow``, and close."""
@@ -192,14 +205,24 @@ class Front:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    async def in_thread(self, func, *args) -> Any:
-        """Run ``func(*args)`` inside a Flask app context in a worker thread."""
+    async def in_thread(self, func, *args, writes: bool = False) -> Any:
+        """Run ``func(*args)`` inside a Flask app context in a worker thread, as a
+        reader (streams only read), or as a writer when ``writes``: its transaction then
+        begins as a writer's (``BEGIN IMMEDIATE`` on SQLite; a reader's deferred
+        ``BEGIN`` fails at once with "database is locked" when it writes after another
+        connection's commit)."""
 
         def run():
-            with self.flask.app_context(), database.reading():  # streams only read
+            with self.flask.app_context(), nullcontext() if writes else database.reading():
                 return func(*args)
 
         return await asyncio.to_thread(run)
+
+    def page_seat(self, query: dict, game_id: str) -> int | None:
+        """Return the seat a game page's ``presence`` token names (its settings' key
+        needs the app context; no database), None without a valid one."""
+        with self.flask.app_context():
+            return presence.seat_of((query.get("presence") or [None])[0], game_id)
 
     # --------------------------------------------------------------- SSE per game
 
@@ -213,12 +236,15 @@ class Front:
         is refused (400 ``bad-last-event-id``)."""
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
-            after = wire.read_start(
-                header(scope, b"last-event-id"), (query.get("after") or [None])[0]
+            after, talk_after = wire.read_positions(
+                header(scope, b"last-event-id"),
+                (query.get("after") or [None])[0],
+                (query.get("talk") or [None])[0],
             )
-            seat, over, version, ended, who = await self.in_thread(
+            seat, over, version, ended, who, talker = await self.in_thread(
                 open_game_stream, game_id, header(scope, b"authorization"), after
             )
+            here = seat if seat is not None else self.page_seat(query, game_id)
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
@@ -237,12 +263,16 @@ class Front:
             wire.SSE_KEEPALIVE,
             *who,
             until_over=True,
+            render_talk=wire.sse_talk,
+            talk={game_id: talker},
         )
         self.hub.join(reader, {game_id: over})
+        reader_tasks: list[asyncio.Future] = []
         try:
             try:
                 rows = await self.in_thread(reading.backlog, game_id, after)
                 deleted = await self.in_thread(reading.deleted_seats, game_id) if rows else ()
+                said = await self.in_thread(streamed.backlog, game_id, talker, talk_after)
             except unavailable.UNREACHABLE as err:
                 await self.send_unavailable(send, err)
                 return
@@ -252,15 +282,21 @@ class Front:
             ended = ended or any(e.kind in reading.LAST_KINDS for e in rows)
             version = rows[-1].seq if rows else after
             for event in rows:
-                await send(
-                    body(
-                        render_sse(game_id, reading.event_json(event, seat, over, deleted), version)
-                    )
-                )
+                shown = reading.event_json(event, seat, over, deleted)
+                await send(body(render_sse(game_id, shown, version, talk_after)))
+            for message in said:
+                await send(body(wire.sse_talk(game_id, message, version)))
             if ended:  # the backlog holds the game's last events: nothing more comes
                 await send(body(b"", more=False))
                 return
             reader.last[game_id] = max(reader.last[game_id], version)
+            told = said[-1]["talk"] if said else talk_after
+            if told:
+                reader.talk_shown[game_id] = told
+            self.hub.hear(reader, game_id, told)  # the talk, from the end of its backlog
+            if here is not None:
+                keeper = asyncio.ensure_future(self.keep_present(game_id, here))
+                reader_tasks.append(keeper)
             await self.pump(
                 reader,
                 {game_id: version},
@@ -271,6 +307,40 @@ class Front:
             )
         finally:
             self.hub.leave(reader)
+            for task in reader_tasks:
+                task.cancel()
+            await asyncio.gather(*reader_tasks, return_exceptions=True)
+
+    async def keep_present(self, game_id: str, seat: int) -> None:
+        """Mark ``seat`` present in ``game_id`` while its stream is open (renewed every
+        :data:`arbiter.games.presence.RENEW_SECONDS`), and clear the mark when the
+        stream ends (this task is cancelled): :mod:`arbiter.games.presence`. A mark
+        still being written when the stream ends lands before the clear, never after
+        it (a short read of the stream would else leave its seat present, unmailed,
+        for :data:`arbiter.games.presence.TTL_SECONDS`)."""
+        marking = None
+        try:
+            while True:
+                marking = asyncio.ensure_future(
+                    self.in_thread(presence.mark, game_id, seat, writes=True)
+                )
+                try:
+                    await asyncio.shield(marking)
+                except unavailable.UNREACHABLE:
+                    pass  # the mark expires by itself; the next renewal tries again
+                await asyncio.sleep(presence.RENEW_SECONDS)
+        finally:
+            try:
+                await asyncio.shield(self.leave_present(marking, game_id, seat))
+            except (asyncio.CancelledError, *unavailable.UNREACHABLE):
+                pass
+
+    async def leave_present(self, marking, game_id: str, seat: int) -> None:
+        """Clear ``seat``'s presence mark once the mark in flight (``marking``) is
+        written."""
+        if marking is not None:
+            await asyncio.gather(marking, return_exceptions=True)
+        await self.in_thread(presence.clear, game_id, seat, writes=True)
 
     async def pump(
         self,
@@ -339,6 +409,8 @@ class Front:
                 ending = wire.sse_cut("You fell too far behind; reconnect with Last-Event-ID.")
             elif keepalive == wire.SSE_KEEPALIVE and reader.ended == "revoked":
                 ending = wire.sse_revoked()
+            elif reader.ended == "replaced":
+                ending = wire.ndjson_replaced()
             try:  # a stuck client may never take it: give up after a second
                 await asyncio.wait_for(send(body(ending, more=False)), 1.0)
             except (TimeoutError, OSError):
@@ -350,32 +422,48 @@ class Front:
         """``GET /v1/me/stream``: one ndjson line per new event of every game the
         account holds a seat in (as that seat may see it), each carrying a ``cursor``;
         an empty line as keep-alive. Reconnecting with a line's cursor
-        (``Last-Event-ID`` or ``?cursor=``) first sends every event after it, once."""
+        (``Last-Event-ID`` or ``?cursor=``) first sends every event after it, once.
+        One account stream per personal token: opening one ends the token's others
+        (their last line ``{"end": "replaced"}``); it counts against the ``read``
+        rate limit (429 ``rate-limited`` with ``Retry-After``). Games where the
+        account is seated while it is open are followed from their first event."""
         try:
             query = parse_qs(scope["query_string"].decode("latin-1"))
             resume = wire.read_cursor(
                 header(scope, b"last-event-id") or (query.get("cursor") or [None])[0]
             )
-            games, who = await self.in_thread(open_account_stream, header(scope, b"authorization"))
+            stream_id = secrets.token_hex(8)
+            games, owing, who, muted = await self.in_thread(
+                open_account_stream, header(scope, b"authorization"), stream_id
+            )
+            talk_after, told = await self.in_thread(
+                resume_stream.talk_positions, games, resume, muted
+            )
         except ArbiterError as err:
             await self.send_problem(send, err)
             return
         except unavailable.UNREACHABLE as err:
             await self.send_unavailable(send, err)
             return
-        after = resume_stream.start_positions(games, resume)
+        after = {**resume_stream.start_positions(games, resume, owing), **talk_after}
+        seats = {g: seat for g, (seat, _, _) in games.items()}
         reader = Reader(
-            {g: seat for g, (seat, _, _) in games.items()},
+            {**seats, **{talk_notices.key(g): seat for g, seat in seats.items()}},
             wire.ndjson,
             settings.of(self.flask).streams.buffer,
             after,
             wire.NDJSON_KEEPALIVE,
             *who,
+            stream_id=stream_id,
+            render_talk=wire.ndjson_talk,
+            talk_muted=muted,
         )
         self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
         try:
             try:
-                lines, sent = await self.in_thread(resume_stream.missed_lines, games, after)
+                lines, sent = await self.in_thread(
+                    resume_stream.missed_lines, games, after, told, muted
+                )
             except unavailable.UNREACHABLE as err:
                 await self.send_unavailable(send, err)
                 return
@@ -414,19 +502,23 @@ class Front:
             return None
         return after, min(wait, settings.of(self.flask).streams.long_poll_max)
 
-    async def long_poll(self, game_id: str, scope: dict, send) -> None:
+    async def long_poll(self, game_id: str, scope: dict, send, talk: bool = False) -> None:
         """``GET .../events?after=N&wait=S``: Flask's answer at once when it has
         events (or is a problem: an N past the game's version is one) or the game is
         over (nothing more will come); else wait on the hub, without a thread, up to S
-        seconds for the game to pass version N, and ask Flask again."""
+        seconds for the game to pass version N, and ask Flask again. With ``talk``,
+        ``GET .../messages?after=N&wait=S`` likewise, waiting for the game's talk to
+        pass entry N (:mod:`arbiter.streams.talk_notices`; talk goes on after the end)."""
         after, wait = self.long_poll_args(scope)
         query = parse_qs(scope["query_string"].decode("latin-1"))
         query["wait"] = ["0"]
         now = {**scope, "query_string": urlencode(query, doseq=True).encode()}
-        waiter = self.hub.watch(game_id, after)
+        waiter = self.hub.watch(talk_notices.key(game_id) if talk else game_id, after)
         try:
             answer = await self.ask_flask(now)
-            if answer_is_final(answer) or await self.in_thread(game_over, game_id):
+            if answer_is_final(answer, "messages" if talk else "events") or (
+                not talk and await self.in_thread(game_over, game_id)
+            ):
                 await replay(answer, send)
                 return
             try:
@@ -435,7 +527,7 @@ class Front:
                 pass
             await replay(await self.ask_flask(now), send)
         finally:
-            self.hub.unwatch(game_id, waiter)
+            self.hub.unwatch(talk_notices.key(game_id) if talk else game_id, waiter)
 
     async def ask_flask(self, scope: dict) -> list[dict]:
         """Return the ASGI messages of the Flask app's answer to a GET ``scope``."""
@@ -447,19 +539,23 @@ class Front:
         async def keep(message: dict) -> None:
             messages.append(message)
 
-        await self.wsgi(scope, no_body, keep)
+        await self.wsgi(scope, no_body, keep, b"")
         return messages
 
     # --------------------------------------------------------------- problems
 
     async def send_problem(self, send, err: ArbiterError) -> None:
-        """Answer ``err`` as problem+json, before any stream began."""
+        """Answer ``err`` as problem+json (a 429 with its ``Retry-After``), before any
+        stream began."""
         response = problem_for(err)
+        headers = [(b"content-type", b"application/problem+json")]
+        if "Retry-After" in response.headers:
+            headers.append((b"retry-after", response.headers["Retry-After"].encode()))
         await send(
             {
                 "type": "http.response.start",
                 "status": response.status_code,
-                "headers": [(b"content-type", b"application/problem+json")],
+                "headers": headers,
             }
         )
         await send(body(response.get_data(), more=False))
@@ -496,29 +592,46 @@ def token_of(who) -> Who:
 
 def open_game_stream(
     game_id: str, authorization: str | None, after: int
-) -> tuple[int | None, bool, int, bool, Who]:
+) -> tuple[int | None, bool, int, bool, Who, TalkReader]:
     """Authenticate a game stream's reader as the Flask guard does; return its seat
     (None: spectator), whether the game is over, the game's version, whether its log
-    is complete (over or cancelled) and the reader's :data:`Who` (runs in a worker
-    thread).
+    is complete (over or cancelled), the reader's :data:`Who` and its reader of the
+    game's talk (:func:`arbiter.talk.readers.reader_of`; runs in a worker thread).
 
     :raises ArbiterError: as :func:`arbiter.games.reading.stream_reader` (400
         ``bad-last-event-id`` for an ``after`` past the version)."""
 
     who = identity.authenticate(authorization)
     db.session.commit()  # a personal token's last-used time
-    return (*reading.stream_reader(game_id, who, after), token_of(who))
+    opened = reading.stream_reader(game_id, who, after)
+    talker = talk_readers.reader_of(talk_readers.game_of(game_id), who)
+    return (*opened, token_of(who), talker)
 
 
-def open_account_stream(authorization: str | None) -> tuple[dict, Who]:
+def open_account_stream(
+    authorization: str | None, stream_id: str
+) -> tuple[dict, set[str], Who, frozenset[str]]:
     """Authenticate an account stream's reader (a personal token with
-    ``games:read``); return :func:`arbiter.games.my_games.followed` of its account
-    and the reader's :data:`Who`."""
+    ``games:read``), count it against the ``read`` rate limit, and announce it as
+    its token's one account stream (:func:`arbiter.streams.publish.stream_opened`:
+    the token's older ones end); return :func:`arbiter.games.my_games.followed` of
+    its account, the games where it owes a move (:func:`arbiter.games.my_games.owing`),
+    the reader's :data:`Who` and the authors its account muted (left out of the talk
+    it hears: :func:`arbiter.talk.readers.muted_by`).
+
+    :raises ArbiterError: 401/403 as the guard; 429 ``rate-limited``."""
 
     who = identity.authenticate(authorization)
     db.session.commit()
     guard.CHECKS["account"](guard.Policy("account", "games:read"), who, {})
-    return my_games.followed(who.account), token_of(who)
+    limits.check("read", limits.caller_key(who))
+    publish.stream_opened(who.token_id, stream_id)
+    return (
+        my_games.followed(who.account),
+        my_games.owing(who.account),
+        token_of(who),
+        talk_readers.muted_by(who.account),
+    )
 
 
 def game_over(game_id: str) -> bool:
@@ -528,9 +641,9 @@ def game_over(game_id: str) -> bool:
     return db.session.scalar(sa.select(Game.status).where(Game.id == game_id)) in ENDED
 
 
-def render_sse(game_id: str, event: dict, version: int) -> bytes:
+def render_sse(game_id: str, event: dict, version: int, talk: int = 0) -> bytes:
     """Render one event of a game stream (see :func:`arbiter.streams.wire.sse`)."""
-    return wire.sse(event, version)
+    return wire.sse(event, version, talk=talk)
 
 
 async def drain_body(receive, limit: int) -> None:
@@ -557,13 +670,14 @@ def body(data: bytes, more: bool = True) -> dict:
     return {"type": "http.response.body", "body": data, "more_body": more}
 
 
-def answer_is_final(messages: list[dict]) -> bool:
-    """True when a Flask ``/events`` answer is a problem or carries events."""
+def answer_is_final(messages: list[dict], items: str = "events") -> bool:
+    """True when a Flask ``/events`` answer is a problem or carries events (``items``:
+    ``messages`` for a ``/messages`` answer)."""
     start = next(m for m in messages if m["type"] == "http.response.start")
     if start["status"] != 200:
         return True
     data = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body")
-    return bool(json.loads(data)["events"])
+    return bool(json.loads(data)[items])
 
 
 async def replay(messages: list[dict], send) -> None:

@@ -27,7 +27,11 @@ nothing more can come). A notice that a
 personal token was revoked or an account deleted (Redis ``<STREAM_CHANNEL>:revoked``,
 or in-process) ends every stream opened with that token or by that account; every
 ``STREAM_REVOKE_CHECK_SECONDS`` one query per 500 open tokens re-checks them (a notice
-lost, a token expired): no database work per reader or per event. Keep-alives come from one ticker
+lost, a token expired): no database work per reader or per event. A notice that an
+account was seated in a new game (``seat``) adds it to that account's open account
+streams; each poll also looks for the games created since the last one with a seat
+of an account streaming here (one query per 500 accounts), for a notice lost or
+told only to another process. Keep-alives come from one ticker
 per hub, not from a timer per reader.
 An idle reader is a socket and a coroutine waiting for the client to leave, no thread.
 """
@@ -39,6 +43,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -48,14 +53,19 @@ from arbiter import database, metrics, settings
 from arbiter.extensions import db
 from arbiter.games.reading import LAST_KINDS, event_json
 from arbiter.games.store import events_after
-from arbiter.models import Account, ApiToken, Game
+from arbiter.models import Account, ApiToken, Game, Seat
 from arbiter.models.timestamps import utcnow
-from arbiter.streams import publish
+from arbiter.streams import publish, talk_notices
+from arbiter.talk import streamed
+from arbiter.talk.readers import Reader as TalkReader
 
 log = logging.getLogger(__name__)
 
-Render = Callable[[str, dict, int], bytes]
-"""``(game_id, event as /events shows it, version) -> bytes`` (SSE or ndjson)."""
+Render = Callable[..., bytes]
+"""``(game_id, event as /events shows it, version[, talk]) -> bytes`` (SSE or ndjson;
+``talk``, the reader's talk position, is passed only when it is not 0)."""
+RenderTalk = Callable[[str, dict, int], bytes]
+"""``(game_id, message event, the reader's seq in that game) -> bytes``."""
 
 READ_LIMIT = 1000
 DIRECT_BYTES_PER_MESSAGE = 1024
@@ -69,6 +79,9 @@ cancelled game's last is ``game-cancelled`` (both:
 :data:`arbiter.games.reading.LAST_KINDS`)."""
 END = (None, -1, b"")
 """The queue item after a game stream's last event: the stream ends there."""
+SEAT_OVERLAP = timedelta(seconds=30)
+"""How far back each look for new seats reaches before the previous one (a game's
+``created_at`` is set before its transaction commits)."""
 REVOKED_MEMORY = 120.0
 """Seconds a revocation notice is remembered, for the readers that authenticated
 just before it and join just after."""
@@ -94,6 +107,17 @@ class Reader:
         or none); :param account_id: that token's account.
     :param until_over: end the stream once the game's last event is sent (a game
         stream, not the account stream, which follows other games too).
+    :param stream_id: an account stream's own id (one account stream per token: a
+        newer one of the same token ends it, ``ended`` ``"replaced"``); None for a
+        game stream.
+    :param render_talk: how it renders a message event; None: it hears no talk.
+        A reader that hears talk follows, beside each game ``G``, the key
+        :func:`arbiter.streams.talk_notices.key` of ``G`` (in ``seats``, ``last``),
+        whose position is a talk entry ``n``; ``talk_shown[G]`` is the last entry
+        that brought it a message (what its ids and cursors carry: entries it may not
+        read tell it nothing). ``talk[G]`` is its talk reader in ``G``
+        (:class:`arbiter.talk.readers.Reader`); a game without one (an account
+        stream's, followed since) reads as its seat with ``talk_muted``.
     """
 
     def __init__(
@@ -106,6 +130,10 @@ class Reader:
         token_id: str | None = None,
         account_id: str | None = None,
         until_over: bool = False,
+        stream_id: str | None = None,
+        render_talk: RenderTalk | None = None,
+        talk: dict[str, TalkReader] | None = None,
+        talk_muted: frozenset[str] = frozenset(),
     ) -> None:
         self.seats = seats
         self.render = render
@@ -119,10 +147,24 @@ class Reader:
         self.token_id = token_id
         self.account_id = account_id
         self.until_over = until_over
+        self.stream_id = stream_id
         self.ended: str | None = None
+        self.render_talk = render_talk
+        self.talk = dict(talk or {})
+        self.talk_muted = talk_muted
+        self.talk_shown: dict[str, int] = {}
+
+    def talk_reader(self, game_id: str) -> TalkReader:
+        """Return this reader's talk reader in ``game_id`` (see the class)."""
+        found = self.talk.get(game_id)
+        if found is None:
+            found = self.talk[game_id] = streamed.seat_reader(
+                self.seats.get(game_id), self.talk_muted
+            )
+        return found
 
     def end(self, why: str) -> None:
-        """Stop the reader now (``why``: ``"revoked"`` or ``"over"``)."""
+        """Stop the reader now (``why``: ``"revoked"``, ``"replaced"`` or ``"over"``)."""
         if not self.cut.is_set():
             self.ended = why
             self.cut.set()
@@ -329,6 +371,10 @@ class Hub:
                 future.set_result(version)
         if not any(r.last.get(game_id, 0) < version for r in feed.readers):
             return
+        self._read_soon(game_id, feed)
+
+    def _read_soon(self, game_id: str, feed: Feed) -> None:
+        """Read the events ``feed``'s readers lack (once more if a read is running)."""
         if feed.reading:
             feed.again = True
             return
@@ -336,10 +382,68 @@ class Hub:
         self.loop.create_task(self._refresh(game_id, feed))
 
     def revoke_threadsafe(self, kind: str, ident: str) -> None:
-        """:meth:`revoke` from another thread (the in-process publisher)."""
+        """:meth:`on_notice` from another thread (the in-process publisher)."""
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.revoke, kind, ident)
+            loop.call_soon_threadsafe(self.on_notice, kind, ident)
+
+    def on_notice(self, kind: str, ident: str) -> int:
+        """Act on a notice of the revocation channel (:mod:`arbiter.streams.publish`):
+        ``seat`` (:meth:`follow`), ``stream`` (:meth:`replace`), else :meth:`revoke`;
+        return how many readers it touched."""
+        if kind == "seat":
+            account_id, game_id, seat = ident.split(":")
+            return self.follow(account_id, game_id, int(seat))
+        if kind == "stream":
+            token_id, stream_id = ident.split(":")
+            return self.replace(token_id, stream_id)
+        return self.revoke(kind, ident)
+
+    def follow(self, account_id: str, game_id: str, seat: int) -> int:
+        """The account ``account_id`` got ``seat`` of the new game ``game_id``: its
+        open account streams follow that game from its first event; return how many."""
+        readers = [
+            r
+            for r in self.readers
+            if r.account_id == account_id and r.stream_id and game_id not in r.seats
+        ]
+        if not readers:
+            return 0
+        feed = self.feeds.setdefault(game_id, Feed())
+        for reader in readers:
+            reader.seats[game_id] = seat
+            reader.last.setdefault(game_id, 0)
+            feed.readers.add(reader)
+            if reader.render_talk is not None:
+                self.hear(reader, game_id, 0)
+        self._read_soon(game_id, feed)
+        return len(readers)
+
+    def hear(self, reader: Reader, game_id: str, after: int) -> None:
+        """Let ``reader`` (one with ``render_talk``) hear ``game_id``'s talk after
+        entry ``after`` (a game stream, once its backlog is sent; a game an account
+        stream follows since), reading at once what was committed meanwhile."""
+        if not reader.seats or reader.cut.is_set():
+            return  # it left
+        key = talk_notices.key(game_id)
+        reader.seats[key] = reader.seats.get(game_id)
+        reader.last[key] = max(reader.last.get(key, 0), after)
+        feed = self.feeds.setdefault(key, Feed())
+        feed.readers.add(reader)
+        self._read_soon(key, feed)
+
+    def replace(self, token_id: str, stream_id: str) -> int:
+        """The token ``token_id`` opened the account stream ``stream_id``: end its
+        other account streams (``"replaced"``); return how many ended."""
+        ended = [
+            r
+            for r in self.readers
+            if r.token_id == token_id and r.stream_id and r.stream_id != stream_id
+        ]
+        for reader in ended:
+            reader.end("replaced")
+            self.leave(reader)
+        return len(ended)
 
     def revoke(self, kind: str, ident: str) -> int:
         """The personal token ``ident`` was revoked (``kind`` ``"token"``) or the
@@ -357,7 +461,11 @@ class Hub:
         return len(ended)
 
     async def _refresh(self, game_id: str, feed: Feed) -> None:
-        """Read the events its readers miss, as often as notices asked, and deliver."""
+        """Read the events its readers miss, as often as notices asked, and deliver
+        (a talk key's: :meth:`_refresh_talk`)."""
+        if talk_notices.is_key(game_id):
+            await self._refresh_talk(game_id, feed)
+            return
         try:
             while feed.readers:
                 feed.again = False
@@ -372,6 +480,50 @@ class Hub:
         finally:
             feed.reading = False
             self._drop_if_idle(game_id, feed)
+
+    async def _refresh_talk(self, key: str, feed: Feed) -> None:
+        """Read a game's talk after the lowest position of its readers, filter it for
+        each reader as ``/messages`` does (:func:`arbiter.talk.streamed.for_readers`,
+        in a worker thread) and deliver each its message events."""
+        game_id = talk_notices.game_of(key)
+        try:
+            while feed.readers:
+                feed.again = False
+                readers = list(feed.readers)
+                after = min(r.last.get(key, 0) for r in readers)
+                wants = [(r.talk_reader(game_id), r.last.get(key, 0)) for r in readers]
+                last, found = await asyncio.to_thread(self._read_talk, game_id, after, wants)
+                for reader, messages in zip(readers, found, strict=True):
+                    if reader in feed.readers:
+                        self.deliver_talk(game_id, key, reader, messages, last)
+                if not feed.again:
+                    break
+        except Exception:  # noqa: BLE001 - the next notice or poll tries again
+            log.exception("reading the talk of game %s for its streams failed", game_id)
+        finally:
+            feed.reading = False
+            self._drop_if_idle(key, feed)
+
+    def _read_talk(self, game_id: str, after: int, wants: list) -> tuple[int, list]:
+        """:func:`arbiter.talk.streamed.for_readers` (runs in a worker thread)."""
+        with self.app.app_context(), database.reading():
+            return streamed.for_readers(game_id, after, wants)
+
+    def deliver_talk(
+        self, game_id: str, key: str, reader: Reader, messages: list[dict], last: int
+    ) -> None:
+        """Hand ``reader`` the message events it lacks, then count the talk read up to
+        ``last`` as its own (entries it may not read are passed silently)."""
+        held = reader.last.get(key, 0)
+        for message in messages:
+            if message["talk"] <= held:
+                continue
+            data = reader.render_talk(game_id, message, reader.last.get(game_id, 0))
+            if not reader.offer(key, message["talk"], data):
+                self.leave(reader)
+                return
+            reader.talk_shown[game_id] = message["talk"]
+        reader.last[key] = max(reader.last.get(key, 0), last)
 
     def _read(self, game_id: str, after: int) -> list:
         """Return the events of ``game_id`` after ``after`` (runs in a worker thread)."""
@@ -391,23 +543,31 @@ class Hub:
         rendered: dict[tuple, bytes] = {}
         joined: dict[tuple, bytes] = {}
 
-        def frame(render: Render, event, seat: int | None) -> bytes:
-            key = (render, event.seq, visible(event, seat, over))
+        def frame(render: Render, event, seat: int | None, talk: int) -> bytes:
+            key = (render, event.seq, visible(event, seat, over), talk)
             data = rendered.get(key)
             if data is None:
-                data = rendered[key] = render(game_id, event_json(event, seat, over), version)
+                shown = event_json(event, seat, over)
+                data = rendered[key] = (
+                    render(game_id, shown, version, talk)
+                    if talk
+                    else render(game_id, shown, version)
+                )
             return data
 
         ends = any(e.kind in LAST_KINDS for e in rows)  # over, or cancelled
         for reader in list(feed.readers):
             seat = reader.seats.get(game_id)
             last = reader.last.get(game_id, 0)
+            talk = reader.talk_shown.get(game_id, 0)
             if reader.write is not None:
-                key = (reader.render, seat, last)
+                key = (reader.render, seat, last, talk)
                 data = joined.get(key)
                 if data is None:
                     data = joined[key] = b"".join(
-                        frame(reader.render, event, seat) for event in rows if event.seq > last
+                        frame(reader.render, event, seat, talk)
+                        for event in rows
+                        if event.seq > last
                     )
                 if data and not reader.offer(game_id, version, data):
                     self.leave(reader)
@@ -416,7 +576,9 @@ class Hub:
                 for event in rows:
                     if event.seq <= last:
                         continue
-                    if not reader.offer(game_id, event.seq, frame(reader.render, event, seat)):
+                    if not reader.offer(
+                        game_id, event.seq, frame(reader.render, event, seat, talk)
+                    ):
                         self.leave(reader)
                         break
             if ends and reader.until_over and not reader.cut.is_set():
@@ -425,29 +587,80 @@ class Hub:
     # ----------------------------------------------------------------- sources
 
     async def _poll(self) -> None:
-        """Every ``STREAM_POLL_SECONDS``, read the versions of the watched games and
-        notify those that moved (catches notices lost or sent by other processes)."""
+        """Every ``STREAM_POLL_SECONDS``, read the versions of the watched games (and
+        the last entry of their talk, for the readers that hear it) and notify those
+        that moved (catches notices lost or sent by other processes)."""
         every = settings.of(self.app).streams.poll_seconds
 
-        def versions(ids: list[str]) -> list[tuple[str, int]]:
+        def versions(keys: list[str]) -> list[tuple[str, int]]:
+            ids = [k for k in keys if not talk_notices.is_key(k)]
+            talks = [talk_notices.game_of(k) for k in keys if talk_notices.is_key(k)]
             with self.app.app_context(), database.reading():
                 out = []
                 for i in range(0, len(ids), 500):
                     out += db.session.execute(
                         sa.select(Game.id, Game.version).where(Game.id.in_(ids[i : i + 500]))
                     ).all()
+                if talks:  # the games' talk: its last entry
+                    out += [
+                        (talk_notices.key(g), n)
+                        for g, n in streamed.last_entries(talks).items()
+                        if n
+                    ]
                 return out
 
+        since = utcnow()
         while True:
             await asyncio.sleep(every)
-            ids = list(self.feeds)
+            since = await self._new_seats(since)
+            ids = [  # a talk only for its streams: its long-polls wait for notices
+                k for k, f in self.feeds.items() if f.readers or not talk_notices.is_key(k)
+            ]
             if not ids:
                 continue
             try:
                 for game_id, version in await asyncio.to_thread(versions, ids):
-                    self.notify(game_id, version)
+                    feed = self.feeds.get(game_id)
+                    if not talk_notices.is_key(game_id):
+                        self.notify(game_id, version)
+                    elif feed and any(r.last.get(game_id, 0) < version for r in feed.readers):
+                        self._read_soon(game_id, feed)
             except Exception:  # noqa: BLE001 - try again at the next tick
                 log.warning("the stream poll failed", exc_info=True)
+
+    async def _new_seats(self, since):
+        """Follow, in the account streams open here, the games created since ``since``
+        (UTC, less :data:`SEAT_OVERLAP`) with a seat of their account (one query per
+        500 accounts): the backstop of a lost ``seat`` notice, or one told only to
+        another web process on the embedded default. Return the time to pass next."""
+        accounts = sorted({r.account_id for r in self.readers if r.stream_id and r.account_id})
+        if not accounts:
+            return utcnow()
+
+        def seated(now) -> list[tuple[str, str, int]]:
+            with self.app.app_context(), database.reading():
+                out = []
+                for i in range(0, len(accounts), 500):
+                    out += db.session.execute(
+                        sa.select(Seat.account_id, Seat.game_id, sa.func.min(Seat.seat))
+                        .join(Game, Game.id == Seat.game_id)
+                        .where(
+                            Seat.account_id.in_(accounts[i : i + 500]),
+                            Game.created_at > since - SEAT_OVERLAP,
+                            Game.created_at <= now,
+                        )
+                        .group_by(Seat.account_id, Seat.game_id)
+                    ).all()
+                return out
+
+        now = utcnow()
+        try:
+            for account_id, game_id, seat in await asyncio.to_thread(seated, now):
+                self.follow(account_id, game_id, seat)
+        except Exception:  # noqa: BLE001 - try again at the next tick
+            log.warning("the stream look for new seats failed", exc_info=True)
+            return since
+        return now
 
     async def _recheck(self) -> None:
         """Every ``STREAM_REVOKE_CHECK_SECONDS`` (default 30), look up the personal
@@ -521,7 +734,7 @@ class Hub:
                     async for message in pubsub.listen():
                         if message["type"] == "message":
                             kind, _, ident = message["data"].decode().partition(":")
-                            self.revoke(kind, ident)
+                            self.on_notice(kind, ident)
                             continue
                         if message["type"] != "pmessage":
                             continue

@@ -17,6 +17,12 @@ account deletions that :mod:`arbiter.accounts.accounts` announced to its unit of
 process's hubs), and every hub closes at once the streams opened with that token or by
 that account. The hubs' periodic re-check of their readers' tokens catches a notice
 that was lost.
+
+The same channel carries the account streams' own notices: ``seat:<account>:<game>:<seat>``
+(:func:`follow_seats`: an account got a seat in a new game; its open account streams
+follow that game from its first event) and ``stream:<token>:<stream id>``
+(:func:`stream_opened`: a personal token opened an account stream; every other account
+stream of that token ends, ``replaced``: one account stream per token).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import redis
 
 from arbiter import settings
 from arbiter.accounts.accounts import AccountDeleted, TokenRevoked
+from arbiter.games.followers import SeatTaken
 from arbiter.uow import Committed
 
 log = logging.getLogger(__name__)
@@ -116,7 +123,8 @@ def committed_many(versions: list[tuple[str, int]]) -> None:
 
 def revoked(kind: str, ident: str) -> None:
     """Announce that the personal token ``ident`` was revoked (``kind`` ``"token"``) or
-    the account ``ident`` deleted (``"account"``): every stream it opened is closed.
+    the account ``ident`` deleted (``"account"``): every stream it opened is closed
+    (or one of the account streams' notices above, ``"seat"`` or ``"stream"``).
     Call it after the commit. A failure to publish is logged, not raised: the hubs'
     re-check of their readers' tokens (``STREAM_REVOKE_CHECK_SECONDS``) closes them.
     """
@@ -144,3 +152,21 @@ def close_revoked(done: Committed) -> None:
             revoked("token", notice.token_id)
         elif isinstance(notice, AccountDeleted):
             revoked("account", notice.account_id)
+
+
+def follow_seats(done: Committed) -> None:
+    """Committed handler (:mod:`arbiter.follow_ups`): announce each seat an account
+    was given in the transaction (:class:`arbiter.games.followers.SeatTaken`), so that
+    the account's open streams follow its game. A lost notice is logged: the account's
+    next connection follows the game."""
+    for notice in done.notices:
+        if isinstance(notice, SeatTaken):
+            revoked("seat", f"{notice.account_id}:{notice.game_id}:{notice.seat}")
+
+
+def stream_opened(token_id: str, stream_id: str) -> None:
+    """Announce that the personal token ``token_id`` opened the account stream
+    ``stream_id``: the hubs end that token's other account streams (one per token).
+    A failure to publish is logged, not raised (the older stream then stays open in
+    another process until it ends by itself)."""
+    revoked("stream", f"{token_id}:{stream_id}")

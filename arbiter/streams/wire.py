@@ -16,18 +16,47 @@ NDJSON_KEEPALIVE = b"\n"
 """An empty line: the ndjson keep-alive (readers skip blank lines)."""
 
 
-def sse(event: dict, version: int, retry_ms: int | None = None) -> bytes:
+TALK_EVENT = "talk"
+"""The SSE ``event`` name of a message event (its data's ``kind`` is ``message``; SSE's
+own default type is ``message``, which an EventSource's ``onmessage`` would take)."""
+
+
+def event_id(seq: int, talk: int = 0) -> str:
+    """Return a game stream's SSE ``id``: the reader's position in the game's log and
+    in its talk, ``seq`` alone while no message was sent (``12``), else ``seq-talk``
+    (``12-5``). ``Last-Event-ID`` sends it back (:func:`read_positions`)."""
+    return f"{seq}-{talk}" if talk else str(seq)
+
+
+def sse(event: dict, version: int, retry_ms: int | None = None, talk: int = 0) -> bytes:
     """Return one SSE message for ``event`` (an ``/events`` item): ``id`` is its seq
-    (what ``Last-Event-ID`` sends back), ``event`` its kind, ``data`` the event as
-    JSON with the game's ``version`` when it was sent."""
+    and the reader's talk position (:func:`event_id`, what ``Last-Event-ID`` sends
+    back), ``event`` its kind, ``data`` the event as JSON with the game's ``version``
+    when it was sent."""
     data = json.dumps({**event, "version": version}, separators=(",", ":"))
     head = f"retry: {retry_ms}\n" if retry_ms is not None else ""
-    return f"{head}id: {event['seq']}\nevent: {event['kind']}\ndata: {data}\n\n".encode()
+    ident = event_id(event["seq"], talk)
+    return f"{head}id: {ident}\nevent: {event['kind']}\ndata: {data}\n\n".encode()
 
 
-def ndjson(game_id: str, event: dict, version: int) -> bytes:
+def sse_talk(game_id: str, message: dict, seq: int) -> bytes:
+    """Return the SSE message of a message event (:mod:`arbiter.talk.streamed`) sent
+    after game event ``seq``: ``id`` ``seq-talk``, ``event: talk``."""
+    data = json.dumps(message, separators=(",", ":"))
+    ident = f"{seq}-{message['talk']}"
+    return f"id: {ident}\nevent: {TALK_EVENT}\ndata: {data}\n\n".encode()
+
+
+def ndjson_talk(game_id: str, message: dict, seq: int = 0) -> bytes:
+    """Return the ndjson line of a message event of ``game_id``
+    (``{"game", "kind": "message", "talk", ...}``, no ``seq``)."""
+    return (json.dumps({"game": game_id, **message}, separators=(",", ":")) + "\n").encode()
+
+
+def ndjson(game_id: str, event: dict, version: int, talk: int = 0) -> bytes:
     """Return one ndjson line for ``event`` of ``game_id`` (``{"game", "seq", "version",
-    ...}``)."""
+    ...}``; ``talk``, the reader's talk position, is not in the line: the account
+    stream's cursor carries it, :func:`with_cursor`)."""
     return (
         json.dumps({"game": game_id, **event, "version": version}, separators=(",", ":")) + "\n"
     ).encode()
@@ -46,6 +75,16 @@ def sse_revoked() -> bytes:
     return f"event: revoked\ndata: {json.dumps({'detail': detail})}\n\n".encode()
 
 
+def ndjson_replaced() -> bytes:
+    """Return the last line of an account stream ended by a newer one of the same
+    token (one account stream per token): ``{"end": "replaced", "detail"}``."""
+    detail = (
+        "This token opened another /v1/me/stream, which replaces this one: one "
+        "account stream per token."
+    )
+    return (json.dumps({"end": "replaced", "detail": detail}) + "\n").encode()
+
+
 def read_after(raw: str | None, what: str) -> int:
     """Return a seq given by a client (``Last-Event-ID`` or ``after``), 0 when absent.
 
@@ -60,6 +99,23 @@ def read_after(raw: str | None, what: str) -> int:
     return int(raw)
 
 
+def read_positions(
+    last_event_id: str | None, after: str | None, talk: str | None = None
+) -> tuple[int, int]:
+    """Return where a game stream starts: ``(seq, talk)``, the game event and the talk
+    entry it resumes after. ``Last-Event-ID`` when sent (``12`` or ``12-5``, as
+    :func:`event_id` made it), else the ``after`` and ``talk`` query parameters, else
+    ``(0, 0)``: the whole log and every message.
+
+    :raises ArbiterError: 400 ``bad-last-event-id`` naming the one that was used.
+    """
+    if last_event_id:
+        seq, dash, told = last_event_id.partition("-")
+        what = "Last-Event-ID"
+        return read_after(seq, what), read_after(told, what) if dash else 0
+    return read_after(after, "The after parameter"), read_after(talk, "The talk parameter")
+
+
 def read_start(last_event_id: str | None, after: str | None) -> int:
     """Return the seq a game stream starts after: the ``Last-Event-ID`` header when
     sent, else the ``after`` query parameter, else 0.
@@ -72,8 +128,9 @@ def read_start(last_event_id: str | None, after: str | None) -> int:
 
 
 CURSOR_VERSION = "1"
-MAX_CURSOR = 16_000
-"""The longest cursor read (characters): about 14 per game, 500 games followed."""
+MAX_CURSOR = 32_000
+"""The longest cursor read (characters): about 20 per game with its talk position
+(about 14 without), 500 games followed, with room to spare."""
 
 
 def cursor(positions: dict[str, int]) -> str:

@@ -206,6 +206,7 @@ def entry_json(entry: TournamentEntry) -> dict:
         "id": entry.id,
         "name": entry.name,
         "account": entry.account_id,
+        **({"bot": dict(entry.bot)} if entry.bot else {}),
         "joined_round": entry.joined_round,
         "withdrawn_round": entry.withdrawn_round,
         "byes_requested": {n: k for n, k in sorted((entry.bye_requests or {}).items())},

@@ -52,8 +52,8 @@ from arbiter.games.games import NewPlayer
 from arbiter.hooks import webhooks
 from arbiter.models import Account, Tournament, TournamentEntry, TournamentGame, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.tournaments import bot_entries, tournament_log
 from arbiter.tournaments import formats as pairing
-from arbiter.tournaments import tournament_log
 from arbiter.tournaments import tournament_results as res
 from arbiter.tournaments.tournament_log import TournamentMoved
 from arbiter.uow import Committed, UnitOfWork
@@ -146,7 +146,7 @@ def pair(
     specs = [
         bulk.GameSpec(
             tournament.engine,
-            [_player(entries[p], accounts[entries[p].account_id]) for p in table.players],
+            [_player(entries[p], accounts.get(entries[p].account_id)) for p in table.players],
             tournament.options,
             tournament.clock,
             tournament.rated,
@@ -202,6 +202,7 @@ def pair(
             *drawn.byes,
             *(e for e, _ in drawn.requested_byes),
         ]
+        if entries[e].account_id is not None  # a bot entry has no web hooks
     ]
     webhooks.notify(
         uow,
@@ -211,9 +212,12 @@ def pair(
     )
 
 
-def _player(entry: TournamentEntry, account: Account) -> NewPlayer:
+def _player(entry: TournamentEntry, account: Account | None) -> NewPlayer:
     """Return the seat of an entrant: its name, its account's address (which links the
-    seat to the account) and time zone."""
+    seat to the account) and time zone; a bot entry's is a bot seat
+    (:func:`arbiter.tournaments.bot_entries.player`)."""
+    if entry.bot:
+        return bot_entries.player(entry)
     return NewPlayer(entry.name, account.email, account.tz)
 
 

@@ -1,13 +1,15 @@
 """Tournaments as a resource (issue 11, "Tournaments" and "Organiser tools").
 
 An organiser (a personal token with ``tournaments:write``) creates a tournament: an
-engine, the players per game (``table_size``, within what the engine plays), the
-format (``round_robin``: every pairing, the schedule fixed at the start; ``swiss``: a
-fixed number of ``rounds``), the scoring (points by place, and what a bye scores;
-default :func:`arbiter.tournaments.formats.default_scoring`), whether its games are rated,
-the games' options and clock, a round deadline (``round_seconds``) and an entry
-reliability threshold. Accounts enter with their own tokens; the organiser starts it;
-rounds are then paired, played and ended by :mod:`arbiter.tournaments.tournament_rounds`.
+engine, the players per game (``table_size``, within what the engine plays), the format
+(``round_robin``: every pairing, the schedule fixed at the start; ``swiss``: a fixed
+number of ``rounds``), the scoring (points by place, and what a bye scores; default
+:func:`arbiter.tournaments.formats.default_scoring`), whether its games are rated, the
+games' options and clock, a round deadline (``round_seconds``), an entry reliability
+threshold, and built-in bots as entrants (``bots``, ``fill_with_bot``:
+:mod:`arbiter.tournaments.bot_entries`). Accounts enter with their own tokens; the
+organiser starts it; rounds are then paired, played and ended by
+:mod:`arbiter.tournaments.tournament_rounds`.
 
 Entries and withdrawals: before the start anyone (reliable enough) may enter and
 withdraw, and enter again after withdrawing (the same entry comes back). After it, a
@@ -53,8 +55,8 @@ from arbiter.games import clock as clocks
 from arbiter.games.store import StaleVersion
 from arbiter.models import Rating, Tournament, TournamentEntry, TournamentRound
 from arbiter.models.timestamps import iso, utcnow
+from arbiter.tournaments import bot_entries, tournament_log
 from arbiter.tournaments import formats as pairing
-from arbiter.tournaments import tournament_log
 from arbiter.tournaments import tournament_results as res
 from arbiter.tournaments import tournament_rounds as rounds
 from arbiter.tournaments.tournament_log import TournamentMoved
@@ -135,6 +137,7 @@ def summary(t: Tournament, with_entries: bool = False) -> dict:
         "deadline_policy": deadline_policy(t),
         "reliability_threshold": t.reliability_threshold,
         "late_entries": late_entries(t),
+        "fill_with_bot": t.fill_with_bot,
         "organiser": t.organiser_account_id,
         "status": t.status,
         "paused": t.paused_at is not None,
@@ -218,10 +221,19 @@ def _new(who: Principal, data: dict) -> Tournament:
         round=0,
         version=0,
         created_at=utcnow(),
+        fill_with_bot=bot_entries.fill_with(data.get("fill_with_bot")),
     )
+    bots = [bot_entries.entry(t, name, bot) for name, bot in bot_entries.checked(data.get("bots"))]
     tournament_log.append(
         t,
-        [("tournament-created", {**summary(t), "version": None, "created_at": iso(t.created_at)})],
+        [
+            (
+                "tournament-created",
+                {**summary(t), "version": None, "created_at": iso(t.created_at)},
+            ),
+            *(bot_entries.added(row) for row in bots),
+        ],
+        rows=bots,
     )
     return t
 
@@ -350,9 +362,12 @@ def _enter_again(
     return entry
 
 
-def _rating_of(account_id: str, engine: str) -> float | None:
+def _rating_of(account_id: str | None, engine: str) -> float | None:
     """Return the account's rating at ``engine`` as the leaderboard orders it (the
-    ordinal ``mu - 3 sigma``); None when it has played no rated game there."""
+    ordinal ``mu - 3 sigma``); None when it has played no rated game there, or for a
+    bot entry (no account)."""
+    if account_id is None:  # a bot entry
+        return None
     row = db.session.get(Rating, (account_id, engine))
     return None if row is None else row.mu - 3 * row.sigma
 
@@ -532,6 +547,9 @@ def start(uow: UnitOfWork, tournament_id: str, who: Principal) -> Tournament:
             f"A round needs at least {t.table_size} entries; there are {len(entrants)}.",
             code="too-few-entries",
         )
+    fillers = bot_entries.fillers(t, len(entrants), {e.name.casefold() for e in res.entries(t.id)})
+    db.session.add_all(fillers)
+    entrants += [row.id for row in fillers]
     for entry in res.entries(t.id):
         entry.seed_rating = _rating_of(entry.account_id, t.engine)
     started: dict = {"entries": entrants}
@@ -545,7 +563,8 @@ def start(uow: UnitOfWork, tournament_id: str, who: Principal) -> Tournament:
         started["schedule"] = schedule
         changes["rounds"] = len(schedule)
         t.rounds = len(schedule)
-    rounds.pair(uow, t, 1, schedule, [("tournament-started", started)], changes)
+    filled = [bot_entries.added(row, filled=True) for row in fillers]
+    rounds.pair(uow, t, 1, schedule, [*filled, ("tournament-started", started)], changes)
     uow.commit(t)
     return t
 

@@ -15,8 +15,18 @@ from flask import Flask, Response, request
 from arbiter.web import (
     account,
     account_routes,  # noqa: F401 - registers the account pages
+    agreement_routes,  # noqa: F401 - registers the undo and abort forms
+    bot_routes,  # noqa: F401 - registers the bot account pages
+    delete_routes,  # noqa: F401 - registers deleting an account
     explorer,  # noqa: F401 - registers the API explorer
+    invitation_routes,  # noqa: F401 - registers the invitation page
+    notify_routes,  # noqa: F401 - registers the notifications page
+    organiser_routes,  # noqa: F401 - registers the organiser's tournament pages
+    page_errors,
+    replay,  # noqa: F401 - registers the replay pages
     rulebooks,  # noqa: F401 - registers the rulebook pages
+    start_routes,  # noqa: F401 - registers the new-game page, the lobby, rematches
+    talk_routes,  # noqa: F401 - registers the talk forms of the game page
     tournament_routes,  # noqa: F401 - registers the tournament pages
     webhook_routes,  # noqa: F401 - registers the web hook pages
 )
@@ -52,3 +62,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(security_headers)
     app.context_processor(signed_in_account)
+    page_errors.register(app)

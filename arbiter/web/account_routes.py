@@ -11,6 +11,7 @@ from arbiter.errors import ArbiterError, TooManyRequests
 from arbiter.games import my_games as owned
 from arbiter.uow import UnitOfWork
 from arbiter.web import account
+from arbiter.web import confirm as confirmation
 from arbiter.web.forms import ConfirmForm, LeaveForm, SignInForm, TokenCreateForm
 from arbiter.web.routes import bp, refused_form
 
@@ -71,7 +72,8 @@ def confirm():
         message, status = problems.page(err)
         return render_template("error.html", message=message, game_id=None), status
     account.remember(done.account, done.token)
-    flash(f"Signed in as {done.account.email}.", "ok")
+    # "my games" says whom the browser is signed in as: the message only greets
+    flash(f"Welcome, {done.account.display_name or done.account.email}.", "ok")
     return redirect(url_for("web.my_games"), 303)
 
 
@@ -147,6 +149,13 @@ def revoke_token(token_id: str):
     form = LeaveForm()
     if not form.validate_on_submit():
         return refused_form(None, form)
+    if not confirmation.confirmed():
+        return confirmation.ask(
+            "Revoke this token?",
+            "Whatever uses this token (a script, a bot, a browser) is refused from now on.",
+            "Yes, revoke it",
+            url_for("web.my_tokens"),
+        )
     accounts.revoke_token(UnitOfWork(), who, token_id)
     flash("Token revoked: it opens nothing from now on.", "ok")
     return redirect(url_for("web.my_tokens"), 303)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import (
+    BooleanField,
     HiddenField,
     IntegerField,
     SelectField,
@@ -97,6 +98,13 @@ class TokenCreateForm(FlaskForm):
     days = IntegerField(
         "Expires after (days, empty: never)", validators=[Optional(), NumberRange(min=1, max=3650)]
     )
+
+
+class BotCreateForm(FlaskForm):
+    """Making a bot account: its name, and whether anybody may seat it."""
+
+    name = StringField("Name", validators=[InputRequired(), Length(max=80)])
+    public = BooleanField("Anybody may seat it in their games")
 
 
 class WebhookCreateForm(FlaskForm):

@@ -17,10 +17,10 @@ from arbiter import idempotency, problems
 from arbiter.accounts import identity, links
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.games import access, games, moves
+from arbiter.games import access, games, moves, naming, presence
 from arbiter.games.store import StaleVersion
 from arbiter.uow import UnitOfWork
-from arbiter.web import game_page, seats
+from arbiter.web import confirm, game_page, seats
 from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
 from engines.base import EngineError
 
@@ -120,6 +120,7 @@ def game(game_id: str):
         token_form=TokenForm(),
         leave_form=LeaveForm(),
         live_update=request.headers.get(LIVE_UPDATE) == "1",
+        presence=presence.page_token(game_id, page.seat) if page.seat is not None else "",
     )
 
 
@@ -213,9 +214,11 @@ def move(game_id: str):
         # the form's key was made when the page was drawn: used already for another
         # move, this form is an old page's, and the game moved on since
         reused = getattr(err, "code", None) == "idempotency-key-reused"
-        flash(MOVED_ON if reused else f"Move not recorded: {err.detail}", "error")
+        # an engine writes seat numbers: the page names the players ("Bob was chosen")
+        detail = naming.named(err.detail, naming.names_of(current), grant.seat)
+        flash(MOVED_ON if reused else f"Move not recorded: {detail}", "error")
     else:
-        flash(f"Move recorded: {answer['text']}.", "ok")
+        flash(f"Move recorded: {game_page.said(current, chosen) or answer['text']}.", "ok")
     return back(game_id)
 
 
@@ -229,6 +232,8 @@ def resign(game_id: str):
     grant = seats.grant_for(current)
     if grant is None:
         return no_seat(game_id)
+    if not confirm.confirmed():  # a second page first: resigning cannot be undone
+        return confirm_resign(current, grant, form.key.data)
     try:
         idempotency.answer(
             idempotency.caller_scope(game_id, identity.as_principal(grant)),
@@ -244,6 +249,19 @@ def resign(game_id: str):
     else:
         flash("You resigned: your later turns are played for you and you rank last.", "ok")
     return back(game_id)
+
+
+def confirm_resign(current, grant, key: str) -> str:
+    """Return the page that asks a player to confirm their resignation."""
+    name = current.seats[grant.seat].name
+    return confirm.ask(
+        "Resign?",
+        f"You are about to resign from this game as {name}: the arbiter plays your "
+        "later turns for you and you rank last.",
+        "Yes, resign",
+        url_for("web.game", game_id=current.id),
+        {"key": key},
+    )
 
 
 def read_choice(form: MoveForm) -> tuple[object, str | None]:

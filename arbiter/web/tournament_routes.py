@@ -14,7 +14,7 @@ from arbiter.extensions import db
 from arbiter.tournaments import tournament_results as results
 from arbiter.tournaments import tournaments
 from arbiter.uow import UnitOfWork
-from arbiter.web import account
+from arbiter.web import account, confirm
 from arbiter.web.forms import ByeForm, LeaveForm
 from arbiter.web.routes import bp, refused_form
 
@@ -129,6 +129,13 @@ def withdraw_entry(tournament_id: str, entry_id: str):
     who = account.principal()
     if who is None:
         return redirect(url_for("web.sign_in"), 303)
+    if not confirm.confirmed():
+        return confirm.ask(
+            "Leave the tournament?",
+            "You will not be paired from the next round on; the games you are playing go on.",
+            "Yes, leave the tournament",
+            url_for("web.tournament", tournament_id=tournament_id),
+        )
     entry = tournaments.withdraw(UnitOfWork(), tournament_id, entry_id, who)
     flash(f"Withdrawn: you are not paired from round {entry.withdrawn_round} on.", "ok")
     return redirect(url_for("web.tournament", tournament_id=tournament_id), 303)

@@ -1,5 +1,5 @@
 """The Dark Horse engine: the :class:`engines.base.Engine` contract over the rules,
-view and notation modules of this package (rules/dark-horse.md)."""
+view and notation modules of this package."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from marshmallow import Schema
 from engines.base import JSON, Decision, Engine, Prompt
 from engines.option_fields import Flag
 
-from . import board_svg, notation, rules, view
+from . import board_svg, determinize, notation, rules, view
 from .cards import DEFAULT, Components
 
 
@@ -40,6 +40,12 @@ class DarkHorse(Engine):
     max_players = rules.MAX_PLAYERS
     options_schema = DarkHorseOptions
     notation = notation.HELP
+    how_to_win = (
+        "Each player secretly holds Goal cards naming Bugs. Play your Move cards to push "
+        "the Bugs on your Goal cards to the front of the race (and the others back). When "
+        "every card has been played, each Goal card scores by where its Bug finished; "
+        "the best score wins."
+    )
 
     deck: Components = DEFAULT
     """The component set its games are dealt from (``components.json``)."""
@@ -110,6 +116,17 @@ class DarkHorse(Engine):
         (rules/dark-horse.md, "Setup" 1 and 4)."""
         return view.secrets(self.components, state, seat)
 
+    def unseen(self, view: dict, seat: int) -> dict[str, list[str]]:
+        """Return the cards ``seat`` cannot place, ``{"goals": [...], "moves": [...]}``
+        (:meth:`engines.base.Engine.unseen`; ``determinize.py``)."""
+        return determinize.unseen(self.components, view, seat)
+
+    def complete(self, view: dict, seat: int, dealt: Mapping[str, Any]) -> dict:
+        """Return a state ``seat``'s view could come from, the other seats' Goal and
+        Move cards, the Goal deck and the cards set aside dealt from ``dealt``
+        (:meth:`engines.base.Engine.complete`; ``determinize.py``)."""
+        return determinize.complete(self.components, view, seat, dealt)
+
     def check_turn(self, state: dict, seat: int) -> Decision:
         """Return the current Decision if ``seat`` must move now (rules/dark-horse.md,
         "Gameplay"; "Special Cards": only the chosen player answers Bad encounter!).
@@ -153,10 +170,26 @@ class DarkHorse(Engine):
             return f"Seat {outcome[0] - 1} is the start player."
         return super().describe_outcome(spec, outcome)
 
+    def result_words(self, result: Mapping[str, Any]) -> list[str]:
+        """Return how the scores were made: the Track's final order, each seat's Goal
+        cards with their Bug's place and points, and the Ant token (rules/dark-horse.md,
+        "End of the Game", "Dilly Dally")."""
+        return view.result_words(self.components, result)
+
     def board_svg(self, view: dict) -> str:
         """Return the board of a view as SVG (the Track, Ant tokens, cards played, the seat's own
         cards)."""
-        return board_svg.render(view)
+        bugs = [{"bug": b.id, "name": b.name} for b in self.components.bugs]
+        return board_svg.render({**view, "bugs": bugs})
+
+    def board_targets(self, view: dict, move: JSON) -> list[str]:
+        """Return the places clicked to make ``move`` (a card, its Bug, a direction...)."""
+        card = self.components.move_by_id.get(move.get("play")) if isinstance(move, dict) else None
+        return board_svg.targets(view, move, card.bug if card else None)
+
+    def move_words(self, move: JSON, past: bool = True) -> str:
+        """Return the move as a person says it (``played Ladybug ±1 forward``)."""
+        return notation.words(self.components, move, past)
 
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""

@@ -69,6 +69,49 @@ def describe(c: Components, move: Any) -> str:
     raise InvalidMove("bad-move", f"Not a Dark Horse move: {shown(move)}.")
 
 
+def words(c: Components, move: Any, past: bool = True) -> str:
+    """Return ``move`` as a person says it after the player's name: ``placed the Fly
+    at the front``, ``played Ladybug ±1 forward``, ``took an Ant token``, ``played Bad
+    encounter! and swapped Goal card 2``, ``swapped Goal card 1`` (without ``past``:
+    ``place the Fly at the front``, ``play Ladybug ±1 forward``...).
+
+    :raises InvalidMove: ``bad-move``: not a Dark Horse move.
+    """
+    verb = {v: (v if past else now) for v, now in _PRESENT.items()}
+    if not isinstance(move, dict):
+        return describe(c, move)
+    if "place" in move:
+        bug = c.bug_name(move["place"]) if move["place"] in c.bug_by_id else move["place"]
+        return f"{verb['placed']} the {bug}" + (f" at the {move['end']}" if "end" in move else "")
+    if "ant" in move:
+        if move["ant"] == r.TAKE:
+            return f"{verb['took']} an Ant token"
+        return f"{verb['passed']} on the Ant token"
+    card = c.move_by_id.get(move.get("play"))
+    if card is None:
+        if "swap" in move:
+            return f"{verb['swapped']} Goal card {move['swap']}"
+        return describe(c, move)
+    text = f"{verb['played']} {c.label(card.id)}"
+    if "direction" in move:
+        text += f" {move['direction']}"
+    if "swap" in move:
+        text += f" and {verb['swapped']} Goal card {move['swap']}"
+    if "choose" in move:
+        text += f" and {verb['chose']} seat {move['choose']} to swap a Goal card"
+    return text
+
+
+_PRESENT = {
+    "placed": "place",
+    "took": "take",
+    "passed": "pass",
+    "played": "play",
+    "swapped": "swap",
+    "chose": "choose",
+}
+
+
 def parse(c: Components, text: Any, state: Mapping[str, Any], seat: int) -> dict:
     """Read one move written in the notation by ``seat`` (see the module docstring).
 

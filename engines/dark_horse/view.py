@@ -215,3 +215,35 @@ def brief(game: r.Game, state: Mapping[str, Any], seat: int) -> str:
         )
         lines.append(f"Track (space 1 is first): {spaces}.")
     return "\n".join(lines)
+
+
+def _place(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``."""
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def result_words(c, result: Mapping[str, Any]) -> list[str]:
+    """Return a Dark Horse result in words (rules/dark-horse.md, "End of the Game"):
+    the finish order, then per seat its revealed Goal cards, each Bug's place and
+    points, the Ant token and the total."""
+    lines = ["Every Move card has been played; the Goal cards are revealed."]
+    finish = result.get("finish") or []
+    if finish:
+        lines.append(
+            "Finish: " + ", ".join(f"{_place(f['place'])} {c.bug_name(f['bug'])}" for f in finish)
+        )
+    for d in result.get("details") or []:
+        goals = "; ".join(
+            f"{c.bug_name(g['bug'])} finished {_place(g['place'])}: "
+            f"{g['points']} point{'' if g['points'] == 1 else 's'}"
+            for g in d["goals"]
+        )
+        ant = d.get("ant")
+        ant_text = (
+            f"; Ant token on the {c.bug_name(ant['bug'])} ({_place(ant['place'])}): "
+            f"{ant['points']:+d}"
+            if ant
+            else ""
+        )
+        lines.append(f"Seat {d['seat']}'s Goal cards: {goals}{ant_text}; total {d['total']}.")
+    return lines

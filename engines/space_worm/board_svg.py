@@ -9,7 +9,18 @@ Fruit types differ by shape and letter as well as colour; seats by shape and num
 
 from __future__ import annotations
 
-from engines.svg import SEAT_COLOURS, SHAPES, colour, document, seat_marker, seat_name, shape, text
+from engines.svg import (
+    SEAT_COLOURS,
+    SHAPES,
+    colour,
+    document,
+    seat_marker,
+    shape,
+    sheet_of,
+    text,
+    upper_first,
+    who,
+)
 
 CELL = 34
 LEFT = 27
@@ -33,7 +44,7 @@ def render(view: dict) -> str:
         text(
             LEFT,
             20,
-            f"Space Worm, round {view['round']}: sheet of {seat_name(seat, view.get('you'))}",
+            f"Round {view['round']}: " + _sheet_of(view, seat),
             size=13,
             weight="bold",
         )
@@ -43,7 +54,8 @@ def render(view: dict) -> str:
     for r, row in enumerate(rows):
         for c, mark in enumerate(row):
             body.append(_cell(LEFT + c * CELL, top + r * CELL, mark, (r, c) in eaten, symbols))
-    body.append(_path(sheet["path"], top, seat))
+    mine = view.get("you") == seat and not view.get("result")
+    body.append(_path(sheet["path"], top, seat, mine))
     y = top + len(rows) * CELL + 22
     body += _hearts(sheet, view["sheet"]["hearts"], y)
     y += 34
@@ -52,8 +64,8 @@ def render(view: dict) -> str:
     body += _tracks(view, symbols, y)
     y += 24 * len(view["sheet"]["fruits"]) + 30
     body += _seats(view, y)
-    y += 20 * len(view["sheets"]) + 8
-    return document(WIDTH, y, f"Space Worm board, sheet of seat {seat}", words(view), body)
+    y += 20 * (len(view["sheets"]) + 1) + 8
+    return document(WIDTH, y, f"Space Worm board, {_sheet_of(view, seat)}", words(view), body)
 
 
 def _cell(x: float, y: float, mark: str, eaten: bool, symbols: dict) -> str:
@@ -87,9 +99,10 @@ def _cell(x: float, y: float, mark: str, eaten: bool, symbols: dict) -> str:
     return out
 
 
-def _path(path: list, top: float, seat: int) -> str:
+def _path(path: list, top: float, seat: int, arrows: bool = False) -> str:
     """Return the worm: a thick line through its spaces, a ring at the start and its
-    head (the seat's marker) on the space it reached."""
+    head (the seat's marker) on the space it reached; with ``arrows``, the direction
+    arrows around the head."""
     if not path:
         return ""
     points = [(LEFT + c * CELL + CELL / 2, top + r * CELL + CELL / 2) for r, c in path]
@@ -100,13 +113,51 @@ def _path(path: list, top: float, seat: int) -> str:
         f'<polyline class="worm" points="{line}" fill="none" stroke="{SEAT_COLOURS[seat % 6]}" '
         f'stroke-width="6" stroke-linecap="round" stroke-linejoin="round" opacity="0.75"/>'
         f'<circle cx="{sx:.0f}" cy="{sy:.0f}" r="15" fill="none" stroke="#1a1a1a" '
-        f'stroke-dasharray="3 2"/>' + seat_marker(seat, hx, hy, 9)
+        f'stroke-dasharray="3 2"/>'
+        + seat_marker(seat, hx, hy, 9)
+        + (_arrows(hx, hy) if arrows else "")
     )
+
+
+ARROWS = {"up": (0, -1), "right": (1, 0), "down": (0, 1), "left": (-1, 0)}
+"""The directions a line is drawn in, as steps on the picture."""
+
+
+def _arrows(x: float, y: float) -> str:
+    """Return the four direction arrows around the worm's head: the places a player
+    clicks to draw a line that way (``data-place="dir:up"``), shown only when they can
+    be clicked (the page highlights the legal ones)."""
+    out = []
+    for name, (dx, dy) in ARROWS.items():
+        cx, cy = x + dx * CELL * 0.62, y + dy * CELL * 0.62
+        tip = (cx + dx * 8, cy + dy * 8)
+        side = [
+            (cx - dy * 8 - dx * 4, cy + dx * 8 - dy * 4),
+            (cx + dy * 8 - dx * 4, cy - dx * 8 - dy * 4),
+        ]
+        points = " ".join(f"{px:.1f},{py:.1f}" for px, py in (tip, *side))
+        out.append(
+            f'<polygon class="arrow" data-place="dir:{name}" points="{points}" '
+            f'fill="#ffffff" stroke="#1a1a1a" stroke-width="1.5"/>'
+        )
+    return "".join(out)
+
+
+def targets(move: dict) -> list[str]:
+    """Return the places clicked to make ``move``: the die, then the direction's
+    arrow (``dir:up``) or the Hearts row (``heart``)."""
+    if not isinstance(move, dict) or "die" not in move:
+        return []
+    return [f"die:{move['die']}", f"dir:{move['direction']}" if "direction" in move else "heart"]
 
 
 def _hearts(sheet: dict, total: int, y: float) -> list[str]:
     """Return the Hearts row: coloured ones filled, the rest outlined."""
-    out = [text(LEFT, y + 5, "Hearts:", 13)]
+    out = [
+        f'<rect class="hearts" data-place="heart" x="{LEFT - 4}" y="{y - 12}" '
+        f'width="{62 + total * 26}" height="26" rx="4" fill="#ffffff" fill-opacity="0"/>',
+        text(LEFT, y + 5, "Hearts:", 13),
+    ]
     for i in range(total):
         x = LEFT + 62 + i * 26
         filled = i < sheet["hearts"]
@@ -127,8 +178,9 @@ def _dice(view: dict, y: float) -> list[str]:
         top = y + 12
         taken = d["taken_by"] is not None
         out.append(
-            f'<rect class="die" data-die="{d["die"]}" x="{x}" y="{top}" width="30" '
-            f'height="30" rx="5" fill="{colour(d["colour"])}" stroke="#1a1a1a" '
+            f'<rect class="die" data-die="{d["die"]}" data-place="die:{d["die"]}" x="{x}" '
+            f'y="{top}" width="30" height="30" rx="5" fill="{colour(d["colour"])}" '
+            f'stroke="#1a1a1a" '
             f'opacity="{0.45 if taken else 1}"/>'
         )
         pips = "-" if d["pips"] is None else d["pips"]
@@ -168,17 +220,20 @@ def _seats(view: dict, y: float) -> list[str]:
     for s in view["sheets"]:
         row_y = y + s["seat"] * 20
         out.append(seat_marker(s["seat"], LEFT + 7, row_y - 4, 7))
-        turn = " (to move)" if view.get("to_move") == s["seat"] and not view.get("result") else ""
+        turn = " ▶" if view.get("to_move") == s["seat"] and not view.get("result") else ""
         out.append(
             text(
                 LEFT + 20,
                 row_y,
-                f"{seat_name(s['seat'], view.get('you'))}{turn}: "
+                f"{_who(view, s['seat'])}{turn}: "
                 f"score {s['score']['score']}, Hearts {s['hearts']}, Planets "
                 f"{len(s['planets'])}",
-                12,
+                11,
             )
         )
+    if view.get("to_move") is not None and not view.get("result"):
+        row_y = y + len(view["sheets"]) * 20
+        out.append(text(LEFT + 20, row_y, "▶ to move", 11))
     return out
 
 
@@ -187,10 +242,10 @@ def words(view: dict) -> list[str]:
     seat = focus_seat(view)
     sheet = view["sheets"][seat]
     out = [
-        f"Round {view['round']}. Sheet of {seat_name(seat, view.get('you'))}: the worm "
+        f"Round {view['round']}. Sheet of {_who(view, seat)}: the worm "
         f"is at row {sheet['position'][0] + 1}, column {sheet['position'][1] + 1}"
         if sheet["position"]
-        else f"Sheet of {seat_name(seat, view.get('you'))}: the worm has not started"
+        else f"Sheet of {_who(view, seat)}: the worm has not started"
     ]
     out[0] += (
         f"; Hearts coloured {sheet['hearts']} of {view['sheet']['hearts']}; Planets "
@@ -198,11 +253,7 @@ def words(view: dict) -> list[str]:
     )
     dice = "; ".join(
         f"die {d['die']} {d['colour']} {d['pips']}"
-        + (
-            f" taken by {seat_name(d['taken_by'], view.get('you'))}"
-            if d["taken_by"] is not None
-            else " free"
-        )
+        + (f" taken by {_who(view, d['taken_by'])}" if d["taken_by"] is not None else " free")
         for d in view["dice"]
     )
     out.append(f"Dice: {dice}.")
@@ -214,7 +265,15 @@ def words(view: dict) -> list[str]:
         )
     for s in view["sheets"]:
         out.append(
-            f"{seat_name(s['seat'], view.get('you')).capitalize()}: score "
+            f"{upper_first(_who(view, s['seat']))}: score "
             f"{s['score']['score']}, Hearts {s['hearts']}."
         )
     return out
+
+
+def _who(view: dict, seat: int | None) -> str:
+    return who(view, seat, "you")
+
+
+def _sheet_of(view: dict, seat: int) -> str:
+    return sheet_of(view, seat, "you")

@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from engines.base import JSON, Chance, Decision, Engine, InvalidOptions, Over, Prompt
 from engines.option_fields import WholeNumber
-from engines.space_worm import board_svg, notation, rules
+from engines.space_worm import board_svg, determinize, notation, rules
 from engines.space_worm.moves import read_move
 from engines.space_worm.sheet import DEFAULT_SHEET, SHEETS
 from engines.space_worm.view import view as public_view
@@ -63,7 +63,7 @@ class SpaceWormOptions(SpaceWormOptionsV1):
 
 
 class SpaceWorm(Engine):
-    """Space Worm (Inside the Box Board Games, 2020), 1 to 6 players (rules/space-worm.md)."""
+    """Space Worm (Inside the Box Board Games, 2020), 1 to 6 players."""
 
     id = "space-worm"
     title = "Space Worm"
@@ -72,6 +72,13 @@ class SpaceWorm(Engine):
     max_players = 6
     options_schema = SpaceWormOptions
     notation = notation.HELP
+    how_to_win = (
+        "Each round every player takes one of the 8 dice and draws a line that long from "
+        "their worm's head. Eat every fruit space of a type to score its track's top "
+        "value, visit the Planets (each one missed costs points) and keep your Hearts "
+        "(2 points each). The game ends when someone has coloured all their Hearts or "
+        "eaten every fruit space; the highest score wins."
+    )
 
     def load_options(self, players: int, options: Mapping[str, Any] | None) -> dict:
         """Validate the player count and options; ``hungriest_seat`` must be a seat of
@@ -141,6 +148,12 @@ class SpaceWorm(Engine):
         """Return the public view (nothing is hidden in Space Worm); see ``view.py``."""
         return public_view(state, seat)
 
+    def complete(self, view: dict, seat: int, dealt: Mapping[str, Any]) -> dict:
+        """Return the state ``view`` was drawn from: nothing is hidden, so the view
+        holds all of it and ``dealt`` is empty (:meth:`engines.base.Engine.complete`;
+        ``determinize.py``)."""
+        return determinize.complete(view)
+
     def timeout_move(self, state: dict, seat: int) -> JSON:
         """Return the first legal move: the lowest free die, its first open direction in
         the order up, right, down, left, or a Heart if it cannot move.
@@ -172,10 +185,29 @@ class SpaceWorm(Engine):
         """Return a roll as text (start roll and sum, or each die's colour and pips)."""
         return notation.describe_outcome(spec, outcome)
 
+    def result_words(self, result: Mapping[str, Any]) -> list[str]:
+        """Return why the game ended and each seat's fruit, heart and planet points
+        (rules/space-worm.md, "Scoring")."""
+        lines = [str(result.get("text") or "The game is over.")]
+        for d in result.get("details") or []:
+            lines.append(
+                f"Seat {d['seat']}: fruit {d['fruit_points']}, hearts {d['heart_points']}, "
+                f"planets missed -{d['planet_penalty']}; total {d['score']}."
+            )
+        return lines
+
     def board_svg(self, view: dict) -> str:
         """Return the board of a view as SVG (the seat's sheet, dice, fruit tracks, every seat's
         score)."""
         return board_svg.render(view)
+
+    def board_targets(self, view: dict, move: JSON) -> list[str]:
+        """Return the die, then the direction arrow or the Hearts, that make ``move``."""
+        return board_svg.targets(move)
+
+    def move_words(self, move: JSON, past: bool = True) -> str:
+        """Return the move as a person says it (``took die 3 and went up``)."""
+        return notation.words(move, past)
 
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""

@@ -43,6 +43,18 @@ def describe(move: Any) -> str:
     return f"die {die} {direction or 'heart'}"
 
 
+def words(move: Any, past: bool = True) -> str:
+    """Return ``move`` as a person says it: ``took die 3 and went up``, ``took die 5
+    and coloured a Heart`` (without ``past``: ``take die 3 and go up``).
+
+    :raises InvalidMove: ``bad-move`` when it is not a well-formed move.
+    """
+    die, direction = read_move(move)
+    if not past:
+        return f"take die {die} and " + (f"go {direction}" if direction else "colour a Heart")
+    return f"took die {die} and " + (f"went {direction}" if direction else "coloured a Heart")
+
+
 def parse(text: Any) -> dict:
     """Read a move written in notation and return it as JSON.
 
@@ -83,7 +95,8 @@ def dice_text(state: Mapping[str, Any], available_only: bool = True) -> str:
 
 
 def brief(state: Mapping[str, Any], seat: int) -> str:
-    """Return a few lines for seat's "your turn" mail: dice left, position, legal moves.
+    """Return a few lines for seat's "your turn" mail: dice left and position (the mail
+    lists the legal moves itself, once).
 
     When it is not that seat's turn, says so and what the game waits for.
     """
@@ -95,18 +108,14 @@ def brief(state: Mapping[str, Any], seat: int) -> str:
     if state["phase"] != rules.DRAFT or state["to_move"] != seat:
         waiting = "the dice" if state["phase"] != rules.DRAFT else f"seat {state['to_move']}"
         return f"It is not your turn; the game waits for {waiting}."
-    lines.append(
-        f"Round {state['round']}, start player: seat {state['start_player']}. "
-        f"Your turn, seat {seat}."
-    )
+    lines.append(f"Round {state['round']}, start player: seat {state['start_player']}. Your turn.")
     lines.append(f"Dice left: {dice_text(state)}.")
     lines.append(
         f"Your worm is at {_where(sheet, player['path'][-1])} "
         f"(row 1, column 1 is the top left); Hearts coloured: "
         f"{player['hearts']} of {sheet.hearts}."
     )
-    moves = rules.legal_moves(state, seat)
-    lines.append("Your legal moves: " + ", ".join(describe(m) for m in moves) + ".")
+    lines.append("Take one of the dice left: up, down, left or right from your worm's head.")
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from engines.svg import SHAPES, document, seat_marker, seat_name, shape, text
+from engines.svg import SHAPES, document, seat_marker, shape, sheet_of, text, upper_first, who, wrap
 
 LEFT = 20
 STEP = 48
@@ -80,7 +80,7 @@ def render(view: dict) -> str:
     seat = focus_seat(view)
     layout, marks = view["sheet"], view["sheets"][seat]
     roll = view.get("roll")
-    title = f"Star Maps, round {view['round']}: sheet of {seat_name(seat, view.get('seat'))}"
+    title = f"Round {view['round']}: " + _sheet_of(view, seat)
     body = [
         text(LEFT, 20, title, 14, weight="bold"),
         text(LEFT, 38, f"Dice: {roll[0]} and {roll[1]}" if roll else "Dice: not rolled", 12),
@@ -92,7 +92,8 @@ def render(view: dict) -> str:
     for box, (x, y) in places.items():
         value = marks["boxes"].get(box)
         body.append(
-            f'<rect class="box" data-box="{box}" x="{x}" y="{y}" width="{BOX}" '
+            f'<rect class="box" data-box="{box}" data-place="box:{box}" x="{x}" y="{y}" '
+            f'width="{BOX}" '
             f'height="{BOX}" fill="{"#ffffff" if value is None else "#e4e4e4"}" '
             f'stroke="#1a1a1a" stroke-width="1.5"/>'
         )
@@ -107,10 +108,16 @@ def render(view: dict) -> str:
     y = max(y for _, y in places.values()) + BOX + 40
     body += _legend(layout, y)
     y += 34
+    for line in _connection_lines(layout, marks, WIDTH - 2 * LEFT):
+        body.append(text(LEFT, y, line, 11))
+        y += 15
+    y += 4
     used = ", ".join(view["bonuses"][b]["name"] for b in marks["bonuses_used"]) or "none"
     unlocked = ", ".join(view["bonuses"][b]["name"] for b in view["unlocked_bonuses"]) or "none"
-    body.append(text(LEFT, y, f"Bonuses unlocked: {unlocked}; used: {used}", 12))
-    y += 22
+    for line in wrap(f"Bonuses unlocked: {unlocked}; used: {used}", WIDTH - 2 * LEFT, 12):
+        body.append(text(LEFT, y, line, 12))
+        y += 16
+    y += 6
     for s in view["sheets"]:
         body.append(seat_marker(s["seat"], LEFT + 7, y - 4, 7))
         state = (
@@ -124,12 +131,12 @@ def render(view: dict) -> str:
             text(
                 LEFT + 20,
                 y,
-                f"{seat_name(s['seat'], view.get('seat'))}{state}: score {s['score']}",
+                f"{_who(view, s['seat'])}{state}: score {s['score']}",
                 12,
             )
         )
         y += 20
-    return document(WIDTH, y, f"Star Maps board, sheet of seat {seat}", words(view), body)
+    return document(WIDTH, y, f"Star Maps board, {_sheet_of(view, seat)}", words(view), body)
 
 
 def _star(sid: str, kind: str, star: dict, value, spot: tuple[float, float]) -> list[str]:
@@ -176,17 +183,27 @@ def _links(layout: dict, marks: dict, places: dict, spots: dict) -> list[str]:
                 + "/>"
             )
             if via:
-                mark = "filled" if via in filled else "open"
                 out.append(
-                    text(
-                        sx + (tx - sx) * 0.7 + 3,
-                        sy + (ty - sy) * 0.7,
-                        f"{via} {mark}",
-                        8,
-                        fill="#1a1a1a",
-                    )
+                    f'<line class="connection-target" data-place="connection:{via}" '
+                    f'x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+                    f'stroke="#ffffff" stroke-opacity="0" stroke-width="12"/>'
                 )
     return out
+
+
+def _connection_lines(layout: dict, marks: dict, width: float) -> list[str]:
+    """Return the lines that name each connection (the lines on the sheet carry no
+    label, which would cover the boxes' names): ``C1 a3 to B4 (made)``."""
+    filled = set(marks["connections"])
+    named = [
+        f"{link['via']} {sid} to {link['box']} ({'made' if link['via'] in filled else 'open'})"
+        for sid, star in layout["stars"].items()
+        for link in star["boxes"]
+        if link["via"]
+    ]
+    if not named:
+        return []
+    return wrap("Connections (solid: made, dashed: open): " + "; ".join(named), width, 11)
 
 
 def _arms(layout: dict, marks: dict, places: dict) -> list[str]:
@@ -230,7 +247,7 @@ def words(view: dict) -> list[str]:
     connections, every seat's score."""
     seat = focus_seat(view)
     layout, marks = view["sheet"], view["sheets"][seat]
-    out = [f"Star Maps round {view['round']}, sheet of {seat_name(seat, view.get('seat'))}."]
+    out = [f"Star Maps round {view['round']}, sheet of {_who(view, seat)}."]
     if view.get("roll"):
         out.append(f"Dice: {view['roll'][0]} and {view['roll'][1]}.")
     written = ", ".join(f"{b} {v}" for b, v in marks["boxes"].items()) or "none"
@@ -247,8 +264,28 @@ def words(view: dict) -> list[str]:
     out.append("Connections filled: " + (", ".join(marks["connections"]) or "none") + ".")
     if layout["arms"]:
         out.append("Arms unlocked: " + (", ".join(marks["unlocked_arms"]) or "none") + ".")
-    out += [
-        f"{seat_name(s['seat'], view.get('seat')).capitalize()}: score {s['score']}."
-        for s in view["sheets"]
-    ]
+    out += [f"{upper_first(_who(view, s['seat']))}: score {s['score']}." for s in view["sheets"]]
     return out
+
+
+def targets(move: dict) -> list[str]:
+    """Return the places clicked to make ``move``: the box written in (``box:B7``) or
+    the connection marked (``connection:C3``), then those of its bonuses. Passing and
+    the losers' vote have no place: they are chosen from the list."""
+    if not isinstance(move, dict) or move.get("act") not in ("dice", "connect"):
+        return []
+    out = []
+    for part in [move, *move.get("bonuses", [])]:
+        if "connection" in part:
+            out.append(f"connection:{part['connection']}")
+        elif "box" in part:
+            out.append(f"box:{part['box']}")
+    return out
+
+
+def _who(view: dict, seat: int | None) -> str:
+    return who(view, seat, "seat")
+
+
+def _sheet_of(view: dict, seat: int) -> str:
+    return sheet_of(view, seat, "seat")

@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from engines.base import JSON, Engine, Prompt
-from engines.star_maps import board_svg, notation, rules
+from engines.star_maps import board_svg, determinize, notation, rules
 from engines.star_maps import view as views
 from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS, UNLOCKED_BY
 from engines.star_maps.sheet import DEFAULT_SHEET, SHEETS, Layout
@@ -79,6 +79,12 @@ class StarMaps(Engine):
     max_players = 4
     options_schema = StarMapsOptions
     notation = notation.HELP
+    how_to_win = (
+        "Every round two dice are rolled and every player answers at once: one die picks "
+        "the kind of star, the other is written in a box next to such a star (or mark a "
+        "connection). Find all the stars of a kind to unlock bonuses. The game ends when "
+        "a player can do nothing with the dice; the highest score wins."
+    )
 
     bonuses: tuple[str, ...] = tuple(BONUS_IDS)
     """The bonuses its games know, in list order (rules/star-maps.md, "Bonuses")."""
@@ -142,6 +148,12 @@ class StarMaps(Engine):
         """Return the public view (``view.view``): nothing is hidden in Star Maps."""
         return views.view(self, state, seat)
 
+    def complete(self, view: dict, seat: int, dealt: Mapping[str, Any]) -> dict:
+        """Return the state ``view`` was drawn from: nothing is hidden, so the view
+        holds all of it and ``dealt`` is empty (:meth:`engines.base.Engine.complete`;
+        ``determinize.py``)."""
+        return determinize.complete(view)
+
     def timeout_move(self, state: dict, seat: int) -> JSON:
         """Return the first dice use, else the first connection, else pass; at the vote,
         no bonus (``none``).
@@ -172,10 +184,30 @@ class StarMaps(Engine):
             f"{outcome[0]} and {outcome[1]}."
         )
 
+    def result_words(self, result: Mapping[str, Any]) -> list[str]:
+        """Return why the game ended and each seat's points by star type, its sheet's
+        points and the bonuses it used (rules/star-maps.md, "Final Scoring")."""
+        lines = [str(result.get("reason") or "The game is over.")]
+        for d in result.get("details") or []:
+            types = ", ".join(f"{k} {v}" for k, v in (d.get("by_type") or {}).items())
+            lines.append(
+                f"Seat {d['seat']}: {types}; sheet {d.get('sheet_points', 0)}; "
+                f"{len(d.get('bonuses_used') or [])} bonuses used; total {d['total']}."
+            )
+        return lines
+
     def board_svg(self, view: dict) -> str:
         """Return the board of a view as SVG (the seat's sheet: boxes, stars, connections, arms,
         bonuses)."""
         return board_svg.render(view)
+
+    def board_targets(self, view: dict, move: JSON) -> list[str]:
+        """Return the box or connection (then those of its bonuses) that make ``move``."""
+        return board_svg.targets(move)
+
+    def move_words(self, move: JSON, past: bool = True) -> str:
+        """Return the move as a person says it (``wrote 2 in box B7 (a 4 star)``)."""
+        return notation.words(move, past)
 
     def board_text(self, view: dict) -> list[str]:
         """Return the board of a view in words, the picture's text alternative."""

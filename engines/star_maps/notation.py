@@ -50,6 +50,33 @@ def describe(move: Mapping) -> str:
     return text
 
 
+def words(move: Mapping, past: bool = True) -> str:
+    """Return ``move`` as a person says it after the player's name: ``wrote 2 in box
+    B7 (a 4 star)``, ``marked connection C3``, ``passed``, ``voted for echo`` (without
+    ``past``: ``write 2 in box B7 (a 4 star)``...)."""
+    verb = {v: (v if past else now) for v, now in _PRESENT.items()}
+    act = move["act"]
+    if act == "pass":
+        return verb["passed"]
+    if act == "choose-bonus":
+        return f"{verb['voted']} for {move['bonus']}"
+    text = _part_words(move, verb)
+    for use in move.get("bonuses", []):
+        text += f", and {verb['used']} the {use['bonus']} bonus: {_part_words(use, verb)}"
+    return text
+
+
+_PRESENT = {"passed": "pass", "voted": "vote", "used": "use", "marked": "mark", "wrote": "write"}
+
+
+def _part_words(part: Mapping, verb: dict) -> str:
+    if "connection" in part:
+        return f"{verb['marked']} connection {part['connection']}"
+    if "star" in part:
+        return f"{verb['wrote']} {part['write']} in box {part['box']} (a {part['star']} star)"
+    return f"{verb['marked']} box {part['box']}"
+
+
 def _describe_part(part: Mapping) -> str:
     if "connection" in part:
         return f"connect {part['connection']}"

@@ -88,8 +88,8 @@ def view(game: rules.Game, state: Mapping, seat: int | None) -> dict:
 
 
 def brief(game: rules.Game, state: Mapping, seat: int) -> str:
-    """Return the lines of a "your turn" mail: the roll and the seat's options, or the
-    bonuses a loser may vote for."""
+    """Return the lines of a "your turn" mail: the roll and what each die picks (the
+    mail lists the moves themselves, once), or the bonuses a loser may vote for."""
     layout = game.sheets[state["sheet"]]
     if seat not in rules.owing(state):
         return "You owe no move now."
@@ -112,24 +112,17 @@ def brief(game: rules.Game, state: Mapping, seat: int) -> str:
     moves = rules.legal_moves(game, state, seat)
     lines = [f"Round {state['round']}: the dice show {a} and {b}."]
     for die, value in sh.dice_pairs((a, b)):
-        boxes = [
-            m["box"]
-            for m in moves
-            if m["act"] == "dice" and m["star"] == die and "bonuses" not in m
-        ]
-        if boxes:
+        if any(m["act"] == "dice" and m["star"] == die for m in moves):
             lines.append(
-                f"Use the dice: star {die} ({layout.types[die]}) write {value} at "
-                f"{', '.join(boxes)}."
+                f"Use the dice: die {die} picks {layout.types[die]} stars (star {die}), "
+                f"and {value} goes in a box."
             )
-    conns = [m["connection"] for m in moves if m["act"] == "connect" and "bonuses" not in m]
-    if conns:
-        lines.append(f"Or make a connection: {', '.join('connect ' + c for c in conns)}.")
+    if any(m["act"] == "connect" for m in moves):
+        lines.append("Or make a connection.")
     with_bonus = [m for m in moves if "bonuses" in m]
     if with_bonus:
         lines.append(
             f"{len(with_bonus)} moves find the last star of a type and may add a "
             f"bonus, for example: {notation.describe(with_bonus[0])}."
         )
-    lines.append(f"Reply with one line, for example: {notation.describe(moves[0])}.")
     return "\n".join(lines)

@@ -9,7 +9,9 @@ def team_name(view: dict, seat: int | None) -> str:
     Cards are still hidden, ``setup`` when no seat is named)."""
     if seat is None:
         return "setup"
-    return view["teams"][seat] or f"seat {seat}"
+    names = view.get("names") or []
+    name = names[seat] if seat < len(names) else None
+    return view["teams"][seat] or name or f"seat {seat}"
 
 
 def words(view: dict) -> list[str]:

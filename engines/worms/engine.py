@@ -20,7 +20,15 @@ from engines import move_parts
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
 from engines.worms import board as B
-from engines.worms import board_svg, board_words, notation, rules
+from engines.worms import (
+    board_svg,
+    board_words,
+    determinize,
+    move_words,
+    notation,
+    outcome_words,
+    rules,
+)
 from engines.worms import options as options_v4
 from engines.worms.rules import Rules
 from engines.worms.rules.setup import place_error, tile_error
@@ -58,6 +66,11 @@ class WormsEngine(Rules, Engine):
     max_players = 4
     options_schema = options_v4.WormsOptions
     notation = notation.HELP
+    how_to_win = (
+        "Each turn pick one of your worms, move it, then play a Weapon Card at the other "
+        "teams' worms. A team with no worm left is eliminated; that starts the final "
+        "round. The team with the most worms standing wins (ties: the most undamaged)."
+    )
 
     # -- the rules -------------------------------------------------------------------
     def load_options(self, players: int, options) -> dict:
@@ -181,6 +194,7 @@ class WormsEngine(Rules, Engine):
             "final_round": state["final"],
             "log": state["log"],
             "over": state["over"],
+            "machine": _machine(state),
         }
         if seat is not None and "setup" not in state:
             out["hand"] = [self.card_view(c) for c in state["hands"][seat]]
@@ -190,6 +204,20 @@ class WormsEngine(Rules, Engine):
             out["hands"] = [[self.card_view(c) for c in h] for h in state["hands"]]
             out["decks"].update(supply_cards=state["supply"], drop_cards=state["drop"])
         return copy_state(out)
+
+    def unseen(self, view: dict, seat: int) -> dict[str, list[str]]:
+        """Return the card instances ``seat`` has not seen, by deck (``supply``,
+        ``drop``, ``sudden_death``, ``starter_pool``); nothing during the setup
+        (:meth:`engines.base.Engine.unseen`; ``determinize.py``)."""
+        return determinize.unseen(self, view, seat)
+
+    def complete(self, view: dict, seat: int, dealt) -> dict:
+        """Return a state ``seat``'s view could come from, the other hands and the decks
+        dealt from ``dealt`` (:meth:`engines.base.Engine.complete`; ``determinize.py``).
+
+        :raises NotImplementedError: during the setup (the bot then plays without search).
+        """
+        return determinize.complete(self, view, seat, dealt)
 
     def reference(self) -> dict:
         """Return the card list (every card: deck, copies, Superweapon, Action Line,
@@ -206,6 +234,40 @@ class WormsEngine(Rules, Engine):
     def board_svg(self, view: dict) -> str:
         """Return the map of a view as SVG (hexes, Water, Things, worms, Target, wind)."""
         return board_svg.render(view)
+
+    def revealed_words(self, state: dict) -> list[str]:
+        """Return the Weapon cards each seat still held at the end (hidden while the
+        game ran)."""
+        hands = state.get("hands") or []
+        return [
+            f"Seat {s} held: {', '.join(rules.card_name(c) for c in hand) or 'no cards'}."
+            for s, hand in enumerate(hands)
+        ]
+
+    def result_words(self, result) -> list[str]:
+        """Return why the game ended and each team's worms standing and undamaged
+        (rules/worms.md, "Elimination and Winning")."""
+        reason = str(result.get("reason") or "the game ended").replace("-", " ")
+        lines = [reason[:1].upper() + reason[1:] + "."]
+        for s, d in enumerate(result.get("details") or []):
+            lines.append(
+                f"Seat {s} ({str(d['team']).title()}): {d['worms']} worms standing, "
+                f"{d['undamaged']} undamaged."
+            )
+        return lines
+
+    def board_targets(self, view: dict, move) -> list[str]:
+        """Return the places clicked to make ``move`` (a tile, a worm, a card, a hex)."""
+        return board_svg.targets(view, move)
+
+    def board_preview(self, view: dict, move) -> dict | None:
+        """Return the Map Tile drawn at its place, in its turn, while a tile placement
+        is chosen (:func:`board_svg.preview`); None for other moves."""
+        return board_svg.preview(view, move)
+
+    def move_words(self, move, past: bool = True) -> str:
+        """Return a move as a person says it (``jumped to 3,-1``)."""
+        return move_words.words(move, past)
 
     def board_text(self, view: dict) -> list[str]:
         """Return the map of a view in words, the picture's text alternative."""
@@ -278,20 +340,14 @@ class WormsEngine(Rules, Engine):
         turn = state["turn"]
         worm = turn["worm"]
         if turn["number"] == 0:
-            moves = [notation.describe(m) for m in ask["options"][:10]]
-            return (
-                f"Setup: decide ({ask['kind']}): {', '.join(moves)}"
-                f"{' and more' if len(ask['options']) > 10 else ''}."
-            )
+            return f"Setup: decide ({ask['kind']}) among {len(ask['options'])} choices."
         where = f", worm {worm} at {turn['worm_hex']}" if worm else ""
         hand = ", ".join(rules.card_name(c) for c in state["hands"][seat])
-        moves = [notation.describe(m) for m in ask["options"]]
-        more = f" (and {len(moves) - 15} more)" if len(moves) > 15 else ""
         lines = [
             f"Turn {turn['number']}: you are {state['teams'][seat].title()}{where}; "
             f"wind {state['wind']}.",
             f"Hand: {hand or 'empty'}.",
-            f"Decide ({ask['kind']}): {', '.join(moves[:15])}{more}.",
+            f"Decide ({ask['kind']}) among {len(ask['options'])} choices.",
         ]
         if "rolled" in ask:
             lines.insert(1, f"Accuracy dice: {', '.join(map(str, ask['rolled']))}.")
@@ -311,6 +367,12 @@ class WormsEngine(Rules, Engine):
         if spec.get("faces") == [B.FLIPPER_FACES]:
             return f"{spec.get('for', 'flipper')}: {B.FLIPPER_RESULTS[outcome[0] - 1]}"
         return f"{spec.get('for', 'dice')}: " + ", ".join(B.face(o) for o in outcome)
+
+    def outcome_words(self, spec, outcome) -> str | None:
+        """Return a roll, flip or shuffle in the rulebook's words (rules/worms.md,
+        "Dice", "Danger Flipper", "Scatter", "Wind"): e.g. "The die to Scatter shows
+        direction 5." (see :mod:`engines.worms.outcome_words`)."""
+        return outcome_words.words(spec, outcome)
 
     def card_view(self, card: str) -> dict:
         """Return a card instance as shown to the seat that holds it."""
@@ -405,6 +467,25 @@ class WormsEngine(Rules, Engine):
         return IllegalMove(
             "not-a-choice", f"'{notation.describe(move)}' is not one of the choices now."
         )
+
+
+MACHINE_KEYS = ("v", "started", "stack", "next_id", "rules", "tiles_left", "pile")
+"""The state's keys that the view shows only inside ``machine`` (those a state has)."""
+
+
+def _machine(state: dict) -> dict:
+    """Return the public rest of the state, from which the search bots rebuild it
+    (``determinize.py``): the rules' pending steps (they name only cards already
+    played), the discard and the Sudden Death card by instance, the counters, and a
+    pending chance (a decision is asked again from the steps)."""
+    ask = state["ask"]
+    return {
+        "in_setup": "setup" in state,
+        "rest": {k: state[k] for k in MACHINE_KEYS if k in state},
+        "discard_cards": state["discard"],
+        "sudden_death_card": state["sudden_death"],
+        "chance": ask if ask and ask["type"] == "chance" else None,
+    }
 
 
 def _setup_view(state: dict) -> dict | None:

@@ -16,6 +16,7 @@ from arbiter_client import (
     Conflict,
     RateLimited,
     Retry,
+    StreamReplaced,
     TransportError,
     Unavailable,
 )
@@ -196,3 +197,48 @@ def test_the_account_stream_reconnects_with_the_last_cursor():
     assert seqs == [4, 5, 6]
     assert [s.headers.get("Last-Event-ID") for s in server.seen] == ["c3", "c5", "c5"]
     assert len(waits) == 1  # a pause only after the connection that brought nothing
+
+
+def test_an_account_stream_replaced_by_another_of_its_token_raises_and_does_not_reconnect():
+    waits: list[float] = []
+    replaced = json.dumps({"end": "replaced", "detail": "one account stream per token"})
+    first = ndjson((4, "c4"))
+    script = [Answer(200, first.body + replaced + "\n", first.headers), ndjson((5, "c5"))]
+    with ScriptedServer(script) as server, client_for(server, waits) as client:
+        stream = client.events.mine()
+        assert next(stream)["seq"] == 4
+        with pytest.raises(StreamReplaced) as caught:
+            next(stream)
+    assert "one account stream per token" in str(caught.value)
+    assert len(server.seen) == 1 and waits == []  # no second connection
+
+
+def talk(seq: int, n: int, text: str) -> str:
+    """The raw SSE message of a message event sent after game event ``seq``."""
+    data = json.dumps({"kind": "message", "talk": n, "n": n, "channel": "table", "text": text})
+    return f"id: {seq}-{n}\nevent: talk\ndata: {data}\n\n"
+
+
+@pytest.mark.parametrize("hear", [False, True])
+def test_streams_skip_the_talk_unless_asked_and_resume_after_it(hear):
+    """Issue 24: a game's talk comes in its streams as ``kind: "message"`` events with
+    no ``seq``; the client yields them only with ``talk=True`` (so code that follows
+    ``seq`` is not confused), and resumes after the last one either way (its SSE id
+    ``seq-talk``, the ndjson line's cursor), so none comes twice."""
+    waits: list[float] = []
+    first = sse((1, "game-created"), end=talk(1, 1, "hi") + talk(1, 2, "hello"))
+    script = [first, sse((2, "game-over"), (3, "seed-revealed")), Answer(204)]
+    with ScriptedServer(script) as server, client_for(server, waits) as client:
+        got = list(client.events.stream("g1", talk=hear))
+    texts = [e.get("text") for e in got if e.get("kind") == "message"]
+    assert texts == (["hi", "hello"] if hear else [])
+    assert [e["seq"] for e in got if "seq" in e] == [1, 2, 3]
+    assert [s.headers.get("Last-Event-ID") for s in server.seen] == ["0", "1-2", "3"]
+    line = json.dumps({"game": "g1", "kind": "message", "talk": 7, "text": "hi", "cursor": "c7"})
+    said = Answer(200, f"\n{line}\n", {"Content-Type": "application/x-ndjson"})
+    with ScriptedServer([said, ndjson((5, "c5"))]) as server, client_for(server, []) as client:
+        stream = client.events.mine(cursor="c3", talk=hear)
+        event = next(stream)
+    assert event.get("text") == "hi" if hear else event["seq"] == 5
+    if not hear:
+        assert [s.headers.get("Last-Event-ID") for s in server.seen] == ["c3", "c7"]

@@ -254,12 +254,18 @@ def test_the_account_stream_follows_my_games_and_resumes_from_a_cursor(service, 
         game_id = created["id"]
         assert me.account.me()["email"] == email
         assert [g["id"] for g in me.account.games()] == [game_id]
-        wait_for_a_decision(client, game_id)  # the first roll is in: nothing comes until Cy acts
+        # the first roll is in: Ann owes a move, and nothing new comes until Cy acts
+        decision = wait_for_a_decision(client, game_id)
         lines: queue.Queue = queue.Queue()
         stream = me.events.mine()
-        reader = threading.Thread(target=lambda: lines.put(next(stream)), daemon=True)
+        reader = threading.Thread(
+            target=lambda: [lines.put(next(stream)) for _ in range(2)], daemon=True
+        )
         reader.start()
         assert connected.wait(30)  # the service answered: the stream follows the game now
+        # a game where the account owes a move starts with its last event
+        owed = lines.get(timeout=30)
+        assert (owed["game"], owed["seq"]) == (game_id, decision["version"])
         client.with_token(created["seats"][1]["token"]).games.resign(game_id)  # Cy
         first = lines.get(timeout=30)
         reader.join(5)

@@ -53,6 +53,8 @@ def _game_for(path: str, draw: int, secured: bool) -> dict:
         return games["mine"] if draw % 4 == 1 else games["clocked"]
     if path.endswith("/resign"):
         return games["resign"]
+    if path.endswith("/back"):
+        return games["back"]
     if path.endswith("/board.svg"):
         return games["board"]
     if secured and draw % 4 == 1:
@@ -149,7 +151,7 @@ def _short(wait):
 def map_case(context, case):
     """Point a valid generated case at a real game or campaign (see the module)."""
     path = case.operation.path
-    if path.endswith("/events") and case.query and "wait" in case.query:
+    if path.endswith(("/events", "/messages")) and case.query and "wait" in case.query:
         case.query = {**case.query, "wait": _short(case.query.get("wait"))}
     if case.meta is None or not case.meta.generation.mode.is_positive:
         return case

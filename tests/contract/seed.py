@@ -114,7 +114,9 @@ def seed(url: str, folder: Path, inbox) -> Path:
     ``active``: two seats, waiting for a decision; ``clocked``: the same with a per-move
     clock and vacation days (pause, resume, extend, vacation); ``mine``: clocked,
     created by the account, which holds seat 0 (its personal token is seat 0's and the
-    creator's); ``resign``: four seats for resignations; ``board``: Worms (a board to
+    creator's); ``resign``: four seats for resignations; ``back``: two seats for taking a seat
+    back from the autopilot (its own: an Idempotency-Key is scoped per seat, not per
+    route); ``board``: Worms (a board to
     draw); ``over``: a finished game (record); ``campaign``: Star Maps with its
     organiser token.
     """
@@ -126,6 +128,7 @@ def seed(url: str, folder: Path, inbox) -> Path:
             ("active", 2, None, "space-worm"),
             ("clocked", 2, CLOCK, "space-worm"),
             ("resign", 4, None, "space-worm"),
+            ("back", 2, None, "space-worm"),
             ("board", 2, None, "worms"),
         )
     }

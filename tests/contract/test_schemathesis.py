@@ -117,6 +117,7 @@ def fuzz(
     )
 
 
+@pytest.mark.soak  # make test runs the other backend; make soak both
 def test_schemathesis_finds_nothing_on_sqlite(tmp_path):
     """Given SQLite and the filesystem broker, every check passes on every case."""
     fuzz(tmp_path, "sqlite")

@@ -53,7 +53,8 @@ def sign_up_by_mail(url: str, inbox, email: str) -> str:
 
 def play_and_check(url: str, inbox, engine: str, players: int, tmp_path: Path) -> None:
     """Sign ``players`` addresses up, play one ``engine`` game out over HTTP and check its
-    record and its mail: one turn mail per prompt, one end mail, no Message-ID twice."""
+    record and its mail: at most one turn mail per prompt, one end mail, no Message-ID
+    twice."""
     emails = [f"seat{i}-{engine}@example.org" for i in range(players)]
     for email in emails:  # mail goes only to addresses that agreed: accounts
         sign_up_by_mail(url, inbox, email)
@@ -75,16 +76,22 @@ def play_and_check(url: str, inbox, engine: str, players: int, tmp_path: Path) -
     for event in played.record["events"]:
         if event["kind"] == "move":
             prompts[event["seat"]] += 1
-    expected = {emails[s]: prompts[s] + 2 for s in range(players)}  # + sign-in, end mail
+    # a script moves without waiting for its turn mail: a mail whose turn was over
+    # before it could go is passed over (tests/e2e/test_faults.py accounts for each)
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and any(len(inbox.to(a)) < n for a, n in expected.items()):
+    while time.monotonic() < deadline and any(
+        sum("is over" in m["Subject"] for m in inbox.to(a)) < 1 for a in emails
+    ):
         time.sleep(0.2)
     time.sleep(1)  # a duplicate would arrive now
-    for address, count in expected.items():
+    for seat, address in enumerate(emails):
         got = inbox.to(address)
-        assert len(got) == count, (address, len(got), count)
-        assert len({m["Message-ID"] for m in got}) == count
+        turns = [m for m in got if str(m["Subject"]).startswith("[Arbiter] Your turn")]
+        assert len(turns) <= prompts[seat], (address, len(turns), prompts[seat])
+        assert len({m["Reply-To"] for m in turns}) == len(turns)  # one mail a prompt
+        assert len({m["Message-ID"] for m in got}) == len(got)
         assert sum("is over" in m["Subject"] for m in got) == 1
+        assert len(got) == len(turns) + 2, [str(m["Subject"]) for m in got]  # + sign-in, end
         assert all(m["List-Unsubscribe"].startswith("<http") for m in got)
 
 
@@ -100,6 +107,7 @@ def check_every_engine(url: str, inbox, tmp_path: Path) -> None:
     assert not failed, failed
 
 
+@pytest.mark.soak  # make test runs the other backend; make soak both
 def test_every_engine_on_the_embedded_default(stack, tmp_path):
     """Given SQLite and the filesystem broker, a 3-player game of each engine plays out."""
     start, inbox = stack

@@ -3,6 +3,8 @@ worker, beat and the mailin listener as real processes, every move an SMTP reply
 the turn mail sent to mailin, every mail of the arbiter received by a real SMTP
 server on loopback (the player's sink).
 
+Every reply is written as people write them (issue 24): "Hi Arbiter," above the
+move, thanks and a signature below it; invitations are answered "Yes, count me in!".
 For every engine on the embedded default, and once on PostgreSQL + Redis. Checks:
 the game ends; every move in the log came by mail; every seat got exactly one turn
 mail per prompt and one answer per command; no Message-ID twice; the record verifies.
@@ -13,6 +15,8 @@ from __future__ import annotations
 import os
 import threading
 from collections import Counter
+
+import pytest
 
 import engines
 from arbiter.play_mail import Sink, play_by_email
@@ -76,6 +80,7 @@ def test_every_engine_by_email_on_the_embedded_default(start_stack, tmp_path):
         check_played(engine, results[engine])
 
 
+@pytest.mark.soak  # make test runs the other backend; make soak both
 def test_a_game_by_email_on_postgres_and_redis(start_stack, tmp_path, postgres_url):
     """Given PostgreSQL and Redis, a 2-player Worms game plays out by mail."""
     import redis
@@ -84,3 +89,11 @@ def test_a_game_by_email_on_postgres_and_redis(start_stack, tmp_path, postgres_u
     redis.Redis.from_url(broker).flushdb()
     results = play_games(start_stack, tmp_path, ["worms"], postgres_url, broker)
     check_played("worms", results["worms"])
+
+
+def test_a_dark_horse_game_by_polite_mail_ends_with_a_game_over_mail(start_stack, tmp_path):
+    """Given replies that open "Hi Arbiter," and end with a signature, a Dark Horse
+    game plays out by mail; every game-over mail tells how the scores were made and
+    carries a Reply-To."""
+    results = play_games(start_stack, tmp_path, ["dark-horse"])
+    check_played("dark-horse", results["dark-horse"])

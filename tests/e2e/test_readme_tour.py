@@ -56,6 +56,43 @@ def test_the_readme_has_a_tour():
     assert tour_blocks((ROOT / "README.md").read_text())
 
 
+def test_every_shell_block_is_run_or_says_why_not():
+    """A shell block of the README or the docs is run by the tour (``<!-- tour -->``
+    above it) or says why it is not (``<!-- not run: why -->``: a second service,
+    another machine, root, weeks of play); a new one that says neither fails here."""
+    silent = []
+    for page in pages():
+        lines = page.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if re.fullmatch(r" *```(sh|bash|shell|console)", line):
+                if not said_of_block(lines[:number]):
+                    silent.append(f"{page.relative_to(ROOT)}:{number + 1}")
+    assert not silent, silent
+
+
+def said_of_block(before: list[str]) -> bool:
+    """True when the comment lines just above a block (past one blank line: a marker
+    inside a list item) hold ``<!-- tour -->`` or ``<!-- not run: why -->``."""
+    above = [text.strip() for text in before]
+    while above and not above[-1]:
+        above.pop()
+    while above and above[-1].startswith("<!--"):
+        marker = above.pop()
+        if marker == "<!-- tour -->" or re.fullmatch(r"<!-- not run: .+ -->", marker):
+            return True
+    return False
+
+
+def test_the_readme_is_a_front_door():
+    # issue 27, item 4: under 150 lines, and every file it links to is in the checkout
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) < 150
+    links = re.findall(r"\]\(([^)#]+)\)", text)
+    assert links, "the README links to the docs"
+    missing = [link for link in links if "://" not in link and not (ROOT / link).exists()]
+    assert not missing, missing
+
+
 @pytest.fixture
 def live(tmp_path):
     """The service on its own port, in its own folder; yields its URL."""

@@ -440,6 +440,7 @@ def stack(start_stack, smtp, monkeypatch):
     return (lambda database_url, broker_url: start_stack(database_url, broker_url, smtp_url)), inbox
 
 
+@pytest.mark.soak  # make test runs the other backend; make soak both
 def test_whole_tournaments_on_the_embedded_default(stack, tmp_path):
     start, inbox = stack
     whole_tournaments(start(None, None), inbox, tmp_path)

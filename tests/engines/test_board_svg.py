@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import engines
+from arbiter.games.naming import named_view
 from arbiter.playout import random_game
 from engines.dark_horse import board_svg as dark_horse_svg
 from engines.svg import SHAPES
@@ -143,3 +144,18 @@ def test_the_space_worm_picture_marks_who_took_each_die() -> None:
     words = " ".join(engine.board_text(view))
     for d in taken:
         assert f"die {d['die']} {d['colour']} {d['pips']} taken by" in words
+
+
+@pytest.mark.parametrize("engine_id", list(engines.ENGINE_MODULES))
+def test_a_named_picture_says_no_seat_number(engine_id) -> None:
+    """Issue 23 ("names, not seat numbers"): given the players' names (what pages and
+    mails pass, :func:`arbiter.games.naming.named_view`), neither the picture's
+    ``<title>`` nor its words say ``seat N``, and the viewer is "you" in good grammar
+    (Dark Horse: "You hold 4 Move cards", not "You holds")."""
+    engine = engines.get(engine_id)
+    names = {0: "Ann", 1: "Bob", 2: "Cy"}
+    view = named_view(engine.view(moments(engine)[1], 0), names)
+    root = ET.fromstring(engine.board_svg(view))
+    said = root.find(SVG + "title").text + " " + " ".join(engine.board_text(view))
+    assert not re.search(r"\b[Ss]eat \d", said), said
+    assert not re.search(r"\b[Yy]ou holds\b", said), said

@@ -14,6 +14,7 @@ from arbiter import queue
 from arbiter import settings as arbiter_settings
 from arbiter.extensions import db
 from arbiter.games import chance
+from arbiter.games.mail_parts import BOARD_LINE
 from arbiter.mail import mail
 from arbiter.models import Game, OutboxMail
 from arbiter.models.timestamps import utcnow
@@ -60,7 +61,7 @@ def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
     [message] = inbox.messages
     assert message["To"] == f"p{seat}@example.org"
     body = message.get_body(preferencelist=("plain",)).get_content()
-    assert "Dice left" in body and f"http://arbiter.test/v1/games/{game_id}" in body
+    assert "Dice left" in body and f"http://arbiter.test/games/{game_id}" in body
     [board] = message.iter_attachments()
     assert board.get_content_type() == "image/png"
     play_out(client, app, game_id, tokens, seed=1)
@@ -72,7 +73,7 @@ def test_one_turn_mail_per_prompt_sent_once_over_smtp(sqlite_url, smtp):
     assert {f"over:{game_id}:0", f"over:{game_id}:1"} <= set(keys)
     over = [m for m in inbox.messages if "is over" in m["Subject"]]
     assert sorted(m["To"] for m in over) == ["p0@example.org", "p1@example.org"]
-    assert "Scores:" in over[0].get_content()
+    assert "Scores:" in over[0].get_body(preferencelist=("plain",)).get_content()
 
 
 def test_mail_that_fails_backs_off_and_the_sweep_sends_it_later(sqlite_url, smtp):
@@ -193,8 +194,8 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
             s = summary(client, game_id)
             if s["status"] == "over":
                 break
-            if not s["to_act"]:
-                time.sleep(0.05)
+            if not s["to_act"] or len(inbox.to("p0@example.org")) <= moves:
+                time.sleep(0.05)  # a player by mail moves once their turn mail came
                 continue
             legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json
             answer = client.post(
@@ -211,8 +212,9 @@ def test_a_real_worker_rolls_and_mails_from_enqueued_tasks(sqlite_url, smtp):
 
 
 def test_turn_mails_link_the_board_of_every_engine(app, client):
-    """Given a game of each engine with emails, every turn mail links /board.svg (every
-    engine draws its board, issue 12) and carries the seat's board to attach."""
+    """Given a game of each engine with emails, every turn mail carries the seat's board
+    to attach (every engine draws its board, issue 12), says so, and links the game's
+    page."""
     for engine in ("worms", "space-worm", "dark-horse", "star-maps"):
         game_id, _ = new_game(
             client, engine, players=3 if engine == "dark-horse" else 2, emails=True
@@ -225,7 +227,7 @@ def test_turn_mails_link_the_board_of_every_engine(app, client):
             bodies = [m.body for m in mails]
             assert all(m.board_svg is not None for m in mails if m.dedupe_key.startswith("turn:"))
         assert bodies
-        assert all(f"/v1/games/{game_id}/board.svg" in b for b in bodies)
+        assert all(BOARD_LINE in b and f"/games/{game_id}" in b for b in bodies)
 
 
 def test_the_end_mail_of_a_resignation_says_who_resigned_not_none_scores(sqlite_url, smtp):
@@ -269,7 +271,7 @@ def test_without_smtp_url_the_logged_mail_is_decoded_so_its_link_pastes(sqlite_u
     with app.app_context(), caplog.at_level(logging.INFO, logger="arbiter.mail.mail"):
         mail.deliver(msg)
     logger.removeHandler(caplog.handler)
-    [logged] = [r.getMessage() for r in caplog.records if "no SMTP_URL" in r.getMessage()]
+    [logged] = {r.getMessage() for r in caplog.records if "no SMTP_URL" in r.getMessage()}
     assert link in logged and "Héllo Ann," in logged
     assert "=3D" not in logged and "=\n" not in logged
     assert "Subject: Sign in" in logged and "[attached: board.png (image/png)]" in logged

@@ -54,7 +54,7 @@ class Campaigns(MethodView):
     @blp.doc(**CREATED_LINKS)
     def post(self, data):
         """Create a campaign; the answer carries the organiser token, shown only once."""
-        players = [NewPlayer(p["name"], p.get("email"), p.get("tz")) for p in data["players"]]
+        players = NewPlayer.many(data["players"])
         campaign, token = campaigns.create_campaign(
             data["engine"], data["name"], players, data["options"]
         )

@@ -1,7 +1,8 @@
-"""``/v1/games/{id}/pause|resume|extend|vacation``: the game's clock.
+"""``/v1/games/{id}/pause|resume|extend|vacation|back``: the game's clock.
 
 Pause, resume and extend need the creator token (``creator_token`` of the creation
-answer) as the bearer token; vacation needs the player's seat token.
+answer) as the bearer token; vacation, and taking a seat back from the autopilot
+(``back``), need the player's seat token.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from arbiter import idempotency
-from arbiter.games import clock, clock_actions
+from arbiter.games import clock, clock_actions, seat_return
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers
 from arbiter.resources.blueprint import Blueprint
@@ -117,6 +118,36 @@ class Vacation(MethodView):
         """Declare vacation days for your seat: its clock stops (Bearer seat token)."""
         command = clock_actions.Vacation(game_id, guard.principal(), data["days"])
         return once(loaded, data, "POST vacation", clock_actions.vacation, command)
+
+
+class TookBackSchema(Schema):
+    """A seat taken back from the autopilot: the ``autopilot-off`` event's seq, the
+    game's version after it, the seat."""
+
+    seq = fields.Integer()
+    version = fields.Integer()
+    seat = fields.Integer()
+
+
+@blp.route("/<game_id>/back")
+class Back(MethodView):
+    """``/v1/games/{id}/back``: "I'm back", a seat taken back from the autopilot."""
+
+    @guard.needs("seat", "games:play", idempotent="back")
+    @blp.response(201, TookBackSchema)
+    @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong seat token")
+    @blp.alt_response(
+        409,
+        schema=ProblemSchema,
+        description="game over, no-autopilot (it does not hold the seat), "
+        "autopilot-holds-seat (to the end), stale-version (the bot moved meanwhile)",
+    )
+    @blp.doc(parameters=[headers.IDEMPOTENCY], **SEAT)
+    def post(self, game_id, loaded):
+        """Take your seat back from the autopilot that played it while you were away
+        (Bearer seat token); your next move is your own."""
+        command = seat_return.Back(game_id, guard.principal())
+        return once(loaded, None, "POST back", seat_return.back, command)
 
 
 def once(loaded: guard.Loaded, body, route: str, action, command):

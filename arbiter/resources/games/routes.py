@@ -17,6 +17,8 @@ from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
 from arbiter.streams import wire
+from arbiter.talk import streamed
+from arbiter.talk.readers import game_of, reader_of
 from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
@@ -139,7 +141,11 @@ class Games(MethodView):
         description="no personal token with games:create (OPEN_CREATION off), or "
         "sign-in-to-invite: no personal token and a player's address is no account's",
     )
-    @blp.alt_response(422, schema=ProblemSchema, description="invalid engine, count or options")
+    @blp.alt_response(
+        422,
+        schema=ProblemSchema,
+        description="invalid engine, count or options; bad-bot (a seat's bot, or the autopilot's)",
+    )
     @blp.doc(parameters=[headers.IDEMPOTENCY], **CREATE, **CREATED_LINKS)
     @blp.doc(**CREATE_LIMITS)
     def post(self, data):
@@ -161,6 +167,7 @@ class Games(MethodView):
             limits.caller_key(creator),
             data["start_at"],
             data["unfilled"],
+            talk=data["talk"],
         )
         status, body = idempotency.answer(
             f"games:{idempotency.caller(creator)}",
@@ -188,6 +195,7 @@ class GameById(MethodView):
     @blp.doc(parameters=[IF_NONE_MATCH])
     def get(self, game_id):
         """Read a game's public summary (ETag: its version; If-None-Match: 304)."""
+        guard.read_without_transaction()  # one SELECT: no BEGIN and ROLLBACK around it
         return answer(*reading.summary_if_changed(game_id, headers.cached))
 
 
@@ -327,7 +335,8 @@ LAST_EVENT_ID = {
     "name": "Last-Event-ID",
     "required": False,
     "schema": {"type": "string"},
-    "description": "the seq of the last event you received: resume after it",
+    "description": "the id of the last message you received (``12``, or ``12-5``: game "
+    "event 12 and talk entry 5): resume after it",
 }
 AFTER = {
     "in": "query",
@@ -335,6 +344,14 @@ AFTER = {
     "required": False,
     "schema": {"type": "integer"},
     "description": "start after this seq (when there is no Last-Event-ID)",
+}
+TALK = {
+    "in": "query",
+    "name": "talk",
+    "required": False,
+    "schema": {"type": "integer"},
+    "description": "start the talk (messages) after this talk entry (when there is no "
+    "Last-Event-ID; default 0: every message)",
 }
 
 
@@ -348,7 +365,11 @@ class Stream(MethodView):
             "200": {
                 "description": "Server-Sent Events: one message per event, ``id`` its seq, "
                 "``event`` its kind, ``data`` the event as ``/events`` shows it "
-                "with the game's ``version``; a ``: keep-alive`` comment when idle; "
+                "with the game's ``version``; each message of the game's talk the "
+                'reader may read as ``event: talk``, ``data`` ``{"kind": "message", '
+                '"talk", "n", "channel", "seat", "to", "name", "text", "hidden", '
+                '"at"}`` (no ``seq``), after which every ``id`` is ``seq-talk``; '
+                "a ``: keep-alive`` comment when idle; "
                 "``event: cut`` when the reader fell too far behind; the stream "
                 "ends once the game is over and its last event sent, and when the token that "
                 "opened it is revoked (after an ``event: revoked`` message)",
@@ -359,14 +380,14 @@ class Stream(MethodView):
                 "(an EventSource stops reconnecting)"
             },
         },
-        parameters=[LAST_EVENT_ID, AFTER],
+        parameters=[LAST_EVENT_ID, AFTER, TALK],
         **OPTIONAL_SEAT,
     )
     @blp.alt_response(
         400,
         schema=ProblemSchema,
-        description="a Last-Event-ID (or after) that is no seq, or is past "
-        "the game's version (bad-last-event-id)",
+        description="a Last-Event-ID (or after, or talk) that is no id this stream "
+        "sent, or is past the game's version (bad-last-event-id)",
     )
     @blp.alt_response(401, schema=ProblemSchema, description="a token of no seat")
     @blp.alt_response(404, schema=ProblemSchema, description="no such game")
@@ -376,7 +397,10 @@ class Stream(MethodView):
         event loop; a Flask server alone answers the backlog and ends, and the client
         reconnects with its Last-Event-ID). The stream ends after the game's last event;
         a game over or cancelled with nothing after ``Last-Event-ID`` answers 204."""
-        after = wire.read_start(request.headers.get("Last-Event-ID"), request.args.get("after"))
+        args = request.args
+        after, talk = wire.read_positions(
+            request.headers.get("Last-Event-ID"), args.get("after"), args.get("talk")
+        )
         seat, over, known, ended = reading.stream_reader(game_id, guard.principal(), after)
         if ended and after >= known:
             return Response(status=204)
@@ -384,8 +408,10 @@ class Stream(MethodView):
         deleted = reading.deleted_seats(game_id) if rows else frozenset()
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
+        said = streamed.backlog(game_id, reader_of(game_of(game_id), guard.principal()), talk)
         text = b"retry: %d\n\n" % settings.current().streams.retry_ms + b"".join(
-            wire.sse(reading.event_json(e, seat, over, deleted), version) for e in rows
+            [wire.sse(reading.event_json(e, seat, over, deleted), version, talk=talk) for e in rows]
+            + [wire.sse_talk(game_id, m, version) for m in said]
         )
         return Response(text, mimetype="text/event-stream", headers={"Cache-Control": "no-cache"})
 

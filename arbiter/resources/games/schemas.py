@@ -1,45 +1,11 @@
 """Schemas of the games resource: create, summary, query args, moves, events, record."""
 
-from marshmallow import Schema, ValidationError, fields, pre_load, validate
+from marshmallow import Schema, fields, validate
 
 import engines
-from arbiter.games.clock import check_tz
+from arbiter.player_rules import PlayerSchema
 from arbiter.resources.fields import JsonBoolean, WholeNumber
-from arbiter.resources.text import printable
-
-
-def mail_address(value: str) -> None:
-    """Refuse an address whose local part (before the ``@``) is over 64 characters,
-    the limit of RFC 5321, 4.5.3.1.1 (no mail server takes it).
-
-    :raises marshmallow.ValidationError: saying so.
-    """
-    if len(value.rpartition("@")[0]) > 64:
-        raise ValidationError("The part before the @ may be at most 64 characters.")
-
-
-class PlayerSchema(Schema):
-    """A player at creation: a name (surrounding spaces dropped), and an email address
-    for turn mails."""
-
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=80), printable])
-    email = fields.Email(
-        load_default=None, allow_none=True, validate=[validate.Length(max=254), mail_address]
-    )
-
-    @pre_load
-    def _trim(self, data, **_):
-        """Drop the spaces around a name (``"  Ann "`` is ``Ann``)."""
-        if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"].strip():
-            data = {**data, "name": data["name"].strip()}
-        return data
-
-    tz = fields.String(
-        load_default=None,
-        allow_none=True,
-        validate=[validate.Length(max=64), check_tz],
-        metadata={"description": "IANA time zone for deadlines in mails, e.g. Europe/Paris"},
-    )
+from arbiter.resources.talk.schemas import TalkOptionsSchema
 
 
 class GameCreateSchema(Schema):
@@ -96,8 +62,9 @@ class GameCreateSchema(Schema):
             "description": (
                 "time control: {type: per-move, seconds} | {type: bank, initial, increment} | "
                 "{type: none} (default), with reminders (seconds before, default [86400, 3600]), "
-                "timeout_policy (timeout-move | forfeit, with forfeit_after), vacation_days; "
-                "invalid: 422 bad-clock"
+                "timeout_policy (timeout-move | forfeit, with forfeit_after | autopilot, with "
+                "autopilot {kind, level} and autopilot_until return | end), vacation_days; "
+                "invalid: 422 bad-clock (a bad autopilot: 422 bad-bot)"
             )
         },
     )
@@ -110,6 +77,7 @@ class GameCreateSchema(Schema):
             )
         },
     )
+    talk = fields.Nested(TalkOptionsSchema, load_default=None, allow_none=True)
 
 
 class SeatPublicSchema(Schema):
@@ -118,6 +86,14 @@ class SeatPublicSchema(Schema):
     seat = fields.Integer()
     name = fields.String()
     resigned = fields.Boolean()
+    open = fields.Boolean(metadata={"description": "a seat nobody has taken yet (the lobby)"})
+    bot_account = fields.Boolean(metadata={"description": "held by a bot account"})
+    bot = fields.Dict(metadata={"description": "a bot seat's bot: {kind, level}"})
+    autopilot = fields.Dict(
+        metadata={
+            "description": "the autopilot holds (active) or held this seat: {bot, until, active}"
+        }
+    )
 
 
 class GameSchema(Schema):
@@ -148,6 +124,7 @@ class GameSchema(Schema):
     result = fields.Dict(allow_none=True)
     options = fields.Dict()
     rated = fields.Boolean(metadata={"description": "whether it updates ratings"})
+    talk = fields.Dict(metadata={"description": "the talk options: spectators_read_table, press"})
     players = fields.List(fields.Nested(SeatPublicSchema))
     created_at = fields.String()
     updated_at = fields.String()
@@ -158,13 +135,15 @@ class SeatTokenSchema(Schema):
 
     seat = fields.Integer()
     name = fields.String()
-    token = fields.String()
+    token = fields.String(allow_none=True, metadata={"description": "null for a bot seat"})
     link = fields.String(
+        allow_none=True,
         metadata={
             "description": "the seat's web page: a signed link that "
-            "opens it in a browser without the token"
-        }
+            "opens it in a browser without the token (null for a bot seat)"
+        },
     )
+    bot = fields.Dict(metadata={"description": "a bot seat's bot: {kind, level}"})
 
 
 class GameCreatedSchema(GameSchema):

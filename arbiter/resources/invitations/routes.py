@@ -9,14 +9,18 @@ from flask import request
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from arbiter.games import invitation_mail, invitations
+from arbiter.extensions import db
+from arbiter.games import invitations
+from arbiter.games.naming import engine_title
 from arbiter.guards import FORM_ENDPOINTS
 from arbiter.mail import consent
+from arbiter.models import Game
 from arbiter.resources import guard, pages
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.me.schemas import MeSchema
 from arbiter.resources.problem import ProblemSchema
 from arbiter.uow import UnitOfWork
+from arbiter.web import CSP, invitation_routes
 
 blp = Blueprint(
     "invitations",
@@ -96,31 +100,8 @@ class InvitationPage(MethodView):
         """Show the invitation its mailed link opens, with its buttons while it waits
         (opening the page answers nothing)."""
         row, game = invitations.by_link(invitation_id, args["token"])
-        where = f"Game {row.game_id}, seat {row.seat}"
-        if not invitations.answerable(row, game):
-            return pages.button_page("An invitation to play", _state(row, game, where), [])
-        body = {"token": args["token"]}
-        base = f"/v1/invitations/{row.id}"
-        return pages.button_page(
-            "An invitation to play",
-            invitation_mail.invitation_text(game, row.seat, invitation_mail.inviter_of(game)),
-            [
-                ("Accept", f"{base}/accept", body),
-                ("Decline", f"{base}/decline", body),
-                ("Block every invitation to my address", f"{base}/block", body),
-            ],
-        )
-
-
-def _state(row, game, where: str) -> str:
-    """The sentence of an invitation that can no longer be answered."""
-    if row.status == "accepted":
-        return f"{where}: you accepted this invitation."
-    if row.status == "declined":
-        return f"{where}: you declined this invitation."
-    if game.status == "cancelled":
-        return f"{where}: this game was cancelled."
-    return f"{where}: this invitation can no longer be answered (the game has started)."
+        page = invitation_routes.render_invitation(row, game, args["token"])
+        return page, 200, {"Content-Security-Policy": CSP}
 
 
 def _answer(action, invitation_id: str, data: dict, block: bool = False) -> dict:
@@ -219,9 +200,13 @@ class Unsubscribe(MethodView):
     def get(self, args):
         """Show a page with the unsubscribe button (opening it stops nothing)."""
         email, game_id = consent.read_token(args["t"])
-        what = f"mail about game {game_id}" if game_id else "every mail from Arbiter"
+        game = db.session.get(Game, game_id) if game_id else None
+        # the game by its engine alone: the reader may be an invited address that has
+        # not agreed, and the players' names are typed by the inviter (issue 22)
+        named = f"your game of {engine_title(game.engine)}" if game else "that game"
+        what = f"mail about {named}" if game_id else "every mail from Arbiter"
         again = (
-            f"game mail about game {game_id}"
+            f"mail about {named}"
             if game_id
             else "mail from Arbiter (sign-in links, invitations, game mail)"
         )

@@ -7,7 +7,7 @@ from flask.views import MethodView
 
 from arbiter.accounts import accounts, ratings
 from arbiter.contract import link, links
-from arbiter.games import my_games
+from arbiter.games import my_games, preferences
 from arbiter.models import ApiToken
 from arbiter.resources import dumped, guard, paging
 from arbiter.resources.blueprint import Blueprint
@@ -15,6 +15,7 @@ from arbiter.resources.me import schemas as s
 from arbiter.resources.problem import ProblemSchema
 from arbiter.streams import resume as resume_stream
 from arbiter.streams import wire
+from arbiter.talk import readers as talk_readers
 from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
@@ -173,6 +174,23 @@ class MyGames(MethodView):
         )
 
 
+@blp.route("/games/<game_id>/notify")
+class MyGameNotify(MethodView):
+    """``/v1/me/games/{game_id}/notify``: how my turns in one game are told."""
+
+    @guard.needs("account", "account:write")
+    @blp.arguments(s.NotifySchema)
+    @blp.response(200, s.NotifyAnswerSchema)
+    @blp.alt_response(404, schema=ProblemSchema, description="I hold no seat in the game")
+    @blp.doc(**TOKEN)
+    def put(self, data, game_id):
+        """Choose how my turns in this game are told: ``turn`` (a mail each turn),
+        ``digest`` (in the daily digest), ``none``, or null for my choice for all
+        games (``notify`` of ``PATCH /v1/me``) (scope account:write)."""
+        command = preferences.SetForGame(_account(), game_id, data["notify"])
+        return preferences.set_for_game(UnitOfWork(), command)
+
+
 CURSOR = {
     "in": "query",
     "name": "cursor",
@@ -201,7 +219,10 @@ class MyStream(MethodView):
                 "description": "application/x-ndjson: one line per new event of any game where "
                 'my account holds a seat, ``{"game", "seq", "version", '
                 '"kind", "seat", "payload", "at", "cursor"}`` as my '
-                "seat may see it; an empty line as keep-alive. Send a line's "
+                "seat may see it, and one per message of their talk that seat "
+                'may read, ``{"game", "kind": "message", "talk", "n", "channel", '
+                '"seat", "to", "name", "text", "hidden", "at", "cursor"}`` (no '
+                "``seq``); an empty line as keep-alive. Send a line's "
                 "``cursor`` back to resume after it. The stream ends when "
                 "its token is revoked or the account deleted",
                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
@@ -224,5 +245,8 @@ class MyStream(MethodView):
             request.headers.get("Last-Event-ID") or request.args.get("cursor")
         )
         games = my_games.followed(_account())
-        lines, _ = resume_stream.missed_lines(games, resume_stream.start_positions(games, resume))
+        start = resume_stream.start_positions(games, resume, my_games.owing(_account()))
+        muted = talk_readers.muted_by(_account())
+        talk, told = resume_stream.talk_positions(games, resume, muted)
+        lines, _ = resume_stream.missed_lines(games, {**start, **talk}, told, muted)
         return Response(wire.NDJSON_KEEPALIVE + b"".join(lines), mimetype="application/x-ndjson")

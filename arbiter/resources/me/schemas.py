@@ -4,8 +4,9 @@ from marshmallow import Schema, fields, validate
 
 from arbiter.accounts.identity import SCOPES
 from arbiter.games.clock import check_tz
+from arbiter.player_rules import mail_address
 from arbiter.resources.fields import JsonBoolean, WholeNumber
-from arbiter.resources.games.schemas import GAME_STATUSES, mail_address
+from arbiter.resources.games.schemas import GAME_STATUSES
 from arbiter.resources.ratings.schemas import RatingSchema, ReliabilitySchema
 from arbiter.resources.text import printable
 
@@ -25,7 +26,25 @@ class MeSchema(Schema):
             "it is my turn instead of a mail each"
         }
     )
+    notify = fields.String(
+        metadata={
+            "description": "how my turns are told in all my games: turn (a mail each "
+            "turn), digest (one daily digest) or none"
+        }
+    )
+    digest_hour = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the hour (0-23, in my time zone) the digest goes; null: "
+            "as soon as a game is due"
+        },
+    )
     created_at = fields.String()
+    bot = fields.Nested(
+        "BotOfSchema",
+        allow_none=True,
+        metadata={"description": "a bot account: its owner and whether it is public; else null"},
+    )
     ratings = fields.List(
         fields.Nested(RatingSchema), metadata={"description": "per engine (GET only)"}
     )
@@ -34,12 +53,40 @@ class MeSchema(Schema):
     )
 
 
+class BotOfSchema(Schema):
+    """What makes an account a bot account."""
+
+    owner = fields.String(metadata={"description": "the id of the person who made it"})
+    public = fields.Boolean(metadata={"description": "anybody may seat it"})
+
+
 class MePatchSchema(Schema):
-    """``PATCH /v1/me``: any of display name, time zone, digest."""
+    """``PATCH /v1/me``: any of display name, time zone, digest, notify, digest hour."""
 
     display_name = fields.String(validate=NAME)
     tz = fields.String(validate=[validate.Length(max=64), check_tz])
     digest = JsonBoolean()
+    notify = fields.String(validate=validate.OneOf(["turn", "digest", "none"]))
+    digest_hour = WholeNumber(allow_none=True, validate=validate.Range(min=0, max=23))
+
+
+class NotifySchema(Schema):
+    """``PUT /v1/me/games/{game_id}/notify``: how my turns in one game are told."""
+
+    notify = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["turn", "digest", "none"]),
+        metadata={"description": "turn, digest or none; null: as in all my games"},
+    )
+
+
+class NotifyAnswerSchema(Schema):
+    """How my turns in one game are told."""
+
+    game_id = fields.String()
+    notify = fields.String(allow_none=True, metadata={"description": "this game's own choice"})
+    effective = fields.String(metadata={"description": "what applies: turn, digest or none"})
 
 
 class TokenCreateSchema(Schema):

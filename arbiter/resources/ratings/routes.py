@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 import engines
-from arbiter.accounts import ratings
+from arbiter.accounts import bot_ratings, ratings
 from arbiter.errors import NotFound
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.problem import ProblemSchema
@@ -28,7 +28,12 @@ class Leaderboard(MethodView):
     @blp.alt_response(404, schema=ProblemSchema, description="no such engine")
     def get(self, args, engine):
         """The best ratings at ``engine`` by ordinal (mu - 3 sigma), with each
-        player's reliability (timeouts, resignations)."""
+        player's reliability (timeouts, resignations), and the built-in bots'
+        ratings (one per kind and level)."""
         if engine not in engines.ENGINE_MODULES:
             raise NotFound(f"There is no game called {engine!r}.", code="unknown-engine")
-        return {"engine": engine, "ratings": ratings.leaderboard(engine, args["limit"])}
+        return {
+            "engine": engine,
+            "ratings": ratings.leaderboard(engine, args["limit"]),
+            "bots": bot_ratings.leaderboard(engine),
+        }

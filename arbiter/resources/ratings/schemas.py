@@ -41,11 +41,21 @@ class LeaderRowSchema(RatingSchema):
     reliability = fields.Nested(ReliabilitySchema)
 
 
+class BotRatingSchema(RatingSchema):
+    """A built-in bot's rating at one engine: one player per kind and level."""
+
+    bot = fields.Dict(metadata={"description": "{kind, level}"})
+
+
 class LeaderboardSchema(Schema):
     """``GET /v1/ratings/{engine}``."""
 
     engine = fields.String()
     ratings = fields.List(fields.Nested(LeaderRowSchema))
+    bots = fields.List(
+        fields.Nested(BotRatingSchema),
+        metadata={"description": "the built-in bots rated at this engine, best first"},
+    )
 
 
 class LeaderboardQuerySchema(Schema):

@@ -23,6 +23,19 @@ class ScoringSchema(Schema):
     bye_points = JsonNumber(validate=validate.Range(min=-1000, max=1000), allow_none=True)
 
 
+class BotEntrySchema(Schema):
+    """A built-in bot entered at creation: its name and its bot."""
+
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=80), printable])
+    bot = fields.Raw(
+        required=True,
+        metadata={
+            "description": "{kind: random | mcts, level: 1-5} (422 bad-bot)",
+            "type": "object",
+        },
+    )
+
+
 class TournamentCreateSchema(Schema):
     """``POST /v1/tournaments``."""
 
@@ -105,6 +118,22 @@ class TournamentCreateSchema(Schema):
             "a round robin takes none (stored as false, whatever is given)"
         },
     )
+    fill_with_bot = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "a built-in bot {kind: random | mcts, level: 1-5} entered at the "
+            "start as often as needed to fill whole tables (an odd number of entrants in "
+            "a Swiss of two: a bot instead of a bye); null: none (422 bad-bot)",
+            "type": "object",
+        },
+    )
+    bots = fields.List(
+        fields.Nested(BotEntrySchema),
+        load_default=list,
+        validate=validate.Length(max=16),
+        metadata={"description": "built-in bots entered by the organiser (no account)"},
+    )
 
 
 class EntrySchema(Schema):
@@ -112,7 +141,8 @@ class EntrySchema(Schema):
 
     id = fields.String()
     name = fields.String()
-    account = fields.String()
+    account = fields.String(allow_none=True, metadata={"description": "null for a bot"})
+    bot = fields.Dict(metadata={"description": "a bot entry's bot: {kind, level}"})
     joined_round = fields.Integer(metadata={"description": "first round it may be paired in"})
     withdrawn_round = fields.Integer(
         allow_none=True, metadata={"description": "first round it is no longer paired in"}
@@ -148,6 +178,10 @@ class TournamentSchema(Schema):
             "description": "whether entries are taken after the start (always false for a "
             "round robin: entering it after the start is 409 entries-closed)"
         }
+    )
+    fill_with_bot = fields.Dict(
+        allow_none=True,
+        metadata={"description": "the bot that fills whole tables at the start, or null"},
     )
     organiser = fields.String(metadata={"description": "the organiser's account id"})
     status = fields.String(metadata={"description": "open | running | over"})

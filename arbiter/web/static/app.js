@@ -98,8 +98,14 @@
 
   function follow() {
     if (leaving || main.dataset.status !== "active") { return; }
+    // the talk panel shows the messages up to its data-talk-last: the stream starts
+    // its talk after them (talk.js shows new ones; the page ignores "talk" events)
+    var talk = document.getElementById("talk");
+    var talkAfter = talk && talk.dataset.talkLast ? "&talk=" + talk.dataset.talkLast : "";
     var stream = new EventSource("/v1/games/" + encodeURIComponent(main.dataset.game) +
-                                 "/stream?after=" + main.dataset.version);
+                                 "/stream?after=" + main.dataset.version + talkAfter +
+                                 (main.dataset.presence ?
+                                  "&presence=" + encodeURIComponent(main.dataset.presence) : ""));
     stream.onopen = function () { closed = 0; connected(true); };
     stream.onerror = function () {
       connected(false);

@@ -6,7 +6,18 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from arbiter_client.base import Area, seg
-from arbiter_client.types import JSON, Me, MyGame, SignedIn, Token, TokenCreated
+from arbiter_client.types import (
+    JSON,
+    Bot,
+    BotMade,
+    Me,
+    MyGame,
+    SignedIn,
+    Token,
+    TokenCreated,
+    Webhook,
+    WebhookCreated,
+)
 
 
 class Account(Area):
@@ -70,6 +81,44 @@ class Account(Area):
     def revoke_token(self, token_id: str) -> None:
         """Revoke one of my tokens: its open streams end, it opens nothing more."""
         self._s.request("DELETE", f"/v1/me/tokens/{seg(token_id)}")
+
+    def bots(self) -> list[Bot]:
+        """Return my bot accounts, oldest first (never their tokens)."""
+        return cast(list[Bot], self._s.request("GET", "/v1/me/bots"))
+
+    def create_bot(self, name: str, *, public: bool = False) -> BotMade:
+        """Make a bot account (no address, never mailed, marked as a bot in games);
+        ``["token"]["token"]``, its play-scoped token (``games:play``), is shown this
+        once. ``public``: anybody may seat it (else only I may)."""
+        body = {"name": name, "public": public}
+        return cast(BotMade, self._s.request("POST", "/v1/me/bots", json=body))
+
+    def new_bot_token(self, bot_id: str) -> BotMade:
+        """Give my bot a new token (shown this once) and revoke its others."""
+        path = f"/v1/me/bots/{seg(bot_id)}/token"
+        return cast(BotMade, self._s.request("POST", path))
+
+    def delete_bot(self, bot_id: str) -> None:
+        """Delete my bot account: its tokens are revoked, its streams end."""
+        self._s.request("DELETE", f"/v1/me/bots/{seg(bot_id)}")
+
+    def bot_webhooks(self, bot_id: str) -> list[Webhook]:
+        """Return my bot's web hooks."""
+        path = f"/v1/me/bots/{seg(bot_id)}/webhooks"
+        return cast(list[Webhook], self._s.request("GET", path))
+
+    def create_bot_webhook(
+        self, bot_id: str, url: str, events: Sequence[str] = ("turn",)
+    ) -> WebhookCreated:
+        """Register a URL told of my bot's events (``turn``, ``game_over``); the
+        signing secret (``["secret"]``) is shown this once."""
+        path = f"/v1/me/bots/{seg(bot_id)}/webhooks"
+        body = {"url": url, "events": list(events)}
+        return cast(WebhookCreated, self._s.request("POST", path, json=body))
+
+    def delete_bot_webhook(self, bot_id: str, hook_id: str) -> None:
+        """Delete one of my bot's web hooks."""
+        self._s.request("DELETE", f"/v1/me/bots/{seg(bot_id)}/webhooks/{seg(hook_id)}")
 
     def accept_invitation(self, invitation_id: str, token: str | None = None) -> JSON:
         """Accept an invitation (the mailed link's ``token``, or this session's personal

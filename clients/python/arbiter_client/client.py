@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 
 from arbiter_client.account import Account
+from arbiter_client.agreements import Agreements
 from arbiter_client.campaigns import Campaigns
 from arbiter_client.engines import Engines
 from arbiter_client.events import Events
@@ -24,6 +25,7 @@ class Client:
     - ``engines``: the rules engines (:class:`~arbiter_client.engines.Engines`)
     - ``games``: create, list, read, resign, the clock (:class:`~arbiter_client.games.Games`)
     - ``moves``: legal moves and playing one (:class:`~arbiter_client.moves.Moves`)
+    - ``agreements``: agreed undo and abort (:class:`~arbiter_client.agreements.Agreements`)
     - ``events``: the log, long-polls and streams (:class:`~arbiter_client.events.Events`)
     - ``account``: sign-in, my account, games and tokens (:class:`~arbiter_client.account.Account`)
     - ``webhooks``: my web hooks (:class:`~arbiter_client.webhooks.Webhooks`)
@@ -69,6 +71,7 @@ class Client:
         self.session = session
         self.engines = Engines(session)
         self.games = Games(session)
+        self.agreements = Agreements(session)
         self.moves = Moves(session)
         self.events = Events(session)
         self.account = Account(session)

@@ -28,6 +28,12 @@ class TransportError(ArbiterError):
     request that is safe to send again) did not help; ``__cause__`` is httpx's error."""
 
 
+class StreamReplaced(ArbiterError):
+    """The account stream ended because its token opened another one (one
+    ``/v1/me/stream`` per token): another copy of this program runs with the same
+    token. Not retried, so that two copies do not take the stream from each other."""
+
+
 class ApiError(ArbiterError):
     """The service refused a request: an HTTP status of 400 or more.
 

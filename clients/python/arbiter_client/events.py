@@ -4,11 +4,11 @@ account's stream of all its games."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from typing import Literal, cast, overload
 
 from arbiter_client import streams
 from arbiter_client.base import Area, seg
-from arbiter_client.types import AccountEvent, StreamEvent
+from arbiter_client.types import AccountEvent, MessageEvent, StreamEvent
 from arbiter_client.types import Events as EventsAnswer
 
 
@@ -26,20 +26,44 @@ class Events(Area):
         path = f"/v1/games/{seg(game_id)}/events"
         return cast(EventsAnswer, self._s.request("GET", path, params=params, wait=wait))
 
-    def stream(self, game_id: str, after: int = 0) -> Iterator[StreamEvent]:
+    @overload
+    def stream(
+        self, game_id: str, after: int = 0, talk: Literal[False] = False
+    ) -> Iterator[StreamEvent]: ...
+    @overload
+    def stream(
+        self, game_id: str, after: int = 0, *, talk: Literal[True]
+    ) -> Iterator[StreamEvent | MessageEvent]: ...
+    def stream(
+        self, game_id: str, after: int = 0, talk: bool = False
+    ) -> Iterator[StreamEvent] | Iterator[StreamEvent | MessageEvent]:
         """Iterate over the game's events after ``after`` and then each new one as it
         is committed (Server-Sent Events), reconnecting with ``Last-Event-ID``; the
-        iteration ends once the game is over. See :func:`arbiter_client.streams.game_stream`."""
-        return streams.game_stream(self._s, game_id, after)
+        iteration ends once the game is over. With ``talk``, the messages the token
+        may read come too (:class:`~arbiter_client.types.MessageEvent`, no ``seq``).
+        See :func:`arbiter_client.streams.game_stream`."""
+        return streams.game_stream(self._s, game_id, after, talk)
 
     def poll(self, game_id: str, after: int = 0, wait: float = 25.0) -> Iterator[StreamEvent]:
         """As :meth:`stream`, by long-polling ``/events`` (for networks where a stream
         cannot pass). See :func:`arbiter_client.streams.long_poll`."""
         return streams.long_poll(self._s, game_id, after, wait)
 
-    def mine(self, cursor: str | None = None) -> Iterator[AccountEvent]:
+    @overload
+    def mine(
+        self, cursor: str | None = None, talk: Literal[False] = False
+    ) -> Iterator[AccountEvent]: ...
+    @overload
+    def mine(
+        self, cursor: str | None = None, *, talk: Literal[True]
+    ) -> Iterator[AccountEvent | MessageEvent]: ...
+    def mine(
+        self, cursor: str | None = None, talk: bool = False
+    ) -> Iterator[AccountEvent] | Iterator[AccountEvent | MessageEvent]:
         """Iterate over every new event of the account's games (a personal token with
         ``games:read``; ndjson), resuming after ``cursor``; reconnects by itself and
         never ends (break out). Hold one such stream per token: it follows every game.
+        With ``talk``, the messages its seats may read come too
+        (:class:`~arbiter_client.types.MessageEvent`, with ``game`` and ``cursor``).
         See :func:`arbiter_client.streams.account_stream`."""
-        return streams.account_stream(self._s, cursor)
+        return streams.account_stream(self._s, cursor, talk)

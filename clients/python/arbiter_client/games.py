@@ -14,6 +14,7 @@ from arbiter_client.types import (
     Player,
     Record,
     Resigned,
+    TookBack,
     View,
 )
 
@@ -178,3 +179,8 @@ class Games(Area):
             ClockEvent,
             self._s.request("POST", path, json={"days": days}, idempotency_key=idempotency_key),
         )
+
+    def back(self, game_id: str, *, idempotency_key: str | None = None) -> TookBack:
+        """Take the session's seat back from the autopilot ("I'm back")."""
+        path = f"/v1/games/{seg(game_id)}/back"
+        return cast(TookBack, self._s.request("POST", path, idempotency_key=idempotency_key))

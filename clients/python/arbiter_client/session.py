@@ -39,6 +39,18 @@ IDEMPOTENT_POSTS = (
     "/v1/games/{}/resume",
     "/v1/games/{}/extend",
     "/v1/games/{}/vacation",
+    "/v1/games/{}/back",
+    "/v1/games/{}/seats",
+    "/v1/games/{}/rematch",
+    "/v1/games/{}/messages",
+    "/v1/games/{}/messages/{}/hide",
+    "/v1/games/{}/messages/{}/report",
+    "/v1/games/{}/notes",
+    *(
+        f"/v1/games/{{}}/{kind}-requests{verb}"
+        for kind in ("undo", "abort")
+        for verb in ("", "/{}/accept", "/{}/refuse")
+    ),
     "/v1/tournaments",
     "/v1/tournaments/{}/extend",
 )

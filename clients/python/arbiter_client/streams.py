@@ -4,9 +4,15 @@
   broken connection, a slow-reader cut (``event: cut``) or a server restart it
   reconnects with ``Last-Event-ID``: every event comes exactly once, in order. It ends
   when the game is over and its last event was read (the service then answers 204).
+
+Both streams carry the game's talk too (``event: talk``, lines of ``kind``
+``"message"``, without ``seq``): with ``talk=True`` the iterators yield those as
+:class:`~arbiter_client.types.MessageEvent`, else they skip them (still resuming
+after them, so that none comes twice).
 - :func:`account_stream`: ``GET /v1/me/stream`` (ndjson): every new event of the
   account's games; it reconnects with the last line's ``cursor`` and never ends by
-  itself (break out of the loop).
+  itself (break out of the loop), unless another stream of the same token replaces
+  it (:class:`~arbiter_client.errors.StreamReplaced`).
 - :func:`long_poll`: ``GET /v1/games/{id}/events?after=N&wait=S`` in a loop, for where
   a stream cannot pass (a proxy that buffers); it ends when the game is over.
 
@@ -26,21 +32,24 @@ from typing import cast
 import httpx
 from httpx_sse import EventSource
 
-from arbiter_client.errors import TransportError
+from arbiter_client.errors import StreamReplaced, TransportError
 from arbiter_client.session import Session
-from arbiter_client.types import AccountEvent, Events, StreamEvent
+from arbiter_client.types import AccountEvent, Events, MessageEvent, StreamEvent
 
 log = logging.getLogger("arbiter_client")
 
 
-def game_stream(session: Session, game_id: str, after: int = 0) -> Iterator[StreamEvent]:
+def game_stream(
+    session: Session, game_id: str, after: int = 0, talk: bool = False
+) -> Iterator[StreamEvent | MessageEvent]:
     """Yield the events of ``game_id`` after seq ``after`` as the session's token may
-    see them, then each new one as it is committed, until the game is over.
+    see them, then each new one as it is committed, until the game is over; with
+    ``talk``, the messages the token may read among them (from the first, each once).
 
     :raises ApiError: the service refused the stream (404 no such game ...).
     :raises TransportError: the connection kept failing past the retry policy.
     """
-    last, failures = after, 0
+    last, failures = str(after), 0
     while True:
         delivered = False
         try:
@@ -53,22 +62,32 @@ def game_stream(session: Session, game_id: str, after: int = 0) -> Iterator[Stre
                 for message in EventSource(response).iter_sse():
                     if message.event in ("cut", "revoked") or not message.data:
                         continue  # the connection ends; reconnecting says why, if refused
-                    event = cast(StreamEvent, json.loads(message.data))
-                    last, delivered = event["seq"], True
-                    yield event
+                    event = json.loads(message.data)
+                    last, delivered = message.id or str(event.get("seq", last)), True
+                    if message.event == "talk":
+                        if talk:
+                            yield cast(MessageEvent, event)
+                        continue
+                    yield cast(StreamEvent, event)
         except (httpx.TransportError, TransportError) as err:
             failures = _after_connection(session, delivered, failures, err)
             continue
         failures = _after_connection(session, delivered, failures, None)
 
 
-def account_stream(session: Session, cursor: str | None = None) -> Iterator[AccountEvent]:
+def account_stream(
+    session: Session, cursor: str | None = None, talk: bool = False
+) -> Iterator[AccountEvent | MessageEvent]:
     """Yield every new event of the games the account (a personal token with
     ``games:read``) holds a seat in, each as that seat may see it, resuming after
-    ``cursor`` (a line's ``cursor``) when given. Games created after the stream
-    connected are followed from its next reconnection. Never ends by itself.
+    ``cursor`` (a line's ``cursor``) when given; with ``talk``, the messages of
+    those games the seat may read too. Games created after the stream
+    connected are followed as soon as the account is seated in them, from their
+    first event. Never ends by itself.
 
     :raises ApiError: the service refused the stream (401 revoked token ...).
+    :raises StreamReplaced: the token opened another account stream, which replaced
+        this one (one per token).
     :raises TransportError: the connection kept failing past the retry policy.
     """
     failures = 0
@@ -82,9 +101,15 @@ def account_stream(session: Session, cursor: str | None = None) -> Iterator[Acco
                 for line in response.iter_lines():
                     if not line.strip():
                         continue  # keep-alive
-                    event = cast(AccountEvent, json.loads(line))
-                    cursor, delivered = event.get("cursor") or cursor, True
-                    yield event
+                    raw = json.loads(line)
+                    if "end" in raw:  # {"end": "replaced"}: a newer stream of this token
+                        raise StreamReplaced(str(raw.get("detail") or raw["end"]))
+                    cursor, delivered = raw.get("cursor") or cursor, True
+                    if raw.get("kind") == "message" and "seq" not in raw:
+                        if talk:
+                            yield cast(MessageEvent, raw)
+                        continue
+                    yield cast(AccountEvent, raw)
         except (httpx.TransportError, TransportError) as err:
             failures = _after_connection(session, delivered, failures, err)
             continue

@@ -16,11 +16,15 @@ back unchanged."""
 
 
 class Player(TypedDict, total=False):
-    """A seat at creation: ``name`` (required), ``email``, ``tz``."""
+    """A seat at creation: ``name`` (required), ``email``, ``tz``; or a built-in bot's
+    seat: ``name`` and ``bot`` (``{"kind": "random" | "mcts", "level": 1-5}``); or,
+    instead of an address, ``account``: the id of a bot account (mine, or a public one)."""
 
     name: str
     email: str | None
     tz: str | None
+    bot: dict[str, Any]
+    account: str
 
 
 class Engine(TypedDict, total=False):
@@ -132,6 +136,14 @@ class ClockEvent(TypedDict, total=False):
     kind: str
 
 
+class TookBack(TypedDict, total=False):
+    """``POST /v1/games/{id}/back``: a seat taken back from the autopilot."""
+
+    seq: int
+    version: int
+    seat: int
+
+
 class Event(TypedDict, total=False):
     """One event of a game's log as the reader may see it."""
 
@@ -160,6 +172,27 @@ class AccountEvent(StreamEvent, total=False):
     """A line of ``/v1/me/stream``: an event of one of the account's games, with the
     ``cursor`` that resumes the stream after it."""
 
+    game: str
+    cursor: str
+
+
+class MessageEvent(TypedDict, total=False):
+    """A message of a game's talk as it comes in a stream (``kind`` ``"message"``, no
+    ``seq``): the message as ``GET /v1/games/{id}/messages`` shows it to the reader,
+    with ``talk``, the talk entry that brought it (a message hidden after it was sent
+    comes again, ``hidden`` true, ``text`` None, a later ``talk``); on
+    ``/v1/me/stream`` with its ``game`` and ``cursor`` too."""
+
+    kind: str
+    talk: int
+    n: int
+    channel: str
+    seat: int | None
+    to: int | None
+    name: str
+    text: str | None
+    hidden: bool
+    at: str
     game: str
     cursor: str
 
@@ -197,8 +230,16 @@ class Me(TypedDict, total=False):
     tz: str
     digest: bool
     created_at: str
+    bot: BotOf | None
     ratings: list[JSON]
     reliability: JSON
+
+
+class BotOf(TypedDict, total=False):
+    """What makes an account a bot account (``Me["bot"]``)."""
+
+    owner: str
+    public: bool
 
 
 class MyGame(TypedDict, total=False):
@@ -229,6 +270,22 @@ class TokenCreated(Token, total=False):
     """A new personal token: ``token`` (``arb_...``) is shown this once."""
 
     token: str
+
+
+class Bot(TypedDict, total=False):
+    """A bot account of mine (``GET /v1/me/bots``); seat it with
+    ``{"name": ..., "account": bot["id"]}``."""
+
+    id: str
+    display_name: str
+    public: bool
+    created_at: str
+
+
+class BotMade(Bot, total=False):
+    """A bot account with a new play-scoped token (``["token"]["token"]``, shown once)."""
+
+    token: TokenCreated
 
 
 class SignedIn(TypedDict, total=False):

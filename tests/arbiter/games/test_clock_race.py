@@ -16,10 +16,10 @@ from tests.arbiter.clock_helpers import clocked_game, timeouts
 from tests.helpers import auth, event_count
 
 
-def test_a_move_racing_its_timeout_is_recorded_exactly_once(any_app):
+def test_a_move_racing_its_timeout_is_recorded_exactly_once(own_app):
     """Given a deadline just passed, the seat's move and the sweep's timeout start
     together (a barrier): exactly one of them is appended, ten times over."""
-    app, client = any_app, any_app.test_client()
+    app, client = own_app, own_app.test_client()
     outcomes = []
     for _round in range(10):
         game_id, tokens, _, s = clocked_game(

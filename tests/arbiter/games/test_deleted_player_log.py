@@ -31,7 +31,7 @@ def test_seat_joined_reads_deleted_player_once_the_account_is_deleted(any_app):
     streamed = [json.loads(line[6:]) for line in stream.splitlines() if line.startswith("data: ")]
     assert joined(streamed) == {0: "(deleted player)", 1: "P1"}
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "P0 takes seat 0" not in page and "(deleted player) takes seat 0" in page
+    assert "set for P0" not in page and "A seat was set for (deleted player)." in page
     play_out(client, any_app, game_id, tokens)
     record = client.get(f"/v1/games/{game_id}/record").json
     assert joined(record["events"]) == {0: "(deleted player)", 1: "P1"}

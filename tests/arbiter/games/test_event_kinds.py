@@ -131,6 +131,49 @@ CASES = [
         events.Vacation(seat=1, days=2, year="2026", until="u"),
         ("vacation", 1, {"days": 2, "year": "2026", "until": "u"}, None),
     ),
+    (
+        events.AutopilotOn(
+            seat=1, name="A", bot={"kind": "mcts", "level": 2}, until="return", deadline="d"
+        ),
+        (
+            "autopilot-on",
+            1,
+            {
+                "name": "A",
+                "bot": {"kind": "mcts", "level": 2},
+                "until": "return",
+                "deadline": "d",
+            },
+            None,
+        ),
+    ),
+    (
+        events.AutopilotOff(seat=1, name="A", reason="back"),
+        ("autopilot-off", 1, {"name": "A", "reason": "back"}, None),
+    ),
+]
+
+CASES += [  # agreed undo and abort (issue 24, item 3)
+    (
+        events.UndoRequested(seat=0, move_seq=7, text="die 0 left", expires_at="t"),
+        ("undo-requested", 0, {"move_seq": 7, "text": "die 0 left", "expires_at": "t"}, None),
+    ),
+    (
+        events.UndoRequested(seat=0, move_seq=7, expires_at="t"),  # a private move: no text
+        ("undo-requested", 0, {"move_seq": 7, "expires_at": "t"}, None),
+    ),
+    (events.UndoAccepted(seat=1, request=8), ("undo-accepted", 1, {"request": 8}, None)),
+    (events.UndoRefused(seat=1, request=8), ("undo-refused", 1, {"request": 8}, None)),
+    (
+        events.MovesUndone(request=8, seqs=[7]),
+        ("moves-undone", None, {"request": 8, "seqs": [7]}, None),
+    ),
+    (
+        events.AbortProposed(seat=2, expires_at="t"),
+        ("abort-proposed", 2, {"expires_at": "t"}, None),
+    ),
+    (events.AbortAccepted(seat=0, request=9), ("abort-accepted", 0, {"request": 9}, None)),
+    (events.AbortRefused(seat=0, request=9), ("abort-refused", 0, {"request": 9}, None)),
 ]
 
 

@@ -18,7 +18,7 @@ def test_the_commitment_is_the_sha256_of_the_seed():
 
 
 def test_outcomes_follow_the_documented_construction():
-    """Given the README's construction, a die is re-derived by hand from HMAC-SHA256."""
+    """Given the construction in docs/randomness.md, a die is re-derived from HMAC-SHA256."""
     msg = b"arbiter/v1|" + (5).to_bytes(8, "big") + (0).to_bytes(8, "big")
     block = hmac.new(bytes.fromhex(SEED), msg, hashlib.sha256).digest()
     first_word = int.from_bytes(block[:4], "big")

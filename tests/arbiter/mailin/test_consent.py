@@ -5,6 +5,7 @@ get no answer."""
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from arbiter.extensions import db
@@ -126,15 +127,45 @@ def test_a_reply_decline_declines_and_gets_no_answer(app, client):
     assert [m.dedupe_key.split(":")[0] for m in _to_bob(app)] == ["invite"]
 
 
-def test_other_mail_from_an_address_that_has_not_accepted_is_dropped(app, client):
-    """Given Bob's reply with a move, or with "status", before accepting, it is
-    recorded as refused-not-accepted, nothing is done, nothing is answered."""
+def test_other_mail_from_an_address_that_has_not_accepted_is_answered_once(app, client):
+    """Given Bob's reply with a move, or with "status", before accepting, nothing is
+    done; the first gets one answer saying what to write (issue 24, item 4), the next
+    is recorded as refused-not-accepted and not answered."""
     game_id, mail = _invited(client, app)
     to = mail.headers["Reply-To"]
-    for body in ("status", "die 1 up"):
-        _, code = deliver(app, reply(to, body, BOB), to, BOB)
-        assert code == "refused-not-accepted"
+    _, code = deliver(app, reply(to, "status", BOB), to, BOB)
+    assert code == "answered"
+    _, code = deliver(app, reply(to, "die 1 up", BOB), to, BOB)
+    assert code == "refused-not-accepted"
     assert _invitation(app, game_id).status == "pending"
+    kinds = [m.dedupe_key.split(":")[0] for m in _to_bob(app)]
+    assert kinds == ["invite", "invite-help"]
+    assert 'reply with "yes"' in _to_bob(app)[-1].body
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["Yes, count me in!", "Hi Ann,\n\nSure, I'm in.\n\nBob", "ok", "Okay!", "I accept"],
+)
+def test_a_yes_in_words_accepts_the_invitation(app, client, body):
+    """Given Bob's reply that says yes in words, around a greeting and a signature,
+    the invitation is accepted and Bob is answered."""
+    game_id, mail = _invited(client, app)
+    to = mail.headers["Reply-To"]
+    _, code = deliver(app, reply(to, body, BOB), to, BOB)
+    assert code == "answered"
+    assert _invitation(app, game_id).status == "accepted"
+    assert "Invitation accepted" in answers(app, game_id)[-1].body
+
+
+@pytest.mark.parametrize("body", ["No thanks", "Hello,\n\nnot this time, sorry.\n", "decline"])
+def test_a_no_in_words_declines_the_invitation(app, client, body):
+    """Given Bob's reply that says no in words, the invitation is declined and nothing
+    is mailed back."""
+    game_id, mail = _invited(client, app)
+    to = mail.headers["Reply-To"]
+    deliver(app, reply(to, body, BOB), to, BOB)
+    assert _invitation(app, game_id).status == "declined"
     assert [m.dedupe_key.split(":")[0] for m in _to_bob(app)] == ["invite"]
 
 

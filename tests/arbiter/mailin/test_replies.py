@@ -4,6 +4,8 @@ the arbiter")."""
 
 from __future__ import annotations
 
+import re
+
 import sqlalchemy as sa
 
 from arbiter.extensions import db
@@ -243,3 +245,16 @@ def test_status_after_the_game_ended_says_the_result_once(app, client):
     body = answers(app, game_id)[-1].body
     assert body.count("Ranking, best first:") == 1, body
     assert body.count(": over.") == 1, body
+
+
+def test_replies_say_no_version_and_the_move_in_words(app, client):
+    """Issue 23 ("no version numbers or codes in mails; moves in words"): the answer
+    to "status" and a move carries no version number, and a recorded move is
+    said in words besides the notation the player wrote."""
+    game_id = started(client, app)
+    seat = game_row(app, game_id)["to_act"][0]
+    move = first_legal(app, game_id, seat)
+    answer_to(app, game_id, seat, f"status\n{move}\n")
+    [reply] = answers(app, game_id)
+    assert "version" not in reply.body.lower(), reply.body
+    assert re.search(rf"Recorded: {re.escape(move)} \(you [a-z]", reply.body), reply.body

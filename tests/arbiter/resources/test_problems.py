@@ -69,6 +69,7 @@ CODE_STATUS = [
     (IllegalMove, "no-such-die", 422, "Move not allowed"),
     (errors.Conflict, "game-over", 409, "Conflict"),
     (errors.Unprocessable, "not-your-turn", 422, "Unprocessable request"),  # bulk, tournaments
+    (errors.Unprocessable, "bad-bot", 422, "Invalid bot"),
 ]
 """Codes raised with a class: status and title."""
 

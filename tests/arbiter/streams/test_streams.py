@@ -101,6 +101,7 @@ def server(request, tmp_path_factory):
     env["DATABASE_URL"] = db_url
     env = environment(env)  # the stream settings go in ARBITER_OVERRIDES
     app = make_app(db_url, **config)
+    env["SECRET_KEY"] = app.config["SECRET_KEY"]  # marks the test signs, the server reads
     port = free_port()
     procs = processes.start(
         {
@@ -456,7 +457,8 @@ def test_me_stream_without_the_event_loop_answers_the_missed_events_and_ends(app
     )
     lines = [json.loads(line) for line in answer.data.splitlines() if line]
     assert [e["seq"] for e in lines] == list(range(4, version + 1))
-    assert wire.read_cursor(lines[-1]["cursor"]) == {game["id"]: version}
+    # the cursor holds the game's talk position too (issue 24: no message yet)
+    assert wire.read_cursor(lines[-1]["cursor"]) == {game["id"]: version, f"talk:{game['id']}": 0}
     assert (
         client.get("/v1/me/stream?cursor=2.x", headers=headers).get_json()["code"] == "bad-cursor"
     )
@@ -673,3 +675,48 @@ def stream_ends_within(stream: SSE, seconds: float) -> bool:
     if thread.is_alive():
         stream.close()
     return box == ["ended"]
+
+
+def test_a_seat_reading_its_stream_is_present_until_it_leaves(server):
+    """Issue 24, item 5: a seat with its game stream open is marked present (so its
+    turns are not mailed), and the mark is cleared when the stream closes; a
+    spectator's stream marks nobody."""
+    from arbiter.games import presence  # noqa: PLC0415
+
+    url, app = server
+    game = new_game(url)
+    token = game["seats"][1]["token"]
+    spectator = SSE(f"{url}/v1/games/{game['id']}/stream")
+    spectator.events(1)
+    stream = SSE(f"{url}/v1/games/{game['id']}/stream", {"Authorization": f"Bearer {token}"})
+    stream.events(1)
+
+    def present() -> set[int]:
+        with app.app_context():
+            here = presence.present(game["id"])
+            db.session.rollback()
+            return here
+
+    deadline = time.monotonic() + TIMEOUT
+    while present() != {1} and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert present() == {1}
+    stream.close()
+    deadline = time.monotonic() + TIMEOUT
+    while present() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert present() == set()
+    spectator.close()
+    # a game page's stream carries no token but the page's signed presence mark
+    with app.app_context():
+        mark = presence.page_token(game["id"], 0)
+    page = SSE(f"{url}/v1/games/{game['id']}/stream?presence={mark}")
+    page.events(1)
+    deadline = time.monotonic() + TIMEOUT
+    while present() != {0} and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert present() == {0}
+    page.close()
+    forged = SSE(f"{url}/v1/games/{game['id']}/stream?presence=forged")
+    assert forged.events(1)  # a forged mark reads as a spectator: the stream still answers
+    forged.close()

@@ -55,6 +55,7 @@ def test_sign_in_by_mailed_link_opens_my_games(client, app) -> None:
     spends nothing); then "my games" shows the account's games."""
     text = browser_sign_in(client, app, "ann@example.org")
     assert "Signed in as ann@example.org" in text and "My games" in text
+    assert text.count("Signed in as") == 1  # issue 23: said once, not again by the message
 
 
 def test_the_link_page_alone_spends_nothing(client, app) -> None:
@@ -119,7 +120,7 @@ def test_my_games_put_my_turn_first_and_open_my_seat(client, app) -> None:
     assert text.index(games[0]) < text.index(games[1])
     assert "my turn" in text
     page = browser.get(f"/games/{games[0]}").get_data(as_text=True)
-    assert "You are playing seat 0 (Ann)" in page
+    assert "You are playing as Ann" in page
 
 
 def test_tokens_are_made_shown_once_and_revoked(client, app) -> None:
@@ -137,7 +138,7 @@ def test_tokens_are_made_shown_once_and_revoked(client, app) -> None:
     ids = re.findall(r"/me/tokens/([0-9a-f]+)/revoke", listing)
     names = re.findall(r"<tr>\s*<td>([^<]+)</td>", listing)
     bot = ids[names.index("bot")]
-    client.post(f"/me/tokens/{bot}/revoke", data={"csrf_token": csrf(listing)})
+    client.post(f"/me/tokens/{bot}/revoke", data={"csrf_token": csrf(listing), "confirm": "yes"})
     assert client.get("/v1/me", headers=auth(plain)).status_code == 401
 
 

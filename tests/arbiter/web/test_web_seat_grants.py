@@ -67,7 +67,7 @@ def test_a_seat_opened_by_a_revoked_token_plays_no_more(web, any_app):
     bot = api.post(
         "/v1/me/tokens", headers=auth(token), json={"name": "paste", "scopes": ["games:play"]}
     ).json
-    assert "You are playing seat 0 (Ann)" in paste(web, game_id, bot["token"])
+    assert "You are playing as Ann" in paste(web, game_id, bot["token"])
     fields = form_fields(page(web, game_id))
     assert api.delete(f"/v1/me/tokens/{bot['id']}", headers=auth(token)).status_code == 204
     added, text = tried_move(web, any_app, game_id, fields)
@@ -105,8 +105,8 @@ def test_signing_out_forgets_every_seat_the_browser_opened(client, app):
     text = browser_sign_in(client, app, "ann@example.org")
     assert open_seat(client, app, game_id, 1).status_code == 303
     paste(client, other, other_tokens[0])
-    assert "You are playing seat 1" in page(client, game_id)
-    assert "You are playing seat 0" in page(client, other)
+    assert 'data-seat="1"' in page(client, game_id)
+    assert 'data-seat="0"' in page(client, other)
     client.post("/sign-out", data={"csrf_token": csrf(text)})
     assert "You are watching" in page(client, game_id)
     assert "You are watching" in page(client, other)
@@ -120,7 +120,7 @@ def test_a_seat_link_holds_the_seat_no_longer_than_the_link_is_good(client, app)
     with time_machine.travel(utcnow() - timedelta(days=29), tick=False), app.app_context():
         key = seat_key(game_id, 1)
     assert client.get(f"/games/{game_id}/open?key={key}").status_code == 303
-    assert "You are playing seat 1" in page(client, game_id)
+    assert 'data-seat="1"' in page(client, game_id)
     with time_machine.travel(utcnow() + timedelta(days=2)):
         text = page(client, game_id)
     assert "You are watching" in text
@@ -131,9 +131,9 @@ def test_a_seat_token_and_a_fresh_link_keep_holding_the_seat(client, app):
     """What still holds keeps the seat: a pasted seat token, a link within its time."""
     game_id, tokens = new_game(client, "space-worm", 2)
     paste(client, game_id, tokens[0])
-    assert "You are playing seat 0" in page(client, game_id)
+    assert 'data-seat="0"' in page(client, game_id)
     with time_machine.travel(utcnow() + timedelta(days=25)):
-        assert "You are playing seat 0" in page(client, game_id)
+        assert 'data-seat="0"' in page(client, game_id)
     assert open_seat(client, app, game_id, 1).status_code == 303
     with time_machine.travel(utcnow() + timedelta(days=20)):
-        assert "You are playing seat 1" in page(client, game_id)
+        assert 'data-seat="1"' in page(client, game_id)

@@ -77,17 +77,18 @@ def test_a_sign_in_link_cut_short_gets_a_page_that_says_it_is_incomplete(client,
 
 def test_an_invitation_names_the_game_by_its_title(client, app):
     """The invitation mail and its page say "Space Worm", the engine's title, not its
-    id ``space-worm``."""
+    id ``space-worm``, and never the game's id (issue 23: no codes in words)."""
     from tests.arbiter.games.test_invitations import _create, _link, _mails
     from tests.helpers import agreed
 
     agreed(app, "ann@example.org")
     assert _create(client, "ann@example.org", "bob@example.org").status_code == 201
     [mail] = _mails(app, "bob@example.org")
-    assert "invites you to play Space Worm (game" in mail.body
+    assert "invites you to play Space Worm. The players:" in mail.body
+    assert mail.game_id not in mail.subject + mail.body.split("http")[0]
     invitation, nonce = _link(app, "bob@example.org")
     page = client.get(f"/v1/invitations/{invitation}?token={nonce}").get_data(as_text=True)
-    assert "invites you to play Space Worm (game" in page
+    assert "invites you to play Space Worm. The players:" in page
 
 
 def test_a_bad_game_of_a_batch_is_counted_from_one_in_words(client):

@@ -41,15 +41,16 @@ def test_the_view_shows_found_stars_and_the_running_score():
     assert sheet["score"] == 4
 
 
-def test_the_brief_gives_the_roll_and_the_options():
+def test_the_brief_gives_the_roll_and_what_each_die_picks():
     """Choose Phase: use the dice or make a connection. Given a roll of 2 and 5, then the
-    brief names the dice, the boxes for each star die, the connections and an example."""
+    brief names the dice and the star type each picks; the moves themselves are the
+    mail's list (issue 24: listed once)."""
     text = ENGINE.brief(given(roll=[2, 5]), 0)
     assert "the dice show 2 and 5" in text
-    assert "star 2 (Triangle) write 5 at A2, A3, B6" in text
-    assert "star 5 (Pentagon) write 2 at A5, A6, B5" in text
-    assert "connect C1, connect C2, connect C3, connect C4" in text
-    assert "star 2 write 5 at A2" in text
+    assert "die 2 picks Triangle stars (star 2), and 5 goes in a box" in text
+    assert "die 5 picks Pentagon stars (star 5), and 2 goes in a box" in text
+    assert "Or make a connection." in text
+    assert "A2" not in text
 
 
 def test_the_brief_mentions_bonus_moves_when_there_are_some():

@@ -1,4 +1,4 @@
-"""Rules of Worms, section by section (rulebook: shared/rules/worms.md).
+"""Rules of Worms, section by section (rulebook: engines/rules/worms.md).
 
 First-game map (engines/worms/data/map.json), 2 players: Blue B1 at -2,1, B2 at -3,3;
 Red R1 at 1,1, R2 at 1,-1. Directions: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW.
@@ -6,8 +6,11 @@ Red R1 at 1,1, R2 at 1,-1. Directions: 1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from arbiter.playout import random_game
 from engines.base import Decision, Over
 from engines.worms import ENGINE, board
 from engines.worms.rules import accuracy_dice
@@ -368,3 +371,38 @@ def test_ties_broken_by_undamaged_then_draw() -> None:
     s["things"]["R1"]["damaged"] = True
     finish(s, "test")
     assert s["over"]["ranking"] == [[0], [1]]
+
+
+@pytest.mark.parametrize("setup", ["standard", "first-game"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_only_one_round_after_the_first_elimination(setup, players) -> None:
+    """Random games are short (a random worm often jumps into the Water), but each ends
+    only as the book says (Elimination and Winning): never before a team has no worm
+    left; the turn that eliminated it finishes, then every player takes exactly one more
+    turn, the eliminated ones skipped, and the game ends after the last of them; the
+    result counts the worms left."""
+    rng = random.Random(f"final-round-{setup}-{players}")
+    for _ in range(6):
+        game = random_game(ENGINE, players, {"setup": setup}, rng, keep_states=True)
+        trigger = next(i for i, st in enumerate(game.states) if st["end_triggered"])
+        assert all(st["over"] is None for st in game.states[:trigger])
+        first = game.states[trigger]
+        eliminated = [s for s, team in enumerate(first["teams"]) if not board.worms_of(first, team)]
+        assert eliminated, "the end was triggered with every team on the map"
+        turn = game.states[trigger - 1]["turn"]  # the turn of the input that eliminated
+        after = {}  # turn number -> its seat, for the turns begun after that one
+        for st in game.states[trigger:]:
+            if st["turn"]["number"] > turn["number"]:
+                after[st["turn"]["number"]] = st["turn"]["seat"]
+        seats = list(after.values())
+        assert len(seats) == len(set(seats)) <= players  # at most one more turn each
+        n, seat = players, turn["seat"]
+        order = [(seat + k) % n for k in range(1, n + 1)]  # the trigger's seat last
+        assert seats == [s for s in order if s in seats]  # clockwise
+        last = game.state
+        standing = [len(board.worms_of(last, team)) for team in last["teams"]]
+        assert game.result["scores"] == standing
+        for s in range(players):  # every team still on the map had its final turn
+            if standing[s]:
+                assert s in seats, (s, seats)
+        assert game.result["reason"] in ("elimination", "all-destroyed")

@@ -183,4 +183,4 @@ def test_the_board_is_drawn_during_the_setup_without_naming_teams() -> None:
         for seat in (None, 0):
             svg = ENGINE.board_svg(ENGINE.view(state, seat))
             ET.fromstring(svg)
-            assert "Setup" in svg and "wind -" in svg
+            assert "Setup" in svg and "Wind: not set yet" in svg
