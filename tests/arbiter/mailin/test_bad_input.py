@@ -337,6 +337,7 @@ def test_a_command_for_a_game_that_is_over_is_refused_game_over(app, game):
     assert "Refused (game-over)" in last.body and "Ranking, best first" in last.body
 
 
+@pytest.mark.slow  # make check leaves it out (many seconds)
 def test_200_messages_from_one_address_in_a_minute_get_at_most_the_limit(sqlite_url):
     """Given MAIL_REPLIES_PER_HOUR=5 and 200 "status" mails from one seat in a burst:
     5 are answered, the other 195 are recorded as rate-limited and not acted on."""

@@ -119,6 +119,7 @@ def assert_unavailable(answer, code: str) -> None:
     assert int(answer.headers["Retry-After"]) > 0
 
 
+@pytest.mark.slow  # make check leaves it out (many seconds)
 def test_a_database_that_accepts_and_never_answers_is_not_ready_within_seconds(tmp_path):
     """Given ``DATABASE_URL`` pointing at a server that accepts and stays silent,
     ``/readyz`` answers 503 ``not-ready`` within ``READY_TIMEOUT_SECONDS`` (2 s here,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+import pytest
 import time_machine
 
 from arbiter.extensions import db
@@ -183,6 +184,7 @@ def _check_trf(
     return event
 
 
+@pytest.mark.slow  # make check leaves it out (many seconds)
 def test_a_swiss_of_nine_over_four_rounds(any_app):
     app = any_app
     client = app.test_client()
@@ -255,6 +257,7 @@ def test_a_swiss_of_nine_over_four_rounds(any_app):
     assert verdict.ok, verdict.mismatch
 
 
+@pytest.mark.slow  # make check leaves it out (many seconds)
 def test_a_round_robin_of_five(any_app):
     app = any_app
     client = app.test_client()
