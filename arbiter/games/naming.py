@@ -133,12 +133,14 @@ def game_words(
 def fill_started(text: str, game, tz: str | None = None) -> str:
     """Return ``text`` with the mark :func:`game_words` left for the day ``game``
     started (``started="when sent"``) replaced by ``, started on 2 December`` (in zone
-    ``tz``, else UTC); with no game (deleted since), the mark is dropped. A text without
-    the mark is returned as is, with nothing read."""
+    ``tz``, else UTC); with no game (deleted since), the mark is dropped with the comma
+    that closed its clause ("Your game of Dark Horse with Bob is over."). A text
+    without the mark is returned as is, with nothing read."""
     if STARTED_MARK not in text:
         return text
-    when = f", started on {day(started_at(game), tz)}" if game is not None else ""
-    return text.replace(STARTED_MARK, when)
+    if game is None:  # the sentence's closing comma goes with the clause it closed
+        return text.replace(STARTED_MARK + ",", "").replace(STARTED_MARK, "")
+    return text.replace(STARTED_MARK, f", started on {day(started_at(game), tz)}")
 
 
 def engine_title(engine_id: str) -> str:

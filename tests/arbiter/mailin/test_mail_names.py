@@ -195,3 +195,11 @@ def test_the_unsubscribe_page_of_a_game_names_it_by_its_title(app, client):
     page = client.get(link).get_data(as_text=True)
     assert f"Stop mail about your game of Dark Horse to {ADDRESS.format(seat)}?" in page
     assert f"game {game_id}" not in page
+
+
+def test_a_deleted_games_started_clause_goes_with_its_comma():
+    """Given a mail written with the day-started mark whose game was deleted before it
+    went, the sentence reads without the clause and without a stray comma."""
+    text = f"Your game of Dark Horse with Bob{naming.STARTED_MARK}, is over."
+    assert naming.fill_started(text, None) == "Your game of Dark Horse with Bob is over."
+    assert naming.fill_started(f"In Space Worm{naming.STARTED_MARK}.", None) == "In Space Worm."
