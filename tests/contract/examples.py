@@ -7,9 +7,9 @@ from the file as it was.
 What is kept: a successful (2xx) exchange, its JSON request body and its JSON answer;
 among them the one whose answer is the longest under ``LONGEST`` characters (a full
 example that still reads on a screen) and whose request names no moment (it would
-expire), else the shortest with its lists cut to their
-first items. Run it again when an operation
-is added or its schemas change; ``tests/contract/test_examples.py`` fails while an
+expire) and no row by id (it would not be found elsewhere), else the shortest with
+its lists cut to their first items. Run it again when an operation is added or its
+schemas change; ``tests/contract/test_examples.py`` fails while an
 operation has none.
 """
 
@@ -83,12 +83,21 @@ def shorten(value):
 
 
 MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T")
+IDENTIFIER = re.compile(r"^[0-9a-f]{16}$")
+"""An id of the recording's own database (an account, a tournament): a request naming one
+fails on any other server."""
 
 
 def dated(sample: dict) -> bool:
     """Tell whether the request names a moment (``start_at``...): such an example stops
     working once the moment has passed."""
     return any(isinstance(v, str) and MOMENT.match(v) for v in walk(sample["request"]))
+
+
+def names_ids(sample: dict) -> bool:
+    """Tell whether the request names a row by id (``{"account": "abdf06924ea1cc83"}``):
+    such an example works only on the server it was recorded on."""
+    return any(isinstance(v, str) and IDENTIFIER.match(v) for v in walk(sample["request"]))
 
 
 def walk(value):
@@ -111,7 +120,10 @@ def choose(samples: list[dict]) -> dict:
 
     fitting = [s for s in samples if size(s) <= LONGEST]
     if fitting:
-        return max(fitting, key=lambda s: (s["request"] is not None, not dated(s), size(s)))
+        return max(
+            fitting,
+            key=lambda s: (s["request"] is not None, not dated(s), not names_ids(s), size(s)),
+        )
     smallest = min(samples, key=size)
     return {**smallest, "response": shorten(smallest["response"])}
 
