@@ -10,11 +10,12 @@ resident size (``resource``). Then, where the engine takes 4 seats, ``--four`` g
 (default 40) of the search bot against 3 random bots, its seat rotating: how many each
 kind won (a shared first place counts for every seat in it) and whether the search bot
 won the most. Games are seeded 0, 1, 2, ... (chance outcomes and each bot's ``rng``), so
-a run is repeatable apart from where the CPU budget cuts a search.
+a run is repeatable apart from where the CPU budget cuts a search; ``--first N`` starts
+the two-seat games at seed N, so that runs on several cores can share one series.
 
 Run alone: ``.venv/bin/python bench/bots.py [--games N] [--four N] [--level L]
-[--engine ID ...]``. The target: the search bot wins at least 90 % of the two-seat
-games of each engine at no more than 1 s of CPU per move.
+[--engine ID ...] [--first N]``. The target: the search bot wins at least 90 % of the
+two-seat games of each engine at no more than 1 s of CPU per move.
 """
 
 from __future__ import annotations
@@ -38,11 +39,12 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else values[0]
 
 
-def duel(engine, games: int, level: int) -> dict:
-    """Play ``games`` two-seat games of mcts against random; return the tallies."""
+def duel(engine, games: int, level: int, first: int = 0) -> dict:
+    """Play ``games`` two-seat games of mcts against random, seeded ``first`` on; return
+    the tallies."""
     wins = draws = 0
     cpu: list[float] = []
-    for g in range(games):
+    for g in range(first, first + games):
         seat = g % 2
         bots = [Bot("random"), Bot("random")]
         bots[seat] = Bot("mcts", level)
@@ -84,12 +86,13 @@ def main() -> None:
     parser.add_argument("--four", type=int, default=40)
     parser.add_argument("--level", type=int, default=5)
     parser.add_argument("--engine", action="append", default=None)
+    parser.add_argument("--first", type=int, default=0)
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}; level {args.level}")
     for engine_id in args.engine or list(engines.ENGINE_MODULES):
         engine = engines.get(engine_id)
         start = time.time()
-        d = duel(engine, args.games, args.level)
+        d = duel(engine, args.games, args.level, args.first)
         rate = 100 * d["wins"] / args.games
         print(
             f"{engine_id}: mcts won {d['wins']}/{args.games} ({rate:.1f} %), "

@@ -31,6 +31,7 @@ Text keys: engines store hexes in JSON as ``"q,r"`` strings (:meth:`Hex.key`,
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -158,6 +159,8 @@ class Hex:
 
         :raises ValueError: not two integers separated by a comma.
         """
+        if cls is Hex and type(text) is str:
+            return _parse(text)  # remembered: Worms reads the same few keys all the time
         parts = str(text).split(",")
         if len(parts) != 2:
             raise ValueError(f"a hex is written q,r, not {text!r}")
@@ -209,3 +212,16 @@ def iter_direct(origin: Hex, radius: int) -> Iterator[Hex]:
     for d in DIRECTIONS:
         for n in range(1, radius + 1):
             yield origin.neighbor(d, n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Hex:
+    """Return :meth:`Hex.parse` of a string, remembered (a Hex is frozen, so one value
+    serves every caller; an error is raised each time, never remembered).
+
+    :raises ValueError: not two integers separated by a comma.
+    """
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"a hex is written q,r, not {text!r}")
+    return Hex(int(parts[0].strip()), int(parts[1].strip()))

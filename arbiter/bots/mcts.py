@@ -46,7 +46,7 @@ class Node:
     visits: int = 0
     wins: float = 0.0
     avail: int = 0
-    children: dict[str, Node] = field(default_factory=dict)
+    children: dict[Any, Node] = field(default_factory=dict)
 
     def score(self) -> float:
         """Return UCB1 over availability (unvisited nodes first)."""
@@ -138,7 +138,7 @@ class Search:
                 return
         self.backup(path, None)
 
-    def select(self, node: Node, mover: int, keys: list[str]) -> int:
+    def select(self, node: Node, mover: int, keys: list[Any]) -> int:
         """Return the index of the move to follow from ``node``: an untried one at random,
         else the best by UCB1; counts every listed move as available."""
         untried = []
@@ -160,6 +160,22 @@ class Search:
             node.wins += 0.5 if reward is None else reward[node.seat]
 
 
-def key(move: Any) -> str:
-    """Return a move as a canonical string (equal moves, equal keys)."""
-    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+def key(move: Any) -> Any:
+    """Return a move as a hashable canonical value (equal moves, equal keys; moves that
+    differ, keys that differ): a string or number as it is, ``true``, ``false`` and
+    ``null`` as their JSON text marked as such (``true`` is not ``1``), a list as a
+    tuple of keys, an object as a marked tuple of its ``(name, key)`` pairs by name.
+    Cheaper than JSON text: the search takes a key of every move it lists in the tree."""
+    if isinstance(move, dict):
+        return (_OBJECT, *sorted((k, key(v)) for k, v in move.items()))
+    if isinstance(move, list):
+        return tuple(key(v) for v in move)
+    if isinstance(move, bool) or move is None:
+        return (_LITERAL, json.dumps(move))
+    return move
+
+
+_OBJECT = object()
+"""Marks the key of a JSON object (so that it differs from the key of any list)."""
+_LITERAL = object()
+"""Marks the key of ``true``, ``false`` or ``null``."""

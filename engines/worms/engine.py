@@ -14,7 +14,7 @@ steps resolve (``docs/games/worms.md``, decision 21; version 4 and older did not
 
 from __future__ import annotations
 
-import json
+import marshal
 
 from engines import move_parts
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
@@ -51,8 +51,11 @@ VERBS = {
 
 
 def copy_state(state: dict) -> dict:
-    """Return a deep copy of a JSON state (faster than copy.deepcopy)."""
-    return json.loads(json.dumps(state))
+    """Return a deep copy of a JSON state: dicts with string keys, lists, strings,
+    numbers, booleans and None, copied as they are (``marshal``: about four times faster
+    than a round trip through JSON text, which the search bots' playouts spent a quarter
+    of their time in; on JSON data both give equal copies)."""
+    return marshal.loads(marshal.dumps(state))
 
 
 class WormsEngine(Rules, Engine):
@@ -150,7 +153,6 @@ class WormsEngine(Rules, Engine):
             raise BadOutcome("bad-outcome", f"Expected {expected(spec)}, not {shown(outcome)}.")
         return self.answer(copy_state(state), list(outcome))
 
-    # -- what players see ------------------------------------------------------------
     def view(self, state: dict, seat: int | None) -> dict:
         """Return the map, Things, wind, target, turn and log (public), the seat's own
         hand, every hand's size; decks and other hands stay hidden until the end."""

@@ -27,3 +27,14 @@ def test_distance_line_within_direct() -> None:
     assert a.direction_to(Hex(0, 1)) == 3 and a.direction_to(Hex(0, 2)) is None
     assert a.is_direct(a) and not a.is_direct(Hex(0, 2))
     assert Hex.parse(" -3, 2") == Hex(-3, 2) and Hex(-3, 2).key() == "-3,2"
+
+
+def test_parse_remembers_hexes_and_still_refuses_bad_text() -> None:
+    assert Hex.parse("1,-2") is Hex.parse("1,-2") == Hex(1, -2)  # one frozen value
+    for bad in ("1", "1,2,3", "a,b", "1,-2 x"):
+        for _ in range(2):  # an error is raised again, never remembered
+            try:
+                Hex.parse(bad)
+            except ValueError:
+                continue
+            raise AssertionError(f"{bad!r} was read as a hex")
