@@ -14,7 +14,7 @@ from arbiter import metrics
 from arbiter.accounts import identity
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.extensions import db
-from arbiter.games import autopilot, clock, events
+from arbiter.games import autopilot, clock, events, naming
 from arbiter.games.commit import commit
 from arbiter.games.games import load, open_name
 from arbiter.games.store import RaceLost, StaleVersion
@@ -103,15 +103,10 @@ def cancelled_because(game: Game) -> str:
     ):
         who = [names[s] for s in sorted(said) if said[s] == status and s in names]
         if who:
-            parts.append(f"{and_names(who)} {words}")
+            parts.append(f"{naming.joined(who, most=len(who))} {words}")
     if any(s.name == open_name(s.seat) for s in game.seats if s.seat not in said):
         parts.append("nobody took the open seat in the lobby")
     return "; ".join(parts) or "a seat stayed empty"
-
-
-def and_names(names: list[str]) -> str:
-    """Return names as a sentence lists them: ``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def check_turn_clock(game: Game, seat: int) -> None:
