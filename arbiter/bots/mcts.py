@@ -2,13 +2,13 @@
 
 Each iteration draws a determinization (:func:`arbiter.bots.sampling.determinize`: a full
 state consistent with the view, the unseen cards dealt at random by the bot), then walks
-one shared tree keyed by the moves played (open loop: chance outcomes are sampled afresh
-on every walk and never stored), selects with UCB1 counted over the iterations in which a
-move was available (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree
-Search"), adds one node, plays random legal moves to the end and credits each move with
-its mover's reward (:func:`arbiter.bots.rewards.rewards`). A simultaneous turn is walked
-one seat at a time, the bot's seat first at the root; each mover chooses from its own
-statistics only.
+one shared tree keyed by the moves played (open loop: chance outcomes are drawn afresh
+from the bot's rng on every walk, :func:`arbiter.bots.sampling.draw`, and never stored),
+selects with UCB1 counted over the iterations in which a move was available (Cowling,
+Powley and Whitehouse 2012, "Information Set Monte Carlo Tree Search"), adds one node,
+plays random legal moves to the end and credits each move with its mover's reward
+(:func:`arbiter.bots.rewards.rewards`). A simultaneous turn is walked one seat at a
+time, the bot's seat first at the root; each mover chooses from its own statistics only.
 
 The search receives the view and the seat's legal moves, never the state.
 """
@@ -71,7 +71,6 @@ class Search:
     def __post_init__(self) -> None:
         self.root = Node(seat=self.seat)
         self.unseen = sampling.pools(self.engine, self.view, self.seat)
-        self.seed = sampling.new_seed(self.rng)
         self.fixed: dict | None = None
         self.root_keys = [key(m) for m in self.legal]
 
@@ -109,15 +108,14 @@ class Search:
     def iterate(self) -> None:
         """One walk: select and expand in the tree, play out at random, back up."""
         state = self.sample()
-        node, path, in_tree, seq = self.root, [], True, 0
+        node, path, in_tree = self.root, [], True
         for _ in range(MAX_STEPS):
             prompt = self.engine.prompt(state)
             if isinstance(prompt, Over):
                 self.backup(path, rewards(prompt.result, len(prompt.result["scores"])))
                 return
-            seq += 1
             if isinstance(prompt, Chance):
-                state = self.engine.resolve(state, sampling.outcome(prompt.spec, self.seed, seq))
+                state = self.engine.resolve(state, sampling.draw(prompt.spec, self.rng))
                 continue
             mover = self.seat if node is self.root else min(prompt.seats)
             if node is self.root:
