@@ -41,19 +41,3 @@ def outcome(spec: Mapping[str, Any], seed: str, seq: int) -> list[int]:
     """Return a chance outcome for ``spec`` as the arbiter derives one
     (:func:`arbiter.fairness.derive`), from the bot's own ``seed``, never the game's."""
     return fairness.derive(spec, seed, seq)
-
-
-def draw(spec: Mapping[str, Any], rng: random.Random) -> list[int]:
-    """Return a fresh chance outcome for ``spec`` (the shapes of
-    :func:`arbiter.fairness.derive`: dice values ``1..f``, or a permutation of
-    ``range(N)``) drawn from the bot's ``rng``: a search samples every roll and shuffle
-    anew on each walk, so that it never plans on one imagined roll.
-
-    :raises ValueError: an unknown spec kind.
-    """
-    kind = spec.get("kind")
-    if kind == "dice":
-        return [rng.randint(1, int(f)) for f in spec["faces"]]
-    if kind == "shuffle":
-        return rng.sample(range(int(spec["size"])), int(spec["size"]))
-    raise ValueError(f"unknown chance kind {kind!r}")
