@@ -38,6 +38,13 @@ def board_hexes(dial: str, radius: int) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16)
+def board_coords(dial: str, radius: int) -> tuple[tuple[str, int, int], ...]:
+    """Return ``(key, q, r)`` of every hex on the board, in :func:`board_hexes` order
+    (parsed once: the target listings test every board hex in plain integers)."""
+    return tuple((h.key(), h.q, h.r) for h in Hex.parse(dial).within(radius))
+
+
+@lru_cache(maxsize=16)
 def board_set(dial: str, radius: int) -> frozenset[str]:
     """Return the board hexes as a set."""
     return frozenset(board_hexes(dial, radius))
@@ -81,6 +88,14 @@ def things_in(st: dict, key: str, kinds: tuple[str, ...] | None = None) -> list[
         for i, t in st["things"].items()
         if t["hex"] == key and (kinds is None or t["kind"] in kinds)
     )
+
+
+def counts(st: dict) -> dict[str, int]:
+    """Return how many Things each hex holds (hexes holding none are left out)."""
+    out: dict[str, int] = {}
+    for t in st["things"].values():
+        out[t["hex"]] = out.get(t["hex"], 0) + 1
+    return out
 
 
 def count_in(st: dict, key: str) -> int:
