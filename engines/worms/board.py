@@ -50,6 +50,13 @@ def board_set(dial: str, radius: int) -> frozenset[str]:
     return frozenset(board_hexes(dial, radius))
 
 
+@lru_cache(maxsize=4096)
+def board_near(dial: str, radius: int, key: str, n: int) -> tuple[Hex, ...]:
+    """Return the board hexes within ``n`` of hex ``key`` (itself included), sorted."""
+    board = board_set(dial, radius)
+    return tuple(h for h in Hex.parse(key).within(n) if h.key() in board)
+
+
 def on_board(st: dict, key: str) -> bool:
     """Return True when the hex is on the board (Land or Water, phantom included)."""
     return key in board_set(st["dial"], st["radius"])

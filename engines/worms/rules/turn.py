@@ -168,7 +168,7 @@ class Turn:
         """Return the hexes a worm in ``here`` may Jump to: any hex within two on the
         board, its own hex and Water included (Jumping: "choose any hex within two
         hexes"; a Jump into Water sinks the worm)."""
-        return [h for h in here.within(2) if B.on_board(st, h.key())]
+        return list(B.board_near(st["dial"], st["radius"], here.key(), 2))
 
     def skips_move(self, st: dict, fr: dict) -> bool:
         """Return True when a move step is skipped because the turn is cut short: the
