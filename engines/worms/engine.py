@@ -58,6 +58,13 @@ def copy_state(state: dict) -> dict:
     return marshal.loads(marshal.dumps(state))
 
 
+def answered_copy(state: dict) -> dict:
+    """Return a deep copy of a state about to take its answer: its ``ask`` is None, in
+    its place, and is not copied (an answer clears it before anything reads it, and a
+    decision's list of answers is often the biggest part of the state)."""
+    return copy_state({**state, "ask": None})
+
+
 class WormsEngine(Rules, Engine):
     """Worms: The Board Game: the engine contract over the rules it inherits
     (:class:`engines.worms.rules.Rules`)."""
@@ -130,8 +137,8 @@ class WormsEngine(Rules, Engine):
         if move not in state["ask"]["options"]:
             raise self.diagnose(state, seat, move)
         if move == rules.TIME_UP:
-            return self.time_up(copy_state(state))
-        return self.answer(copy_state(state), move)
+            return self.time_up(answered_copy(state))
+        return self.answer(answered_copy(state), move)
 
     def resolve(self, state: dict, outcome) -> dict:
         """Apply a chance outcome.
@@ -151,7 +158,7 @@ class WormsEngine(Rules, Engine):
             ok = sorted(outcome) == list(range(spec["size"]))
         if not ok:
             raise BadOutcome("bad-outcome", f"Expected {expected(spec)}, not {shown(outcome)}.")
-        return self.answer(copy_state(state), list(outcome))
+        return self.answer(answered_copy(state), list(outcome))
 
     def view(self, state: dict, seat: int | None) -> dict:
         """Return the map, Things, wind, target, turn and log (public), the seat's own
