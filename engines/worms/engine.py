@@ -14,8 +14,6 @@ steps resolve (``docs/games/worms.md``, decision 21; version 4 and older did not
 
 from __future__ import annotations
 
-import marshal
-
 from engines import move_parts
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
@@ -30,6 +28,7 @@ from engines.worms import (
     rules,
 )
 from engines.worms import options as options_v4
+from engines.worms.copying import answered_copy, copy_state
 from engines.worms.rules import Rules
 from engines.worms.rules.setup import place_error, tile_error
 from engines.worms.rules.targets import target_error
@@ -48,55 +47,6 @@ VERBS = {
     "draft": {"choose"},
 }
 """Decision kind -> the move verbs that answer it."""
-
-
-def copy_state(state: dict) -> dict:
-    """Return a deep copy of a JSON state: dicts with string keys, lists, strings,
-    numbers, booleans and None, copied as they are (``marshal``: about four times faster
-    than a round trip through JSON text, which the search bots' playouts spent a quarter
-    of their time in; on JSON data both give equal copies)."""
-    return marshal.loads(marshal.dumps(state))
-
-
-def answered_copy(state: dict) -> dict:
-    """Return a deep copy of a state about to take its answer, keys in the same order:
-    its ``ask`` is None and not copied (an answer clears it before anything reads it),
-    the parts of a known flat shape are copied by :data:`SHAPED`, the rest by
-    :func:`copy_state` in one go (each call of it has a fixed cost)."""
-    rest = copy_state({k: v for k, v in state.items() if k not in SHAPED})
-    return {k: SHAPED[k](v) if k in SHAPED else rest[k] for k, v in state.items()}
-
-
-def _none(value) -> None:
-    """Return None (the ask an answer clears)."""
-    return None
-
-
-def _lists(lists: list[list[str]]) -> list[list[str]]:
-    """Return a copy of a list of lists of strings (the hands)."""
-    return [list(x) for x in lists]
-
-
-def _things(things: dict[str, dict]) -> dict[str, dict]:
-    """Return a copy of the Things (id -> a dict of strings and booleans)."""
-    return {i: dict(t) for i, t in things.items()}
-
-
-SHAPED = {
-    "ask": _none,
-    "land": list,
-    "supply": list,
-    "drop": list,
-    "discard": list,
-    "log": list,
-    "hands": _lists,
-    "things": _things,
-    "pool": dict,
-    "next_id": dict,
-}
-"""State key -> the copy of its value, for the values of a known flat shape: lists of
-strings, lists of lists of strings, the Things, and dicts of numbers (a copy of the
-containers is a deep copy: their strings, numbers and booleans never change)."""
 
 
 class WormsEngine(Rules, Engine):

@@ -1,4 +1,4 @@
-"""engines/worms/engine.py copy_state: a deep copy of a JSON state, equal to a JSON round
+"""engines/worms/copying.py copy_state: a deep copy of a JSON state, equal to a JSON round
 trip and sharing nothing with the state it copied; answered_copy: the same without the
 ask, keys in the same order."""
 
@@ -7,7 +7,7 @@ import random
 
 import engines
 from arbiter.playout import random_game
-from engines.worms.engine import answered_copy, copy_state
+from engines.worms.copying import answered_copy, copy_state
 
 
 def test_copies_equal_a_json_round_trip_and_share_nothing() -> None:
@@ -32,8 +32,9 @@ def _containers(value, path=()):
 
 def test_answered_copies_drop_the_ask_keep_the_order_and_share_nothing() -> None:
     engine = engines.get("worms")
-    for players in (2, 4):
-        game = random_game(engine, players, {}, random.Random("answered"), keep_states=True)
+    options = {"timer": True, "parting_gifts": True, "larger_map": True}
+    for players, chosen in ((2, {}), (4, {}), (3, options)):
+        game = random_game(engine, players, chosen, random.Random("answered"), keep_states=True)
         for state in game.states[::3]:
             copy = answered_copy(state)
             assert copy == {**json.loads(json.dumps(state)), "ask": None}
