@@ -5,6 +5,7 @@ targets, Emptiest, Accuracy X, Scatter).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engines.hexgrid import Hex, is_line, step_length
 from engines.worms import board as B
@@ -30,22 +31,23 @@ def target_hexes(st: dict) -> list[str]:
 def target_options(st: dict, step: dict) -> list[dict]:
     """Return the legal ``{"at": [q, r]}`` (and ``"dir"``) answers of a target step, in
     board order."""
-    board = B.board_coords(st["dial"], st["radius"])
     if step["do"] == "air-strike":
+        board = B.board_coords(st["dial"], st["radius"])
         return [{"at": [q, r], "dir": d} for _, q, r in board for d in range(1, 7)]
-    return [{"at": [q, r]} for _, q, r in fitting_hexes(st, step, board)]
+    return [{"at": [q, r]} for _, q, r in fitting_hexes(st, step)]
 
 
-def fitting_hexes(st: dict, step: dict, board: Sequence[Coords]) -> Sequence[Coords]:
-    """Return the board hexes ``(key, q, r)`` that fit a target step's limits, in order:
-    the hexes for which :func:`target_error` finds nothing wrong, tested all at once in
-    plain integers (the listings test every board hex)."""
-    hexes = board
+def fitting_hexes(st: dict, step: dict) -> Sequence[Coords]:
+    """Return the board hexes ``(key, q, r)`` that fit a target step's limits, in board
+    order: the hexes for which :func:`target_error` finds nothing wrong, tested all at
+    once (the listings test every board hex)."""
+    hexes: Sequence[Coords] = B.board_coords(st["dial"], st["radius"])
     if step["direct"] or step["within"] is not None:
         if not st["turn"]["worm_hex"]:
             return []
-        origin = Hex.parse(st["turn"]["worm_hex"])
-        hexes = _aimed(hexes, origin.q, origin.r, step["direct"], step["within"])
+        hexes = _aimed(
+            st["dial"], st["radius"], st["turn"]["worm_hex"], step["direct"], step["within"]
+        )
     if step["new"] and st["target"]:
         hexes = [h for h in hexes if h[0] != st["target"]["hex"]]
     if step.get("empty") or step.get("nonfull"):
@@ -55,20 +57,23 @@ def fitting_hexes(st: dict, step: dict, board: Sequence[Coords]) -> Sequence[Coo
     return hexes
 
 
+@lru_cache(maxsize=4096)
 def _aimed(
-    hexes: Sequence[Coords], oq: int, or_: int, direct: bool, within: int | None
-) -> list[Coords]:
-    """Return the hexes on a line from ``(oq, or_)`` when ``direct``, within ``within``
-    of it when given (Direct hex, Hex within X)."""
+    dial: str, radius: int, origin: str, direct: bool, within: int | None
+) -> tuple[Coords, ...]:
+    """Return the board hexes on a line from hex ``origin`` when ``direct``, within
+    ``within`` of it when given (Direct hex, Hex within X), in board order; remembered
+    (a search lists the same few origins again and again)."""
+    o = Hex.parse(origin)
     out = []
-    for h in hexes:
-        dq, dr = h[1] - oq, h[2] - or_
+    for h in B.board_coords(dial, radius):
+        dq, dr = h[1] - o.q, h[2] - o.r
         if direct and not is_line(dq, dr):
             continue
         if within is not None and step_length(dq, dr) > within:
             continue
         out.append(h)
-    return out
+    return tuple(out)
 
 
 def target_error(st: dict, step: dict, key: str) -> tuple[str, str] | None:
