@@ -57,6 +57,12 @@ def board_near(dial: str, radius: int, key: str, n: int) -> tuple[Hex, ...]:
     return tuple(h for h in Hex.parse(key).within(n) if h.key() in board)
 
 
+@lru_cache(maxsize=4096)
+def neighbor_keys(key: str) -> tuple[str, ...]:
+    """Return the keys of the six hexes next to hex ``key``, in direction order 1..6."""
+    return tuple(h.key() for h in Hex.parse(key).neighbors())
+
+
 def on_board(st: dict, key: str) -> bool:
     """Return True when the hex is on the board (Land or Water, phantom included)."""
     return key in board_set(st["dial"], st["radius"])

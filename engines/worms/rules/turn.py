@@ -157,8 +157,8 @@ class Turn:
         if "inch" in ways:
             out += [
                 {"move": "inch", "dir": d}
-                for d in range(1, 7)
-                if B.is_land(st, here.neighbor(d).key())
+                for d, key in enumerate(B.neighbor_keys(here.key()), 1)
+                if B.is_land(st, key)
             ]
         if "jump" in ways:
             out += [{"move": "jump", "to": [h.q, h.r]} for h in self.jump_targets(st, here)]
