@@ -23,8 +23,15 @@ def answered_copy(state: dict) -> dict:
     its ``ask`` is None and not copied (an answer clears it before anything reads it),
     the parts of a known flat shape are copied by :data:`SHAPED`, the rest by
     :func:`copy_state` in one go (each call of it has a fixed cost)."""
-    rest = copy_state({k: v for k, v in state.items() if k not in SHAPED})
-    return {k: SHAPED[k](v) if k in SHAPED else rest[k] for k, v in state.items()}
+    out, rest = dict(state), {}
+    for k, v in state.items():
+        copy = SHAPED.get(k)
+        if copy is None:
+            rest[k] = v
+        else:
+            out[k] = copy(v)
+    out.update(copy_state(rest))
+    return out
 
 
 def _none(value) -> None:
