@@ -121,6 +121,11 @@ def worms_of(st: dict, team: str) -> list[str]:
     return sorted(i for i, t in st["things"].items() if t["kind"] == "worm" and t["team"] == team)
 
 
+def has_worms(st: dict, team: str) -> bool:
+    """Return True when a team has a worm on the map (:func:`worms_of` is not empty)."""
+    return any(t["kind"] == "worm" and t["team"] == team for t in st["things"].values())
+
+
 def seat_of_team(st: dict, team: str) -> int:
     """Return the seat playing ``team``."""
     return st["teams"].index(team)

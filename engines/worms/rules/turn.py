@@ -114,7 +114,7 @@ class Turn:
         }
         st["target"] = None
         st["log"] = []
-        if not B.worms_of(st, st["teams"][seat]):  # eliminated: no turn
+        if not B.has_worms(st, st["teams"][seat]):  # eliminated: no turn
             done(st, {"op": "pass"})
             return
         done(
@@ -375,7 +375,7 @@ class Turn:
     def h_pass(self, st: dict, fr: dict) -> None:
         """8. Pass the Target Token; the end of the game (Elimination and Winning)."""
         n, seat = st["players"], st["turn"]["seat"]
-        alive = [s for s in range(n) if B.worms_of(st, st["teams"][s])]
+        alive = [s for s in range(n) if B.has_worms(st, st["teams"][s])]
         if option(st, "true_elimination"):  # True Elimination: until one team is left
             if len(alive) <= 1:
                 finish(st, "elimination" if alive else "all-destroyed")
