@@ -119,7 +119,7 @@ class Hex:
 
     def is_direct(self, other: Hex) -> bool:
         """Return True when ``other`` is this hex or lies on one of its six lines."""
-        return other == self or self.direction_to(other) is not None
+        return is_line(other.q - self.q, other.r - self.r)
 
     def line(self, other: Hex) -> list[Hex]:
         """Return the hexes on the straight line from this hex to ``other``, both ends
@@ -194,6 +194,17 @@ def _cube_round(fq: float, fr: float, fs: float) -> Hex:
 def key(q: int, r: int) -> str:
     """Return the text key ``"q,r"``."""
     return f"{q},{r}"
+
+
+def is_line(dq: int, dr: int) -> bool:
+    """Return True when the axial step ``(dq, dr)`` is zero or runs along one of the six
+    directions (one coordinate stays: ``q``, ``r`` or ``s``)."""
+    return dq == 0 or dr == 0 or dq == -dr
+
+
+def step_length(dq: int, dr: int) -> int:
+    """Return the number of hex steps of the axial step ``(dq, dr)``."""
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def step(hex_key: str, direction: int, steps: int = 1) -> str:

@@ -38,9 +38,29 @@ def board_hexes(dial: str, radius: int) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16)
+def board_coords(dial: str, radius: int) -> tuple[tuple[str, int, int], ...]:
+    """Return ``(key, q, r)`` of every hex on the board, in :func:`board_hexes` order
+    (parsed once: the target listings test every board hex in plain integers)."""
+    return tuple((h.key(), h.q, h.r) for h in Hex.parse(dial).within(radius))
+
+
+@lru_cache(maxsize=16)
 def board_set(dial: str, radius: int) -> frozenset[str]:
     """Return the board hexes as a set."""
     return frozenset(board_hexes(dial, radius))
+
+
+@lru_cache(maxsize=4096)
+def board_near(dial: str, radius: int, key: str, n: int) -> tuple[Hex, ...]:
+    """Return the board hexes within ``n`` of hex ``key`` (itself included), sorted."""
+    board = board_set(dial, radius)
+    return tuple(h for h in Hex.parse(key).within(n) if h.key() in board)
+
+
+@lru_cache(maxsize=4096)
+def neighbor_keys(key: str) -> tuple[str, ...]:
+    """Return the keys of the six hexes next to hex ``key``, in direction order 1..6."""
+    return tuple(h.key() for h in Hex.parse(key).neighbors())
 
 
 def on_board(st: dict, key: str) -> bool:
@@ -83,6 +103,14 @@ def things_in(st: dict, key: str, kinds: tuple[str, ...] | None = None) -> list[
     )
 
 
+def counts(st: dict) -> dict[str, int]:
+    """Return how many Things each hex holds (hexes holding none are left out)."""
+    out: dict[str, int] = {}
+    for t in st["things"].values():
+        out[t["hex"]] = out.get(t["hex"], 0) + 1
+    return out
+
+
 def count_in(st: dict, key: str) -> int:
     """Return how many Things are in a hex."""
     return sum(1 for t in st["things"].values() if t["hex"] == key)
@@ -91,6 +119,11 @@ def count_in(st: dict, key: str) -> int:
 def worms_of(st: dict, team: str) -> list[str]:
     """Return the ids of a team's worms on the map."""
     return sorted(i for i, t in st["things"].items() if t["kind"] == "worm" and t["team"] == team)
+
+
+def has_worms(st: dict, team: str) -> bool:
+    """Return True when a team has a worm on the map (:func:`worms_of` is not empty)."""
+    return any(t["kind"] == "worm" and t["team"] == team for t in st["things"].values())
 
 
 def seat_of_team(st: dict, team: str) -> int:

@@ -19,9 +19,10 @@ bot plays the setup without search).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from engines.base import clone
+from engines.worms.copying import copy_state
 
 PREFIXES = {"s": "starter", "p": "starter_pool", "w": "supply", "d": "drop", "x": "sudden_death"}
 """A card instance's id prefix -> the deck it was made for (``setup_decks``)."""
@@ -108,11 +109,11 @@ def complete(
         "target": view["target"],
         "turn": dict(view["turn"]),
         "end_triggered": view["end_triggered"],
-        "final": clone(view["final_round"]),
+        "final": copy_state(view["final_round"]),
         "log": list(view["log"]),
-        "ask": clone(machine["chance"]),
+        "ask": copy_state(machine["chance"]),
         "over": None,
-        **clone(machine["rest"]),
+        **copy_state(machine["rest"]),
     }
     return game.run(state) if state["ask"] is None else state
 
@@ -130,8 +131,16 @@ def _seen(view: Mapping[str, Any], seat: int) -> Iterator[str]:
 
 def _starters(game: Any, view: Mapping[str, Any], seen: set[str]) -> list[list[str]]:
     """Return each seat's Starter cards not seen elsewhere (still in its hand)."""
-    start = game.start_state(view["players"], dict(view["options"]))
-    return [[c for c in hand if c not in seen] for hand in start["hands"]]
+    hands = _start_hands(game, view["players"], tuple(view["options"].items()))
+    return [[c for c in hand if c not in seen] for hand in hands]
+
+
+@lru_cache(maxsize=64)
+def _start_hands(game: Any, players: int, options: tuple) -> tuple[tuple[str, ...], ...]:
+    """Return each seat's hand as the setup deals it for these players and options
+    (``(name, value)`` pairs), remembered: a search rebuilds a state on every walk."""
+    start = game.start_state(players, dict(options))
+    return tuple(tuple(hand) for hand in start["hands"])
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -14,8 +14,6 @@ steps resolve (``docs/games/worms.md``, decision 21; version 4 and older did not
 
 from __future__ import annotations
 
-import marshal
-
 from engines import move_parts
 from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
 from engines.hexgrid import Hex
@@ -30,6 +28,7 @@ from engines.worms import (
     rules,
 )
 from engines.worms import options as options_v4
+from engines.worms.copying import answered_copy, copy_state
 from engines.worms.rules import Rules
 from engines.worms.rules.setup import place_error, tile_error
 from engines.worms.rules.targets import target_error
@@ -48,14 +47,6 @@ VERBS = {
     "draft": {"choose"},
 }
 """Decision kind -> the move verbs that answer it."""
-
-
-def copy_state(state: dict) -> dict:
-    """Return a deep copy of a JSON state: dicts with string keys, lists, strings,
-    numbers, booleans and None, copied as they are (``marshal``: about four times faster
-    than a round trip through JSON text, which the search bots' playouts spent a quarter
-    of their time in; on JSON data both give equal copies)."""
-    return marshal.loads(marshal.dumps(state))
 
 
 class WormsEngine(Rules, Engine):
@@ -130,8 +121,8 @@ class WormsEngine(Rules, Engine):
         if move not in state["ask"]["options"]:
             raise self.diagnose(state, seat, move)
         if move == rules.TIME_UP:
-            return self.time_up(copy_state(state))
-        return self.answer(copy_state(state), move)
+            return self.time_up(answered_copy(state))
+        return self.answer(answered_copy(state), move)
 
     def resolve(self, state: dict, outcome) -> dict:
         """Apply a chance outcome.
@@ -151,7 +142,7 @@ class WormsEngine(Rules, Engine):
             ok = sorted(outcome) == list(range(spec["size"]))
         if not ok:
             raise BadOutcome("bad-outcome", f"Expected {expected(spec)}, not {shown(outcome)}.")
-        return self.answer(copy_state(state), list(outcome))
+        return self.answer(answered_copy(state), list(outcome))
 
     def view(self, state: dict, seat: int | None) -> dict:
         """Return the map, Things, wind, target, turn and log (public), the seat's own

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from engines.base import InvalidMove, shown
 
@@ -215,7 +216,7 @@ def check(move) -> dict:
     :raises InvalidMove: ``bad-move``, showing the move and a right one of its verb.
     """
     try:
-        if isinstance(move, dict) and parse(describe(move)) == move:
+        if isinstance(move, dict) and _read(describe(move)) == move:
             return move
     except InvalidMove:
         pass
@@ -227,3 +228,14 @@ def check(move) -> dict:
     else:
         hint = f'"move" is one of {", ".join(EXAMPLES)}'
     raise InvalidMove("bad-move", f"Not a well-formed Worms move: {shown(move)}; {hint}.")
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> dict:
+    """Return :func:`parse` of a move's notation, remembered for :func:`check` alone,
+    which only compares it (a playout checks the same few moves again and again; an
+    error is raised each time, never remembered).
+
+    :raises InvalidMove: ``bad-move`` when the text is not a move.
+    """
+    return parse(text)

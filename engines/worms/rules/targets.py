@@ -4,10 +4,16 @@ targets, Emptiest, Accuracy X, Scatter).
 
 from __future__ import annotations
 
-from engines.hexgrid import Hex
+from collections.abc import Sequence
+from functools import lru_cache
+
+from engines.hexgrid import Hex, is_line, step_length
 from engines.worms import board as B
 from engines.worms.rules.frames import ask_dice, ask_move, done, note
 from engines.worms.rules.things import active_worm
+
+Coords = tuple[str, int, int]
+"""A board hex as ``(key, q, r)`` (:func:`engines.worms.board.board_coords`)."""
 
 
 def target_hexes(st: dict) -> list[str]:
@@ -23,13 +29,51 @@ def target_hexes(st: dict) -> list[str]:
 
 
 def target_options(st: dict, step: dict) -> list[dict]:
-    """Return the legal ``{"at": [q, r]}`` (and ``"dir"``) answers of a target step."""
-    board = B.board_hexes(st["dial"], st["radius"])
+    """Return the legal ``{"at": [q, r]}`` (and ``"dir"``) answers of a target step, in
+    board order."""
     if step["do"] == "air-strike":
-        return [{"at": list(map(int, k.split(","))), "dir": d} for k in board for d in range(1, 7)]
-    return [
-        {"at": list(map(int, k.split(",")))} for k in board if target_error(st, step, k) is None
-    ]
+        board = B.board_coords(st["dial"], st["radius"])
+        return [{"at": [q, r], "dir": d} for _, q, r in board for d in range(1, 7)]
+    return [{"at": [q, r]} for _, q, r in fitting_hexes(st, step)]
+
+
+def fitting_hexes(st: dict, step: dict) -> Sequence[Coords]:
+    """Return the board hexes ``(key, q, r)`` that fit a target step's limits, in board
+    order: the hexes for which :func:`target_error` finds nothing wrong, tested all at
+    once (the listings test every board hex)."""
+    hexes: Sequence[Coords] = B.board_coords(st["dial"], st["radius"])
+    if step["direct"] or step["within"] is not None:
+        if not st["turn"]["worm_hex"]:
+            return []
+        hexes = _aimed(
+            st["dial"], st["radius"], st["turn"]["worm_hex"], step["direct"], step["within"]
+        )
+    if step["new"] and st["target"]:
+        hexes = [h for h in hexes if h[0] != st["target"]["hex"]]
+    if step.get("empty") or step.get("nonfull"):
+        most = 0 if step.get("empty") else 2
+        land, counts = set(st["land"]), B.counts(st)
+        hexes = [h for h in hexes if h[0] in land and counts.get(h[0], 0) <= most]
+    return hexes
+
+
+@lru_cache(maxsize=4096)
+def _aimed(
+    dial: str, radius: int, origin: str, direct: bool, within: int | None
+) -> tuple[Coords, ...]:
+    """Return the board hexes on a line from hex ``origin`` when ``direct``, within
+    ``within`` of it when given (Direct hex, Hex within X), in board order; remembered
+    (a search lists the same few origins again and again)."""
+    o = Hex.parse(origin)
+    out = []
+    for h in B.board_coords(dial, radius):
+        dq, dr = h[1] - o.q, h[2] - o.r
+        if direct and not is_line(dq, dr):
+            continue
+        if within is not None and step_length(dq, dr) > within:
+            continue
+        out.append(h)
+    return tuple(out)
 
 
 def target_error(st: dict, step: dict, key: str) -> tuple[str, str] | None:

@@ -81,7 +81,7 @@ def destroy(st: dict, thing: str) -> None:
     if t["kind"] == "worm":
         if thing == st["turn"]["worm"]:
             st["turn"]["hurt"] = True
-        if not B.worms_of(st, t["team"]):
+        if not B.has_worms(st, t["team"]):
             st["end_triggered"] = True
             note(st, f"{t['team']} eliminated")
     else:

@@ -114,7 +114,7 @@ class Turn:
         }
         st["target"] = None
         st["log"] = []
-        if not B.worms_of(st, st["teams"][seat]):  # eliminated: no turn
+        if not B.has_worms(st, st["teams"][seat]):  # eliminated: no turn
             done(st, {"op": "pass"})
             return
         done(
@@ -157,8 +157,8 @@ class Turn:
         if "inch" in ways:
             out += [
                 {"move": "inch", "dir": d}
-                for d in range(1, 7)
-                if B.is_land(st, here.neighbor(d).key())
+                for d, key in enumerate(B.neighbor_keys(here.key()), 1)
+                if B.is_land(st, key)
             ]
         if "jump" in ways:
             out += [{"move": "jump", "to": [h.q, h.r]} for h in self.jump_targets(st, here)]
@@ -168,7 +168,7 @@ class Turn:
         """Return the hexes a worm in ``here`` may Jump to: any hex within two on the
         board, its own hex and Water included (Jumping: "choose any hex within two
         hexes"; a Jump into Water sinks the worm)."""
-        return [h for h in here.within(2) if B.on_board(st, h.key())]
+        return list(B.board_near(st["dial"], st["radius"], here.key(), 2))
 
     def skips_move(self, st: dict, fr: dict) -> bool:
         """Return True when a move step is skipped because the turn is cut short: the
@@ -375,7 +375,7 @@ class Turn:
     def h_pass(self, st: dict, fr: dict) -> None:
         """8. Pass the Target Token; the end of the game (Elimination and Winning)."""
         n, seat = st["players"], st["turn"]["seat"]
-        alive = [s for s in range(n) if B.worms_of(st, st["teams"][s])]
+        alive = [s for s in range(n) if B.has_worms(st, st["teams"][s])]
         if option(st, "true_elimination"):  # True Elimination: until one team is left
             if len(alive) <= 1:
                 finish(st, "elimination" if alive else "all-destroyed")

@@ -1,6 +1,6 @@
 """engines/hexgrid.py: axial hexes, cube arithmetic, directions as on the Wind Dial."""
 
-from engines.hexgrid import DIRECTIONS, Hex, opposite
+from engines.hexgrid import DIRECTIONS, Hex, is_line, opposite, step_length
 
 
 def test_directions_clockwise_from_north_and_opposites() -> None:
@@ -38,3 +38,11 @@ def test_parse_remembers_hexes_and_still_refuses_bad_text() -> None:
             except ValueError:
                 continue
             raise AssertionError(f"{bad!r} was read as a hex")
+
+
+def test_is_line_and_step_length_agree_with_direction_to_and_distance() -> None:
+    o = Hex(1, -2)
+    for h in o.within(5):
+        dq, dr = h.q - o.q, h.r - o.r
+        assert is_line(dq, dr) == (h == o or o.direction_to(h) is not None) == o.is_direct(h)
+        assert step_length(dq, dr) == o.distance(h)
