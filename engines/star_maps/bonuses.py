@@ -119,13 +119,12 @@ def write_pairs(
 
 def options(
     layout: Layout, roll: Sequence[int], bonus_id: str, marks: Mapping, last: LastWrite
-) -> list[tuple[dict, dict, LastWrite]]:
-    """Return every use of ``bonus_id`` now: ``(use, new marks, new last write)``."""
+) -> list[tuple[dict, LastWrite]]:
+    """Return every use of ``bonus_id`` now: ``(use, new last write)``."""
     bonus = CATALOG[bonus_id]
     if bonus["effect"] == "connect":
         return [
-            ({"bonus": bonus_id, "connection": c}, sh.connect(layout, marks, c), last)
-            for c in sh.open_connections(layout, marks)
+            ({"bonus": bonus_id, "connection": c}, last) for c in sh.open_connections(layout, marks)
         ]
     out = []
     for die, value in write_pairs(bonus, roll, last):
@@ -135,7 +134,7 @@ def options(
                 if bonus["effect"] == "echo"
                 else {"bonus": bonus_id, "star": die, "write": value, "box": box}
             )
-            out.append((use, sh.write(marks, box, value), (die, value)))
+            out.append((use, (die, value)))
     return out
 
 

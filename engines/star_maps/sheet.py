@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engines.base import IllegalMove
@@ -113,6 +113,28 @@ class Layout:
     type_stars: Mapping[int, tuple[str, ...]]
     raw: Mapping
     prefilled_found: bool = False
+    box_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    """Box id -> its place in printed order (derived, for sorting)."""
+    lock_boxes: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The boxes next to a pre-filled star: the only ones a value can break a lock in
+    (derived)."""
+    connection_stars: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    """Connection id -> the stars it joins a box to (derived)."""
+    lock_connections: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The connections some lock needs filled (derived)."""
+
+    def __post_init__(self) -> None:
+        """Derive the lookups the listing of moves reads many times a second."""
+        object.__setattr__(self, "box_index", {b: i for i, b in enumerate(self.boxes)})
+        prefilled = [s for s in self.stars.values() if s.value is not None]
+        object.__setattr__(self, "lock_boxes", frozenset(b for s in prefilled for b in s.boxes))
+        joined = {
+            c: tuple(s.id for s in self.stars.values() if c in dict(s.links).values())
+            for c in self.connections
+        }
+        object.__setattr__(self, "connection_stars", joined)
+        needed = frozenset(c for lock in self.locks.values() for c in lock["connections"])
+        object.__setattr__(self, "lock_connections", needed)
 
     def type_name(self, die: int) -> str:
         """Return ``"Diamond (4)"`` for die value 4."""
@@ -358,6 +380,24 @@ def complete_types(layout: Layout, marks: Mapping) -> list[int]:
     return done
 
 
+def may_complete(
+    layout: Layout, marks: Mapping, box: str | None = None, connection: str | None = None
+) -> bool:
+    """Return False when ``marks``, just after writing the empty ``box`` or filling the
+    empty ``connection``, surely complete no type they did not complete before: the step
+    found no star and no lock names the connection (:func:`complete_types` reads only the
+    found stars and the open locks); True when they may (then ask complete_types)."""
+    if box is not None:
+        filled = marks["connections"]
+        return any(
+            (via is None or via in filled) and boxes_filled(layout, marks, s)
+            for s, via in layout.box_links[box]
+        )
+    return connection in layout.lock_connections or any(
+        boxes_filled(layout, marks, s) for s in layout.connection_stars[connection]
+    )
+
+
 def target_stars(layout: Layout, marks: Mapping, die: int | None, box: str) -> list[str]:
     """Return the unfound stars of type ``die`` (None: of any type) that ``box`` is
     adjacent to now."""
@@ -375,30 +415,47 @@ def target_stars(layout: Layout, marks: Mapping, die: int | None, box: str) -> l
 # --------------------------------------------------------------------------- writing
 
 
-def lock_conflict(layout: Layout, marks: Mapping, box: str, value: int) -> str | None:
-    """Return why writing ``value`` in ``box`` breaks a pre-filled star, else None.
+def lock_breach(
+    layout: Layout, marks: Mapping, box: str, value: int
+) -> tuple[Star, str, int | None] | None:
+    """Return ``(pre-filled star, its other box, the value there or None)`` for the first
+    pre-filled star that writing ``value`` in ``box`` breaks, else None.
 
     Both boxes filled: they must differ by exactly the printed value; one box filled: some
     die value must be left for the other box (rules/star-maps.md, "Lock/Unlock").
     """
+    if box not in layout.lock_boxes:
+        return None
     for star_id, _ in layout.box_links[box]:
         star = layout.stars[star_id]
         if star.value is None:
             continue
         other = next(b for b in star.boxes if b != box)
         partner = marks["boxes"].get(other)
-        name = f"Star {star_id} ({layout.types[star.type]}, pre-filled {star.value})"
         if partner is not None and abs(value - partner) != star.value:
-            return (
-                f"{name} needs its boxes {box} and {other} to differ by exactly "
-                f"{star.value}; {value} next to the {partner} in {other} does not."
-            )
+            return star, other, partner
         if partner is None and not any(abs(value - v) == star.value for v in DIE_VALUES):
-            return (
-                f"{name} needs its boxes {box} and {other} to differ by exactly "
-                f"{star.value}; after a {value} in {box} no die value could go in {other}."
-            )
+            return star, other, None
     return None
+
+
+def lock_conflict(layout: Layout, marks: Mapping, box: str, value: int) -> str | None:
+    """Return why writing ``value`` in ``box`` breaks a pre-filled star, else None
+    (:func:`lock_breach` in words)."""
+    breach = lock_breach(layout, marks, box, value)
+    if breach is None:
+        return None
+    star, other, partner = breach
+    name = f"Star {star.id} ({layout.types[star.type]}, pre-filled {star.value})"
+    if partner is not None:
+        return (
+            f"{name} needs its boxes {box} and {other} to differ by exactly "
+            f"{star.value}; {value} next to the {partner} in {other} does not."
+        )
+    return (
+        f"{name} needs its boxes {box} and {other} to differ by exactly "
+        f"{star.value}; after a {value} in {box} no die value could go in {other}."
+    )
 
 
 def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box: str) -> None:
@@ -421,6 +478,17 @@ def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box
 def write_boxes(layout: Layout, marks: Mapping, die: int | None, value: int) -> list[str]:
     """Return the boxes, in printed order, where ``value`` may go for a ``die`` star (None:
     a star of any type)."""
+    return [
+        box
+        for box in open_boxes(layout, marks, die)
+        if lock_breach(layout, marks, box, value) is None
+    ]
+
+
+def open_boxes(layout: Layout, marks: Mapping, die: int | None) -> list[str]:
+    """Return the empty boxes, in printed order, adjacent now to an unfound star of type
+    ``die`` (None: of any type), pre-filled stars aside: where a value may go unless it
+    breaks a lock (:func:`write_boxes`)."""
     stars = layout.stars if die is None else layout.type_stars[die]
     filled, written = marks["connections"], marks["boxes"]
     candidates = set()
@@ -429,11 +497,7 @@ def write_boxes(layout: Layout, marks: Mapping, die: int | None, value: int) -> 
             for box, via in layout.stars[s].links:
                 if (via is None or via in filled) and box not in written:
                     candidates.add(box)
-    return [
-        box
-        for box in layout.boxes
-        if box in candidates and lock_conflict(layout, marks, box, value) is None
-    ]
+    return sorted(candidates, key=layout.box_index.__getitem__)
 
 
 def dice_pairs(roll: Iterable[int]) -> list[tuple[int, int]]:

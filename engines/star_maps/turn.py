@@ -157,27 +157,43 @@ def answers(
     bonus_ok = bool(unlocked) and len(marks["bonuses_used"]) < bz.BONUS_LIMIT
     done = set(sh.complete_types(layout, marks)) if bonus_ok else set()
     steps = [
-        (
-            {"act": "dice", "star": die, "write": value, "box": box},
-            sh.write(marks, box, value),
-            (die, value),
-        )
+        ({"act": "dice", "star": die, "write": value, "box": box}, (die, value))
         for die, value in sh.dice_pairs(roll)
         for box in sh.write_boxes(layout, marks, die, value)
     ]
     steps += [
-        ({"act": "connect", "connection": conn}, sh.connect(layout, marks, conn), None)
+        ({"act": "connect", "connection": conn}, None)
         for conn in sh.open_connections(layout, marks)
     ]
-    for move, after, last in steps:
+    for move, last in steps:
         out.append(move)
         if bonus_ok:
-            earned = len(set(sh.complete_types(layout, after)) - done)
-            out += [
-                {**move, "bonuses": chain}
-                for chain in _chains(layout, roll, unlocked, after, last, earned)
-            ]
+            after = _after(layout, marks, move, last)
+            earned = _gained(layout, after, done, move)
+            if earned:
+                out += [
+                    {**move, "bonuses": chain}
+                    for chain in _chains(layout, roll, unlocked, after, last, earned)
+                ]
     return out or [{"act": "pass"}]
+
+
+def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) -> dict:
+    """Return the marks after a listed step (a move or a bonus use; ``last``, the write it
+    makes): its connection filled, or its value written in its box (unchecked: listed
+    steps are legal)."""
+    if "connection" in step:
+        return sh.connect(layout, marks, step["connection"])
+    return sh.write(marks, step["box"], last[1])
+
+
+def _gained(layout: Layout, after: Mapping, done: set[int], step: Mapping) -> int:
+    """Return how many types ``after`` completes that ``done`` did not, ``after`` being
+    the marks just after ``step`` wrote its box or filled its connection (each earns a
+    bonus use: rules/star-maps.md, "Using the Dice", step 4)."""
+    if not sh.may_complete(layout, after, step.get("box"), step.get("connection")):
+        return 0
+    return len(set(sh.complete_types(layout, after)) - done)
 
 
 def _chains(
@@ -195,11 +211,12 @@ def _chains(
     done = set(sh.complete_types(layout, marks)) if more else set()
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
-        for use, after, last2 in bz.options(layout, roll, bonus, marks, last):
+        for use, last2 in bz.options(layout, roll, bonus, marks, last):
             chains.append([use])
             if more:
+                after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
-                gained = len(set(sh.complete_types(layout, after)) - done)
+                gained = _gained(layout, after, done, use)
                 chains += [
                     [use, *rest]
                     for rest in _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)
