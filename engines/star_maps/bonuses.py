@@ -118,17 +118,26 @@ def write_pairs(
 
 
 def options(
-    layout: Layout, roll: Sequence[int], bonus_id: str, marks: Mapping, last: LastWrite
+    layout: Layout,
+    roll: Sequence[int],
+    bonus_id: str,
+    marks: Mapping,
+    last: LastWrite,
+    opened: Mapping[int | None, list[str]] | None = None,
 ) -> list[tuple[dict, LastWrite]]:
-    """Return every use of ``bonus_id`` now: ``(use, new last write)``."""
+    """Return every use of ``bonus_id`` now: ``(use, new last write)``. ``opened`` is
+    ``sheet.open_boxes_by_type`` of ``marks``, when the caller has it already."""
     bonus = CATALOG[bonus_id]
     if bonus["effect"] == "connect":
         return [
             ({"bonus": bonus_id, "connection": c}, last) for c in sh.open_connections(layout, marks)
         ]
+    opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
     out = []
     for die, value in write_pairs(bonus, roll, last):
-        for box in sh.write_boxes(layout, marks, die, value):
+        for box in opened[die]:
+            if sh.lock_breach(layout, marks, box, value) is not None:
+                continue
             use = (
                 {"bonus": bonus_id, "box": box}
                 if bonus["effect"] == "echo"

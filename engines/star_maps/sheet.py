@@ -118,23 +118,30 @@ class Layout:
     lock_boxes: frozenset[str] = field(init=False, repr=False, compare=False)
     """The boxes next to a pre-filled star: the only ones a value can break a lock in
     (derived)."""
-    connection_stars: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    """Connection id -> the stars it joins a box to (derived)."""
-    lock_connections: frozenset[str] = field(init=False, repr=False, compare=False)
-    """The connections some lock needs filled (derived)."""
+    reach: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Box or connection id -> the types that writing it or filling it may complete: those
+    of the stars it joins, or every type if it may open a lock (derived)."""
 
     def __post_init__(self) -> None:
         """Derive the lookups the listing of moves reads many times a second."""
         object.__setattr__(self, "box_index", {b: i for i, b in enumerate(self.boxes)})
         prefilled = [s for s in self.stars.values() if s.value is not None]
         object.__setattr__(self, "lock_boxes", frozenset(b for s in prefilled for b in s.boxes))
-        joined = {
-            c: tuple(s.id for s in self.stars.values() if c in dict(s.links).values())
-            for c in self.connections
+        object.__setattr__(self, "reach", self._reach())
+
+    def _reach(self) -> dict[str, tuple[int, ...]]:
+        """Return :attr:`reach`: a step finds only the stars it joins, and opens a lock
+        only if it fills one of the lock's connections or finds one of its stars."""
+        in_locks = {i for lock in self.locks.values() for i in lock["connections"] + lock["stars"]}
+        joined = {b: [s for s, _ in links] for b, links in self.box_links.items()}
+        for c in self.connections:
+            joined[c] = [s.id for s in self.stars.values() if c in dict(s.links).values()]
+        return {
+            i: tuple(self.types)
+            if i in in_locks or in_locks.intersection(stars)
+            else tuple(sorted({self.stars[s].type for s in stars}))
+            for i, stars in joined.items()
         }
-        object.__setattr__(self, "connection_stars", joined)
-        needed = frozenset(c for lock in self.locks.values() for c in lock["connections"])
-        object.__setattr__(self, "lock_connections", needed)
 
     def type_name(self, die: int) -> str:
         """Return ``"Diamond (4)"`` for die value 4."""
@@ -364,37 +371,32 @@ def complete_types(layout: Layout, marks: Mapping) -> list[int]:
     """Return the die values whose every star is found, pre-filled ones counting only once
     their boxes are filled and they are unlocked (rules/star-maps.md, "Using the Dice",
     step 4 and its note; "Lock/Unlock")."""
+    return [die for die in layout.type_stars if type_complete(layout, marks, die)]
+
+
+def type_complete(layout: Layout, marks: Mapping, die: int) -> bool:
+    """Return True when every star of type ``die`` is found, pre-filled ones counting only
+    once their boxes are filled and they are unlocked (see :func:`complete_types`)."""
     arms = None
-    done = []
-    for die, star_ids in layout.type_stars.items():
-        for star_id in star_ids:
-            star = layout.stars[star_id]
-            if not is_found(layout, marks, star_id):
-                break
-            if star.value is not None and star.arm is not None:
-                arms = unlocked_arms(layout, marks) if arms is None else arms
-                if star.arm not in arms:
-                    break
-        else:
-            done.append(die)
-    return done
+    for star_id in layout.type_stars[die]:
+        star = layout.stars[star_id]
+        if not is_found(layout, marks, star_id):
+            return False
+        if star.value is not None and star.arm is not None:
+            arms = unlocked_arms(layout, marks) if arms is None else arms
+            if star.arm not in arms:
+                return False
+    return True
 
 
-def may_complete(
-    layout: Layout, marks: Mapping, box: str | None = None, connection: str | None = None
-) -> bool:
-    """Return False when ``marks``, just after writing the empty ``box`` or filling the
-    empty ``connection``, surely complete no type they did not complete before: the step
-    found no star and no lock names the connection (:func:`complete_types` reads only the
-    found stars and the open locks); True when they may (then ask complete_types)."""
-    if box is not None:
-        filled = marks["connections"]
-        return any(
-            (via is None or via in filled) and boxes_filled(layout, marks, s)
-            for s, via in layout.box_links[box]
-        )
-    return connection in layout.lock_connections or any(
-        boxes_filled(layout, marks, s) for s in layout.connection_stars[connection]
+def completed_by(layout: Layout, before: Mapping, after: Mapping, step: str) -> int:
+    """Return how many types ``after`` completes that ``before`` did not, ``after`` being
+    ``before`` with the box or connection ``step`` just written or filled (only the
+    types it reaches can change: :attr:`Layout.reach`)."""
+    return sum(
+        1
+        for die in layout.reach[step]
+        if type_complete(layout, after, die) and not type_complete(layout, before, die)
     )
 
 
@@ -498,6 +500,21 @@ def open_boxes(layout: Layout, marks: Mapping, die: int | None) -> list[str]:
                 if (via is None or via in filled) and box not in written:
                     candidates.add(box)
     return sorted(candidates, key=layout.box_index.__getitem__)
+
+
+def open_boxes_by_type(layout: Layout, marks: Mapping) -> dict[int | None, list[str]]:
+    """Return :func:`open_boxes` for every die value and for None (any type), read in one
+    pass over the stars."""
+    filled, written = marks["connections"], marks["boxes"]
+    by_type: dict[int | None, set[str]] = {die: set() for die in layout.types}
+    for star in layout.stars.values():
+        if star.value is None and not boxes_filled(layout, marks, star.id):
+            for box, via in star.links:
+                if (via is None or via in filled) and box not in written:
+                    by_type[star.type].add(box)
+    by_type[None] = set().union(*by_type.values())
+    order = layout.box_index.__getitem__
+    return {die: sorted(boxes, key=order) for die, boxes in by_type.items()}
 
 
 def dice_pairs(roll: Iterable[int]) -> list[tuple[int, int]]:

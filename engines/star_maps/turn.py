@@ -155,7 +155,6 @@ def answers(
     ``pass`` when there is none."""
     out: list[dict] = []
     bonus_ok = bool(unlocked) and len(marks["bonuses_used"]) < bz.BONUS_LIMIT
-    done = set(sh.complete_types(layout, marks)) if bonus_ok else set()
     steps = [
         ({"act": "dice", "star": die, "write": value, "box": box}, (die, value))
         for die, value in sh.dice_pairs(roll)
@@ -169,7 +168,7 @@ def answers(
         out.append(move)
         if bonus_ok:
             after = _after(layout, marks, move, last)
-            earned = _gained(layout, after, done, move)
+            earned = _gained(layout, marks, after, move)
             if earned:
                 out += [
                     {**move, "bonuses": chain}
@@ -187,13 +186,12 @@ def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) ->
     return sh.write(marks, step["box"], last[1])
 
 
-def _gained(layout: Layout, after: Mapping, done: set[int], step: Mapping) -> int:
-    """Return how many types ``after`` completes that ``done`` did not, ``after`` being
-    the marks just after ``step`` wrote its box or filled its connection (each earns a
-    bonus use: rules/star-maps.md, "Using the Dice", step 4)."""
-    if not sh.may_complete(layout, after, step.get("box"), step.get("connection")):
-        return 0
-    return len(set(sh.complete_types(layout, after)) - done)
+def _gained(layout: Layout, before: Mapping, after: Mapping, step: Mapping) -> int:
+    """Return how many types ``after`` completes that ``before`` did not, ``after`` being
+    ``before`` once ``step`` wrote its box or filled its connection (each earns a bonus
+    use: rules/star-maps.md, "Using the Dice", step 4)."""
+    target = step["connection"] if "connection" in step else step["box"]
+    return sh.completed_by(layout, before, after, target)
 
 
 def _chains(
@@ -208,15 +206,15 @@ def _chains(
     if earned <= 0 or len(marks["bonuses_used"]) >= bz.BONUS_LIMIT:
         return []
     more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
-    done = set(sh.complete_types(layout, marks)) if more else set()
+    opened = sh.open_boxes_by_type(layout, marks)
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
-        for use, last2 in bz.options(layout, roll, bonus, marks, last):
+        for use, last2 in bz.options(layout, roll, bonus, marks, last, opened):
             chains.append([use])
             if more:
                 after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
-                gained = _gained(layout, after, done, use)
+                gained = _gained(layout, marks, after, use)
                 chains += [
                     [use, *rest]
                     for rest in _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)
