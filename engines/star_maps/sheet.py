@@ -118,6 +118,10 @@ class Layout:
     lock_boxes: frozenset[str] = field(init=False, repr=False, compare=False)
     """The boxes next to a pre-filled star: the only ones a value can break a lock in
     (derived)."""
+    joined: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    """Box or connection id -> the stars it joins (derived)."""
+    lock_connections: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The connections some lock needs filled (derived)."""
     reach: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """Box or connection id -> the types that writing it or filling it may complete: those
     of the stars it joins, or every type if it may open a lock (derived)."""
@@ -127,20 +131,23 @@ class Layout:
         object.__setattr__(self, "box_index", {b: i for i, b in enumerate(self.boxes)})
         prefilled = [s for s in self.stars.values() if s.value is not None]
         object.__setattr__(self, "lock_boxes", frozenset(b for s in prefilled for b in s.boxes))
+        joined = {b: tuple(s for s, _ in links) for b, links in self.box_links.items()}
+        for c in self.connections:
+            joined[c] = tuple(s.id for s in self.stars.values() if c in dict(s.links).values())
+        object.__setattr__(self, "joined", joined)
+        needed = frozenset(c for lock in self.locks.values() for c in lock["connections"])
+        object.__setattr__(self, "lock_connections", needed)
         object.__setattr__(self, "reach", self._reach())
 
     def _reach(self) -> dict[str, tuple[int, ...]]:
         """Return :attr:`reach`: a step finds only the stars it joins, and opens a lock
         only if it fills one of the lock's connections or finds one of its stars."""
         in_locks = {i for lock in self.locks.values() for i in lock["connections"] + lock["stars"]}
-        joined = {b: [s for s, _ in links] for b, links in self.box_links.items()}
-        for c in self.connections:
-            joined[c] = [s.id for s in self.stars.values() if c in dict(s.links).values()]
         return {
             i: tuple(self.types)
             if i in in_locks or in_locks.intersection(stars)
             else tuple(sorted({self.stars[s].type for s in stars}))
-            for i, stars in joined.items()
+            for i, stars in self.joined.items()
         }
 
     def type_name(self, die: int) -> str:
@@ -387,6 +394,23 @@ def type_complete(layout: Layout, marks: Mapping, die: int) -> bool:
             if star.arm not in arms:
                 return False
     return True
+
+
+def may_find(layout: Layout, marks: Mapping, step: str) -> bool:
+    """Return False when writing the empty box ``step`` or filling the empty connection
+    ``step`` surely completes no type: it finds no star (no star it joins has both boxes
+    adjacent and filled after it) and is no lock's connection; True when it may (then
+    ask :func:`completed_by`). Reads ``marks`` before the step."""
+    if step in layout.lock_connections:
+        return True
+    filled, written = marks["connections"], marks["boxes"]
+    return any(
+        all(
+            (via is None or via in filled or via == step) and (box in written or box == step)
+            for box, via in layout.stars[s].links
+        )
+        for s in layout.joined[step]
+    )
 
 
 def completed_by(layout: Layout, before: Mapping, after: Mapping, step: str) -> int:

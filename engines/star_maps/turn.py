@@ -164,34 +164,43 @@ def answers(
         ({"act": "connect", "connection": conn}, None)
         for conn in sh.open_connections(layout, marks)
     ]
+    gains: dict[str, int] = {}
     for move, last in steps:
         out.append(move)
-        if bonus_ok:
+        if bonus_ok and _gained(layout, marks, move, last, gains):
             after = _after(layout, marks, move, last)
-            earned = _gained(layout, marks, after, move)
-            if earned:
-                out += [
-                    {**move, "bonuses": chain}
-                    for chain in _chains(layout, roll, unlocked, after, last, earned)
-                ]
+            out += [
+                {**move, "bonuses": chain}
+                for chain in _chains(layout, roll, unlocked, after, last, gains[_target(move)])
+            ]
     return out or [{"act": "pass"}]
 
 
+def _target(step: Mapping) -> str:
+    """Return the box or the connection a listed step (a move or a bonus use) fills."""
+    return step["connection"] if "connection" in step else step["box"]
+
+
 def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) -> dict:
-    """Return the marks after a listed step (a move or a bonus use; ``last``, the write it
-    makes): its connection filled, or its value written in its box (unchecked: listed
-    steps are legal)."""
+    """Return the marks after a listed step (``last``, the write it makes): its connection
+    filled, or its value written in its box (unchecked: listed steps are legal)."""
     if "connection" in step:
         return sh.connect(layout, marks, step["connection"])
     return sh.write(marks, step["box"], last[1])
 
 
-def _gained(layout: Layout, before: Mapping, after: Mapping, step: Mapping) -> int:
-    """Return how many types ``after`` completes that ``before`` did not, ``after`` being
-    ``before`` once ``step`` wrote its box or filled its connection (each earns a bonus
-    use: rules/star-maps.md, "Using the Dice", step 4)."""
-    target = step["connection"] if "connection" in step else step["box"]
-    return sh.completed_by(layout, before, after, target)
+def _gained(
+    layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite, gains: dict[str, int]
+) -> int:
+    """Return how many types the listed ``step`` completes that ``marks`` did not (each
+    earns a bonus use: rules/star-maps.md, "Using the Dice", step 4). The value written
+    finds nothing (only which boxes are filled does), so ``gains`` keeps the count by
+    box or connection for the other steps from ``marks``."""
+    target = _target(step)
+    if target not in gains:
+        after = _after(layout, marks, step, last) if sh.may_find(layout, marks, target) else None
+        gains[target] = 0 if after is None else sh.completed_by(layout, marks, after, target)
+    return gains[target]
 
 
 def _chains(
@@ -207,16 +216,18 @@ def _chains(
         return []
     more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
     opened = sh.open_boxes_by_type(layout, marks)
+    gains: dict[str, int] = {}
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
         for use, last2 in bz.options(layout, roll, bonus, marks, last, opened):
             chains.append([use])
-            if more:
+            if not more:
+                continue
+            left = earned - 1 + _gained(layout, marks, use, last2, gains)
+            if left > 0:
                 after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
-                gained = _gained(layout, marks, after, use)
                 chains += [
-                    [use, *rest]
-                    for rest in _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)
+                    [use, *rest] for rest in _chains(layout, roll, unlocked, after, last2, left)
                 ]
     return chains
