@@ -122,6 +122,9 @@ class Layout:
     """Box or connection id -> the stars it joins (derived)."""
     lock_connections: frozenset[str] = field(init=False, repr=False, compare=False)
     """The connections some lock needs filled (derived)."""
+    type_boxes: Mapping[int, frozenset[str]] = field(init=False, repr=False, compare=False)
+    """Die value -> the boxes that must all be filled before that type can be complete:
+    those of its stars, but for a pre-filled star found from the start (derived)."""
     reach: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """Box or connection id -> the types that writing it or filling it may complete: those
     of the stars it joins, or every type if it may open a lock (derived)."""
@@ -138,6 +141,16 @@ class Layout:
         needed = frozenset(c for lock in self.locks.values() for c in lock["connections"])
         object.__setattr__(self, "lock_connections", needed)
         object.__setattr__(self, "reach", self._reach())
+        needs = {
+            die: frozenset(
+                b
+                for s in stars
+                if not (self.prefilled_found and self.stars[s].value is not None)
+                for b in self.stars[s].boxes
+            )
+            for die, stars in self.type_stars.items()
+        }
+        object.__setattr__(self, "type_boxes", needs)
 
     def _reach(self) -> dict[str, tuple[int, ...]]:
         """Return :attr:`reach`: a step finds only the stars it joins, and opens a lock
@@ -384,6 +397,8 @@ def complete_types(layout: Layout, marks: Mapping) -> list[int]:
 def type_complete(layout: Layout, marks: Mapping, die: int) -> bool:
     """Return True when every star of type ``die`` is found, pre-filled ones counting only
     once their boxes are filled and they are unlocked (see :func:`complete_types`)."""
+    if not marks["boxes"].keys() >= layout.type_boxes[die]:
+        return False
     arms = None
     for star_id in layout.type_stars[die]:
         star = layout.stars[star_id]
@@ -396,6 +411,22 @@ def type_complete(layout: Layout, marks: Mapping, die: int) -> bool:
     return True
 
 
+def one_step_targets(layout: Layout, marks: Mapping) -> set[str] | None:
+    """Return the boxes whose writing may complete a type in one step from ``marks``: the
+    one box each type still misses (a type missing two or more cannot complete in one
+    step); None when some incomplete type misses no box (then any step may complete it,
+    by a connection or by opening a lock)."""
+    written = marks["boxes"].keys()
+    targets: set[str] = set()
+    for die, boxes in layout.type_boxes.items():
+        missing = boxes - written
+        if len(missing) == 1:
+            targets |= missing
+        elif not missing and not type_complete(layout, marks, die):
+            return None
+    return targets
+
+
 def may_find(layout: Layout, marks: Mapping, step: str) -> bool:
     """Return False when writing the empty box ``step`` or filling the empty connection
     ``step`` surely completes no type: it finds no star (no star it joins has both boxes
@@ -404,13 +435,15 @@ def may_find(layout: Layout, marks: Mapping, step: str) -> bool:
     if step in layout.lock_connections:
         return True
     filled, written = marks["connections"], marks["boxes"]
-    return any(
-        all(
-            (via is None or via in filled or via == step) and (box in written or box == step)
-            for box, via in layout.stars[s].links
-        )
-        for s in layout.joined[step]
-    )
+    for star_id in layout.joined[step]:
+        for box, via in layout.stars[star_id].links:
+            if not (via is None or via == step or via in filled):
+                break
+            if not (box == step or box in written):
+                break
+        else:
+            return True
+    return False
 
 
 def completed_by(layout: Layout, before: Mapping, after: Mapping, step: str) -> int:

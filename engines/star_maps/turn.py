@@ -164,43 +164,56 @@ def answers(
         ({"act": "connect", "connection": conn}, None)
         for conn in sh.open_connections(layout, marks)
     ]
-    gains: dict[str, int] = {}
+    gains = _Gains(layout, marks) if bonus_ok else None
     for move, last in steps:
         out.append(move)
-        if bonus_ok and _gained(layout, marks, move, last, gains):
+        earned = gains.of(move, last) if gains else 0
+        if earned:
             after = _after(layout, marks, move, last)
             out += [
                 {**move, "bonuses": chain}
-                for chain in _chains(layout, roll, unlocked, after, last, gains[_target(move)])
+                for chain in _chains(layout, roll, unlocked, after, last, earned)
             ]
     return out or [{"act": "pass"}]
 
 
-def _target(step: Mapping) -> str:
-    """Return the box or the connection a listed step (a move or a bonus use) fills."""
-    return step["connection"] if "connection" in step else step["box"]
-
-
 def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) -> dict:
-    """Return the marks after a listed step (``last``, the write it makes): its connection
-    filled, or its value written in its box (unchecked: listed steps are legal)."""
+    """Return the marks after a listed step (a move or a bonus use; ``last``, the write it
+    makes): its connection filled, or its value written in its box (unchecked: listed
+    steps are legal)."""
     if "connection" in step:
         return sh.connect(layout, marks, step["connection"])
     return sh.write(marks, step["box"], last[1])
 
 
-def _gained(
-    layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite, gains: dict[str, int]
-) -> int:
-    """Return how many types the listed ``step`` completes that ``marks`` did not (each
-    earns a bonus use: rules/star-maps.md, "Using the Dice", step 4). The value written
-    finds nothing (only which boxes are filled does), so ``gains`` keeps the count by
-    box or connection for the other steps from ``marks``."""
-    target = _target(step)
-    if target not in gains:
-        after = _after(layout, marks, step, last) if sh.may_find(layout, marks, target) else None
-        gains[target] = 0 if after is None else sh.completed_by(layout, marks, after, target)
-    return gains[target]
+class _Gains:
+    """How many types a listed step from ``marks`` completes (each earns a bonus use:
+    rules/star-maps.md, "Using the Dice", step 4), kept by the box or connection it fills:
+    the value written finds nothing, only which boxes are filled does."""
+
+    def __init__(self, layout: Layout, marks: Mapping) -> None:
+        self.layout, self.marks = layout, marks
+        self.targets = sh.one_step_targets(layout, marks)
+        self.known: dict[str, int] = {}
+
+    def __bool__(self) -> bool:
+        """Return False when no step from the marks can complete a type."""
+        return self.targets is None or bool(self.targets)
+
+    def of(self, step: Mapping, last: bz.LastWrite) -> int:
+        """Return how many types ``step`` (``last``, the write it makes) completes."""
+        target = step["connection"] if "connection" in step else step["box"]
+        if self.targets is not None and target not in self.targets:
+            return 0
+        if target not in self.known:
+            self.known[target] = self._count(step, last, target)
+        return self.known[target]
+
+    def _count(self, step: Mapping, last: bz.LastWrite, target: str) -> int:
+        layout, marks = self.layout, self.marks
+        if not sh.may_find(layout, marks, target):
+            return 0
+        return sh.completed_by(layout, marks, _after(layout, marks, step, last), target)
 
 
 def _chains(
@@ -216,14 +229,14 @@ def _chains(
         return []
     more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
     opened = sh.open_boxes_by_type(layout, marks)
-    gains: dict[str, int] = {}
+    gains = _Gains(layout, marks) if more else None
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
         for use, last2 in bz.options(layout, roll, bonus, marks, last, opened):
             chains.append([use])
             if not more:
                 continue
-            left = earned - 1 + _gained(layout, marks, use, last2, gains)
+            left = earned - 1 + (gains.of(use, last2) if gains else 0)
             if left > 0:
                 after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
