@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 from engines.base import IllegalMove, InvalidMove, shown
@@ -101,20 +102,29 @@ def write_pairs(
 ) -> list[tuple[int | None, int]]:
     """Return the ``(star die, value)`` pairs a writing bonus allows (die None: a star of
     any type)."""
-    effect = bonus["effect"]
-    if effect == "dice":
-        return sh.dice_pairs(roll)
-    if effect == "echo":
+    if bonus["effect"] == "echo":
         return [(None, last[1])] if last else []
+    return list(_rolled_pairs(bonus["effect"], bonus.get("amount"), tuple(roll)))
+
+
+@cache
+def _rolled_pairs(
+    effect: str, amount: int | None, roll: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
+    """Return :func:`write_pairs` of an effect that reads only the roll (kept: the listing
+    asks for it for every bonus use it lists)."""
+    if effect == "dice":
+        return tuple(sh.dice_pairs(roll))
     if effect == "shift":
-        step = bonus["amount"]
-        rolls = {(roll[i] + d, roll[1 - i]) for i in (0, 1) for d in (-step, step)}
-        return sorted(
-            {pair for r in rolls if min(r) >= 1 and max(r) <= 6 for pair in sh.dice_pairs(r)}
+        rolls = {(roll[i] + d, roll[1 - i]) for i in (0, 1) for d in (-amount, amount)}
+        return tuple(
+            sorted(
+                {pair for r in rolls if min(r) >= 1 and max(r) <= 6 for pair in sh.dice_pairs(r)}
+            )
         )
     if effect == "wild":
-        return [(die, v) for die in sorted(set(roll)) for v in sh.DIE_VALUES]
-    return []
+        return tuple((die, v) for die in sorted(set(roll)) for v in sh.DIE_VALUES)
+    return ()
 
 
 def options(
@@ -136,7 +146,7 @@ def options(
     out = []
     for die, value in write_pairs(bonus, roll, last):
         for box in opened[die]:
-            if sh.lock_breach(layout, marks, box, value) is not None:
+            if box in layout.lock_boxes and sh.lock_breach(layout, marks, box, value):
                 continue
             use = (
                 {"bonus": bonus_id, "box": box}

@@ -165,16 +165,31 @@ def answers(
         for conn in sh.open_connections(layout, marks)
     ]
     gains = _Gains(layout, marks) if bonus_ok else None
+    opened = None
     for move, last in steps:
         out.append(move)
         earned = gains.of(move, last) if gains else 0
         if earned:
             after = _after(layout, marks, move, last)
+            opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
             out += [
                 {**move, "bonuses": chain}
-                for chain in _chains(layout, roll, unlocked, after, last, earned)
+                for chain in _chains(
+                    layout, roll, unlocked, after, last, earned, _less(opened, move)
+                )
             ]
     return out or [{"act": "pass"}]
+
+
+def _less(
+    opened: Mapping[int | None, list[str]], step: Mapping
+) -> dict[int | None, list[str]] | None:
+    """Return ``sheet.open_boxes_by_type`` after a listed step from the marks it was of,
+    or None to ask it again: writing a box only closes that box (a star it finds has both
+    boxes filled, so it had no other open box); a connection may open boxes."""
+    if "connection" in step:
+        return None
+    return {die: [b for b in boxes if b != step["box"]] for die, boxes in opened.items()}
 
 
 def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) -> dict:
@@ -223,12 +238,14 @@ def _chains(
     marks: dict,
     last: bz.LastWrite,
     earned: int,
+    opened: Mapping[int | None, list[str]] | None = None,
 ) -> list[list[dict]]:
-    """Return every list of bonus uses the seat may append, given ``earned`` unspent uses."""
+    """Return every list of bonus uses the seat may append, given ``earned`` unspent uses
+    (``opened``: ``sheet.open_boxes_by_type`` of ``marks``, if known)."""
     if earned <= 0 or len(marks["bonuses_used"]) >= bz.BONUS_LIMIT:
         return []
     more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
-    opened = sh.open_boxes_by_type(layout, marks)
+    opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
     gains = _Gains(layout, marks) if more else None
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
@@ -240,7 +257,6 @@ def _chains(
             if left > 0:
                 after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
-                chains += [
-                    [use, *rest] for rest in _chains(layout, roll, unlocked, after, last2, left)
-                ]
+                rests = _chains(layout, roll, unlocked, after, last2, left, _less(opened, use))
+                chains += [[use, *rest] for rest in rests]
     return chains
