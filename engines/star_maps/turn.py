@@ -189,7 +189,11 @@ def _less(
     boxes filled, so it had no other open box); a connection may open boxes."""
     if "connection" in step:
         return None
-    return {die: [b for b in boxes if b != step["box"]] for die, boxes in opened.items()}
+    box = step["box"]
+    return {
+        die: [b for b in boxes if b != box] if box in boxes else boxes
+        for die, boxes in opened.items()
+    }
 
 
 def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) -> dict:
