@@ -332,11 +332,10 @@ def star_value(layout: Layout, marks: Mapping, star_id: str) -> int | None:
     star = layout.stars[star_id]
     if star.value is not None:
         return star.value
-    written = marks["boxes"]
-    values = [written.get(box) for box in adjacent_boxes(layout, marks, star_id)]
-    if len(values) == 2 and None not in values:
-        return abs(values[0] - values[1])
-    return None
+    if not boxes_filled(layout, marks, star_id):
+        return None
+    first, second = star.boxes
+    return abs(marks["boxes"][first] - marks["boxes"][second])
 
 
 def boxes_filled(layout: Layout, marks: Mapping, star_id: str) -> bool:

@@ -130,18 +130,20 @@ def apply_answer(
         sh.check_connect(layout, marks, move["connection"])
         after, last = sh.connect(layout, marks, move["connection"]), None
     uses = move.get("bonuses", [])
-    if not uses:
-        return after
-    done = set(sh.complete_types(layout, marks))
-    earned = 0
+    earned, before, step = 0, marks, move
     for use in uses:
-        now = set(sh.complete_types(layout, after))
-        earned, done = earned + len(now - done), now
+        earned += sh.completed_by(layout, before, after, _target(step))
         bz.check_allowed(use["bonus"], unlocked, len(after["bonuses_used"]), earned)
+        before, step = after, use
         after, last = bz.apply_use(layout, roll, after, last, use)
         after = {**after, "bonuses_used": [*after["bonuses_used"], use["bonus"]]}
         earned -= 1
     return after
+
+
+def _target(step: Mapping) -> str:
+    """Return the box or the connection a move or a bonus use (checked) fills."""
+    return step["connection"] if "connection" in step else step["box"]
 
 
 # --------------------------------------------------------------------------- listing
@@ -221,7 +223,7 @@ class _Gains:
 
     def of(self, step: Mapping, last: bz.LastWrite) -> int:
         """Return how many types ``step`` (``last``, the write it makes) completes."""
-        target = step["connection"] if "connection" in step else step["box"]
+        target = _target(step)
         if self.targets is not None and target not in self.targets:
             return 0
         if target not in self.known:
