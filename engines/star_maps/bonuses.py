@@ -143,17 +143,19 @@ def options(
             ({"bonus": bonus_id, "connection": c}, last) for c in sh.open_connections(layout, marks)
         ]
     opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
+    echo, locks = bonus["effect"] == "echo", layout.lock_boxes
     out = []
     for die, value in write_pairs(bonus, roll, last):
+        write = (die, value)
         for box in opened[die]:
-            if box in layout.lock_boxes and sh.lock_breach(layout, marks, box, value):
+            if box in locks and sh.lock_breach(layout, marks, box, value):
                 continue
             use = (
                 {"bonus": bonus_id, "box": box}
-                if bonus["effect"] == "echo"
+                if echo
                 else {"bonus": bonus_id, "star": die, "write": value, "box": box}
             )
-            out.append((use, (die, value)))
+            out.append((use, write))
     return out
 
 

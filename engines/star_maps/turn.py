@@ -255,10 +255,12 @@ def _chains(
     gains = _Gains(layout, marks) if more else None
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
-        for use, last2 in bz.options(layout, roll, bonus, marks, last, opened):
+        uses = bz.options(layout, roll, bonus, marks, last, opened)
+        if not more:
+            chains += [[use] for use, _ in uses]
+            continue
+        for use, last2 in uses:
             chains.append([use])
-            if not more:
-                continue
             left = earned - 1 + (gains.of(use, last2) if gains else 0)
             if left > 0:
                 after = _after(layout, marks, use, last2)
