@@ -122,6 +122,11 @@ class Layout:
     """Box or connection id -> the stars it joins (derived)."""
     lock_connections: frozenset[str] = field(init=False, repr=False, compare=False)
     """The connections some lock needs filled (derived)."""
+    write_links: Mapping[int | None, tuple[tuple[str, str | None], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """Die value (None: any type) -> the ``(box, connection | None)`` links of its stars
+    that are not pre-filled, in printed box order (derived)."""
     type_boxes: Mapping[int, frozenset[str]] = field(init=False, repr=False, compare=False)
     """Die value -> the boxes that must all be filled before that type can be complete:
     those of its stars, but for a pre-filled star found from the start (derived)."""
@@ -151,6 +156,21 @@ class Layout:
             for die, stars in self.type_stars.items()
         }
         object.__setattr__(self, "type_boxes", needs)
+        object.__setattr__(self, "write_links", self._write_links())
+
+    def _write_links(self) -> dict[int | None, tuple[tuple[str, str | None], ...]]:
+        """Return :attr:`write_links`."""
+        links = {
+            die: [
+                link for s in stars if self.stars[s].value is None for link in self.stars[s].links
+            ]
+            for die, stars in self.type_stars.items()
+        }
+        links[None] = [link for die in self.types for link in links[die]]
+        order = self.box_index.__getitem__
+        return {
+            die: tuple(sorted(ls, key=lambda link: order(link[0]))) for die, ls in links.items()
+        }
 
     def _reach(self) -> dict[str, tuple[int, ...]]:
         """Return :attr:`reach`: a step finds only the stars it joins, and opens a lock
@@ -546,31 +566,19 @@ def write_boxes(layout: Layout, marks: Mapping, die: int | None, value: int) -> 
 def open_boxes(layout: Layout, marks: Mapping, die: int | None) -> list[str]:
     """Return the empty boxes, in printed order, adjacent now to an unfound star of type
     ``die`` (None: of any type), pre-filled stars aside: where a value may go unless it
-    breaks a lock (:func:`write_boxes`)."""
-    stars = layout.stars if die is None else layout.type_stars[die]
+    breaks a lock (:func:`write_boxes`). A found star has no empty adjacent box, so
+    every star's links are read (:attr:`Layout.write_links`, in printed order)."""
     filled, written = marks["connections"], marks["boxes"]
-    candidates = set()
-    for s in stars:
-        if layout.stars[s].value is None and not boxes_filled(layout, marks, s):
-            for box, via in layout.stars[s].links:
-                if (via is None or via in filled) and box not in written:
-                    candidates.add(box)
-    return sorted(candidates, key=layout.box_index.__getitem__)
+    out: list[str] = []
+    for box, via in layout.write_links[die]:
+        if box not in written and (via is None or via in filled) and (not out or out[-1] != box):
+            out.append(box)
+    return out
 
 
 def open_boxes_by_type(layout: Layout, marks: Mapping) -> dict[int | None, list[str]]:
-    """Return :func:`open_boxes` for every die value and for None (any type), read in one
-    pass over the stars."""
-    filled, written = marks["connections"], marks["boxes"]
-    by_type: dict[int | None, set[str]] = {die: set() for die in layout.types}
-    for star in layout.stars.values():
-        if star.value is None and not boxes_filled(layout, marks, star.id):
-            for box, via in star.links:
-                if (via is None or via in filled) and box not in written:
-                    by_type[star.type].add(box)
-    by_type[None] = set().union(*by_type.values())
-    order = layout.box_index.__getitem__
-    return {die: sorted(boxes, key=order) for die, boxes in by_type.items()}
+    """Return :func:`open_boxes` for every die value and for None (any type)."""
+    return {die: open_boxes(layout, marks, die) for die in layout.write_links}
 
 
 def dice_pairs(roll: Iterable[int]) -> list[tuple[int, int]]:
