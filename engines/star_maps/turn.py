@@ -247,12 +247,19 @@ def _chains(
     opened: Mapping[int | None, list[str]] | None = None,
 ) -> list[list[dict]]:
     """Return every list of bonus uses the seat may append, given ``earned`` unspent uses
-    (``opened``: ``sheet.open_boxes_by_type`` of ``marks``, if known)."""
+    (``opened``: ``sheet.open_boxes_by_type`` of ``marks``, if known).
+
+    What may follow a use depends on the box or connection it fills, not on the value it
+    writes, unless the box is next to a pre-filled star (``sheet.lock_breach`` reads its
+    value) or an echo may repeat it; so the uses that follow are listed once per
+    ``(box or connection, uses left, last write if an echo is unlocked)`` (``known``)."""
     if earned <= 0 or len(marks["bonuses_used"]) >= bz.BONUS_LIMIT:
         return []
     more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
     opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
     gains = _Gains(layout, marks) if more else None
+    reads_last = any(bz.CATALOG[b]["effect"] == "echo" for b in unlocked)
+    known: dict[tuple, list[list[dict]]] = {}
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
         uses = bz.options(layout, roll, bonus, marks, last, opened)
@@ -262,9 +269,15 @@ def _chains(
         for use, last2 in uses:
             chains.append([use])
             left = earned - 1 + (gains.of(use, last2) if gains else 0)
-            if left > 0:
+            if left <= 0:
+                continue
+            target = _target(use)
+            key = (target, left, last2 if reads_last else None)
+            rests = known.get(key) if target not in layout.lock_boxes else None
+            if rests is None:
                 after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
                 rests = _chains(layout, roll, unlocked, after, last2, left, _less(opened, use))
-                chains += [[use, *rest] for rest in rests]
+                known[key] = rests
+            chains += [[use, *rest] for rest in rests]
     return chains
