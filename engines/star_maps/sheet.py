@@ -354,7 +354,7 @@ def star_value(layout: Layout, marks: Mapping, star_id: str) -> int | None:
         return star.value
     if not boxes_filled(layout, marks, star_id):
         return None
-    first, second = star.boxes
+    (first, _), (second, _) = star.links
     return abs(marks["boxes"][first] - marks["boxes"][second])
 
 
