@@ -116,7 +116,12 @@ def unlock_found_types(game: Game, state: Mapping) -> dict:
     for die, bonus in sorted(game.unlocked_by.items()):
         if bonus in taken:
             continue
-        by = [s for s, marks in enumerate(state["marks"]) if sh.type_complete(layout, marks, die)]
+        need = layout.type_boxes[die]  # type_complete's first test, without the call
+        by = [
+            s
+            for s, marks in enumerate(state["marks"])
+            if marks["boxes"].keys() >= need and sh.type_complete(layout, marks, die)
+        ]
         if by:
             unlocks.append({"bonus": bonus, "type": die, "round": state["round"], "by": by})
             taken.add(bonus)
