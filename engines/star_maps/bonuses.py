@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 
 from engines.base import IllegalMove, InvalidMove, shown
@@ -101,41 +102,60 @@ def write_pairs(
 ) -> list[tuple[int | None, int]]:
     """Return the ``(star die, value)`` pairs a writing bonus allows (die None: a star of
     any type)."""
-    effect = bonus["effect"]
-    if effect == "dice":
-        return sh.dice_pairs(roll)
-    if effect == "echo":
+    if bonus["effect"] == "echo":
         return [(None, last[1])] if last else []
+    return list(_rolled_pairs(bonus["effect"], bonus.get("amount"), tuple(roll)))
+
+
+@cache
+def _rolled_pairs(
+    effect: str, amount: int | None, roll: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
+    """Return :func:`write_pairs` of an effect that reads only the roll (kept: the listing
+    asks for it for every bonus use it lists)."""
+    if effect == "dice":
+        return tuple(sh.dice_pairs(roll))
     if effect == "shift":
-        step = bonus["amount"]
-        rolls = {(roll[i] + d, roll[1 - i]) for i in (0, 1) for d in (-step, step)}
-        return sorted(
-            {pair for r in rolls if min(r) >= 1 and max(r) <= 6 for pair in sh.dice_pairs(r)}
+        rolls = {(roll[i] + d, roll[1 - i]) for i in (0, 1) for d in (-amount, amount)}
+        return tuple(
+            sorted(
+                {pair for r in rolls if min(r) >= 1 and max(r) <= 6 for pair in sh.dice_pairs(r)}
+            )
         )
     if effect == "wild":
-        return [(die, v) for die in sorted(set(roll)) for v in sh.DIE_VALUES]
-    return []
+        return tuple((die, v) for die in sorted(set(roll)) for v in sh.DIE_VALUES)
+    return ()
 
 
 def options(
-    layout: Layout, roll: Sequence[int], bonus_id: str, marks: Mapping, last: LastWrite
-) -> list[tuple[dict, dict, LastWrite]]:
-    """Return every use of ``bonus_id`` now: ``(use, new marks, new last write)``."""
+    layout: Layout,
+    roll: Sequence[int],
+    bonus_id: str,
+    marks: Mapping,
+    last: LastWrite,
+    opened: Mapping[int | None, list[str]] | None = None,
+) -> list[tuple[dict, LastWrite]]:
+    """Return every use of ``bonus_id`` now: ``(use, new last write)``. ``opened`` is
+    ``sheet.open_boxes_by_type`` of ``marks``, when the caller has it already."""
     bonus = CATALOG[bonus_id]
     if bonus["effect"] == "connect":
         return [
-            ({"bonus": bonus_id, "connection": c}, sh.connect(layout, marks, c), last)
-            for c in sh.open_connections(layout, marks)
+            ({"bonus": bonus_id, "connection": c}, last) for c in sh.open_connections(layout, marks)
         ]
+    opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
+    echo, locks = bonus["effect"] == "echo", layout.lock_boxes
     out = []
     for die, value in write_pairs(bonus, roll, last):
-        for box in sh.write_boxes(layout, marks, die, value):
+        write = (die, value)
+        for box in opened[die]:
+            if box in locks and sh.lock_breach(layout, marks, box, value):
+                continue
             use = (
                 {"bonus": bonus_id, "box": box}
-                if bonus["effect"] == "echo"
+                if echo
                 else {"bonus": bonus_id, "star": die, "write": value, "box": box}
             )
-            out.append((use, sh.write(marks, box, value), (die, value)))
+            out.append((use, write))
     return out
 
 

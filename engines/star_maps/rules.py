@@ -111,19 +111,20 @@ def unlock_found_types(game: Game, state: Mapping) -> dict:
     whose stars are all found on some sheet unlocks the bonus ``game.unlocked_by`` keys
     to it for everyone, once (rules/star-maps.md, "Bonuses"; module docstring)."""
     layout = game.sheets[state["sheet"]]
-    found = {s: sh.complete_types(layout, marks) for s, marks in enumerate(state["marks"])}
     unlocks = list(state["unlocks"])
-    for die in sorted({t for types in found.values() for t in types}):
-        bonus = game.unlocked_by.get(die)
-        if bonus and bonus not in state["unlocked"] and all(u["bonus"] != bonus for u in unlocks):
-            unlocks.append(
-                {
-                    "bonus": bonus,
-                    "type": die,
-                    "round": state["round"],
-                    "by": [s for s, types in found.items() if die in types],
-                }
-            )
+    taken = {*state["unlocked"], *(u["bonus"] for u in unlocks)}
+    for die, bonus in sorted(game.unlocked_by.items()):
+        if bonus in taken:
+            continue
+        need = layout.type_boxes[die]  # type_complete's first test, without the call
+        by = [
+            s
+            for s, marks in enumerate(state["marks"])
+            if marks["boxes"].keys() >= need and sh.type_complete(layout, marks, die)
+        ]
+        if by:
+            unlocks.append({"bonus": bonus, "type": die, "round": state["round"], "by": by})
+            taken.add(bonus)
     new = {u["bonus"] for u in unlocks}
     unlocked = [b for b in BONUS_IDS if b in state["unlocked"] or b in new]
     return {**state, "unlocked": unlocked, "unlocks": unlocks}

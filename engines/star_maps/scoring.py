@@ -19,16 +19,23 @@ from engines.star_maps.bonuses import BONUS_IDS, NO_BONUS
 from engines.star_maps.sheet import Layout
 
 
-def rule_count(layout: Layout, marks: Mapping, rule: Mapping) -> int:
+def rule_count(
+    layout: Layout,
+    marks: Mapping,
+    rule: Mapping,
+    complete: Sequence[int] | None = None,
+    arms: Sequence[str] | None = None,
+) -> int:
     """Return how many times a sheet rule scores its points.
 
     ``per-complete-type``: each type whose stars are all found (pre-filled ones unlocked);
-    ``per-unlocked-arm``: each arm whose lock is open.
+    ``per-unlocked-arm``: each arm whose lock is open. ``complete`` and ``arms`` are
+    ``sheet.complete_types`` and ``sheet.unlocked_arms`` of ``marks``, if known.
     """
     if rule["rule"] == "per-complete-type":
-        return len(sh.complete_types(layout, marks))
+        return len(sh.complete_types(layout, marks) if complete is None else complete)
     if rule["rule"] == "per-unlocked-arm":
-        return len(sh.unlocked_arms(layout, marks))
+        return len(sh.unlocked_arms(layout, marks) if arms is None else arms)
     raise ValueError(f"unknown sheet rule {rule['rule']!r}")
 
 
@@ -36,12 +43,14 @@ def score_marks(layout: Layout, marks: Mapping) -> dict:
     """Return a seat's score breakdown; ``total`` is the sum of ``by_type`` and
     ``sheet_points`` (rules/star-maps.md, "Final Scoring")."""
     arms = sh.unlocked_arms(layout, marks)
+    complete = sh.complete_types(layout, marks)
     by_type = {str(die): 0 for die in layout.types}
     counted: dict[str, int] = {}
     locked: dict[str, int] = {}
     for star_id, star in layout.stars.items():
         value = sh.star_value(layout, marks, star_id)
-        if value is None or not sh.is_found(layout, marks, star_id):
+        # a star that is not pre-filled holds a value only once found
+        if value is None or (star.value is not None and not sh.is_found(layout, marks, star_id)):
             continue
         if sh.is_unlocked(layout, marks, star_id, arms):
             counted[star_id] = value
@@ -50,7 +59,7 @@ def score_marks(layout: Layout, marks: Mapping) -> dict:
             locked[star_id] = value
     rules = []
     for rule in layout.scoring:
-        count = rule_count(layout, marks, rule)
+        count = rule_count(layout, marks, rule, complete, arms)
         rules.append(
             {
                 "rule": rule["rule"],
@@ -64,7 +73,7 @@ def score_marks(layout: Layout, marks: Mapping) -> dict:
         "by_type": by_type,
         "stars": counted,
         "locked_stars": locked,
-        "complete_types": sh.complete_types(layout, marks),
+        "complete_types": complete,
         "unlocked_arms": arms,
         "sheet_rules": rules,
         "sheet_points": sheet_points,

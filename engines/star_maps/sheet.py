@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engines.base import IllegalMove
@@ -113,6 +113,75 @@ class Layout:
     type_stars: Mapping[int, tuple[str, ...]]
     raw: Mapping
     prefilled_found: bool = False
+    box_index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    """Box id -> its place in printed order (derived, for sorting)."""
+    lock_boxes: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The boxes next to a pre-filled star: the only ones a value can break a lock in
+    (derived)."""
+    joined: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    """Box or connection id -> the stars it joins (derived)."""
+    lock_connections: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The connections some lock needs filled (derived)."""
+    write_links: Mapping[int | None, tuple[tuple[str, str | None], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    """Die value (None: any type) -> the ``(box, connection | None)`` links of its stars
+    that are not pre-filled, in printed box order (derived)."""
+    type_boxes: Mapping[int, frozenset[str]] = field(init=False, repr=False, compare=False)
+    """Die value -> the boxes that must all be filled before that type can be complete:
+    those of its stars, but for a pre-filled star found from the start (derived)."""
+    reach: Mapping[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Box or connection id -> the types that writing it or filling it may complete: those
+    of the stars it joins, or every type if it may open a lock (derived)."""
+
+    def __post_init__(self) -> None:
+        """Derive the lookups the listing of moves reads many times a second."""
+        object.__setattr__(self, "box_index", {b: i for i, b in enumerate(self.boxes)})
+        prefilled = [s for s in self.stars.values() if s.value is not None]
+        object.__setattr__(self, "lock_boxes", frozenset(b for s in prefilled for b in s.boxes))
+        joined = {b: tuple(s for s, _ in links) for b, links in self.box_links.items()}
+        for c in self.connections:
+            joined[c] = tuple(s.id for s in self.stars.values() if c in dict(s.links).values())
+        object.__setattr__(self, "joined", joined)
+        needed = frozenset(c for lock in self.locks.values() for c in lock["connections"])
+        object.__setattr__(self, "lock_connections", needed)
+        object.__setattr__(self, "reach", self._reach())
+        needs = {
+            die: frozenset(
+                b
+                for s in stars
+                if not (self.prefilled_found and self.stars[s].value is not None)
+                for b in self.stars[s].boxes
+            )
+            for die, stars in self.type_stars.items()
+        }
+        object.__setattr__(self, "type_boxes", needs)
+        object.__setattr__(self, "write_links", self._write_links())
+
+    def _write_links(self) -> dict[int | None, tuple[tuple[str, str | None], ...]]:
+        """Return :attr:`write_links`."""
+        links = {
+            die: [
+                link for s in stars if self.stars[s].value is None for link in self.stars[s].links
+            ]
+            for die, stars in self.type_stars.items()
+        }
+        links[None] = [link for die in self.types for link in links[die]]
+        order = self.box_index.__getitem__
+        return {
+            die: tuple(sorted(ls, key=lambda link: order(link[0]))) for die, ls in links.items()
+        }
+
+    def _reach(self) -> dict[str, tuple[int, ...]]:
+        """Return :attr:`reach`: a step finds only the stars it joins, and opens a lock
+        only if it fills one of the lock's connections or finds one of its stars."""
+        in_locks = {i for lock in self.locks.values() for i in lock["connections"] + lock["stars"]}
+        return {
+            i: tuple(self.types)
+            if i in in_locks or in_locks.intersection(stars)
+            else tuple(sorted({self.stars[s].type for s in stars}))
+            for i, stars in self.joined.items()
+        }
 
     def type_name(self, die: int) -> str:
         """Return ``"Diamond (4)"`` for die value 4."""
@@ -283,11 +352,10 @@ def star_value(layout: Layout, marks: Mapping, star_id: str) -> int | None:
     star = layout.stars[star_id]
     if star.value is not None:
         return star.value
-    written = marks["boxes"]
-    values = [written.get(box) for box in adjacent_boxes(layout, marks, star_id)]
-    if len(values) == 2 and None not in values:
-        return abs(values[0] - values[1])
-    return None
+    if not boxes_filled(layout, marks, star_id):
+        return None
+    (first, _), (second, _) = star.links
+    return abs(marks["boxes"][first] - marks["boxes"][second])
 
 
 def boxes_filled(layout: Layout, marks: Mapping, star_id: str) -> bool:
@@ -342,20 +410,70 @@ def complete_types(layout: Layout, marks: Mapping) -> list[int]:
     """Return the die values whose every star is found, pre-filled ones counting only once
     their boxes are filled and they are unlocked (rules/star-maps.md, "Using the Dice",
     step 4 and its note; "Lock/Unlock")."""
+    return [die for die in layout.type_stars if type_complete(layout, marks, die)]
+
+
+def type_complete(layout: Layout, marks: Mapping, die: int) -> bool:
+    """Return True when every star of type ``die`` is found, pre-filled ones counting only
+    once their boxes are filled and they are unlocked (see :func:`complete_types`)."""
+    if not marks["boxes"].keys() >= layout.type_boxes[die]:
+        return False
     arms = None
-    done = []
-    for die, star_ids in layout.type_stars.items():
-        for star_id in star_ids:
-            star = layout.stars[star_id]
-            if not is_found(layout, marks, star_id):
+    for star_id in layout.type_stars[die]:
+        star = layout.stars[star_id]
+        if not is_found(layout, marks, star_id):
+            return False
+        if star.value is not None and star.arm is not None:
+            arms = unlocked_arms(layout, marks) if arms is None else arms
+            if star.arm not in arms:
+                return False
+    return True
+
+
+def one_step_targets(layout: Layout, marks: Mapping) -> set[str] | None:
+    """Return the boxes whose writing may complete a type in one step from ``marks``: the
+    one box each type still misses (a type missing two or more cannot complete in one
+    step); None when some incomplete type misses no box (then any step may complete it,
+    by a connection or by opening a lock)."""
+    written = marks["boxes"].keys()
+    targets: set[str] = set()
+    for die, boxes in layout.type_boxes.items():
+        missing = boxes - written
+        if len(missing) == 1:
+            targets |= missing
+        elif not missing and not type_complete(layout, marks, die):
+            return None
+    return targets
+
+
+def may_find(layout: Layout, marks: Mapping, step: str) -> bool:
+    """Return False when writing the empty box ``step`` or filling the empty connection
+    ``step`` surely completes no type: it finds no star (no star it joins has both boxes
+    adjacent and filled after it) and is no lock's connection; True when it may (then
+    ask :func:`completed_by`). Reads ``marks`` before the step."""
+    if step in layout.lock_connections:
+        return True
+    filled, written = marks["connections"], marks["boxes"]
+    for star_id in layout.joined[step]:
+        for box, via in layout.stars[star_id].links:
+            if not (via is None or via == step or via in filled):
                 break
-            if star.value is not None and star.arm is not None:
-                arms = unlocked_arms(layout, marks) if arms is None else arms
-                if star.arm not in arms:
-                    break
+            if not (box == step or box in written):
+                break
         else:
-            done.append(die)
-    return done
+            return True
+    return False
+
+
+def completed_by(layout: Layout, before: Mapping, after: Mapping, step: str) -> int:
+    """Return how many types ``after`` completes that ``before`` did not, ``after`` being
+    ``before`` with the box or connection ``step`` just written or filled (only the
+    types it reaches can change: :attr:`Layout.reach`)."""
+    return sum(
+        1
+        for die in layout.reach[step]
+        if type_complete(layout, after, die) and not type_complete(layout, before, die)
+    )
 
 
 def target_stars(layout: Layout, marks: Mapping, die: int | None, box: str) -> list[str]:
@@ -375,30 +493,47 @@ def target_stars(layout: Layout, marks: Mapping, die: int | None, box: str) -> l
 # --------------------------------------------------------------------------- writing
 
 
-def lock_conflict(layout: Layout, marks: Mapping, box: str, value: int) -> str | None:
-    """Return why writing ``value`` in ``box`` breaks a pre-filled star, else None.
+def lock_breach(
+    layout: Layout, marks: Mapping, box: str, value: int
+) -> tuple[Star, str, int | None] | None:
+    """Return ``(pre-filled star, its other box, the value there or None)`` for the first
+    pre-filled star that writing ``value`` in ``box`` breaks, else None.
 
     Both boxes filled: they must differ by exactly the printed value; one box filled: some
     die value must be left for the other box (rules/star-maps.md, "Lock/Unlock").
     """
+    if box not in layout.lock_boxes:
+        return None
     for star_id, _ in layout.box_links[box]:
         star = layout.stars[star_id]
         if star.value is None:
             continue
         other = next(b for b in star.boxes if b != box)
         partner = marks["boxes"].get(other)
-        name = f"Star {star_id} ({layout.types[star.type]}, pre-filled {star.value})"
         if partner is not None and abs(value - partner) != star.value:
-            return (
-                f"{name} needs its boxes {box} and {other} to differ by exactly "
-                f"{star.value}; {value} next to the {partner} in {other} does not."
-            )
+            return star, other, partner
         if partner is None and not any(abs(value - v) == star.value for v in DIE_VALUES):
-            return (
-                f"{name} needs its boxes {box} and {other} to differ by exactly "
-                f"{star.value}; after a {value} in {box} no die value could go in {other}."
-            )
+            return star, other, None
     return None
+
+
+def lock_conflict(layout: Layout, marks: Mapping, box: str, value: int) -> str | None:
+    """Return why writing ``value`` in ``box`` breaks a pre-filled star, else None
+    (:func:`lock_breach` in words)."""
+    breach = lock_breach(layout, marks, box, value)
+    if breach is None:
+        return None
+    star, other, partner = breach
+    name = f"Star {star.id} ({layout.types[star.type]}, pre-filled {star.value})"
+    if partner is not None:
+        return (
+            f"{name} needs its boxes {box} and {other} to differ by exactly "
+            f"{star.value}; {value} next to the {partner} in {other} does not."
+        )
+    return (
+        f"{name} needs its boxes {box} and {other} to differ by exactly "
+        f"{star.value}; after a {value} in {box} no die value could go in {other}."
+    )
 
 
 def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box: str) -> None:
@@ -421,19 +556,29 @@ def check_write(layout: Layout, marks: Mapping, die: int | None, value: int, box
 def write_boxes(layout: Layout, marks: Mapping, die: int | None, value: int) -> list[str]:
     """Return the boxes, in printed order, where ``value`` may go for a ``die`` star (None:
     a star of any type)."""
-    stars = layout.stars if die is None else layout.type_stars[die]
-    filled, written = marks["connections"], marks["boxes"]
-    candidates = set()
-    for s in stars:
-        if layout.stars[s].value is None and not boxes_filled(layout, marks, s):
-            for box, via in layout.stars[s].links:
-                if (via is None or via in filled) and box not in written:
-                    candidates.add(box)
     return [
         box
-        for box in layout.boxes
-        if box in candidates and lock_conflict(layout, marks, box, value) is None
+        for box in open_boxes(layout, marks, die)
+        if lock_breach(layout, marks, box, value) is None
     ]
+
+
+def open_boxes(layout: Layout, marks: Mapping, die: int | None) -> list[str]:
+    """Return the empty boxes, in printed order, adjacent now to an unfound star of type
+    ``die`` (None: of any type), pre-filled stars aside: where a value may go unless it
+    breaks a lock (:func:`write_boxes`). A found star has no empty adjacent box, so
+    every star's links are read (:attr:`Layout.write_links`, in printed order)."""
+    filled, written = marks["connections"], marks["boxes"]
+    out: list[str] = []
+    for box, via in layout.write_links[die]:
+        if box not in written and (via is None or via in filled) and (not out or out[-1] != box):
+            out.append(box)
+    return out
+
+
+def open_boxes_by_type(layout: Layout, marks: Mapping) -> dict[int | None, list[str]]:
+    """Return :func:`open_boxes` for every die value and for None (any type)."""
+    return {die: open_boxes(layout, marks, die) for die in layout.write_links}
 
 
 def dice_pairs(roll: Iterable[int]) -> list[tuple[int, int]]:

@@ -130,18 +130,20 @@ def apply_answer(
         sh.check_connect(layout, marks, move["connection"])
         after, last = sh.connect(layout, marks, move["connection"]), None
     uses = move.get("bonuses", [])
-    if not uses:
-        return after
-    done = set(sh.complete_types(layout, marks))
-    earned = 0
+    earned, before, step = 0, marks, move
     for use in uses:
-        now = set(sh.complete_types(layout, after))
-        earned, done = earned + len(now - done), now
+        earned += sh.completed_by(layout, before, after, _target(step))
         bz.check_allowed(use["bonus"], unlocked, len(after["bonuses_used"]), earned)
+        before, step = after, use
         after, last = bz.apply_use(layout, roll, after, last, use)
         after = {**after, "bonuses_used": [*after["bonuses_used"], use["bonus"]]}
         earned -= 1
     return after
+
+
+def _target(step: Mapping) -> str:
+    """Return the box or the connection a move or a bonus use (checked) fills."""
+    return step["connection"] if "connection" in step else step["box"]
 
 
 # --------------------------------------------------------------------------- listing
@@ -155,29 +157,84 @@ def answers(
     ``pass`` when there is none."""
     out: list[dict] = []
     bonus_ok = bool(unlocked) and len(marks["bonuses_used"]) < bz.BONUS_LIMIT
-    done = set(sh.complete_types(layout, marks)) if bonus_ok else set()
     steps = [
-        (
-            {"act": "dice", "star": die, "write": value, "box": box},
-            sh.write(marks, box, value),
-            (die, value),
-        )
+        ({"act": "dice", "star": die, "write": value, "box": box}, (die, value))
         for die, value in sh.dice_pairs(roll)
         for box in sh.write_boxes(layout, marks, die, value)
     ]
     steps += [
-        ({"act": "connect", "connection": conn}, sh.connect(layout, marks, conn), None)
+        ({"act": "connect", "connection": conn}, None)
         for conn in sh.open_connections(layout, marks)
     ]
-    for move, after, last in steps:
+    gains = _Gains(layout, marks) if bonus_ok else None
+    opened = None
+    for move, last in steps:
         out.append(move)
-        if bonus_ok:
-            earned = len(set(sh.complete_types(layout, after)) - done)
+        earned = gains.of(move, last) if gains else 0
+        if earned:
+            after = _after(layout, marks, move, last)
+            opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
             out += [
                 {**move, "bonuses": chain}
-                for chain in _chains(layout, roll, unlocked, after, last, earned)
+                for chain in _chains(
+                    layout, roll, unlocked, after, last, earned, _less(opened, move)
+                )
             ]
     return out or [{"act": "pass"}]
+
+
+def _less(
+    opened: Mapping[int | None, list[str]], step: Mapping
+) -> dict[int | None, list[str]] | None:
+    """Return ``sheet.open_boxes_by_type`` after a listed step from the marks it was of,
+    or None to ask it again: writing a box only closes that box (a star it finds has both
+    boxes filled, so it had no other open box); a connection may open boxes."""
+    if "connection" in step:
+        return None
+    box = step["box"]
+    return {
+        die: [b for b in boxes if b != box] if box in boxes else boxes
+        for die, boxes in opened.items()
+    }
+
+
+def _after(layout: Layout, marks: Mapping, step: Mapping, last: bz.LastWrite) -> dict:
+    """Return the marks after a listed step (a move or a bonus use; ``last``, the write it
+    makes): its connection filled, or its value written in its box (unchecked: listed
+    steps are legal)."""
+    if "connection" in step:
+        return sh.connect(layout, marks, step["connection"])
+    return sh.write(marks, step["box"], last[1])
+
+
+class _Gains:
+    """How many types a listed step from ``marks`` completes (each earns a bonus use:
+    rules/star-maps.md, "Using the Dice", step 4), kept by the box or connection it fills:
+    the value written finds nothing, only which boxes are filled does."""
+
+    def __init__(self, layout: Layout, marks: Mapping) -> None:
+        self.layout, self.marks = layout, marks
+        self.targets = sh.one_step_targets(layout, marks)
+        self.known: dict[str, int] = {}
+
+    def __bool__(self) -> bool:
+        """Return False when no step from the marks can complete a type."""
+        return self.targets is None or bool(self.targets)
+
+    def of(self, step: Mapping, last: bz.LastWrite) -> int:
+        """Return how many types ``step`` (``last``, the write it makes) completes."""
+        target = _target(step)
+        if self.targets is not None and target not in self.targets:
+            return 0
+        if target not in self.known:
+            self.known[target] = self._count(step, last, target)
+        return self.known[target]
+
+    def _count(self, step: Mapping, last: bz.LastWrite, target: str) -> int:
+        layout, marks = self.layout, self.marks
+        if not sh.may_find(layout, marks, target):
+            return 0
+        return sh.completed_by(layout, marks, _after(layout, marks, step, last), target)
 
 
 def _chains(
@@ -187,21 +244,40 @@ def _chains(
     marks: dict,
     last: bz.LastWrite,
     earned: int,
+    opened: Mapping[int | None, list[str]] | None = None,
 ) -> list[list[dict]]:
-    """Return every list of bonus uses the seat may append, given ``earned`` unspent uses."""
+    """Return every list of bonus uses the seat may append, given ``earned`` unspent uses
+    (``opened``: ``sheet.open_boxes_by_type`` of ``marks``, if known).
+
+    What may follow a use depends on the box or connection it fills, not on the value it
+    writes, unless the box is next to a pre-filled star (``sheet.lock_breach`` reads its
+    value) or an echo may repeat it; so the uses that follow are listed once per
+    ``(box or connection, uses left, last write if an echo is unlocked)`` (``known``)."""
     if earned <= 0 or len(marks["bonuses_used"]) >= bz.BONUS_LIMIT:
         return []
     more = len(marks["bonuses_used"]) + 1 < bz.BONUS_LIMIT
-    done = set(sh.complete_types(layout, marks)) if more else set()
+    opened = sh.open_boxes_by_type(layout, marks) if opened is None else opened
+    gains = _Gains(layout, marks) if more else None
+    reads_last = any(bz.CATALOG[b]["effect"] == "echo" for b in unlocked)
+    known: dict[tuple, list[list[dict]]] = {}
     chains: list[list[dict]] = []
     for bonus in (b for b in bz.BONUS_IDS if b in unlocked):
-        for use, after, last2 in bz.options(layout, roll, bonus, marks, last):
+        uses = bz.options(layout, roll, bonus, marks, last, opened)
+        if not more:
+            chains += [[use] for use, _ in uses]
+            continue
+        for use, last2 in uses:
             chains.append([use])
-            if more:
+            left = earned - 1 + (gains.of(use, last2) if gains else 0)
+            if left <= 0:
+                continue
+            target = _target(use)
+            key = (target, left, last2 if reads_last else None)
+            rests = known.get(key) if target not in layout.lock_boxes else None
+            if rests is None:
+                after = _after(layout, marks, use, last2)
                 after = {**after, "bonuses_used": [*after["bonuses_used"], bonus]}
-                gained = len(set(sh.complete_types(layout, after)) - done)
-                chains += [
-                    [use, *rest]
-                    for rest in _chains(layout, roll, unlocked, after, last2, earned - 1 + gained)
-                ]
+                rests = _chains(layout, roll, unlocked, after, last2, left, _less(opened, use))
+                known[key] = rests
+            chains += [[use, *rest] for rest in rests]
     return chains
