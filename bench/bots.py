@@ -11,7 +11,9 @@ resident size (``resource``). Then, where the engine takes 4 seats, ``--four`` g
 kind won (a shared first place counts for every seat in it) and whether the search bot
 won the most. Games are seeded 0, 1, 2, ... (chance outcomes and each bot's ``rng``), so
 a run is repeatable apart from where the CPU budget cuts a search; ``--first N`` starts
-the two-seat games at seed N, so that runs on several cores can share one series.
+the two-seat games at seed N, so that runs on several cores can share one series. The
+running tally is printed every 10 games, so that a run cut short still tells what it
+played.
 
 Run alone: ``.venv/bin/python bench/bots.py [--games N] [--four N] [--level L]
 [--engine ID ...] [--first N]``. The target: the search bot wins at least 90 % of the
@@ -53,6 +55,8 @@ def duel(engine, games: int, level: int, first: int = 0) -> dict:
         winners = played.winners()
         wins += winners == [seat]
         draws += seat in winners and len(winners) > 1
+        if (g - first + 1) % 10 == 0:  # a run cut short still tells what it played
+            print(f"  seeds {first}-{g}: mcts won {wins}, {draws} draws", flush=True)
     return {"wins": wins, "draws": draws, "losses": games - wins - draws, "cpu": cpu}
 
 
