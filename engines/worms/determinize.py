@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from engines.worms.copying import copy_state
+from engines.base import clone
 
 PREFIXES = {"s": "starter", "p": "starter_pool", "w": "supply", "d": "drop", "x": "sudden_death"}
 """A card instance's id prefix -> the deck it was made for (``setup_decks``)."""
@@ -109,11 +109,11 @@ def complete(
         "target": view["target"],
         "turn": dict(view["turn"]),
         "end_triggered": view["end_triggered"],
-        "final": copy_state(view["final_round"]),
+        "final": clone(view["final_round"]),
         "log": list(view["log"]),
-        "ask": copy_state(machine["chance"]),
+        "ask": clone(machine["chance"]),
         "over": None,
-        **copy_state(machine["rest"]),
+        **clone(machine["rest"]),
     }
     return game.run(state) if state["ask"] is None else state
 

@@ -15,7 +15,17 @@ steps resolve (``docs/games/worms.md``, decision 21; version 4 and older did not
 from __future__ import annotations
 
 from engines import move_parts
-from engines.base import BadOutcome, Chance, Decision, Engine, IllegalMove, Over, Prompt, shown
+from engines.base import (
+    BadOutcome,
+    Chance,
+    Decision,
+    Engine,
+    IllegalMove,
+    Over,
+    Prompt,
+    clone,
+    shown,
+)
 from engines.hexgrid import Hex
 from engines.worms import board as B
 from engines.worms import (
@@ -28,7 +38,7 @@ from engines.worms import (
     rules,
 )
 from engines.worms import options as options_v4
-from engines.worms.copying import answered_copy, copy_state
+from engines.worms.copying import answered_copy
 from engines.worms.rules import Rules
 from engines.worms.rules.setup import place_error, tile_error
 from engines.worms.rules.targets import target_error
@@ -99,7 +109,7 @@ class WormsEngine(Rules, Engine):
         """Return the pending decision's answers if ``seat`` owes it, else ``[]``."""
         ask = state["ask"]
         if state["over"] is None and ask and ask["type"] == "decision" and ask["seat"] == seat:
-            return copy_state(ask["options"])
+            return clone(ask["options"])
         return []
 
     def legal_parts(self, state: dict, seat: int) -> dict | None:
@@ -196,7 +206,7 @@ class WormsEngine(Rules, Engine):
         if over:
             out["hands"] = [[self.card_view(c) for c in h] for h in state["hands"]]
             out["decks"].update(supply_cards=state["supply"], drop_cards=state["drop"])
-        return copy_state(out)
+        return clone(out)
 
     def unseen(self, view: dict, seat: int) -> dict[str, list[str]]:
         """Return the card instances ``seat`` has not seen, by deck (``supply``,

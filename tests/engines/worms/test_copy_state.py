@@ -1,20 +1,22 @@
-"""engines/worms/copying.py copy_state: a deep copy of a JSON state, equal to a JSON round
-trip and sharing nothing with the state it copied; answered_copy: the same without the
-ask, keys in the same order."""
+"""engines/base.py clone, which Worms copies its states with: a deep copy of a JSON
+state, equal to a JSON round trip and sharing nothing with the state it copied;
+engines/worms/copying.py answered_copy: the same without the ask, keys in the same
+order."""
 
 import json
 import random
 
 import engines
 from arbiter.playout import random_game
-from engines.worms.copying import answered_copy, copy_state
+from engines.base import clone
+from engines.worms.copying import answered_copy
 
 
 def test_copies_equal_a_json_round_trip_and_share_nothing() -> None:
     engine = engines.get("worms")
     game = random_game(engine, 3, {}, random.Random("copy"), keep_states=True)
     for state in game.states[::7]:
-        copy = copy_state(state)
+        copy = clone(state)
         assert copy == json.loads(json.dumps(state)) == state
         copy["things"]["probe"] = {"kind": "probe"}
         copy["stack"].append("probe")
