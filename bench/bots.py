@@ -80,6 +80,8 @@ def table(engine, games: int, level: int) -> list[int]:
         bots = [*bots[:seat], Bot("mcts", level), *bots[seat + 1 :]]
         for w in match.play(engine, bots, seed=g).winners():
             wins[(w - seat) % 4] += 1
+        if (g + 1) % 10 == 0:
+            print(f"  4 seats, seeds 0-{g}: wins {wins}", flush=True)
     return wins
 
 
@@ -95,28 +97,34 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()}; level {args.level}")
     for engine_id in args.engine or list(engines.ENGINE_MODULES):
         engine = engines.get(engine_id)
-        start = time.time()
-        d = duel(engine, args.games, args.level, args.first)
-        rate = 100 * d["wins"] / args.games
-        print(
-            f"{engine_id}: mcts won {d['wins']}/{args.games} ({rate:.1f} %), "
-            f"{d['draws']} draws, {d['losses']} losses; CPU per move mean "
-            f"{1000 * statistics.fmean(d['cpu']):.0f} ms, p95 {1000 * p95(d['cpu']):.0f} ms, "
-            f"max {1000 * max(d['cpu']):.0f} ms over {len(d['cpu'])} moves; "
-            f"{time.time() - start:.0f} s",
-            flush=True,
-        )
-        print(f"  peak traced memory in one game: {memory(engine, args.level):.1f} MB", flush=True)
+        if args.games:
+            two_seats(engine, args)
         if engine.max_players >= 4 and args.four:
             w = table(engine, args.four, args.level)
             most = "mcts won the most" if w[0] > max(w[1:]) else "mcts did NOT win the most"
             print(
-                f"  4 seats, {args.four} games: mcts won {w[0]}, the random seats "
-                f"{w[1]}, {w[2]}, {w[3]}: {most}",
+                f"{engine_id}, 4 seats, {args.four} games: mcts won {w[0]}, the random "
+                f"seats {w[1]}, {w[2]}, {w[3]}: {most}",
                 flush=True,
             )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process peak resident size: {peak:.0f} MB; load average at end: {os.getloadavg()}")
+
+
+def two_seats(engine, args: argparse.Namespace) -> None:
+    """Play and print the two-seat duels of ``engine`` and the memory of one game."""
+    start = time.time()
+    d = duel(engine, args.games, args.level, args.first)
+    rate = 100 * d["wins"] / args.games
+    print(
+        f"{engine.id}: mcts won {d['wins']}/{args.games} ({rate:.1f} %), "
+        f"{d['draws']} draws, {d['losses']} losses; CPU per move mean "
+        f"{1000 * statistics.fmean(d['cpu']):.0f} ms, p95 {1000 * p95(d['cpu']):.0f} ms, "
+        f"max {1000 * max(d['cpu']):.0f} ms over {len(d['cpu'])} moves; "
+        f"{time.time() - start:.0f} s",
+        flush=True,
+    )
+    print(f"  peak traced memory in one game: {memory(engine, args.level):.1f} MB", flush=True)
 
 
 if __name__ == "__main__":
