@@ -249,10 +249,10 @@ def web_command(
     """Return the Procfile's ``web`` process (uvicorn with the problem+json HTTP
     protocol, ``tests/processes.py``) on 127.0.0.1:``port`` with ``workers`` processes
     (the Flask requests in ``WEB_THREADS`` threads each), serving ``factory`` from
-    ``app_dir``, without the access log."""
+    ``app_dir`` (without the access log, as the Procfile says)."""
     argv = _replace(processes.web_command(port), "--workers", str(workers))
     argv = _replace(argv, "--factory", factory) if factory else argv
-    return [*argv, "--app-dir", str(app_dir), "--no-access-log"]
+    return [*argv, "--app-dir", str(app_dir)]
 
 
 def worker_commands(folder: Path, concurrency: int) -> dict[str, list]:
