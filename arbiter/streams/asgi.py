@@ -269,6 +269,7 @@ class Front:
         self.hub.join(reader, {game_id: over})
         reader_tasks: list[asyncio.Future] = []
         try:
+            await self.hub.ready(game_id)  # then no commit after the backlog is missed
             try:
                 rows = await self.in_thread(reading.backlog, game_id, after)
                 deleted = await self.in_thread(reading.deleted_seats, game_id) if rows else ()
@@ -460,6 +461,7 @@ class Front:
         )
         self.hub.join(reader, {g: over for g, (_, _, over) in games.items()})
         try:
+            await self.hub.ready(*games)  # then no commit after the backlog is missed
             try:
                 lines, sent = await self.in_thread(
                     resume_stream.missed_lines, games, after, told, muted
@@ -513,8 +515,10 @@ class Front:
         query = parse_qs(scope["query_string"].decode("latin-1"))
         query["wait"] = ["0"]
         now = {**scope, "query_string": urlencode(query, doseq=True).encode()}
-        waiter = self.hub.watch(talk_notices.key(game_id) if talk else game_id, after)
+        key = talk_notices.key(game_id) if talk else game_id
+        waiter = self.hub.watch(key, after)
         try:
+            await self.hub.ready(key)  # then no commit after Flask's answer is missed
             answer = await self.ask_flask(now)
             if answer_is_final(answer, "messages" if talk else "events") or (
                 not talk and await self.in_thread(game_over, game_id)
@@ -527,7 +531,7 @@ class Front:
                 pass
             await replay(await self.ask_flask(now), send)
         finally:
-            self.hub.unwatch(talk_notices.key(game_id) if talk else game_id, waiter)
+            self.hub.unwatch(key, waiter)
 
     async def ask_flask(self, scope: dict) -> list[dict]:
         """Return the ASGI messages of the Flask app's answer to a GET ``scope``."""

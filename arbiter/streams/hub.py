@@ -56,6 +56,7 @@ from arbiter.games.store import events_after
 from arbiter.models import Account, ApiToken, Game, Seat
 from arbiter.models.timestamps import utcnow
 from arbiter.streams import publish, talk_notices
+from arbiter.streams.subscriptions import Subscriptions
 from arbiter.talk import streamed
 from arbiter.talk.readers import Reader as TalkReader
 
@@ -271,6 +272,8 @@ class Hub:
         self.readers: set[Reader] = set()
         self.revoked: dict[tuple[str, str], float] = {}
         """Recent revocation notices: ``(kind, id) -> time.monotonic()``."""
+        streams = settings.of(flask_app).streams
+        self.subscriptions = Subscriptions(streams.channel, bool(streams.redis_url))
 
     # ----------------------------------------------------------------- life cycle
 
@@ -310,7 +313,7 @@ class Hub:
         self.readers.add(reader)
         metrics.metrics().open_streams.inc()
         for game_id in reader.seats:
-            feed = self.feeds.setdefault(game_id, Feed())
+            feed = self._feed(game_id)
             feed.readers.add(reader)
             feed.over = feed.over or over.get(game_id, False)
         if ("token", reader.token_id) in self.revoked or (
@@ -338,7 +341,7 @@ class Hub:
         :meth:`unwatch` when done."""
         self.start()
         waiter = (after, self.loop.create_future())
-        self.feeds.setdefault(game_id, Feed()).waiters.append(waiter)
+        self._feed(game_id).waiters.append(waiter)
         return waiter
 
     def unwatch(self, game_id: str, waiter: tuple[int, asyncio.Future]) -> None:
@@ -348,9 +351,26 @@ class Hub:
             feed.waiters.remove(waiter)
             self._drop_if_idle(game_id, feed)
 
+    async def ready(self, *keys: str) -> None:
+        """Return once notices of ``keys`` reach this hub (their Redis subscriptions
+        answered, :meth:`arbiter.streams.subscriptions.Subscriptions.ready`): a
+        reader joins or watches, waits on this, then reads its backlog."""
+        await self.subscriptions.ready(*keys)
+
+    def _feed(self, key: str) -> Feed:
+        """Return the feed of ``key`` (a game id or a talk key), made and subscribed
+        to if it is new."""
+        feed = self.feeds.get(key)
+        if feed is None:
+            feed = self.feeds[key] = Feed()
+            self.subscriptions.want(key)
+        return feed
+
     def _drop_if_idle(self, game_id: str, feed: Feed) -> None:
         if not feed.readers and not feed.waiters and not feed.reading:
-            self.feeds.pop(game_id, None)
+            if self.feeds.get(game_id) is feed:
+                del self.feeds[game_id]
+                self.subscriptions.drop(game_id)
 
     # ----------------------------------------------------------------- notices
 
@@ -409,7 +429,7 @@ class Hub:
         ]
         if not readers:
             return 0
-        feed = self.feeds.setdefault(game_id, Feed())
+        feed = self._feed(game_id)
         for reader in readers:
             reader.seats[game_id] = seat
             reader.last.setdefault(game_id, 0)
@@ -428,7 +448,7 @@ class Hub:
         key = talk_notices.key(game_id)
         reader.seats[key] = reader.seats.get(game_id)
         reader.last[key] = max(reader.last.get(key, 0), after)
-        feed = self.feeds.setdefault(key, Feed())
+        feed = self._feed(key)
         feed.readers.add(reader)
         self._read_soon(key, feed)
 
@@ -719,30 +739,44 @@ class Hub:
                     self.leave(reader)
 
     async def _listen_redis(self) -> None:
-        """Follow ``<STREAM_CHANNEL>:game:*`` and ``<STREAM_CHANNEL>:revoked`` on
-        Redis; reconnect after a failure."""
+        """Follow ``<STREAM_CHANNEL>:revoked`` and the channels of the games this hub
+        has feeds for (:mod:`arbiter.streams.subscriptions`) on Redis; reconnect
+        after a failure."""
         url = settings.of(self.app).streams.redis_url
-        pattern = publish.channel(settings.of(self.app).streams.channel, "*")
         revocations = publish.revocation_channel(settings.of(self.app).streams.channel)
-        prefix = len(pattern) - 1
         while True:
             client = aioredis.Redis.from_url(url)
+            sending = None
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.psubscribe(pattern)
                     await pubsub.subscribe(revocations)
+                    sending = asyncio.ensure_future(self.subscriptions.run(pubsub))
                     async for message in pubsub.listen():
-                        if message["type"] == "message":
-                            kind, _, ident = message["data"].decode().partition(":")
-                            self.on_notice(kind, ident)
-                            continue
-                        if message["type"] != "pmessage":
-                            continue
-                        self.notify(message["channel"].decode()[prefix:], int(message["data"]))
+                        if sending.done():
+                            sending.result()  # its failure ends the connection
+                        self._on_redis(message, revocations)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the poll covers the gap; reconnect
                 log.warning("Redis stream subscription lost; reconnecting", exc_info=True)
+                self.subscriptions.lost = True
                 await asyncio.sleep(1.0)
             finally:
+                if sending is not None:
+                    sending.cancel()
+                    await asyncio.gather(sending, return_exceptions=True)
                 await client.aclose()
+
+    def _on_redis(self, message: dict, revocations: str) -> None:
+        """Act on one message of the Redis subscription: a revocation or account
+        notice, a game's (or talk's) new version, or the answer to a SUBSCRIBE."""
+        channel = message["channel"].decode()
+        if message["type"] == "subscribe":
+            self.subscriptions.answered(channel)
+        elif message["type"] != "message":
+            return
+        elif channel == revocations:
+            kind, _, ident = message["data"].decode().partition(":")
+            self.on_notice(kind, ident)
+        elif (key := self.subscriptions.key(channel)) is not None:
+            self.notify(key, int(message["data"]))

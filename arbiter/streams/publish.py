@@ -4,10 +4,10 @@ token was revoked or an account deleted (the hubs then close the streams it open
 :func:`tell` (a committed handler, :mod:`arbiter.follow_ups`) announces the games'
 new versions in whatever process committed (web or worker). With ``STREAM_REDIS_URL``
 set (by default the Celery broker when it is Redis) it publishes the game's new version
-on the Redis channel ``<STREAM_CHANNEL>:game:<id>``, which every web process's hub
-subscribes to; without it, the hubs of this process are told directly (the embedded
-default: the hubs' poll of watched games finds what other processes, such as the
-worker, wrote).
+on the Redis channel ``<STREAM_CHANNEL>:game:<id>``, to which the hubs with readers or
+waiters of that game subscribe (:mod:`arbiter.streams.subscriptions`); without it, the
+hubs of this process are told directly (the embedded default: the hubs' poll of
+watched games finds what other processes, such as the worker, wrote).
 
 :func:`close_revoked` (a committed handler too) announces the token revocations and
 account deletions that :mod:`arbiter.accounts.accounts` announced to its unit of work
