@@ -129,6 +129,12 @@ class ClockSchema(Schema):
             raise ValidationError("'seconds' is for per-move clocks only", "seconds")
         if kind != "bank" and ("initial" in data or data.get("increment")):
             raise ValidationError("'initial' and 'increment' are for bank clocks only", "initial")
+        if kind == "none" and data.get("timeout_policy") in ("forfeit", "autopilot"):
+            raise ValidationError(
+                f"the {data['timeout_policy']} policy acts when a deadline passes: it needs "
+                "a clock, 'type' per-move or bank",
+                "timeout_policy",
+            )
         if data.get("timeout_policy") == "forfeit" and not data.get("forfeit_after"):
             raise ValidationError("the forfeit policy needs 'forfeit_after'", "forfeit_after")
         if data.get("autopilot") is not None and data.get("timeout_policy") != "autopilot":

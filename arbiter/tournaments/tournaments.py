@@ -117,7 +117,7 @@ def deadline_policy(t: Tournament) -> str:
     """Return what the round deadline does to a game still being played: the
     tournament's ``deadline_policy`` (``forfeit`` or ``timeout-move``), or for a
     tournament made before the choice, its games' clock policy."""
-    return t.deadline_policy or clocks.load_config(t.clock)["timeout_policy"]
+    return t.deadline_policy or (t.clock or {}).get("timeout_policy", "timeout-move")
 
 
 def summary(t: Tournament, with_entries: bool = False) -> dict:
@@ -536,18 +536,19 @@ def start(uow: UnitOfWork, tournament_id: str, who: Principal) -> Tournament:
     and start its games together. Log ``tournament-started`` and ``round-paired``;
     commit ``uow``; return the tournament.
 
-    :raises Conflict: ``already-started``, ``too-few-entries`` (fewer than a table).
+    :raises Conflict: ``already-started``, ``too-few-entries`` (fewer than a table,
+        counting the bots ``fill_with_bot`` enters).
     """
     t = organised(tournament_id, who)
     if t.status != "open":
         raise Conflict("This tournament has already started.", code="already-started")
     entrants = [e.id for e in rounds.playing(res.entries(t.id), 1)]
-    if len(entrants) < t.table_size:
+    fillers = bot_entries.fillers(t, len(entrants), {e.name.casefold() for e in res.entries(t.id)})
+    if len(entrants) + len(fillers) < t.table_size:
         raise Conflict(
             f"A round needs at least {t.table_size} entries; there are {len(entrants)}.",
             code="too-few-entries",
         )
-    fillers = bot_entries.fillers(t, len(entrants), {e.name.casefold() for e in res.entries(t.id)})
     db.session.add_all(fillers)
     entrants += [row.id for row in fillers]
     for entry in res.entries(t.id):

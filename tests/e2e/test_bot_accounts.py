@@ -103,4 +103,4 @@ def test_the_example_bot_account_plays_a_game_of_every_engine_against_a_built_in
             assert verify(dict(record)).ok
             moved = {e["seat"] for e in record["events"] if e["kind"] == "move"}
             assert 0 in moved, (engine, output)  # the bot account played its seat
-            assert f"game {game_id} over" in output
+            assert f"game {game_id} over: {summary['result']['reason']}" in output

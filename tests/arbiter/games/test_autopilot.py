@@ -13,6 +13,7 @@ from tests.arbiter.games.bot_helpers import ENGINES, bot_game, drive, moves_of
 from tests.helpers import auth, summary
 
 BOT = {"kind": "mcts", "level": 1}
+FORFEIT = {"timeout_policy": "forfeit", "forfeit_after": 2}
 
 
 def autopilot_clock(until: str = "return") -> dict:
@@ -177,6 +178,20 @@ def test_a_bad_autopilot_is_a_422(client, clock, code):
         },
     )
     assert answer.status_code == 422 and answer.json["code"] == code, answer.json
+
+
+@pytest.mark.parametrize("policy", [{"timeout_policy": "autopilot"}, FORFEIT])
+@pytest.mark.parametrize("kind", [{}, {"type": "none"}])
+def test_a_timeout_policy_without_a_clock_is_a_422(app, client, policy, kind):
+    """Given the autopilot or forfeit policy on a game without a clock (no deadline
+    ever passes, so it could never act), 422 bad-clock naming timeout_policy, and no
+    game."""
+    body = {"engine": "space-worm", "players": [{"name": "A"}, {"name": "B"}]}
+    answer = client.post("/v1/games", json={**body, "clock": {**kind, **policy}})
+    assert answer.status_code == 422 and answer.json["code"] == "bad-clock", answer.json
+    assert "needs a clock" in answer.json["detail"]
+    assert "timeout_policy" in answer.json["errors"]
+    assert client.get("/v1/games").json == []
 
 
 def test_a_late_bot_seat_plays_its_own_move_never_a_forfeit(own_app):

@@ -88,6 +88,23 @@ def test_an_organiser_enters_bots_at_creation(any_app):
     assert client.get(f"/v1/tournaments/{t['id']}").json["status"] == "over"
 
 
+def test_fillers_count_towards_a_first_table(app, client):
+    """Given fewer entrants than a table, fill_with_bot fills it at the start (the
+    start counts the fillers before it refuses too-few-entries); without it, 409."""
+    organiser, *players = accounts(client, app, 3)
+    filled = create(client, organiser, rounds=1, table_size=3, fill_with_bot=BOT)
+    enter_all(client, filled["id"], players[:2])
+    start(client, filled["id"], organiser)
+    rnd = client.get(f"/v1/tournaments/{filled['id']}/rounds/1").json
+    [table] = rnd["tables"]
+    names = sorted(p["name"] for p in table["players"])
+    assert len(names) == 3 and names[0] == "Filler (bot)"
+    bare = create(client, organiser, rounds=1, table_size=3)
+    enter_all(client, bare["id"], players[:2])
+    answer = client.post(f"/v1/tournaments/{bare['id']}/start", headers=auth(organiser))
+    problem(answer, 409, "too-few-entries")
+
+
 def test_a_bad_bot_in_a_tournament_is_a_422_and_writes_nothing(app, client):
     """Given a filler or an entered bot that is no bot, 422 bad-bot, no tournament."""
     [organiser] = accounts(client, app, 1)
