@@ -250,8 +250,8 @@ def event_words(event: dict, names: dict[int, str], engine=None) -> str:
     if kind == "move":
         words = named_seats(move_words(engine, payload), names)
         if (payload.get("via") or {}).get("autopilot"):
-            late = " (the deadline passed)" if payload.get("timeout") else ""
-            return f"{who}'s bot {words} (by the autopilot){late}."
+            late = ": the deadline passed" if payload.get("timeout") else ""
+            return f"{who}'s bot {words} (by the autopilot{late})."
         late = " (played for them: the deadline passed)" if payload.get("timeout") else ""
         return f"{who} {words}{late}."
     if kind == "autopilot-on":

@@ -77,7 +77,7 @@ def test_only_the_held_seats_player_sees_the_notice_and_im_back(own_app):
     assert BACK_FORM.search(text) and "I'm back</button>" in text
     assert "P1 missed the deadline: a bot plays for them until they are back." in text
     log = text[text.index('<ol class="log">') :]
-    assert re.search(r"<li>P1&#39;s bot [^<]+ \(by the autopilot\) \(the deadline passed\)\.", log)
+    assert re.search(r"<li>P1&#39;s bot [^<]+ \(by the autopilot: the deadline passed\)\.", log)
     assert re.search(r"<li>P0 [^<]+\.</li>", log) and not re.search(r"<li>P0[^<]*bot", log)
 
 
