@@ -22,8 +22,9 @@ def bot_of(raw: Any, where: str = "bot") -> Bot:
     ``random`` at level 1 by default).
 
     :param where: what the problem calls it (``players[1].bot``, ``clock.autopilot``).
-    :raises Unprocessable: 422 ``bad-bot``: not an object, unknown keys, no such kind,
-        a level that is not a whole number from 1 to 5.
+    :raises Unprocessable: 422 ``bad-bot``: not an object, unknown keys, no such kind
+        (the detail lists the kinds), a level that is not a whole number from 1 to 5
+        (the detail says so).
     """
     if not isinstance(raw, dict):
         raise _bad(where, 'must be an object such as {"kind": "mcts", "level": 2}')
@@ -33,16 +34,19 @@ def bot_of(raw: Any, where: str = "bot") -> Bot:
     level = raw.get("level", 1)
     if isinstance(level, float) and level.is_integer():
         level = int(level)
-    if not isinstance(level, int) or isinstance(level, bool):
-        raise _bad(where, f"level is a whole number from {LEVELS.start} to {LEVELS.stop - 1}")
-    try:
-        return Bot(kind=raw.get("kind", "random"), level=level)
-    except (UnknownBot, TypeError):
+    kind = raw.get("kind", "random")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise _bad(where, f"has no kind {kind!r}: the kinds are {', '.join(KINDS)}")
+    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
         raise _bad(
             where,
-            f"is one of the kinds {', '.join(KINDS)} at a level from "
-            f"{LEVELS.start} to {LEVELS.stop - 1}",
-        ) from None
+            f"has no level {level!r}: a level is a whole number from {LEVELS.start} "
+            f"to {LEVELS.stop - 1}",
+        )
+    try:
+        return Bot(kind=kind, level=level)
+    except (UnknownBot, TypeError):  # kept for a rule Bot adds later
+        raise _bad(where, f"is no bot: the kinds are {', '.join(KINDS)}") from None
 
 
 def _bad(where: str, what: str) -> Unprocessable:

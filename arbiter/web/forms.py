@@ -44,6 +44,13 @@ class ResignForm(FlaskForm):
     key = HiddenField(validators=[InputRequired(), Length(min=16, max=200)])
 
 
+class BackForm(FlaskForm):
+    """ "I'm back": taking the viewing seat back from the autopilot (an
+    Idempotency-Key as for moves)."""
+
+    key = HiddenField(validators=[InputRequired(), Length(min=16, max=200)])
+
+
 class TokenForm(FlaskForm):
     """Opening a seat with its seat token (games created over REST, without mail)."""
 

@@ -73,6 +73,9 @@ class GamePage:
     waiting_for: list[str] = field(default_factory=list)
     how_to_win: str = ""
     dilly_dally: bool = False
+    autopilot: str | None = None
+    """How long the autopilot holds the viewing seat (``"return"``: until its player
+    says "I'm back" or moves; ``"end"``: to the end); None: it does not hold it."""
 
     @property
     def my_turn(self) -> bool:
@@ -146,6 +149,7 @@ def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GameP
         timer=deadline is not None and _is_turn_deadline(game, deadline),
         how_to_win=engine.how_to_win,
         dilly_dally=bool((game.options or {}).get("dilly_dally")),
+        autopilot=held_until(game, seat),
     )
     if game.status == "waiting":
         page.waiting_for = [
@@ -165,6 +169,15 @@ def build(game: Game, grant: SeatGrant | None, pick: str | None = None) -> GameP
         page.seed = record["seed"]
         page.result_lines = result_lines(game.result or {}, names)
     return page
+
+
+def held_until(game: Game, seat: int | None) -> str | None:
+    """Return how long the autopilot holds ``seat`` of an active ``game`` (its
+    ``until``: ``"return"`` or ``"end"``); None when it does not, or for a spectator."""
+    if seat is None or game.status != "active":
+        return None
+    held = next((s.autopilot for s in game.seats if s.seat == seat), None) or {}
+    return (held.get("until") or "return") if held.get("active") else None
 
 
 def log_lines(
@@ -235,8 +248,21 @@ def event_words(event: dict, names: dict[int, str], engine=None) -> str:
     if payload.get("hidden"):
         return f"{who} made a hidden move." if kind == "move" else "A hidden draw or shuffle."
     if kind == "move":
+        words = named_seats(move_words(engine, payload), names)
+        if (payload.get("via") or {}).get("autopilot"):
+            late = ": the deadline passed" if payload.get("timeout") else ""
+            return f"{who}'s bot {words} (by the autopilot{late})."
         late = " (played for them: the deadline passed)" if payload.get("timeout") else ""
-        return f"{who} {named_seats(move_words(engine, payload), names)}{late}."
+        return f"{who} {words}{late}."
+    if kind == "autopilot-on":
+        name = payload.get("name", who)
+        until = "to the end of the game" if payload.get("until") == "end" else "until they are back"
+        return f"{name} missed the deadline: a bot plays for them {until}."
+    if kind == "autopilot-off":
+        name = payload.get("name", who)
+        if payload.get("reason") == "move":
+            return f"{name} moved and so took their seat back from the bot."
+        return f"{name} is back: the bot no longer plays for them."
     if kind == "chance":
         shown = chance_words(engine, payload) or payload.get("text") or "Chance."
         return named_seats(str(shown).rstrip(".") + ".", names)

@@ -4,7 +4,8 @@ needed: pick the game (``?engine=``), then its options, players and clock.
 
 Each player row after the creator's is one of: a friend by name and address (invited
 as by ``POST /v1/games``: consent as for any invitation), ``anyone`` (an open seat of a
-public table, :mod:`arbiter.games.lobby`), or nobody (no seat).
+public table, :mod:`arbiter.games.lobby`), a built-in bot (its strength from
+:data:`BOT_LEVELS`; no email address), or nobody (no seat).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from marshmallow import ValidationError, missing, validate
 from marshmallow import fields as ma_fields
 
 from arbiter.bots import specs
+from arbiter.bots.players import KINDS, Bot
 from arbiter.errors import Unprocessable
 from arbiter.games.games import NewPlayer
 from arbiter.player_rules import PlayerSchema
@@ -137,6 +139,35 @@ def bot_spec(choice: str) -> dict:
     return {"kind": kind or choice, "level": int(level) if level.isdigit() else level}
 
 
+BOT_CHOICES = "Random, or Thinking at a level from 1 to 5"
+"""The bots the form offers, in its own words (:data:`BOT_LEVELS`)."""
+
+
+def read_bot(choice: str, row: int) -> tuple[Bot | None, str | None]:
+    """Return ``(bot, None)`` for a row's ``bot-N`` choice, checked by the rules of
+    ``POST /v1/games`` (:func:`arbiter.bots.specs.bot_of`), or ``(None, problem)``: a
+    sentence in the form's words (row ``row + 1``) naming the cause: no strength
+    chosen, no such bot, or no such level."""
+    choice = choice.strip()
+    try:
+        return specs.bot_of(bot_spec(choice), f"row {row + 1}"), None
+    except Unprocessable:
+        pass
+    where = f"Row {row + 1}"
+    if not choice:
+        return None, f"{where}: choose how the bot plays: {BOT_CHOICES}."
+    kind, dash, level = choice.rpartition("-")
+    if not dash:
+        kind, level = choice, ""
+    if kind in KINDS:
+        title = "Thinking" if kind == "mcts" else "Random"
+        has = f"has no level {level[:20]}" if level else "needs a level"
+        return None, f"{where}: a {title} bot {has}: choose how the bot plays: {BOT_CHOICES}."
+    return None, (
+        f"{where}: there is no bot {choice[:40]!r}: choose how the bot plays: {BOT_CHOICES}."
+    )
+
+
 def read_players(engine: Engine, form, me_name: str, me_email: str) -> list[NewPlayer]:
     """Return the players of the posted ``form``: the creator first, then each row
     that is a friend, an open seat or a bot, checked by the rules of ``POST /v1/games``
@@ -159,11 +190,14 @@ def read_players(engine: Engine, form, me_name: str, me_email: str) -> list[NewP
         elif kind == "open":
             rows.append({"open": True})
         elif kind == "bot":
-            try:
-                bot = specs.bot_of(bot_spec(form.get(f"bot-{row}", "")), f"row {row + 1}")
-            except Unprocessable as err:
-                refused[f"bot-{row}"] = err.detail
-                bot = None
+            bot, problem = read_bot(form.get(f"bot-{row}", ""), row)
+            if problem:
+                refused[f"bot-{row}"] = problem
+            if email:  # POST /v1/games refuses it too (bad-bot): never drop it unsaid
+                refused[f"email-{row}"] = (
+                    f"Row {row + 1}: a bot has no email address (it gets no mail). Leave "
+                    "the address empty, or choose a friend for this row."
+                )
             rows.append({"name": name or f"Bot {len(rows) + 1}", "bot": bot and bot.to_json()})
         elif kind == "friend":
             if not name:

@@ -17,11 +17,11 @@ from arbiter import idempotency, problems
 from arbiter.accounts import identity, links
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
-from arbiter.games import access, games, moves, naming, presence
+from arbiter.games import access, games, moves, naming, presence, seat_return
 from arbiter.games.store import StaleVersion
 from arbiter.uow import UnitOfWork
 from arbiter.web import confirm, game_page, seats
-from arbiter.web.forms import LeaveForm, MoveForm, ResignForm, TokenForm
+from arbiter.web.forms import BackForm, LeaveForm, MoveForm, ResignForm, TokenForm
 from engines.base import EngineError
 
 bp = Blueprint(
@@ -117,6 +117,7 @@ def game(game_id: str):
         page=page,
         move_form=MoveForm(),
         resign_form=ResignForm(),
+        back_form=BackForm(),
         token_form=TokenForm(),
         leave_form=LeaveForm(),
         live_update=request.headers.get(LIVE_UPDATE) == "1",
@@ -248,6 +249,47 @@ def resign(game_id: str):
         flash(f"Not resigned: {err.detail}", "error")
     else:
         flash("You resigned: your later turns are played for you and you rank last.", "ok")
+    return back(game_id)
+
+
+BACK_REFUSED = {
+    "no-autopilot": "No bot is playing for you now: your seat is already yours. Play on.",
+    "stale-version": "The bot moved just now: your seat was not taken back. Here is the "
+    "game as it is now; press I'm back again to play yourself.",
+}
+"""The page's sentences for an "I'm back" refused by these codes (others: the
+service's own detail)."""
+
+
+@bp.post("/games/<game_id>/back")
+def take_seat_back(game_id: str):
+    """ "I'm back": take the seat this browser holds back from the autopilot, by the
+    same service call as ``POST /v1/games/{id}/back`` (:func:`seat_return.back`);
+    back to the game page (303), whose message says what happened."""
+    current = games.get_game(game_id)
+    form = BackForm()
+    if not form.validate_on_submit():
+        return refused_form(game_id, form)
+    grant = seats.grant_for(current)
+    if grant is None:
+        return no_seat(game_id)
+    try:
+        idempotency.answer(
+            idempotency.caller_scope(game_id, identity.as_principal(grant)),
+            form.key.data,
+            None,
+            201,
+            asdict,
+            lambda keeper: seat_return.back(
+                UnitOfWork(keeper=keeper), seat_return.Back(game_id, grant)
+            ),
+            route="POST back",
+        )
+    except ArbiterError as err:
+        db.session.rollback()
+        flash(BACK_REFUSED.get(err.code, f"Your seat was not taken back: {err.detail}"), "error")
+    else:
+        flash("Welcome back: the bot no longer plays for you; your next move is yours.", "ok")
     return back(game_id)
 
 

@@ -55,6 +55,27 @@ def test_a_bad_bot_is_a_422_and_writes_nothing(app, client, bot, field):
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Game)) == 0
 
 
+@pytest.mark.parametrize(
+    "bot, says",
+    [
+        ({"kind": "mcts", "level": 0}, "has no level 0: a level is a whole number from 1 to 5"),
+        ({"kind": "mcts", "level": 9}, "has no level 9: a level is a whole number from 1 to 5"),
+        ({"level": "2"}, "has no level '2': a level is a whole number from 1 to 5"),
+        ({"kind": "deep-blue", "level": 2}, "has no kind 'deep-blue': the kinds are random, mcts"),
+        ({"kind": "deep-blue", "level": 0}, "has no kind 'deep-blue': the kinds are random, mcts"),
+    ],
+)
+def test_a_bad_bots_detail_names_the_cause(client, bot, says):
+    """Given a bad level, the detail says a level is a whole number from 1 to 5; given
+    a bad kind, it lists the kinds; the code stays bad-bot."""
+    answer = client.post(
+        "/v1/games",
+        json={"engine": "space-worm", "players": [{"name": "Ann"}, {"name": "R", "bot": bot}]},
+    )
+    assert answer.status_code == 422 and answer.json["code"] == "bad-bot"
+    assert answer.json["detail"] == f"The bot in players[1].bot {says}."
+
+
 def test_a_bot_with_an_email_is_refused(app, client):
     """Given a bot seat with an address, 422 bad-bot: a bot gets no mail."""
     answer = client.post(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
+import pytest
 import sqlalchemy as sa
 
 from arbiter.extensions import db
@@ -240,6 +241,51 @@ def test_the_form_refuses_what_rest_refuses_field_by_field(client, app):
     assert _no_game(app)
     long = _create(client, **{"kind-1": "friend", "name-1": "B" * 81, "email-1": "b@example.org"})
     assert long.status_code == 422 and 'id="name-1-e"' in long.text and _no_game(app)
+
+
+@pytest.mark.parametrize(
+    "choice, says",
+    [
+        (
+            "mcts-9",
+            "Row 2: a Thinking bot has no level 9: choose how the bot plays: Random, "
+            "or Thinking at a level from 1 to 5.",
+        ),
+        (
+            "alphazero",
+            "Row 2: there is no bot &#39;alphazero&#39;: choose how the bot plays: "
+            "Random, or Thinking at a level from 1 to 5.",
+        ),
+        ("", "Row 2: choose how the bot plays: Random, or Thinking at a level from 1 to 5."),
+        ("mcts", "Row 2: a Thinking bot needs a level: choose how the bot plays"),
+    ],
+)
+def test_a_bad_bot_row_speaks_the_forms_words_and_creates_nothing(client, app, choice, says):
+    """Issue 25: a bot row whose strength the form does not offer (or none) is marked
+    in the form's own words ("Random", "Thinking"), naming the cause, not the API's
+    kinds and levels; no game is made."""
+    browser_sign_in(client, app, "host@example.org", "Host")
+    answer = _create(client, **{"kind-1": "bot", "bot-1": choice})
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and 'id="bot-1-e"' in text and says in text
+    assert "one of the kinds" not in text and "mcts" not in text.split('id="bot-1-e"')[1][:300]
+    assert _no_game(app)
+
+
+def test_a_bot_row_with_an_email_is_refused_not_dropped(client, app):
+    """Issue 25: an address typed in a bot row is refused (POST /v1/games refuses a bot
+    with an email too), never silently dropped; no game is made. Without it the same
+    row makes a bot seat."""
+    browser_sign_in(client, app, "host@example.org", "Host")
+    row = {"kind-1": "bot", "bot-1": "mcts-2", "name-1": "Robo"}
+    answer = _create(client, **row, **{"email-1": "robo@example.org"})
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and 'id="email-1-e"' in text
+    assert "Row 2: a bot has no email address" in text
+    assert _no_game(app)
+    game_id = _game_id(_create(client, **row))
+    players = client.get(f"/v1/games/{game_id}").json["players"]
+    assert players[1]["bot"] == {"kind": "mcts", "level": 2}
 
 
 def test_the_log_says_seats_were_set_and_who_declined(client, app):
