@@ -1,9 +1,10 @@
 """Ratings per engine with ``openskill``'s Plackett-Luce model, and players' reliability.
 
-A game created with ``rated: true`` (every seat an account, no account twice, or a
-built-in bot: :mod:`arbiter.accounts.bot_ratings`) updates its players' ratings at that
-engine in the transaction that appends its ``game-over``: the engine's ranking (groups
-of tied seats, best first; resigned seats last) is the order given to
+A game created with ``rated: true`` (every seat an account or a built-in bot:
+:mod:`arbiter.accounts.bot_ratings`; no person twice, a bot account counting as its
+owner; at least one person's own account: :func:`check_rated`) updates its players'
+ratings at that engine in the transaction that appends its ``game-over``: the engine's
+ranking (groups of tied seats, best first; resigned seats last) is the order given to
 :meth:`openskill.models.PlackettLuce.rate`, which takes any number of players, 2-player
 games included. A player's first rated game starts from the model's default (``mu`` 25,
 ``sigma`` 25/3). The leaderboard orders by the ordinal ``mu - 3 sigma`` (a conservative
@@ -31,18 +32,63 @@ MODEL = PlackettLuce()
 
 
 def check_rated(seats: list[Seat]) -> None:
-    """Refuse a rated game whose seats are not all distinct accounts or built-in bots
-    (a bot seat is rated as its bot: :func:`bot_game_over`).
+    """Refuse a rated game whose seats cannot all be rated fairly: every seat must be
+    a verified account (a person's, or a bot account seated by its id) or a built-in
+    bot (rated as its bot: :func:`bot_game_over`); no two seats may belong to the same
+    person (a bot account belongs to its owner: a person and their own bot account,
+    or two bot accounts of one owner, would let one person farm rating); and at least
+    one seat must be a person's own account (a game of bots only, built-in or bot
+    accounts, would let anybody move the bots' ratings).
 
-    :raises Unprocessable: ``unrated-seat``.
+    :raises Unprocessable: ``unrated-seat``, naming the seat and why.
     """
-    accounts = [s.account_id for s in seats if not s.bot]
-    if None in accounts or len(set(accounts)) != len(accounts) or len(seats) < 2:
+    if len(seats) < 2:
+        raise Unprocessable("A rated game needs at least two seats.", code="unrated-seat")
+    owners: dict[str, Seat] = {}
+    for seat in seats:
+        if seat.bot:
+            continue
+        if seat.account_id is None:
+            raise Unprocessable(
+                f"{seat.name!r} cannot play a rated game: each seat of a rated game is "
+                "the address of a verified account, a bot account or a built-in bot.",
+                code="unrated-seat",
+            )
+        owner = _owner_of(seat)
+        if owner in owners:
+            raise Unprocessable(
+                f"{owners[owner].name!r} and {seat.name!r} cannot both play this rated "
+                f"game: {_same_person(owners[owner], seat)}, and in a rated game each "
+                "seat belongs to a different person.",
+                code="unrated-seat",
+            )
+        owners[owner] = seat
+    if not any(s.account_id and not s.bot and not s.bot_account for s in seats):
         raise Unprocessable(
-            "A rated game needs at least two seats, each the email "
-            "address of a different verified account (or a built-in bot).",
+            "A rated game needs at least one person playing: here every seat ("
+            + ", ".join(repr(s.name) for s in seats)
+            + ") is a bot. Play it unrated, or seat a person.",
             code="unrated-seat",
         )
+
+
+def _owner_of(seat: Seat) -> str:
+    """Return the id of the person a seat's account belongs to: the account's own, or
+    a bot account's owner's."""
+    if not seat.bot_account:
+        return seat.account_id
+    bot = db.session.get(Account, seat.account_id)
+    return bot.bot_owner_id if bot is not None and bot.bot_owner_id else seat.account_id
+
+
+def _same_person(first: Seat, second: Seat) -> str:
+    """Return why two seats belong to one person, as a clause."""
+    if first.bot_account and second.bot_account:
+        return "both are bot accounts of the same person"
+    if first.bot_account or second.bot_account:
+        bot, person = (first, second) if first.bot_account else (second, first)
+        return f"{bot.name!r} is a bot account owned by {person.name!r}"
+    return "they are the same account"
 
 
 def places(ranking: list[list[int]], players: int) -> list[int]:

@@ -129,7 +129,8 @@ class Resigned(GameEvent):
     The player's own resignation has only ``name``. The clock's forfeit has
     ``forfeit`` and ``misses``; a tournament round's deadline ``forfeit``,
     ``round_deadline``, ``tournament``, ``owed``, ``absent``; a withdrawn entry
-    ``withdrawn``, ``tournament`` and ``by`` (``"entrant"`` or ``"organiser"``).
+    ``withdrawn``, ``tournament`` and ``by`` (``"entrant"`` or ``"organiser"``); a
+    deleted bot account's seat ``account_deleted``.
     """
 
     kind: ClassVar[str] = "resigned"
@@ -143,6 +144,7 @@ class Resigned(GameEvent):
     owed: bool | None = None
     absent: bool | None = None
     by: str | None = None
+    account_deleted: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -145,7 +145,9 @@ def prepare_game(
     :raises: as :func:`arbiter.games.creation.create_game`, Unprocessable
         ``duplicate-player-name``, ``duplicate-player-email`` (:func:`check_players`),
         Unprocessable
-        ``unrated-seat`` for a rated game whose seats are not all different accounts,
+        ``unrated-seat`` for a rated game whose seats are not all accounts or built-in
+        bots, belong twice to one person (a bot account is its owner's), or are all
+        bots (:func:`arbiter.accounts.ratings.check_rated`),
         and ArbiterError 422 ``bad-start`` for a ``start_at`` that is not in the future.
     """
     engine = engine_for(engine_id)

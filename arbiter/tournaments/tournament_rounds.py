@@ -149,7 +149,7 @@ def pair(
             [_player(entries[p], accounts.get(entries[p].account_id)) for p in table.players],
             tournament.options,
             tournament.clock,
-            tournament.rated,
+            _rated(tournament, [entries[p] for p in table.players]),
         )
         for table in drawn.tables
     ]
@@ -210,6 +210,14 @@ def pair(
         {"tournament": tournament.id, **paired},
         [tournament.organiser_account_id, *told],
     )
+
+
+def _rated(tournament: Tournament, entries: list[TournamentEntry]) -> bool:
+    """Return whether a table's game is rated: in a rated tournament, every table with
+    at least one person's entry (a table of built-in bots only is played unrated, as
+    :func:`arbiter.accounts.ratings.check_rated` would refuse it; it counts in the
+    standings as any table)."""
+    return tournament.rated and any(not e.bot for e in entries)
 
 
 def _player(entry: TournamentEntry, account: Account | None) -> NewPlayer:

@@ -73,7 +73,9 @@ class GameCreateSchema(Schema):
         metadata={
             "description": (
                 "the game updates its players' ratings when it ends; every seat must be the "
-                "email of a different verified account (422 unrated-seat)"
+                "email of a verified account, a bot account or a built-in bot, no two seats "
+                "of one person (a bot account is its owner's), at least one a person's own "
+                "account (422 unrated-seat)"
             )
         },
     )

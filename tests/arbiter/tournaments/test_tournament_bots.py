@@ -136,3 +136,24 @@ def test_migration_i25a_downgrades_and_upgrades(empty_db_url):
         assert "fill_with_bot" in {c["name"] for c in inspector.get_columns("tournaments")}
         assert "bot_ratings" in inspector.get_table_names()
         db.engine.dispose()
+
+
+def test_a_rated_tournament_plays_a_table_of_bots_only_unrated(any_app):
+    """Given a rated round robin of one person and two bots, every round is paired;
+    the person's games are rated, the bots' game against each other is not (a rated
+    game needs a person: arbiter.accounts.ratings.check_rated), and it counts."""
+    client = any_app.test_client()
+    [organiser] = accounts(client, any_app, 1)
+    bots = [{"name": "Robo", "bot": BOT}, {"name": "Deep", "bot": {"kind": "random"}}]
+    t = create(client, organiser, format="round_robin", rounds=None, rated=True, bots=bots)
+    [entry] = enter_all(client, t["id"], [organiser])
+    start(client, t["id"], organiser)
+    rated, rng = {}, random.Random(3)
+    for number in (1, 2, 3):
+        rnd = play_with_bots(client, any_app, t["id"], number, {entry: organiser}, rng)
+        for table in rnd["tables"]:
+            people = any(p["entry"] == entry for p in table["players"])
+            rated[people] = client.get(f"/v1/games/{table['game']}").json["rated"]
+        assert advance(any_app, t["id"]) == "advanced"
+    assert rated == {True: True, False: False}
+    assert client.get(f"/v1/tournaments/{t['id']}").json["status"] == "over"
