@@ -277,9 +277,17 @@ def _enter(uow: UnitOfWork, tournament_id: str, who: Principal) -> TournamentEnt
     :raises Conflict: ``entries-closed`` (started and no late entries, a round robin
         under way, or over), ``already-entered``, ``withdrawn`` (withdrew after the
         start), ``tournament-full``.
-    :raises Forbidden: ``too-unreliable`` (above the reliability threshold).
+    :raises Forbidden: ``too-unreliable`` (above the reliability threshold),
+        ``bot-cannot-enter`` (a bot account: the organiser enters bots).
     """
     t = get(tournament_id)
+    if who.account is not None and who.account.is_bot:
+        raise Forbidden(
+            "A bot account cannot enter a tournament: its seats would be played by the "
+            "account, not its token. The organiser can enter built-in bots (bots, "
+            "fill_with_bot) when creating it.",
+            code="bot-cannot-enter",
+        )
     if t.status == "over" or (t.status == "running" and not late_entries(t)):
         raise Conflict(
             "This tournament takes no more entries: it has started and takes no late entries."

@@ -245,3 +245,19 @@ def test_deleting_the_owner_resigns_their_bots_seats_not_their_own(any_app):
     summary = client.get(f"/v1/games/{game['id']}").json
     assert summary["status"] == "active"
     assert [p["resigned"] for p in summary["players"]] == [False, True, False]
+
+
+def test_a_bot_account_cannot_enter_a_tournament(app, client):
+    """Given a bot account's token, entering a tournament is 403 bot-cannot-enter and
+    writes no entry; its owner enters as before."""
+    _, _, owner = person(client, app, "Ann")
+    robo = bot(client, owner, "Robo")
+    body = {"engine": "space-worm", "table_size": 2, "format": "swiss", "rounds": 1}
+    made = client.post("/v1/tournaments", headers=auth(owner), json=body)
+    assert made.status_code == 201, made.json
+    entries = f"/v1/tournaments/{made.json['id']}/entries"
+    refused = client.post(entries, headers=auth(robo["token"]["token"]))
+    assert refused.status_code == 403 and refused.json["code"] == "bot-cannot-enter"
+    assert "organiser can enter built-in bots" in refused.json["detail"]
+    assert client.get(f"/v1/tournaments/{made.json['id']}").json["entries"] == []
+    assert client.post(entries, headers=auth(owner)).status_code == 201
