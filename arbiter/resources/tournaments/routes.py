@@ -109,7 +109,9 @@ class Entries(MethodView):
     @guard.needs("account", "games:play")
     @blp.response(201, s.EntrySchema)
     @blp.alt_response(
-        403, schema=ProblemSchema, description="missing-scope (games:play), too-unreliable, bot-cannot-enter"
+        403,
+        schema=ProblemSchema,
+        description="missing-scope (games:play), too-unreliable, bot-cannot-enter",
     )
     @blp.alt_response(404, schema=ProblemSchema, description="tournament-not-found")
     @blp.alt_response(
