@@ -49,8 +49,9 @@ def inviter_name(account: Account | None) -> str:
 def players_text(game: Game, seat: int) -> str:
     """Return who else plays, for the invitation of ``seat``, in words that hold no
     text the inviter typed: players with an account by their account's name, the
-    others counted (``Ann, Carl, two other invited players and one more player``)."""
-    names, invited, others = [], 0, 0
+    others counted (``Ann, Carl, two other invited players, one built-in bot and one
+    more player``)."""
+    names, invited, bots, others = [], 0, 0, 0
     for other in game.seats:
         if other.seat == seat:
             continue
@@ -59,10 +60,13 @@ def players_text(game: Game, seat: int) -> str:
             names.append(account.display_name)
         elif other.email:
             invited += 1
+        elif other.bot:
+            bots += 1
         else:
             others += 1
     parts = names + [
         _count(invited, "other invited player") if invited else "",
+        _count(bots, "built-in bot") if bots else "",
         _count(others, "more player") + " without an address" if others else "",
     ]
     parts = [p for p in parts if p]

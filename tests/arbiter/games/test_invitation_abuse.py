@@ -206,6 +206,29 @@ def test_the_invitation_mail_says_who_invites_and_who_plays_in_no_typed_words(cl
     assert made.json["id"] not in body  # a code is no words for a person (issue 23)
 
 
+def test_an_invitation_names_a_built_in_bot_as_one(client, app):
+    """Given a game of an invited address and a built-in bot, the invitation counts
+    the bot as a built-in bot (not as a player without an address), by no typed
+    name."""
+    ann = sign_in(client, app, "ann@example.org", "Ann")
+    made = client.post(
+        "/v1/games",
+        json={
+            "engine": "space-worm",
+            "players": [
+                {"name": "Ann", "email": "ann@example.org"},
+                {"name": "Zoe", "email": "zoe@example.org"},
+                {"name": "Robo", "bot": {"kind": "random"}},
+            ],
+        },
+        headers=auth(ann),
+    )
+    assert made.status_code == 201, made.json
+    [invite] = [m for m in _mails(app, "invite:") if m.to_addr == "zoe@example.org"]
+    assert "The players: you, Ann and one built-in bot." in invite.body
+    assert "Robo" not in invite.body
+
+
 def test_an_address_that_opted_out_of_everything_gets_no_sign_in_mail(client, app):
     """Given ann@ unsubscribed from every mail, a sign-in link asked for ann@ or
     Ann+x@ is answered exactly as for any address (202, same words) but nothing is
