@@ -88,6 +88,13 @@ class Principal:
         :raises Unauthorized: ``not-an-account-token`` for a game token."""
         self.require_account()
         if not self.has(scope):
+            if self.account.is_bot:
+                raise Forbidden(
+                    f"A bot account's token carries only what a bot does (play its "
+                    f"games), not the scope {scope!r}; its owner does the rest with "
+                    "their own token.",
+                    code="missing-scope",
+                )
             raise Forbidden(
                 f"This token does not carry the scope {scope!r}; make one that "
                 "does (your account's tokens: /me/tokens in a browser, POST /v1/me/tokens "

@@ -57,6 +57,10 @@ def test_a_bot_token_plays_but_administers_nothing(client, app):
     ]
     assert [r.status_code for r in refused] == [403] * len(refused)
     assert {r.json["code"] for r in refused} == {"missing-scope"}
+    for r in refused:  # no advice a bot cannot follow (making itself another token)
+        assert (
+            "its owner does the rest" in r.json["detail"] and "/me/tokens" not in r.json["detail"]
+        )
     assert client.get("/v1/me/games", headers=auth(token)).status_code == 200
 
 
