@@ -17,7 +17,7 @@ these are the handlers the unit of work then runs (:func:`install`, at start-up)
   (:func:`arbiter.streams.publish.close_revoked`), the new seats of accounts for
   their open account streams (:func:`arbiter.games.followers.announce_seats`, then
   :func:`arbiter.streams.publish.follow_seats`), the resignation of a deleted bot
-  account's seats in its games under way (:func:`arbiter.games.moves.resign_deleted_bots`).
+  account's seats in its games under way (:func:`arbiter.games.deleted_bots.resign_deleted_bots`).
 
 Each is a plain function of the unit of work and the appended transition (or of what
 was committed), tested alone.
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from arbiter import uow
 from arbiter.accounts import ratings
-from arbiter.games import bot_moves, chance, followers, game_hooks, moves, notify
+from arbiter.games import bot_moves, chance, deleted_bots, followers, game_hooks, notify
 from arbiter.streams import publish, talk_notices
 from arbiter.tournaments import tournament_rounds
 
@@ -45,7 +45,7 @@ COMMITTED = (
     publish.close_revoked,
     talk_notices.tell,
     publish.follow_seats,
-    moves.resign_deleted_bots,
+    deleted_bots.resign_deleted_bots,
 )
 
 

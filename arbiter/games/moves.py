@@ -10,11 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-import sqlalchemy as sa
-
 from arbiter import metrics
 from arbiter.accounts import identity
-from arbiter.accounts.accounts import AccountDeleted
 from arbiter.errors import ArbiterError, Conflict, Unprocessable
 from arbiter.extensions import db
 from arbiter.games import autopilot, clock, events, naming
@@ -22,9 +19,9 @@ from arbiter.games.commit import commit
 from arbiter.games.games import load, open_name
 from arbiter.games.store import RaceLost, StaleVersion
 from arbiter.games.transition import Transition, settle
-from arbiter.models import Account, Game, Invitation, Seat
+from arbiter.models import Game, Invitation
 from arbiter.models.timestamps import iso, utcnow
-from arbiter.uow import Committed, UnitOfWork
+from arbiter.uow import UnitOfWork
 from engines.base import Decision, Engine, EngineError
 
 RACE_RETRIES = 3
@@ -296,7 +293,7 @@ def resign(uow: UnitOfWork, command: Resign, loaded: Loaded | None = None) -> Re
     check_active(game)
     if seat.resigned:
         raise Conflict("You have already resigned from this game.", code="already-resigned")
-    tr = _resignation(game, engine, state, seat.seat)
+    tr = resignation(game, engine, state, seat.seat)
     resigned = Resigned(
         seq=game.version + 1,
         version=game.version + len(tr.events),
@@ -306,55 +303,13 @@ def resign(uow: UnitOfWork, command: Resign, loaded: Loaded | None = None) -> Re
     return resigned
 
 
-def _resignation(game: Game, engine: Engine, state: Any, seat: int, **extra: Any) -> Transition:
+def resignation(game: Game, engine: Engine, state: Any, seat: int, **extra: Any) -> Transition:
     """Return the settled transition of ``seat`` resigning (its ``resigned`` event,
-    with ``extra`` in its payload, first; the seat marked resigned), not written."""
+    with ``extra`` in its payload, first; the seat marked resigned), not written: the
+    player's own (:func:`resign`) or a deleted bot account's
+    (:mod:`arbiter.games.deleted_bots`)."""
     tr = Transition(game, engine, state)
     tr.events.append(events.Resigned(seat=seat, name=game.seats[seat].name, **extra))
     game.seats[seat].resigned = True
     settle(tr, game.resigned, roll=False)
     return tr
-
-
-def resign_deleted_bots(done: Committed) -> None:
-    """Committed handler (:mod:`arbiter.follow_ups`): for each bot account deleted in
-    the transaction (:class:`arbiter.accounts.accounts.AccountDeleted`), resign its
-    seats in the games under way (:func:`resign_seats_of`). A person's deleted account
-    keeps its seats, as before."""
-    for notice in done.notices:
-        if isinstance(notice, AccountDeleted):
-            account = db.session.get(Account, notice.account_id)
-            if account is not None and account.is_bot and account.deleted_at is not None:
-                resign_seats_of(account.id)
-
-
-def resign_seats_of(account_id: str) -> int:
-    """Resign every seat of the account in an active game that has not resigned yet,
-    each game in its own transaction, as the player's own resignation does
-    (:func:`resign`: its later decisions are timeout moves, it ranks last, the game
-    ends when at most one seat remains); each ``resigned`` event has
-    ``"account_deleted": true``. Idempotent: a seat already resigned, or a game over
-    meanwhile, is left alone; a game that moved meanwhile is read again.
-
-    :returns: the number of seats resigned.
-    """
-    held = db.session.execute(
-        sa.select(Seat.game_id, Seat.seat)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Seat.account_id == account_id, Seat.resigned.is_(False), Game.status == "active")
-        .order_by(Seat.game_id, Seat.seat)
-    ).all()
-    count = 0
-    for game_id, number in held:
-        for _ in range(RACE_RETRIES + 1):
-            game, engine, state = load(game_id)
-            if game.status != "active" or game.seats[number].resigned:
-                break
-            tr = _resignation(game, engine, state, number, account_deleted=True)
-            try:
-                commit(tr, uow=UnitOfWork())
-            except RaceLost:
-                continue
-            count += 1
-            break
-    return count
