@@ -91,11 +91,12 @@ class Subscriptions:
                 await asyncio.wait_for(self.connected.wait(), READY_SECONDS)
             except TimeoutError:
                 return
-        futures = [
-            self.waiting.setdefault(c, loop.create_future())
-            for c in map(self.channel, keys)
-            if self.unanswered.get(c)
-        ]
+        futures = []
+        for channel in map(self.channel, keys):
+            if self.unanswered.get(channel):
+                if channel not in self.waiting:
+                    self.waiting[channel] = loop.create_future()
+                futures.append(self.waiting[channel])
         if futures:
             await asyncio.wait(futures, timeout=max(0.0, start + READY_SECONDS - loop.time()))
 

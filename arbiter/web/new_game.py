@@ -149,16 +149,15 @@ def read_bot(choice: str, row: int) -> tuple[Bot | None, str | None]:
     sentence in the form's words (row ``row + 1``) naming the cause: no strength
     chosen, no such bot, or no such level."""
     choice = choice.strip()
+    spec = bot_spec(choice)
     try:
-        return specs.bot_of(bot_spec(choice), f"row {row + 1}"), None
+        return specs.bot_of(spec, f"row {row + 1}"), None
     except Unprocessable:
         pass
     where = f"Row {row + 1}"
     if not choice:
         return None, f"{where}: choose how the bot plays: {BOT_CHOICES}."
-    kind, dash, level = choice.rpartition("-")
-    if not dash:
-        kind, level = choice, ""
+    kind, level = spec["kind"], "" if spec["kind"] == choice else str(spec["level"])
     if kind in KINDS:
         title = "Thinking" if kind == "mcts" else "Random"
         has = f"has no level {level[:20]}" if level else "needs a level"
