@@ -90,6 +90,7 @@ def append(
         for i, e in enumerate(events, start=1)
     ]
     values = {**snapshot, "version": old + len(params), "updated_at": now}
+    rest = params  # the events still to insert after the game row is written
     try:
         if old == 0:
             values["created_at"] = now
@@ -98,14 +99,20 @@ def append(
                 setattr(game, key, value)
             db.session.flush()
         else:
-            moved = db.session.execute(
-                _update_statement(tuple(sorted(values))),
-                {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}},
-            )
-            if moved.rowcount != 1:
+            keys = tuple(sorted(values))
+            bound = {"b_id": game.id, "b_old": old, **{f"v_{k}": v for k, v in values.items()}}
+            if params and db.session.get_bind().dialect.name == "postgresql":
+                bound.update(
+                    (f"e{i}_{name}", row[name]) for i, row in enumerate(params) for name in _COLUMNS
+                )
+                added = db.session.execute(_append_statement(keys, len(params)), bound)
+                if added.rowcount != len(params):
+                    raise RaceLost(_stale(game.id))
+                rest = []
+            elif db.session.execute(_update_statement(keys), bound).rowcount != 1:
                 raise RaceLost(_stale(game.id))
-        if params:
-            db.session.execute(sa.insert(Event.__table__), params)
+        if rest:
+            db.session.execute(sa.insert(Event.__table__), rest)
         db.session.add_all(rows_of(extra_rows))
         db.session.flush()
     except (StaleVersion, IntegrityError) as err:
@@ -131,6 +138,38 @@ def _update_statement(keys: tuple[str, ...]) -> sa.Update:
         .where(table.c.id == sa.bindparam("b_id"), table.c.version == sa.bindparam("b_old"))
         .values({k: sa.bindparam(f"v_{k}", type_=table.c[k].type) for k in keys})
     )
+
+
+_COLUMNS = ("seq", "kind", "seat", "payload", "visible_to", "at")
+"""The columns of an appended event other than its game's id."""
+
+
+@functools.lru_cache(maxsize=64)
+def _append_statement(keys: tuple[str, ...], count: int) -> sa.Insert:
+    """Return one PostgreSQL statement that moves the game row on and inserts
+    ``count`` events (bound as ``e<i>_<column>``) only if it did: the snapshot
+    ``UPDATE`` of :func:`_update_statement` in a data-modifying ``WITH``, whose
+    returned row the ``INSERT ... SELECT`` reads. A game no longer at ``b_old``
+    updates nothing, so nothing is inserted (rowcount 0): one round trip instead of
+    two for every move and roll. Each value is cast to its column's type (a bound
+    string in a ``SELECT`` list is ``text`` to PostgreSQL, which it does not assign
+    to ``json``)."""
+    events = Event.__table__
+    moved = _update_statement(keys).returning(Game.__table__.c.id).cte("moved")
+    types = [events.c[name].type for name in _COLUMNS]
+    rows = [
+        sa.select(
+            moved.c.id,
+            *(
+                sa.cast(sa.bindparam(f"e{i}_{name}", type_=kind), kind)
+                for name, kind in zip(_COLUMNS, types)
+            ),
+        )
+        for i in range(count)
+    ]
+    source = rows[0] if count == 1 else sa.union_all(*rows)
+    insert = sa.insert(events).from_select(["game_id", *_COLUMNS], source)
+    return insert.execution_options(preserve_rowcount=True)  # an INSERT's is not kept
 
 
 Appended = tuple[Game, list[NewEvent], dict[str, Any], Iterable[Any]]

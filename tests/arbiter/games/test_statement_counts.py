@@ -67,7 +67,8 @@ def game(any_app):
 def test_accepted_move_is_five_statements_and_reads_nothing_after_writing(any_app, game):
     """Read the game with its seats (and the Idempotency-Key's stored answer) in one
     SELECT, then update the snapshot, insert the events, the outbox mails and the stored
-    answer: nothing is read again, not even after the commit."""
+    answer: nothing is read again, not even after the commit. On PostgreSQL the snapshot's
+    UPDATE and the events' INSERT are one statement (a data-modifying WITH), one fewer."""
     client, game_id, seat, token = game
     auth = {"Authorization": f"Bearer {token}"}
     listed = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).get_json()
@@ -82,9 +83,15 @@ def test_accepted_move_is_five_statements_and_reads_nothing_after_writing(any_ap
     assert len(hooks) <= 1, hooks
     seen = [s for s in seen if s not in hooks]
     kinds = [s.lstrip().split()[0].upper() for s in seen]
-    assert len(seen) <= MOVE_LIMIT, seen
     assert kinds[0] == "SELECT" and "SELECT" not in kinds[1:], kinds
-    assert {"UPDATE", "INSERT"} <= set(kinds)
+    if any_app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        assert len(seen) <= MOVE_LIMIT - 1, seen
+        (both,) = [s for s in seen if s.lstrip().upper().startswith("WITH")]
+        assert "UPDATE games" in both and "INSERT INTO events" in both, both
+        assert "UPDATE" not in kinds, kinds
+    else:
+        assert len(seen) <= MOVE_LIMIT, seen
+        assert {"UPDATE", "INSERT"} <= set(kinds)
     with any_app.app_context():
         mails = db.session.scalar(sa.text("SELECT count(*) FROM outbox"))
     assert mails >= 1  # the move's "your turn" mail was written by one of those
