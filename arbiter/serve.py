@@ -144,9 +144,11 @@ def pending_of(server_state) -> Pending:
     return pending
 
 
+@functools.lru_cache(maxsize=4096)
 def client_key(host: str) -> str:
     """Return whom a connection from ``host`` counts for: its address; an IPv6
-    address's /64 (one subscriber's usual share); an IPv4-mapped one's IPv4."""
+    address's /64 (one subscriber's usual share); an IPv4-mapped one's IPv4.
+    Remembered for the last 4,096 hosts: every new connection asks."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
@@ -177,9 +179,14 @@ def trusts(config, host: str) -> bool:
     if not config.proxy_headers:
         return False
     allowed = config.forwarded_allow_ips
-    everyone, networks, literals = _proxies(
-        allowed if isinstance(allowed, str) else ",".join(allowed)
-    )
+    return _trusted(allowed if isinstance(allowed, str) else ",".join(allowed), host)
+
+
+@functools.lru_cache(maxsize=4096)
+def _trusted(allowed: str, host: str) -> bool:
+    """True when ``host`` is among the ``--forwarded-allow-ips`` ``allowed``
+    (remembered for the last 4,096 pairs: every new connection asks)."""
+    everyone, networks, literals = _proxies(allowed)
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
