@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
 from arbiter_client import IDEMPOTENT_POSTS
 from arbiter_client.session import takes_idempotency_key
+
+from tests.helpers import load_yaml
 
 CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -16,7 +17,7 @@ CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
 def contract_posts() -> dict[str, bool]:
     """Return every POST route of the contract (``{}`` for a path parameter) and
     whether it declares an ``Idempotency-Key`` header."""
-    paths = yaml.safe_load(CONTRACT.read_text())["paths"]
+    paths = load_yaml(CONTRACT.read_text())["paths"]
     out = {}
     for path, operations in paths.items():
         if "post" in operations:

@@ -26,6 +26,9 @@ ENGINES += [
     if (old := engine.at_version(str(version))) is not None
 ]
 """Every registered engine, and every older version it still plays for old games."""
+STEP_GAMES = max(2, min(10, GAMES_PER_ENGINE // 10))
+"""Games whose every step the step test checks: 10 (4 in ``make check``, whose
+``ARBITER_PLAYOUTS`` is 40)."""
 CURRENT = {id(engine) for engine in engines.all_engines()}
 
 
@@ -63,7 +66,7 @@ def test_every_step_round_trips_and_views_are_json(engine: Engine) -> None:
     for a seat that answered this simultaneous turn already, ``not-your-choice`` while
     another seat answers a choice put to it)."""
     rng = random.Random(f"steps-{engine.id}")
-    for _ in range(10):
+    for _ in range(STEP_GAMES):
         players = rng.choice(_counts(engine))
         game = random_game(engine, players, {}, rng, keep_states=True)
         for state in game.states:

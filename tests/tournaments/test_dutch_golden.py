@@ -1,7 +1,11 @@
 """Golden fixtures: our Dutch pairing (C.04.3, the 2025 rules) against bbpPairings, the
 FIDE-endorsed reference engine, on TRF files our exporter wrote and bbpPairings paired
 (tests/tournaments/fixtures/make_dutch_fixtures.py says how they were made). Every
-round must pair identically: the same boards, the same colours, the same bye."""
+round must pair identically: the same boards, the same colours, the same bye.
+
+``make check`` pairs every fifth round of each file (every scenario), every regression
+and every round bbpPairings could not pair; the other rounds are marked slow, so
+``make test`` pairs them all."""
 
 from __future__ import annotations
 
@@ -16,14 +20,26 @@ from arbiter.tournaments.formats.trf_read import read_trf
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "dutch"
 
 
+QUICK_EVERY = 5
+"""``make check`` pairs one round in this many of each file (the first, the sixth, ...)
+, every round of ``regressions.json`` and every round bbpPairings found no pairing for;
+the others are marked slow."""
+
+
 def fixtures() -> list:
     found = []
     for path in sorted(FIXTURES.glob("*.json")):
         data = json.loads(path.read_text())
-        for event in data["events"]:
-            for fixture in event["rounds"]:
-                name = f"{data['scenario']}-{event['seed']}-r{fixture['round']}"
-                found.append(pytest.param(fixture, id=name))
+        rounds = [(event, fixture) for event in data["events"] for fixture in event["rounds"]]
+        for index, (event, fixture) in enumerate(rounds):
+            name = f"{data['scenario']}-{event['seed']}-r{fixture['round']}"
+            quick = (
+                index % QUICK_EVERY == 0
+                or data["scenario"] == "regressions"
+                or fixture["boards"] is None  # bbpPairings found no valid pairing
+            )
+            marks = () if quick else (pytest.mark.slow,)
+            found.append(pytest.param(fixture, id=name, marks=marks))
     return found
 
 

@@ -16,6 +16,18 @@ from tests.tournaments.simulate import fewest_repeats, pair_counts, random_resul
 TWO = default_scoring(2)
 THREE = default_scoring(3)
 
+QUICK_SEEDS = 5
+"""Random events per property test in ``make check``; the other seeds are marked slow
+(``make test`` runs them all)."""
+
+
+def seeds(count: int) -> list:
+    """Seeds ``0 .. count - 1`` as parameters, those past ``QUICK_SEEDS`` marked slow."""
+    return [
+        pytest.param(seed, marks=() if seed < QUICK_SEEDS else (pytest.mark.slow,))
+        for seed in range(count)
+    ]
+
 
 def seated(rnd: Round) -> list[str]:
     return [p for t in rnd.tables for p in t.players] + list(rnd.byes)
@@ -81,7 +93,7 @@ def test_a_withdrawn_entrant_is_not_paired():
     assert len(rounds[1].byes) == 1 and not rounds[2].byes
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", seeds(20))
 def test_two_player_swiss_has_fewest_repeats_every_round(seed):
     rng = random.Random(seed)
     n = rng.randint(3, 11)
@@ -94,7 +106,7 @@ def test_two_player_swiss_has_fewest_repeats_every_round(seed):
         assert made == fewest_repeats(playing, 2, before), (seed, number)
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", seeds(20))
 def test_two_player_seat_balance(seed):
     rng = random.Random(seed)
     n = rng.randint(4, 20)
@@ -106,7 +118,7 @@ def test_two_player_seat_balance(seed):
         assert abs(first[e] - second[e]) <= 2, (e, first[e], second[e])
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", seeds(8))
 def test_nine_players_four_rounds_three_player_tables(seed):
     # The issue's check: a Swiss of 9 over 4 rounds at 3-player tables, random results.
     entrants = [f"p{i}" for i in range(9)]
@@ -118,7 +130,7 @@ def test_nine_players_four_rounds_three_player_tables(seed):
     assert set(pair_counts(results).values()) == {1}
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", seeds(10))
 def test_multiplayer_byes_rotate_to_the_lowest_without_one(seed):
     entrants = [f"p{i}" for i in range(10)]
     rng = random.Random(seed)
@@ -136,7 +148,7 @@ def test_multiplayer_byes_rotate_to_the_lowest_without_one(seed):
     assert max(byes.values()) == 1 and sum(byes.values()) == 5
 
 
-@pytest.mark.parametrize("seed", range(15))
+@pytest.mark.parametrize("seed", seeds(15))
 def test_multiplayer_fewest_repeats_every_round(seed):
     rng = random.Random(seed)
     k = rng.choice([3, 4])
@@ -173,7 +185,7 @@ def test_multiplayer_tables_follow_score_groups():
     }
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", seeds(30))
 def test_property_every_entrant_sits_once_and_byes_are_the_remainder(seed):
     rng = random.Random(1000 + seed)
     k = rng.choice([2, 2, 3, 4])
@@ -212,7 +224,7 @@ def test_bad_input_is_refused(entrants, k):
         swiss_round(entrants, [], {}, k, 1, default_scoring(max(k, 2)))
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", seeds(6))
 @pytest.mark.parametrize("k,n,rounds", [(3, 9, 6), (4, 12, 6), (3, 12, 5)])
 def test_multiplayer_seats_stay_balanced(seed, k, n, rounds):
     # tables.py, criterion 4 (seat balance): no one sits in one seat more than twice as

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 import engines
@@ -10,6 +11,15 @@ from arbiter.games import bot_moves, chance
 from arbiter.models import Event, Game
 
 ENGINES = list(engines.ENGINE_MODULES)
+QUICK_ENGINE = "space-worm"
+"""The engine whose whole bot games ``make check`` plays (the shortest game)."""
+ENGINES_QUICK_FIRST = [
+    pytest.param(engine, marks=() if engine == QUICK_ENGINE else (pytest.mark.slow,))
+    for engine in ENGINES
+]
+"""``ENGINES`` as parameters for tests that play whole bot games: every engine but
+``QUICK_ENGINE`` marked slow (``make test`` plays them all; ``make check`` one, while
+tests/arbiter/bots has every engine's bot choose its moves)."""
 
 
 def bot_game(client, engine: str, bots: list[dict | None], **extra) -> dict:

@@ -9,7 +9,7 @@ import pytest
 from arbiter.models.timestamps import utcnow
 from arbiter.verify import verify
 from tests.arbiter.clock_helpers import after, events, sweep
-from tests.arbiter.games.bot_helpers import ENGINES, bot_game, drive, moves_of
+from tests.arbiter.games.bot_helpers import ENGINES_QUICK_FIRST, bot_game, drive, moves_of
 from tests.helpers import auth, summary
 
 BOT = {"kind": "mcts", "level": 1}
@@ -39,7 +39,7 @@ def absent_until_over(app, game_id: str) -> None:
     raise AssertionError("the autopilot did not finish the game")
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", ENGINES_QUICK_FIRST)
 def test_the_autopilot_finishes_a_game_whose_seat_times_out(own_app, engine):
     """Given a bot and an absent person under the autopilot policy (to the end), the
     person's first missed deadline hands the seat over (autopilot-on, then the bot's

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from arbiter.extensions import db
 from arbiter.games import bot_moves
 from arbiter.models import Event, Game, Seat
-from tests.arbiter.games.bot_helpers import ENGINES, bot_game, drive, moves_of
+from tests.arbiter.games.bot_helpers import ENGINES_QUICK_FIRST, bot_game, drive, moves_of
 from tests.helpers import auth, summary, until_decision
 
 MCTS = {"kind": "mcts", "level": 2}
@@ -120,7 +120,7 @@ def test_bulk_creation_takes_bot_seats_and_names_a_bad_one(app, client):
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Game)) == before
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", ENGINES_QUICK_FIRST)
 def test_a_game_of_two_bots_plays_to_its_end(any_app, engine):
     """Given two bot seats of each engine, the worker's tasks alone finish the game,
     every move a bot move recorded as such (via channel bot) in /events and the

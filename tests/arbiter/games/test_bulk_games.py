@@ -64,6 +64,7 @@ def organiser(closed_app):
     return client, scoped_token(client, full, "games:create")
 
 
+@pytest.mark.slow  # make check creates 500 games in one request in the 413 test below
 def test_500_games_in_one_request_are_all_created(closed_app, organiser):
     client, token = organiser
     body, before = batch(500), counts(closed_app)
@@ -101,29 +102,34 @@ def test_500_games_in_one_request_are_all_created(closed_app, organiser):
     assert moves.status_code == 200 and moves.json["moves"]
 
 
+# make check names an unknown engine in the batch; the other refusals are single-game
+# checks (tests of creation and of the clock), run in the batch by make test
 @pytest.mark.parametrize(
     "bad, code",
     [
         ({"engine": "chess", "players": [{"name": "A"}, {"name": "B"}]}, "unknown-engine"),
-        (
+        pytest.param(
             {"engine": "space-worm", "players": [{"name": f"P{i}"} for i in range(9)]},
             "bad-player-count",
+            marks=pytest.mark.slow,
         ),
-        (
+        pytest.param(
             {
                 "engine": "space-worm",
                 "players": [{"name": "A"}, {"name": "B"}],
                 "options": {"no-such-option": 1},
             },
             "bad-options",
+            marks=pytest.mark.slow,
         ),
-        (
+        pytest.param(
             {
                 "engine": "space-worm",
                 "players": [{"name": "A"}, {"name": "B"}],
                 "clock": {"type": "per-move", "seconds": -5},
             },
             "bad-clock",
+            marks=pytest.mark.slow,
         ),
     ],
 )

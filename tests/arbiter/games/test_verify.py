@@ -10,16 +10,31 @@ import sys
 
 import pytest
 
+from arbiter.extensions import db
 from arbiter.verify import verify
+from tests.conftest import make_app
 from tests.helpers import new_game, play_out
 
 
-@pytest.fixture
-def record(app, client):
-    """The record of a finished 2-player Space Worm game."""
+@pytest.fixture(scope="module")
+def played_record(tmp_path_factory):
+    """The record of a finished 2-player Space Worm game, played once for the module
+    (playing it is most of each test's time)."""
+    folder = tmp_path_factory.mktemp("verify")
+    app = make_app(f"sqlite:///{folder / 'arbiter.sqlite3'}")
+    client = app.test_client()
     game_id, tokens = new_game(client, players=2)
     play_out(client, app, game_id, tokens, seed=4)
-    return client.get(f"/v1/games/{game_id}/record").json
+    answer = client.get(f"/v1/games/{game_id}/record").json
+    with app.app_context():
+        db.engine.dispose()
+    return answer
+
+
+@pytest.fixture
+def record(played_record):
+    """A copy of the module's record, this test's own to forge."""
+    return copy.deepcopy(played_record)
 
 
 def first_chance(record):
@@ -126,6 +141,7 @@ def test_an_unknown_engine_is_named_as_such(record, name):
     )
 
 
+@pytest.mark.slow  # a process of its own (~2 s); verify() names it in make check
 def test_the_command_names_an_unknown_engine(record, tmp_path):
     """``arbiter verify`` exits 1 and prints the unknown engine's name."""
     path = tmp_path / "chess.json"
@@ -149,12 +165,9 @@ def test_a_version_no_longer_played_is_checked_under_todays_rules_with_a_note(re
     ]
 
 
-def test_verify_refuses_a_record_whose_roll_text_was_edited(client, app):
+def test_verify_refuses_a_record_whose_roll_text_was_edited(record):
     """Issue 22, item 14: ``arbiter verify`` checked only a roll's outcome, so a record
     whose roll *text* (what players read) was edited still verified."""
-    game_id, tokens = new_game(client, players=2)
-    play_out(client, app, game_id, tokens, seed=4)
-    record = client.get(f"/v1/games/{game_id}/record").json
     assert verify(record).ok
     forged = copy.deepcopy(record)
     event = next(e for e in forged["events"] if e["kind"] == "chance")

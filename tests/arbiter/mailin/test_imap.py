@@ -159,6 +159,7 @@ def test_a_message_is_left_unseen_when_it_cannot_be_recorded(tmp_path, dovecot):
         assert len(list(box.fetch(AND(seen=False), mark_seen=False))) == 1
 
 
+@pytest.mark.slow  # a Dovecot of its own; make check polls with the two tests above
 def test_recorded_messages_move_to_the_done_folder_when_configured(app, dovecot):
     """Given IMAP_DONE_FOLDER, a recorded message leaves INBOX for that folder."""
     with mailbox(dovecot) as box:

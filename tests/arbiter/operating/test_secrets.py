@@ -17,7 +17,7 @@ from arbiter.models import OutboxMail
 from tests.helpers import auth, new_game, random_move, until_decision
 
 API_GAMES = int(os.environ.get("ARBITER_API_PLAYOUTS", "3"))
-"""Games per engine: 3 in `make test`, 1,000 in `make soak`."""
+"""Games per engine: 3 in `make test`, 1 in `make check`, 1,000 in `make soak`."""
 WITH_SECRETS = [e for e in engines.all_engines() if type(e).secrets is not engines.Engine.secrets]
 
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.arbiter.games.test_games_api import assert_problem
-from tests.helpers import auth, event_count, new_game, until_decision
+from tests.helpers import auth, event_count, load_yaml, new_game, until_decision
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text())
+SPEC = load_yaml((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text())
 
 
 @pytest.fixture

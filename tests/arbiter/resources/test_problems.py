@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 import arbiter
 import engines
@@ -24,6 +23,7 @@ from arbiter.tournaments.tournament_log import TournamentMoved
 from arbiter.uow import AnswerRace
 from engines.base import BadOutcome, EngineError, IllegalMove, InvalidMove, InvalidOptions
 from engines.star_maps.rules import AlreadyAnswered
+from tests.helpers import load_yaml
 
 ROOT = Path(arbiter.__file__).parent.parent
 CONTEXTS = ("games", "accounts", "mail", "hooks", "tournaments")
@@ -144,7 +144,7 @@ def test_the_table_covers_every_class_and_code_tested():
 def test_the_contract_documents_the_statuses_of_the_codes():
     """Where an operation of openapi.yaml names a code the table gives a status of its
     own (its response's description), it is under that status."""
-    contract = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    contract = load_yaml((ROOT / "openapi.yaml").read_text())
     documented: dict[str, set[int]] = {}
     for operations in contract["paths"].values():
         for operation in operations.values():

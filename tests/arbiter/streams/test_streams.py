@@ -287,6 +287,7 @@ def test_long_poll_answers_problems_and_immediate_events_as_flask_does(server):
     assert missing.status_code == 404
 
 
+@pytest.mark.slow  # waits 2.5 s; make check has the hub's ticker (test_stream_hub.py)
 def test_idle_stream_gets_keep_alives(server):
     """An idle stream gets a keep-alive comment every STREAM_KEEPALIVE_SECONDS."""
     url, app = server

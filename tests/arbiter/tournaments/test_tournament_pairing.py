@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from arbiter.extensions import db
 from arbiter.models import Rating
 from arbiter.tournaments import formats as pairing
@@ -62,6 +64,7 @@ def test_round_one_is_dutch_by_rating_then_entry_order(app):
     assert logged["seeding"] == seeds
 
 
+@pytest.mark.slow  # 3 rounds of 11 accounts; tests/tournaments pair byes and late entries
 def test_requested_byes_and_a_late_entrant_pair_as_the_dutch_rules_say(any_app):
     app = any_app
     client = app.test_client()
