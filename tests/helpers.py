@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
+import pytest
 import sqlalchemy as sa
 import yaml
 
@@ -18,6 +20,24 @@ def load_yaml(text: str):
     was built with it (the same data as ``yaml.safe_load``, about five times faster on
     ``openapi.yaml``), else with ``yaml.safe_load``."""
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def sampled(rows: Sequence, *, every: int = 3, kind: Callable | None = None) -> list:
+    """Return ``rows`` (tuples for several argument names, else single values) as
+    ``pytest.param`` values for ``parametrize``, with the same ids, every one but a
+    representative subset marked ``slow`` (``make test`` runs them all, ``make check``
+    the subset): the first and the last row, every ``every``-th, and the first row of
+    each kind ``kind(row)`` names (so each kind of refusal keeps a row in ``make check``).
+    Raises nothing."""
+    seen = set()
+    params = []
+    for index, row in enumerate(rows):
+        label = kind(row) if kind else None
+        keep = index % every == 0 or index == len(rows) - 1 or (kind and label not in seen)
+        seen.add(label)
+        values = row if isinstance(row, tuple) else (row,)
+        params.append(pytest.param(*values, marks=() if keep else (pytest.mark.slow,)))
+    return params
 
 
 def auth(token: str) -> dict:

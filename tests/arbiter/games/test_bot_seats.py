@@ -10,7 +10,7 @@ from arbiter.extensions import db
 from arbiter.games import bot_moves
 from arbiter.models import Event, Game, Seat
 from tests.arbiter.games.bot_helpers import ENGINES_QUICK_FIRST, bot_game, drive, moves_of
-from tests.helpers import auth, summary, until_decision
+from tests.helpers import auth, sampled, summary, until_decision
 
 MCTS = {"kind": "mcts", "level": 2}
 
@@ -33,13 +33,15 @@ def test_a_bot_seat_is_stored_and_shown_as_a_bot(any_app):
 
 @pytest.mark.parametrize(
     "bot, field",
-    [
-        ({"kind": "deep-blue"}, "players[1].bot"),
-        ({"kind": "mcts", "level": 9}, "players[1].bot"),
-        ({"kind": "mcts", "level": "2"}, "players[1].bot"),
-        ({"kind": "mcts", "depth": 3}, "players[1].bot"),
-        ("mcts", "players[1].bot"),
-    ],
+    sampled(
+        [
+            ({"kind": "deep-blue"}, "players[1].bot"),
+            ({"kind": "mcts", "level": 9}, "players[1].bot"),
+            ({"kind": "mcts", "level": "2"}, "players[1].bot"),
+            ({"kind": "mcts", "depth": 3}, "players[1].bot"),
+            ("mcts", "players[1].bot"),
+        ],
+    ),
 )
 def test_a_bad_bot_is_a_422_and_writes_nothing(app, client, bot, field):
     """Given a bot that is none, creation answers 422 bad-bot naming the seat, and no

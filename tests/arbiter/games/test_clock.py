@@ -23,27 +23,30 @@ from tests.arbiter.clock_helpers import (
     timeouts,
 )
 from tests.arbiter.games.test_games_api import assert_problem
-from tests.helpers import auth, event_count, new_game, summary, until_decision
+from tests.helpers import auth, event_count, new_game, sampled, summary, until_decision
 
 DAY = 86400
 
 
 @pytest.mark.parametrize(
     "clock",
-    [
-        {"type": "per-move", "seconds": -5},
-        {"type": "per-move", "seconds": 0},
-        {"type": "per-move", "seconds": 400 * DAY},
-        {"type": "per-move"},
-        {"type": "per-move", "seconds": "60"},
-        {"type": "bank", "initial": 60, "increment": -1},
-        {"type": "bank", "seconds": 60},
-        {"type": "sundial"},
-        {"type": "per-move", "seconds": 60, "reminders": [-1]},
-        {"type": "per-move", "seconds": 60, "timeout_policy": "forfeit"},
-        {"type": "per-move", "seconds": 60, "vacation_days": 1000},
-        {"type": "per-move", "seconds": 60, "speed": "fast"},
-    ],
+    sampled(
+        [
+            {"type": "per-move", "seconds": -5},
+            {"type": "per-move", "seconds": 0},
+            {"type": "per-move", "seconds": 400 * DAY},
+            {"type": "per-move"},
+            {"type": "per-move", "seconds": "60"},
+            {"type": "bank", "initial": 60, "increment": -1},
+            {"type": "bank", "seconds": 60},
+            {"type": "sundial"},
+            {"type": "per-move", "seconds": 60, "reminders": [-1]},
+            {"type": "per-move", "seconds": 60, "timeout_policy": "forfeit"},
+            {"type": "per-move", "seconds": 60, "vacation_days": 1000},
+            {"type": "per-move", "seconds": 60, "speed": "fast"},
+        ],
+        kind=lambda row: row.get("type"),
+    ),
 )
 def test_absurd_time_controls_are_refused_and_nothing_is_created(app, client, clock):
     """Given a negative, zero, absurd or incomplete time control, 422 bad-clock."""

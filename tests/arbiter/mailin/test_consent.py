@@ -20,7 +20,7 @@ from tests.arbiter.mailin.support import (
     started,
     turn_mail,
 )
-from tests.helpers import auth, inviter, until_decision
+from tests.helpers import auth, inviter, sampled, until_decision
 
 ANN, BOB = "ann@example.org", "bob@example.org"
 
@@ -145,7 +145,7 @@ def test_other_mail_from_an_address_that_has_not_accepted_is_answered_once(app, 
 
 @pytest.mark.parametrize(
     "body",
-    ["Yes, count me in!", "Hi Ann,\n\nSure, I'm in.\n\nBob", "ok", "Okay!", "I accept"],
+    sampled(["Yes, count me in!", "Hi Ann,\n\nSure, I'm in.\n\nBob", "ok", "Okay!", "I accept"]),
 )
 def test_a_yes_in_words_accepts_the_invitation(app, client, body):
     """Given Bob's reply that says yes in words, around a greeting and a signature,
@@ -158,7 +158,9 @@ def test_a_yes_in_words_accepts_the_invitation(app, client, body):
     assert "Invitation accepted" in answers(app, game_id)[-1].body
 
 
-@pytest.mark.parametrize("body", ["No thanks", "Hello,\n\nnot this time, sorry.\n", "decline"])
+@pytest.mark.parametrize(
+    "body", sampled(["No thanks", "Hello,\n\nnot this time, sorry.\n", "decline"], every=2)
+)
 def test_a_no_in_words_declines_the_invitation(app, client, body):
     """Given Bob's reply that says no in words, the invitation is declined and nothing
     is mailed back."""

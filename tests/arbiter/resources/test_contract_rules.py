@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.arbiter.games.test_games_api import assert_problem
-from tests.helpers import auth, event_count, load_yaml, new_game, until_decision
+from tests.helpers import auth, event_count, load_yaml, new_game, sampled, until_decision
 
 SPEC = load_yaml((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text())
 
@@ -29,13 +29,15 @@ def test_an_integer_of_more_than_4300_digits_is_malformed_not_a_crash(any_client
 
 @pytest.mark.parametrize(
     "path",
-    [
-        "/v1/games/%00",
-        "/v1/games/a%00b/events",
-        "/v1/games/%00/legal-moves",
-        "/v1/campaigns/%00",
-        "/v1/engines/%00",
-    ],
+    sampled(
+        [
+            "/v1/games/%00",
+            "/v1/games/a%00b/events",
+            "/v1/games/%00/legal-moves",
+            "/v1/campaigns/%00",
+            "/v1/engines/%00",
+        ],
+    ),
 )
 def test_a_nul_in_a_path_id_names_nothing(any_client, path):
     assert_problem(any_client.get(path), 404, "not-found")

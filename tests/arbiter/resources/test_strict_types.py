@@ -9,10 +9,10 @@ import pytest
 
 from tests.arbiter.games.test_games_api import assert_problem
 from tests.arbiter.hooks.test_webhooks import hook_app, register
-from tests.helpers import auth, new_game, sign_in, summary, until_decision
+from tests.helpers import auth, new_game, sampled, sign_in, summary, until_decision
 
 
-@pytest.mark.parametrize("value", ["yes", "True", 0, 1, None])
+@pytest.mark.parametrize("value", sampled(["yes", "True", 0, 1, None]))
 def test_webhook_enabled_must_be_a_json_boolean(sqlite_url, value):
     """Given a hook, PATCH {"enabled": <not a boolean>} is 422 invalid-request naming
     the field, and the hook is unchanged."""
@@ -28,7 +28,7 @@ def test_webhook_enabled_must_be_a_json_boolean(sqlite_url, value):
     assert after["disabled_at"] is None and after["disabled_reason"] is None
 
 
-@pytest.mark.parametrize("value", ["True", "false", 0, 1])
+@pytest.mark.parametrize("value", sampled(["True", "false", 0, 1]))
 def test_digest_must_be_a_json_boolean(client, app, value):
     """PATCH /v1/me {"digest": "True"} or {"digest": 0} is 422 invalid-request and the
     setting stays as it was; true and false are taken."""
