@@ -70,8 +70,9 @@ def append(
     :param extra_rows: other rows written in the same transaction (an invitation's
         mail, a seat's new rows), or lists of them; None among them is skipped.
     :returns: the appended events, as Event objects not in the session (they are
-        written by one Core ``INSERT``, after the snapshot's ``UPDATE``, not by a
-        flush of the unit of work). The caller commits.
+        written by one Core ``INSERT`` after the snapshot's ``UPDATE``, on PostgreSQL
+        both in one statement (:func:`_append_statement`), not by a flush of the unit
+        of work). The caller commits.
     :raises RaceLost: the game is no longer at ``game.version``; the session has been
         rolled back.
     """

@@ -12,7 +12,9 @@ from arbiter.extensions import db
 from tests.arbiter.tournaments.test_tournaments import accounts, create, enter_all, log_kinds, start
 from tests.helpers import auth
 
-INSERT = re.compile(r"^\s*INSERT INTO (\w+)", re.IGNORECASE)
+INSERT = re.compile(r"\bINSERT INTO (\w+)", re.IGNORECASE)
+"""An INSERT, alone or after a ``WITH`` (on PostgreSQL a move's snapshot UPDATE and its
+events' INSERT are one statement: ``arbiter.games.store``)."""
 
 
 def test_replace_resigns_and_logs_entry_replaced_in_one_transaction(any_app):
@@ -33,7 +35,7 @@ def test_replace_resigns_and_logs_entry_replaced_in_one_transaction(any_app):
     commits: list[frozenset[str]] = []
 
     def on_statement(conn, cursor, statement, *args):
-        found = INSERT.match(statement)
+        found = INSERT.search(statement)
         if found:
             written.add(found.group(1).strip('"'))
 
