@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 import sqlalchemy as sa
@@ -20,6 +20,13 @@ def load_yaml(text: str):
     was built with it (the same data as ``yaml.safe_load``, about five times faster on
     ``openapi.yaml``), else with ``yaml.safe_load``."""
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def slow_unless(values: Iterable, quick: Callable) -> list:
+    """Return ``values`` as ``pytest.param`` values for ``parametrize``, each one
+    ``quick(value)`` refuses marked ``slow`` (``make test`` runs them all, ``make check``
+    the quick ones). Raises nothing."""
+    return [pytest.param(v, marks=() if quick(v) else (pytest.mark.slow,)) for v in values]
 
 
 def sampled(rows: Sequence, *, every: int = 3, kind: Callable | None = None) -> list:

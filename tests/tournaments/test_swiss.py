@@ -11,6 +11,7 @@ import pytest
 
 from arbiter.tournaments.formats import GameResult, Round, Table, default_scoring, swiss_round
 from arbiter.tournaments.formats.ranking import ranking
+from tests.helpers import slow_unless
 from tests.tournaments.simulate import fewest_repeats, pair_counts, random_result, run_swiss
 
 TWO = default_scoring(2)
@@ -23,10 +24,7 @@ QUICK_SEEDS = 5
 
 def seeds(count: int) -> list:
     """Seeds ``0 .. count - 1`` as parameters, those past ``QUICK_SEEDS`` marked slow."""
-    return [
-        pytest.param(seed, marks=() if seed < QUICK_SEEDS else (pytest.mark.slow,))
-        for seed in range(count)
-    ]
+    return slow_unless(range(count), lambda seed: seed < QUICK_SEEDS)
 
 
 def seated(rnd: Round) -> list[str]:

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
 import sqlalchemy as sa
 
 import engines
 from arbiter.extensions import db
 from arbiter.games import bot_moves, chance
 from arbiter.models import Event, Game
+from tests.helpers import slow_unless
 
 ENGINES = list(engines.ENGINE_MODULES)
 QUICK_ENGINE = "space-worm"
 """The engine whose whole bot games ``make check`` plays (the shortest game)."""
-ENGINES_QUICK_FIRST = [
-    pytest.param(engine, marks=() if engine == QUICK_ENGINE else (pytest.mark.slow,))
-    for engine in ENGINES
-]
+ENGINES_QUICK_FIRST = slow_unless(ENGINES, lambda engine: engine == QUICK_ENGINE)
 """``ENGINES`` as parameters for tests that play whole bot games: every engine but
 ``QUICK_ENGINE`` marked slow (``make test`` plays them all; ``make check`` one, while
 tests/arbiter/bots has every engine's bot choose its moves)."""
