@@ -15,7 +15,7 @@ import engines
 from arbiter.errors import NotFound
 from arbiter.extensions import db
 from arbiter.games import events
-from arbiter.models import Event, Game, IdempotentResponse
+from arbiter.models import Event, Game, IdempotentResponse, game_record
 from engines.base import Engine, Input, fold
 
 WITH_SEATS = (joinedload(Game.seats),)
@@ -77,6 +77,21 @@ def load_with_answer(
 def load(game_id: str) -> tuple[Game, Engine, dict]:
     """Return the game, its engine and its current state (see :func:`_current`)."""
     return _current(get_game(game_id))
+
+
+def load_record(game_id: str) -> tuple[object, Engine, dict]:
+    """Return ``(game, engine, state)`` as :func:`load` does, the game read as a record
+    (:func:`arbiter.models.game_record.read`: the read routes'); a game whose engine
+    version this code no longer plays is loaded by :func:`load` (which renews its
+    snapshot), its game then the row.
+
+    :raises NotFound: ``game-not-found``.
+    """
+    record = game_record.read(game_id)
+    recorded = engines.at_version(record.engine, record.engine_version)
+    if recorded is None:
+        return load(game_id)
+    return record, recorded, record.state
 
 
 def _current(game: Game) -> tuple[Game, Engine, dict]:

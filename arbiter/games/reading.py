@@ -15,10 +15,10 @@ from arbiter.accounts.accounts import DELETED_NAME
 from arbiter.errors import ArbiterError, Conflict, NotFound
 from arbiter.extensions import db
 from arbiter.games import clock
-from arbiter.games.games import get_game, load
+from arbiter.games.loading import load_record
 from arbiter.games.naming import named_view, names_of
 from arbiter.games.store import events_after
-from arbiter.models import Event, Game, Seat
+from arbiter.models import Event, Game, Seat, game_record
 from arbiter.models.timestamps import iso, utcnow
 from arbiter.talk import options as talk_options
 
@@ -117,7 +117,7 @@ def summary_if_changed(game_id: str, unchanged: Unchanged) -> tuple[str, dict | 
 
     :raises NotFound: ``game-not-found``.
     """
-    game = get_game(game_id, with_state=False)
+    game = game_record.read(game_id, with_state=False)
     tag = str(game.version)
     return tag, None if unchanged(tag) else summary(game)
 
@@ -133,12 +133,12 @@ def view_if_changed(
 ) -> tuple[str, dict | None]:
     """Return ``(tag, view)`` as :func:`view` does; the view is None (and the state
     not read) when ``unchanged(tag)``."""
-    game = get_game(game_id, with_state=False)
+    game = game_record.read(game_id, with_state=False)
     seat = reader_seat(game, token)
     tag = reader_tag(game.version, seat)
     if unchanged(tag):
         return tag, None
-    game, engine, state = load(game_id)
+    game, engine, state = load_record(game_id)
     return tag, {
         "seat": seat,
         "version": game.version,
@@ -153,7 +153,7 @@ def board_svg(game_id: str, token: str | None) -> str:
 
     :raises NotFound: ``no-board`` for a game its engine does not draw.
     """
-    game, engine, state = load(game_id)
+    game, engine, state = load_record(game_id)
     view = engine.view(state, reader_seat(game, token))
     picture = engine.board_svg(named_view(view, names_of(game)))
     if picture is None:
@@ -182,14 +182,14 @@ def legal_moves_if_changed(
 
     :raises arbiter.errors.Unauthorized: missing or wrong token.
     """
-    game = get_game(game_id, with_state=False)
+    game = game_record.read(game_id, with_state=False)
     seat = identity.seat_for(game, token, "games:read")
     tag = reader_tag(game.version, seat.seat)
     if unchanged(tag):
         return tag, None
     moves, notation, parts = [], [], None
     if seat.seat in game.to_act:
-        game, engine, state = load(game_id)
+        game, engine, state = load_record(game_id)
         parts = engine.legal_parts(state, seat.seat)
         moves = engine.legal_moves(state, seat.seat) if parts is None else parts["moves"]
         notation = [engine.describe(m) for m in moves]
@@ -224,10 +224,10 @@ def event_json(event: Event, seat: int | None, over: bool, deleted: Collection[i
     }
 
 
-def deleted_seats(game: Game | str) -> frozenset[int]:
-    """Return the seats of ``game`` (a row or an id) whose player deleted their
-    account (the seat's name is then ``DELETED_NAME``: :func:`accounts.delete`)."""
-    if isinstance(game, Game):
+def deleted_seats(game) -> frozenset[int]:
+    """Return the seats of ``game`` (a row, a record or an id) whose player deleted
+    their account (the seat's name is then ``DELETED_NAME``: :func:`accounts.delete`)."""
+    if not isinstance(game, str):
         return frozenset(s.seat for s in game.seats if s.name == DELETED_NAME)
     return frozenset(
         db.session.scalars(
@@ -246,7 +246,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
     :raises ArbiterError: 400 ``after-past-version`` when ``after`` is past the game's
         version (see :func:`check_after`).
     """
-    game = get_game(game_id)
+    game = game_record.read(game_id, with_state=False)
     seat = reader_seat(game, token)
     check_after(after, game.version, "after-past-version")
     deadline = time.monotonic() + min(max(wait, 0.0), settings.current().streams.long_poll_max)
@@ -260,7 +260,7 @@ def events(game_id: str, token: str | None, after: int = 0, wait: float = 0.0) -
         known, status = db.session.execute(
             sa.select(Game.version, Game.status).where(Game.id == game_id)
         ).one()
-    game = get_game(game_id)
+    game = game_record.read(game_id, with_state=False)
     over = game.status == "over"
     # the next ``after``: never past an event this answer did not include
     version = rows[-1].seq if rows else min(after, known)
@@ -303,7 +303,7 @@ def stream_reader(game_id: str, token, after: int = 0) -> tuple[int | None, bool
         token that opens no seat of this game; :raises ArbiterError: 400
         ``bad-last-event-id`` when ``after`` is past the game's version.
     """
-    game = get_game(game_id, with_state=False)
+    game = game_record.read(game_id, with_state=False)
     seat = reader_seat(game, token)
     check_after(after, game.version, "bad-last-event-id")
     return seat, game.status == "over", game.version, game.status in ENDED
@@ -326,7 +326,7 @@ def record(game_id: str) -> dict:
 
     :raises Conflict: ``game-not-over`` while it is still being played.
     """
-    game = get_game(game_id)
+    game = game_record.read(game_id, with_state=False)
     if game.status != "over":
         raise Conflict(
             "The record, with its seed, is published when the game is over.", code="game-not-over"

@@ -11,7 +11,31 @@ from arbiter.extensions import db
 from arbiter.models.timestamps import UTCDateTime, utcnow
 
 
-class Game(db.Model):
+class GameFacts:
+    """What a game's columns and seats say without another read: the seats the prompt
+    waits for, whether a seat is open, who resigned. Shared by the row (:class:`Game`)
+    and the read routes' plain record of it (:mod:`arbiter.games.records`)."""
+
+    @property
+    def to_act(self) -> list[int]:
+        """Return the seats the current prompt waits for (empty unless a decision of a
+        game that has started)."""
+        if self.status == "waiting":
+            return []
+        return list(self.prompt.get("seats", [])) if self.prompt.get("type") == "decision" else []
+
+    @property
+    def has_open(self) -> bool:
+        """True while a seat of this public table waits for somebody to take it."""
+        return any(s.open for s in self.seats)
+
+    @property
+    def resigned(self) -> set[int]:
+        """Return the seats that have resigned."""
+        return {s.seat for s in self.seats if s.resigned}
+
+
+class Game(GameFacts, db.Model):
     """One game: its engine, options, secret seed and the snapshot of its state.
 
     ``state`` is the engine state folded up to ``version`` (the seq of the last event);
@@ -77,24 +101,6 @@ class Game(db.Model):
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", lazy="selectin"
     )
-
-    @property
-    def to_act(self) -> list[int]:
-        """Return the seats the current prompt waits for (empty unless a decision of a
-        game that has started)."""
-        if self.status == "waiting":
-            return []
-        return list(self.prompt.get("seats", [])) if self.prompt.get("type") == "decision" else []
-
-    @property
-    def has_open(self) -> bool:
-        """True while a seat of this public table waits for somebody to take it."""
-        return any(s.open for s in self.seats)
-
-    @property
-    def resigned(self) -> set[int]:
-        """Return the seats that have resigned."""
-        return {s.seat for s in self.seats if s.resigned}
 
 
 class Seat(db.Model):

@@ -20,6 +20,7 @@ from arbiter.accounts import identity
 from arbiter.errors import Unauthorized
 from arbiter.extensions import db
 from arbiter.games import campaigns, games
+from arbiter.models import game_record
 from arbiter.resources import headers
 
 
@@ -184,14 +185,13 @@ def _game(policy: Policy, who, game_id: str):
             game_id, scope, headers.idempotency_key()
         )
         request.view_args["loaded"] = Loaded((game, engine, state), scope, stored)
+    elif policy.scope == "games:read" and request.method in ("GET", "HEAD"):
+        read_without_transaction()  # reads only (issue 26: the long-poll's too)
+        # the read routes' services read the game as a record (arbiter.models.game_record)
+        with_state = policy.state and "If-None-Match" not in request.headers
+        game = game_record.read(game_id, with_state=with_state)
     else:
-        if policy.scope == "games:read" and request.method in ("GET", "HEAD"):
-            read_without_transaction()  # reads only (issue 26: the long-poll's too)
-        game = games.get_game(
-            game_id,
-            with_state=policy.scope != "games:read"
-            or (policy.state and "If-None-Match" not in request.headers),
-        )
+        game = games.get_game(game_id)
     g.arbiter_game = game
     return game
 

@@ -33,7 +33,7 @@ from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.games import my_games, presence, reading
 from arbiter.games.reading import ENDED
-from arbiter.models import Game
+from arbiter.models import Game, game_record
 from arbiter.problems import problem_body, problem_for
 from arbiter.resources import guard
 from arbiter.serve import DIRECT_WRITE
@@ -608,7 +608,7 @@ def open_game_stream(
     who = identity.authenticate(authorization)
     db.session.commit()  # a personal token's last-used time
     opened = reading.stream_reader(game_id, who, after)
-    talker = talk_readers.reader_of(talk_readers.game_of(game_id), who)
+    talker = talk_readers.reader_of(game_record.read(game_id, with_state=False), who)
     return (*opened, token_of(who), talker)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from arbiter import settings
 from arbiter.accounts.identity import Principal
 from arbiter.errors import Forbidden
-from arbiter.models import Account, TalkEvent
+from arbiter.models import Account, TalkEvent, game_record
 from arbiter.models.timestamps import iso
 from arbiter.talk import checks, kinds, log
 from arbiter.talk.readers import author_of, game_of, reader_of
@@ -62,7 +62,7 @@ def read_notes(game_id: str, who, account: Account | None = None) -> list[NoteSh
 
     :raises Forbidden: ``not-a-player`` (a spectator: notes are nobody else's).
     """
-    game = game_of(game_id)
+    game = game_record.read(game_id, with_state=False)
     reader = reader_of(game, who, account)
     if reader.seat is None:
         raise Forbidden("Only a player keeps notes in a game.", code="not-a-player")

@@ -23,7 +23,7 @@ from dataclasses import asdict
 import sqlalchemy as sa
 
 from arbiter.extensions import db
-from arbiter.models import TalkEvent
+from arbiter.models import TalkEvent, game_record
 from arbiter.talk import log
 from arbiter.talk.messages import visible_entries
 from arbiter.talk.readers import Reader, deleted_authors, game_of
@@ -47,7 +47,7 @@ def message_json(entry: int, shown) -> dict:
 def backlog(game_id: str, reader: Reader, after: int) -> list[dict]:
     """Return the message events of ``game_id`` after talk entry ``after`` that
     ``reader`` may read (a stream's catch-up), in order."""
-    game = game_of(game_id)
+    game = game_record.read(game_id, with_state=False)
     rows = log.entries(game_id, after)
     return [message_json(n, m) for n, m in visible_entries(game, reader, rows, after)]
 

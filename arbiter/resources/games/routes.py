@@ -11,14 +11,14 @@ from sqlalchemy.orm import joinedload
 from arbiter import idempotency, limits, settings
 from arbiter.contract import link, links
 from arbiter.games import creation, games, moves, reading
-from arbiter.models import Game
+from arbiter.models import Game, game_record
 from arbiter.problem import ProblemSchema
 from arbiter.resources import guard, headers, paging
 from arbiter.resources.blueprint import Blueprint
 from arbiter.resources.games import schemas as s
 from arbiter.streams import wire
 from arbiter.talk import streamed
-from arbiter.talk.readers import game_of, reader_of
+from arbiter.talk.readers import reader_of
 from arbiter.uow import UnitOfWork
 
 blp = Blueprint(
@@ -408,7 +408,9 @@ class Stream(MethodView):
         deleted = reading.deleted_seats(game_id) if rows else frozenset()
         over = over or any(e.kind == "game-over" for e in rows)
         version = rows[-1].seq if rows else after
-        said = streamed.backlog(game_id, reader_of(game_of(game_id), guard.principal()), talk)
+        said = streamed.backlog(
+            game_id, reader_of(game_record.read(game_id, with_state=False), guard.principal()), talk
+        )
         text = b"retry: %d\n\n" % settings.current().streams.retry_ms + b"".join(
             [wire.sse(reading.event_json(e, seat, over, deleted), version, talk=talk) for e in rows]
             + [wire.sse_talk(game_id, m, version) for m in said]
