@@ -67,6 +67,7 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
         self.key: str | None = None  # None: not counted (a trusted proxy, a Unix socket)
         self.counted = False
         self.deadline = None
+        self.room_check = None  # the make_room SLOW_AFTER_SECONDS after counting
         self.gone = False
 
     def connection_made(self, transport) -> None:
@@ -178,10 +179,14 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
             self.counted = True
             self.pending.add(self, self.key, self.loop.time())
             self.make_room()
-            self.loop.call_later(self.limits["SLOW_AFTER_SECONDS"], self.make_room)
+            self.room_check = self.loop.call_later(
+                self.limits["SLOW_AFTER_SECONDS"], self.make_room
+            )
         elif not unfinished and self.counted:
             self.counted = False
             self.pending.discard(self, self.key)
+            self.room_check.cancel()  # else the loop holds the connection that long
+            self.room_check = None
         timed = (
             not closing
             and self.timeout_keep_alive_task is None

@@ -7,7 +7,9 @@ the real process is ``tests/contract/test_slow_clients.py``."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import weakref
 
 import pytest
 from uvicorn.config import Config
@@ -289,3 +291,23 @@ def test_a_request_the_parser_cannot_read_is_a_400_problem():
 
     transport = run(scenario())
     assert transport.closing and transport.status() == 400 and transport.code() == "bad-request"
+
+
+def test_a_finished_connection_is_not_held_by_the_loop():
+    """No timer keeps a connection once it is answered and closed (a timer per
+    connection held each for SLOW_AFTER_SECONDS: hundreds of dead protocols a second,
+    each costing the garbage collector)."""
+
+    async def scenario():
+        server = Server(SLOW_AFTER_SECONDS=60.0)
+        request = b"GET /v1/engines HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+        transport = server.connect(data=request)
+        await asyncio.sleep(0.01)
+        protocol = weakref.ref(transport.protocol)
+        transport.protocol.connection_lost(None)
+        del transport.protocol
+        gc.collect()
+        return transport.status(), protocol()
+
+    status, protocol = run(scenario())
+    assert status == 401 and protocol is None
