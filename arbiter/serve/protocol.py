@@ -138,10 +138,11 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
         GET's scope its :class:`DirectWriter` and an HTTP/1.0 request its unchunked
         ``send``."""
         super().on_headers_complete()
-        self.reading = BODY
         cycle = self.cycle
-        if cycle is None or cycle.scope is not self.scope:  # an upgrade: not ours
+        if cycle is None or cycle.scope is not self.scope:  # a WebSocket upgrade: not ours
+            self.reading = DONE
             return
+        self.reading = BODY
         scope = self.scope
         if scope["method"] == "GET":
             scope.setdefault("extensions", {})[DIRECT_WRITE] = DirectWriter(cycle)
