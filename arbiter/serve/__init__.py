@@ -3,7 +3,8 @@ problem details too, and no client holds a connection it does not use.
 
 uvicorn answers a request it cannot parse without calling the app, with a
 ``text/plain`` 400. :class:`ProblemHttpToolsProtocol` is uvicorn's httptools protocol
-(the C parser llhttp; uvicorn's pure-Python h11 costs some 0.3 ms more CPU a request)
+(the C parser llhttp: on the h11 protocol it replaced, which parsed and framed in
+Python, a request cost 0.2-0.3 ms more server CPU; ``bench/README.md``)
 answering those as ``application/problem+json`` (400 ``bad-request``), refusing a
 request line or head over its limit (414 ``uri-too-long``, 431 ``headers-too-large``),
 and closing the connection as uvicorn does (:mod:`arbiter.serve.refusals`). The
