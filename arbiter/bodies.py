@@ -100,7 +100,7 @@ def announced(scope: dict) -> int | None:
     length = None
     for name, value in scope["headers"]:
         if name == b"content-length":
-            length = int(value)  # h11 refused a request whose length is not a number
+            length = int(value)  # the parser refused a length not a number
         elif name == b"transfer-encoding":
             return -1
     return length or None

@@ -533,6 +533,11 @@ class Connections:
     max_request_line: int = setting(
         8190, "The longest request line, in bytes; longer is 414.", "MAX_REQUEST_LINE"
     )
+    max_request_head: int = setting(
+        16 * 1024,
+        "The largest request head (line and headers), in bytes; larger is 431.",
+        "MAX_REQUEST_HEAD",
+    )
     head_timeout_seconds: float = setting(
         10.0,
         "A request's line and headers must arrive within this; else 408 `head-too-slow`.",

@@ -1,7 +1,7 @@
 """Errors the web server answers itself (a bad request line, a URL or headers too
 large) are problem+json like every other error, and a 413 closes the connection, so
 the unread body is never read as the next request. Against the Procfile's real web
-process (uvicorn with ``arbiter.serve.ProblemH11Protocol``)."""
+process (uvicorn with ``arbiter.serve.ProblemHttpToolsProtocol``)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,21 @@
 """Unfinished connections on the web process's HTTP protocol
-(:class:`arbiter.serve.ProblemH11Protocol`, issue 22): the head deadline, the caps per
-client address and per process, trusted proxies, and the bytes of a body answered
-early. On uvicorn's real protocol over fake transports (no socket); the same against
+(:class:`arbiter.serve.ProblemHttpToolsProtocol`, issue 22): the head deadline, the
+caps per client address and per process, trusted proxies, and the bytes of a body
+answered early. On uvicorn's real protocol over fake transports (no socket); the same against
 the real process is ``tests/contract/test_slow_clients.py``."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import weakref
 
 import pytest
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from arbiter.serve import ProblemH11Protocol, client_key
+from arbiter.serve import ProblemHttpToolsProtocol, client_key
 
 
 class Transport(asyncio.Transport):
@@ -68,6 +70,7 @@ class Server:
         self.state = ServerState()
         self.limits = {
             "MAX_REQUEST_LINE": 8190,
+            "MAX_REQUEST_HEAD": 16 * 1024,
             "HEAD_TIMEOUT_SECONDS": 10.0,
             "KEEPALIVE_SECONDS": 5.0,
             "CLIENT_MAX_PENDING": 32,
@@ -77,7 +80,9 @@ class Server:
         }
 
     def connect(self, peer: str = "192.0.2.1", data: bytes = b"") -> Transport:
-        protocol = ProblemH11Protocol(self.config, self.state, {}, _loop=asyncio.get_running_loop())
+        protocol = ProblemHttpToolsProtocol(
+            self.config, self.state, {}, _loop=asyncio.get_running_loop()
+        )
         protocol.limits = self.limits
         transport = Transport(peer)
         protocol.connection_made(transport)
@@ -256,3 +261,53 @@ def test_a_long_line_on_a_kept_alive_connection_is_still_414(line):
 
     transport = run(scenario())
     assert transport.status() == 414 and transport.closing
+
+
+def test_a_head_over_its_limit_is_431_however_its_bytes_arrive():
+    """The parser (llhttp) has no head limit of its own: a head trickled a few bytes at
+    a time, or begun after another request in the same bytes, is measured too."""
+
+    async def scenario():
+        server = Server(MAX_REQUEST_HEAD=1024)
+        trickled = server.connect(data=HEAD)
+        pipelined = server.connect(data=b"GET /v1/engines HTTP/1.1\r\nHost: t\r\n\r\n" + HEAD)
+        await asyncio.sleep(0.01)  # the first request is answered
+        for transport in (trickled, pipelined):
+            for _ in range(200):
+                if transport.closing:
+                    break
+                transport.protocol.data_received(b"y" * 20)
+        return trickled, pipelined
+
+    for transport in run(scenario()):
+        assert transport.closing
+        assert transport.data.rpartition(b"HTTP/1.1 ")[2].startswith(b"431")
+        assert json.loads(transport.data.rpartition(b"\r\n\r\n")[2])["code"] == "headers-too-large"
+
+
+def test_a_request_the_parser_cannot_read_is_a_400_problem():
+    async def scenario():
+        return Server().connect(data=b"NOT A REQUEST\r\n\r\n")
+
+    transport = run(scenario())
+    assert transport.closing and transport.status() == 400 and transport.code() == "bad-request"
+
+
+def test_a_finished_connection_is_not_held_by_the_loop():
+    """No timer keeps a connection once it is answered and closed (a timer per
+    connection held each for SLOW_AFTER_SECONDS: hundreds of dead protocols a second,
+    each costing the garbage collector)."""
+
+    async def scenario():
+        server = Server(SLOW_AFTER_SECONDS=60.0)
+        request = b"GET /v1/engines HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+        transport = server.connect(data=request)
+        await asyncio.sleep(0.01)
+        protocol = weakref.ref(transport.protocol)
+        transport.protocol.connection_lost(None)
+        del transport.protocol
+        gc.collect()
+        return transport.status(), protocol()
+
+    status, protocol = run(scenario())
+    assert status == 401 and protocol is None

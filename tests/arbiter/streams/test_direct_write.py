@@ -1,6 +1,7 @@
 """The web process's direct writer (:class:`arbiter.serve.DirectWriter`): the stream
-hub writes body bytes past the ASGI ``send``, framed as h11 frames the rest of the
-response, on uvicorn's real protocol over a fake transport (no socket)."""
+hub writes body bytes past the ASGI ``send``, framed as uvicorn frames the rest of
+the response, on the web process's real protocol
+(:class:`arbiter.serve.ProblemHttpToolsProtocol`) over a fake transport (no socket)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import asyncio
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from arbiter.serve import DIRECT_WRITE, ProblemH11Protocol
+from arbiter.serve import DIRECT_WRITE, ProblemHttpToolsProtocol
 
 
 class Transport(asyncio.Transport):
@@ -70,7 +71,9 @@ def exchange(request: bytes) -> tuple[bytes, list]:
 
     async def serve():
         config = Config(app=app, lifespan="off", log_level="critical")
-        protocol = ProblemH11Protocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
         transport = Transport()
         protocol.connection_made(transport)
         transport.unsent = 7
@@ -115,7 +118,9 @@ def test_only_get_requests_are_offered_a_direct_writer():
 
     async def serve():
         config = Config(app=app, lifespan="off", log_level="critical")
-        protocol = ProblemH11Protocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
         protocol.connection_made(Transport())
         protocol.data_received(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         for _ in range(20):
@@ -123,3 +128,37 @@ def test_only_get_requests_are_offered_a_direct_writer():
 
     asyncio.run(serve())
     assert scopes and DIRECT_WRITE not in scopes[0].get("extensions", {})
+
+
+def test_direct_writes_count_against_a_content_length():
+    """A response with a ``content-length``: direct writes are its bytes as they are,
+    counted with the app's own; one past the length is refused, as uvicorn's ``send``
+    refuses it."""
+    refused = []
+
+    async def app(scope, receive, send):
+        write = scope["extensions"][DIRECT_WRITE]
+        await send(
+            {"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"3")]}
+        )
+        write(b"ab")
+        try:
+            write(b"xy")
+        except RuntimeError as err:
+            refused.append(err)
+        await send({"type": "http.response.body", "body": b"c"})
+
+    async def serve():
+        config = Config(app=app, lifespan="off", log_level="critical")
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
+        transport = Transport()
+        protocol.connection_made(transport)
+        protocol.data_received(b"GET /v1/x HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        return transport.data
+
+    wire = asyncio.run(serve())
+    assert wire.partition(b"\r\n\r\n")[2] == b"abc" and len(refused) == 1

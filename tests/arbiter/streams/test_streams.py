@@ -72,8 +72,8 @@ def server(request, tmp_path_factory):
 
     On PostgreSQL + Redis it speaks the Procfile's HTTP protocol, whose direct writer
     the game streams use (:class:`arbiter.serve.DirectWriter`); on the embedded
-    default uvicorn's own h11, so game streams go through their queues and the ASGI
-    ``send``: both ways of feeding a reader are served for real."""
+    default uvicorn's own protocol (no direct writer), so game streams go through their
+    queues and the ASGI ``send``: both ways of feeding a reader are served for real."""
     tmp_path = tmp_path_factory.mktemp(request.param)
     sqlite_url = f"sqlite:///{tmp_path / 'arbiter.sqlite3'}"
     env = {
@@ -97,7 +97,7 @@ def server(request, tmp_path_factory):
             STREAM_REDIS_URL=redis_url, STREAM_CHANNEL=channel, STREAM_POLL_SECONDS="30"
         )  # delivery must come through Redis
         config = {"STREAM_REDIS_URL": redis_url, "STREAM_CHANNEL": channel}
-        http = ["--http", "arbiter.serve:ProblemH11Protocol"]
+        http = ["--http", "arbiter.serve:ProblemHttpToolsProtocol"]
     env["DATABASE_URL"] = db_url
     env = environment(env)  # the stream settings go in ARBITER_OVERRIDES
     app = make_app(db_url, **config)
