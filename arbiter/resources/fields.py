@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
+import engines
 from engines.option_fields import JsonBoolean, WholeNumber
 
 __all__ = ["JsonBoolean", "JsonNumber", "WholeNumber"]
@@ -24,3 +25,16 @@ class JsonNumber(fields.Float):
         if type(value) not in (int, float):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+def engine_filter(**kwargs) -> fields.String:
+    """Return a list's ``engine`` query filter: an engine id, or empty (a form's "any
+    engine") for every engine; any other value is 422 ``unknown-engine``."""
+    return fields.String(
+        metadata={
+            "enum": ["", *engines.ENGINE_MODULES],
+            "description": "an engine id; empty or absent: every engine "
+            "(422 unknown-engine, naming the known ones)",
+        },
+        **kwargs,
+    )

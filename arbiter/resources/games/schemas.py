@@ -4,7 +4,7 @@ from marshmallow import Schema, fields, validate
 
 import engines
 from arbiter.player_rules import PlayerSchema
-from arbiter.resources.fields import JsonBoolean, WholeNumber
+from arbiter.resources.fields import JsonBoolean, WholeNumber, engine_filter
 from arbiter.resources.talk.schemas import TalkOptionsSchema
 
 
@@ -166,12 +166,7 @@ class GameQuerySchema(Schema):
     """Filters of ``GET /v1/games``."""
 
     status = fields.String(validate=validate.OneOf(GAME_STATUSES))
-    engine = fields.String(
-        metadata={
-            "enum": list(engines.ENGINE_MODULES),
-            "description": "an engine id (422 unknown-engine, naming the known ones)",
-        }
-    )
+    engine = engine_filter()
     player = fields.String(metadata={"description": "a player's name"})
 
 

@@ -4,7 +4,7 @@ from marshmallow import Schema, fields, validate
 
 import engines
 from arbiter.games.clock import MAX_SECONDS
-from arbiter.resources.fields import JsonBoolean, JsonNumber, WholeNumber
+from arbiter.resources.fields import JsonBoolean, JsonNumber, WholeNumber, engine_filter
 from arbiter.resources.text import printable
 
 
@@ -200,13 +200,7 @@ class TournamentQuerySchema(Schema):
     """Filters of ``GET /v1/tournaments``."""
 
     status = fields.String(validate=validate.OneOf(["open", "running", "over"]))
-    engine = fields.String(
-        validate=validate.Length(max=40),
-        metadata={
-            "enum": list(engines.ENGINE_MODULES),
-            "description": "an engine id (422 unknown-engine, naming the known ones)",
-        },
-    )
+    engine = engine_filter(validate=validate.Length(max=40))
 
 
 class ForfeitsSchema(Schema):
