@@ -14,7 +14,7 @@ from arbiter.models.timestamps import UTCDateTime, utcnow
 class GameFacts:
     """What a game's columns and seats say without another read: the seats the prompt
     waits for, whether a seat is open, who resigned. Shared by the row (:class:`Game`)
-    and the read routes' plain record of it (:mod:`arbiter.games.records`)."""
+    and the read routes' plain record of it (:mod:`arbiter.models.game_record`)."""
 
     @property
     def to_act(self) -> list[int]:

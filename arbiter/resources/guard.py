@@ -55,10 +55,11 @@ class Policy:
         (:func:`arbiter.idempotency.caller_scope`); on ``creator`` routes, the
         game's creator's (``creator:<game>``, whichever of its tokens is sent).
     :param state: a read (``games:read``) whose answer needs the game's state unless
-        it is a 304 (``/view``, ``/legal-moves``): without ``If-None-Match`` the guard
-        reads the state with the game and its seats, in the same SELECT (one
-        statement instead of two); with it, the state is left unread until the ETag
-        is found stale (a poller's 304 stays one statement).
+        it is a 304 (``/view``, ``/legal-moves``; ``/board.svg``, which has no ETag):
+        without ``If-None-Match`` the guard reads the state with the game and its
+        seats, in the same SELECT (one statement instead of two); with it, the state
+        is left unread until the ETag is found stale (a poller's 304 stays one
+        statement).
     """
 
     kind: str

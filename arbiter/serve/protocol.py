@@ -51,8 +51,9 @@ def unchunked(cycle):
 class ProblemHttpToolsProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, its own refusals answered as problem+json, with
     fixed limits: a request line over ``MAX_REQUEST_LINE`` bytes is 414, a request
-    head (line and headers) over ``MAX_REQUEST_HEAD`` is 431, however the bytes arrive
-    (measured before the parser reads them: llhttp has no limit of its own); unfinished
+    head (line and headers) over ``MAX_REQUEST_HEAD`` is 431, measured from its first byte
+    before the parser reads it (llhttp has no limit of its own), whether it trickles in
+    or follows another request (then to within one read's bytes); unfinished
     connections bounded in time and number (see :mod:`arbiter.serve`); a GET's scope
     carries a :class:`DirectWriter` (``scope["extensions"][DIRECT_WRITE]``); and an
     HTTP/1.0 client's body is not chunked (:func:`unchunked`)."""
@@ -150,8 +151,11 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
             cycle.send = unchunked(cycle)
 
     def on_message_complete(self) -> None:
-        """The request is read; if it was already answered, the next may begin."""
+        """The request is read; if it was already answered, the next may begin. A
+        WebSocket upgrade's connection was handed over: it stays ``DONE``."""
         super().on_message_complete()
+        if self.parser.should_upgrade() and self._should_upgrade():
+            return
         cycle = self.cycle
         self.reading = IDLE if cycle is None or cycle.response_complete else DONE
 
@@ -175,14 +179,16 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
         closing = self.gone or transport is None or transport.is_closing()
         reading, cycle = self.reading, self.cycle
         answered = cycle is None or cycle.response_complete
-        unfinished = not closing and (reading is BODY or (reading is not DONE and answered))
+        # a body pipelined behind a request still being answered is that answer's wait
+        sending = reading is BODY and not self.pipeline
+        unfinished = not closing and (sending or (reading is not DONE and answered))
         if unfinished and not self.counted and self.key is not None:
             self.counted = True
             self.pending.add(self, self.key, self.loop.time())
-            self.make_room()
             self.room_check = self.loop.call_later(
                 self.limits["SLOW_AFTER_SECONDS"], self.make_room
             )
+            self.make_room()  # last: it may close this very connection
         elif not unfinished and self.counted:
             self.counted = False
             self.pending.discard(self, self.key)

@@ -19,6 +19,7 @@ from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.games import access, games, moves, naming, presence, seat_return
 from arbiter.games.store import StaleVersion
+from arbiter.models import game_record
 from arbiter.uow import UnitOfWork
 from arbiter.web import confirm, game_page, seats
 from arbiter.web.forms import BackForm, LeaveForm, MoveForm, ResignForm, TokenForm
@@ -109,7 +110,7 @@ def page_number(raw: str | None) -> int:
 @bp.get("/games/<game_id>")
 def game(game_id: str):
     """A game's page, for the seat this browser holds in it, else for a spectator."""
-    current = games.get_game(game_id)
+    current = game_record.read(game_id)  # the page's reads share it (one SELECT)
     pick = (request.args.get("pick") or "")[:40] or None
     page = game_page.build(current, seats.grant_for(current), pick)
     return render_template(

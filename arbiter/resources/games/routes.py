@@ -228,7 +228,7 @@ class Board(MethodView):
         **OPTIONAL_SEAT,
     )
     @blp.alt_response(404, schema=ProblemSchema, description="no such game, or no board")
-    @guard.needs("seat", "games:read", optional=True)
+    @guard.needs("seat", "games:read", optional=True, state=True)
     def get(self, game_id):
         """Draw the board as your seat (or a spectator) sees it, as SVG."""
         picture = reading.board_svg(game_id, guard.principal())

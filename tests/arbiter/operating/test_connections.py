@@ -311,3 +311,86 @@ def test_a_finished_connection_is_not_held_by_the_loop():
 
     status, protocol = run(scenario())
     assert status == 401 and protocol is None
+
+
+class HandedOver(asyncio.Protocol):
+    """A WebSocket protocol that keeps what it is given (no WebSocket library is
+    installed: uvicorn hands an upgraded connection to ``ws_protocol_class``)."""
+
+    def __init__(self, config, server_state, app_state) -> None:
+        self.got = b""
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.got += data
+
+
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+@pytest.mark.parametrize("before", [b"", b"GET /a HTTP/1.1\r\nHost: t\r\n\r\n"])
+def test_a_websocket_upgrade_is_no_longer_counted_nor_timed(before):
+    """A connection handed over to a WebSocket protocol (on a new connection or a
+    kept-alive one) is not this protocol's any more: neither counted as unfinished
+    nor closed by the head deadline."""
+
+    async def scenario():
+        server = Server(HEAD_TIMEOUT_SECONDS=0.05)
+        server.config.load()
+        server.config.ws_protocol_class = HandedOver
+        transport = server.connect(data=before)
+        transport.set_protocol = lambda protocol: None
+        await asyncio.sleep(0.02)
+        transport.protocol.data_received(UPGRADE)
+        await asyncio.sleep(0.15)
+        return transport, server.state.arbiter_pending.all
+
+    transport, pending = run(scenario())
+    assert not transport.closing and not transport.protocol.counted and not pending
+
+
+def test_a_body_pipelined_behind_an_answer_in_flight_is_not_counted():
+    """A request pipelined behind one still being answered waits for that answer:
+    its body is not an unfinished connection's, and no cap closes the connection in
+    the middle of the first answer (the client's other unfinished connections are)."""
+
+    async def slow(scope, receive, send):
+        if scope["method"] == "GET":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"part", "more_body": True})
+            await asyncio.sleep(0.2)
+            await send({"type": "http.response.body", "body": b"end", "more_body": False})
+        else:
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+
+    async def scenario():
+        server = Server(asgi=slow, CLIENT_MAX_PENDING=1)
+        first = server.connect(
+            data=b"GET /a HTTP/1.1\r\nHost: t\r\n\r\nPOST /b HTTP/1.1\r\nHost: t\r\n"
+            b"Content-Length: 100\r\n\r\nabc"
+        )
+        await asyncio.sleep(0.05)
+        counted = first.protocol.counted
+        server.connect(data=HEAD)  # the same client's, unfinished
+        await asyncio.sleep(0.3)
+        return counted, first
+
+    counted, first = run(scenario())
+    assert not counted
+    assert b"429" not in first.data and first.data.count(b"HTTP/1.1 200") == 1
+
+
+def test_a_cap_of_zero_closes_each_new_connection():
+    """With no room at all (a cap of 0), a new connection is closed at once, without
+    an error in the protocol."""
+
+    async def scenario():
+        return Server(CLIENT_MAX_PENDING=0).connect()
+
+    assert run(scenario()).closing
