@@ -44,6 +44,21 @@ class Transport(asyncio.Transport):
         pass
 
 
+async def served(app, request: bytes, unsent: int = 0, turns: int = 20) -> bytes:
+    """Serve ``request`` with ``app`` on the web process's protocol over a
+    :class:`Transport` whose socket leaves ``unsent`` bytes; return the bytes written
+    once the loop has turned ``turns`` times."""
+    config = Config(app=app, lifespan="off", log_level="critical")
+    protocol = ProblemHttpToolsProtocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+    transport = Transport()
+    protocol.connection_made(transport)
+    transport.unsent = unsent
+    protocol.data_received(request)
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    return transport.data
+
+
 def exchange(request: bytes) -> tuple[bytes, list]:
     """Serve ``request`` with an app that starts a response, writes ``a`` through ASGI,
     ``bc`` and ``""`` directly, ``d`` through ASGI, ``ef`` directly, and ends; return
@@ -69,20 +84,7 @@ def exchange(request: bytes) -> tuple[bytes, list]:
         await send({"type": "http.response.body", "body": b"", "more_body": False})
         returned.append(write(b"too late"))
 
-    async def serve():
-        config = Config(app=app, lifespan="off", log_level="critical")
-        protocol = ProblemHttpToolsProtocol(
-            config, ServerState(), {}, _loop=asyncio.get_running_loop()
-        )
-        transport = Transport()
-        protocol.connection_made(transport)
-        transport.unsent = 7
-        protocol.data_received(request)
-        for _ in range(50):
-            await asyncio.sleep(0)
-        return transport.data
-
-    return asyncio.run(serve()), returned
+    return asyncio.run(served(app, request, unsent=7, turns=50)), returned
 
 
 def test_direct_writes_are_chunks_of_the_response_in_order():
@@ -148,17 +150,5 @@ def test_direct_writes_count_against_a_content_length():
             refused.append(err)
         await send({"type": "http.response.body", "body": b"c"})
 
-    async def serve():
-        config = Config(app=app, lifespan="off", log_level="critical")
-        protocol = ProblemHttpToolsProtocol(
-            config, ServerState(), {}, _loop=asyncio.get_running_loop()
-        )
-        transport = Transport()
-        protocol.connection_made(transport)
-        protocol.data_received(b"GET /v1/x HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in range(20):
-            await asyncio.sleep(0)
-        return transport.data
-
-    wire = asyncio.run(serve())
+    wire = asyncio.run(served(app, b"GET /v1/x HTTP/1.1\r\nHost: x\r\n\r\n"))
     assert wire.partition(b"\r\n\r\n")[2] == b"abc" and len(refused) == 1
