@@ -9,6 +9,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import get_remote_addr
 
 from arbiter.serve.direct import DIRECT_WRITE, DirectWriter
+from arbiter.serve.joined import Joined
 from arbiter.serve.pending import client_key, limits, pending_of, trusts
 from arbiter.serve.refusals import refusal
 
@@ -54,7 +55,8 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
     head (line and headers) over ``MAX_REQUEST_HEAD`` is 431, measured from its first byte
     before the parser reads it (llhttp has no limit of its own), whether it trickles in
     or follows another request (then to within one read's bytes); unfinished
-    connections bounded in time and number (see :mod:`arbiter.serve`); a GET's scope
+    connections bounded in time and number (see :mod:`arbiter.serve`); a response's
+    writes of one loop turn joined (:class:`~arbiter.serve.joined.Joined`); a GET's scope
     carries a :class:`DirectWriter` (``scope["extensions"][DIRECT_WRITE]``); and an
     HTTP/1.0 client's body is not chunked (:func:`unchunked`)."""
 
@@ -70,11 +72,13 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
         self.deadline = None
         self.room_check = None  # the make_room SLOW_AFTER_SECONDS after counting
         self.gone = False
+        self.joined: Joined | None = None  # the cycles' transport
 
     def connection_made(self, transport) -> None:
         """Take the connection as uvicorn does, count it unfinished and start its head
         deadline."""
         super().connection_made(transport)
+        self.joined = Joined(transport, self.loop)
         peer = get_remote_addr(transport)
         if peer is not None and not trusts(self.config, peer[0]):
             self.key = client_key(peer[0])
@@ -144,6 +148,7 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
             self.reading = DONE
             return
         self.reading = BODY
+        cycle.transport = self.joined  # a response's head and body in one write
         scope = self.scope
         if scope["method"] == "GET":
             scope.setdefault("extensions", {})[DIRECT_WRITE] = DirectWriter(cycle)
@@ -262,6 +267,8 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
 
     def send_problem(self, status: int, headers: list | None = None) -> None:
         """Answer with a problem+json of ``status`` and close the connection."""
+        if self.joined is not None:
+            self.joined.flush()  # an answer written this turn goes first
         self.transport.write(refusal(status, headers))
         self.transport.close()
         self.track()

@@ -1,0 +1,118 @@
+"""A response's writes of one event-loop turn leave in one write
+(:class:`arbiter.serve.joined.Joined`, issue 26), on uvicorn's real protocol over a
+transport that records each write (no socket)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+
+from arbiter.serve import ProblemHttpToolsProtocol
+
+
+class Transport(asyncio.Transport):
+    """Records each write; closes when told."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+        self.closed_after: int | None = None  # writes made when it closed
+
+    def write(self, data: bytes) -> None:
+        assert self.closed_after is None, "written after close"
+        self.writes.append(bytes(data))
+
+    def is_closing(self) -> bool:
+        return self.closed_after is not None
+
+    def close(self) -> None:
+        self.closed_after = len(self.writes)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def get_extra_info(self, name, default=None):
+        return {"peername": ("127.0.0.1", 5000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+async def serve(app, request: bytes, turns: int = 30) -> Transport:
+    config = Config(app=app, lifespan="off", log_level="critical")
+    protocol = ProblemHttpToolsProtocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+    transport = Transport()
+    protocol.connection_made(transport)
+    protocol.data_received(request)
+    for _ in range(turns):
+        await asyncio.sleep(0)
+    return transport
+
+
+async def whole(scope, receive, send):
+    """Answer at once, head and body (as the Flask bridge does)."""
+    headers = [(b"content-length", b"2")]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def test_a_head_and_its_body_leave_in_one_write():
+    transport = asyncio.run(serve(whole, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+    (written,) = transport.writes
+    assert written.startswith(b"HTTP/1.1 200 ") and written.endswith(b"\r\n\r\nok")
+    assert transport.closed_after is None  # kept alive
+
+
+def test_an_answer_that_closes_is_written_before_the_close():
+    transport = asyncio.run(serve(whole, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+    assert len(transport.writes) == 1 and transport.writes[0].endswith(b"ok")
+    assert transport.closed_after == 1
+
+
+def test_a_head_answer_without_body_bytes_is_still_written():
+    transport = asyncio.run(serve(whole, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n"))
+    assert len(transport.writes) == 1 and transport.writes[0].endswith(b"\r\n\r\n")
+
+
+def test_a_head_is_not_held_past_its_turn():
+    """A stream's head goes out before its first event is ready."""
+    seen: list[list[bytes]] = []
+
+    async def stream(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        for _ in range(3):
+            await asyncio.sleep(0)
+        seen.append(list(writes_of[0].writes))
+        await send({"type": "http.response.body", "body": b"event", "more_body": False})
+
+    writes_of: list[Transport] = []
+
+    async def scenario():
+        config = Config(app=stream, lifespan="off", log_level="critical")
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
+        transport = Transport()
+        writes_of.append(transport)
+        protocol.connection_made(transport)
+        protocol.data_received(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in range(30):
+            await asyncio.sleep(0)
+        return transport
+
+    transport = asyncio.run(scenario())
+    assert len(seen[0]) == 1 and seen[0][0].startswith(b"HTTP/1.1 200 ")
+    assert transport.writes[1:] == [b"5\r\nevent\r\n0\r\n\r\n"]
+
+
+def test_pipelined_answers_keep_their_order():
+    request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    transport = asyncio.run(serve(whole, request * 3))
+    wire = b"".join(transport.writes)
+    assert wire.count(b"HTTP/1.1 200 ") == 3 and wire.endswith(b"ok")
+    assert all(w.startswith(b"HTTP/1.1 200 ") and w.endswith(b"ok") for w in transport.writes)
