@@ -30,7 +30,7 @@ from typing import Any
 from arbiter.bots import players
 from arbiter.bots.players import Bot
 from arbiter.errors import Conflict
-from arbiter.games import clock, events
+from arbiter.games import clock, events, store
 from arbiter.models import Seat
 from arbiter.models.timestamps import iso
 from engines.base import Engine
@@ -129,4 +129,4 @@ def release(tr: Any, seat: Seat, reason: str) -> None:
             code="autopilot-holds-seat",
         )
     tr.events.append(events.AutopilotOff(seat=seat.seat, name=seat.name, reason=reason))
-    seat.autopilot = {**seat.autopilot, "active": False}
+    store.update_seat(tr.game, seat, autopilot={**seat.autopilot, "active": False})

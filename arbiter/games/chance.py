@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from arbiter import queue
 from arbiter.extensions import db
 from arbiter.games.commit import commit
-from arbiter.games.games import load
+from arbiter.games.loading import load_record
 from arbiter.games.store import StaleVersion
 from arbiter.games.transition import Transition, settle
 from arbiter.models import Game
@@ -28,8 +28,10 @@ def advance_chance(game_id: str, version: int, uow: UnitOfWork | None = None) ->
     Idempotent: a game that has moved past ``version``, or that does not wait for
     chance, is left alone, as is one that moves on before the roll is written.
     Returns the number of events appended (0 for a no-op); raises nothing of its own.
+    The game is read as a record (:func:`arbiter.games.loading.load_record`: a roll
+    writes only through the store), in one SELECT.
     """
-    game, engine, state = load(game_id)
+    game, engine, state = load_record(game_id)
     if game.version != version or game.prompt.get("type") != "chance" or game.status != "active":
         return 0
     tr = Transition(game, engine, state)

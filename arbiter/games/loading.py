@@ -74,6 +74,28 @@ def load_with_answer(
     return (*_current(row[0]), row[1])
 
 
+def load_record_with_answer(
+    game_id: str, scope: str, key: str | None
+) -> tuple[object, Engine, dict, object | None]:
+    """Return what :func:`load_with_answer` does, the game read as a record
+    (:func:`arbiter.models.game_record.read_with_answer`) and the stored answer as an
+    :data:`~arbiter.models.game_record.AnswerRecord`, in one SELECT: for a write that
+    changes only the log, the snapshot and a seat through
+    :func:`arbiter.games.store.update_seat` (a move). A game whose engine version this
+    code no longer plays is loaded by :func:`load_with_answer` (the row).
+
+    :raises NotFound: ``game-not-found``.
+    """
+    if key is None:
+        record, answer = game_record.read(game_id), None
+    else:
+        record, answer = game_record.read_with_answer(game_id, scope, key)
+    recorded = engines.at_version(record.engine, record.engine_version)
+    if recorded is None:
+        return load_with_answer(game_id, scope, key)
+    return record, recorded, record.state, answer
+
+
 def load(game_id: str) -> tuple[Game, Engine, dict]:
     """Return the game, its engine and its current state (see :func:`_current`)."""
     return _current(get_game(game_id))

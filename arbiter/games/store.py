@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from arbiter.errors import Conflict
 from arbiter.extensions import db
-from arbiter.models import Event, Game
+from arbiter.models import Event, Game, Seat
 from arbiter.models.timestamps import utcnow
 
 
@@ -121,9 +121,29 @@ def append(
         if isinstance(err, StaleVersion):
             raise
         raise RaceLost(_stale(game.id)) from err
-    for key, value in values.items():
-        set_committed_value(game, key, value)  # already written by the UPDATE
+    if isinstance(game, Game):
+        for key, value in values.items():
+            set_committed_value(game, key, value)  # already written by the UPDATE
+    else:  # a record (arbiter.models.game_record)
+        for key, value in values.items():
+            setattr(game, key, value)
     return [Event(**row) for row in params]
+
+
+def update_seat(game: Any, seat: Any, **values: Any) -> None:
+    """Set ``values`` on ``seat`` of ``game``: on a row (:class:`arbiter.models.Seat`),
+    as attributes the unit of work writes at its commit; on a record
+    (:mod:`arbiter.models.game_record`), also with an ``UPDATE seats`` now, in the
+    session's transaction (undone with it)."""
+    for key, value in values.items():
+        setattr(seat, key, value)
+    if not isinstance(seat, Seat):
+        table = Seat.__table__
+        db.session.execute(
+            sa.update(table)
+            .where(table.c.game_id == game.id, table.c.seat == seat.seat)
+            .values(**values)
+        )
 
 
 @functools.lru_cache(maxsize=64)

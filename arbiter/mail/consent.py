@@ -29,7 +29,7 @@ from arbiter import settings
 from arbiter.errors import ArbiterError
 from arbiter.extensions import db
 from arbiter.mail.mailboxes import mailbox
-from arbiter.models import Account, ConsentEvent, MailAddress, OutboxMail, Seat
+from arbiter.models import Account, ConsentEvent, MailAddress, OutboxMail, Seat, game_record
 from arbiter.models.timestamps import utcnow
 
 GAME_MAIL = ("turn:", "over:", "remind:", "digest:", "answer:")
@@ -59,9 +59,19 @@ def _refuse_unconsented(session, flush_context, instances) -> None:
     for row in session.new:
         if not isinstance(row, OutboxMail) or not row.dedupe_key.startswith(GAME_MAIL):
             continue
-        seat = session.get(Seat, (row.game_id, row.seat)) if row.game_id else None
+        seat = _seat_of(session, row.game_id, row.seat) if row.game_id else None
         if seat is None or not may_mail(seat) or seat.email.lower() != row.to_addr.lower():
             raise NoConsent(f"outbox refused {row.dedupe_key}: no consent from the address")
+
+
+def _seat_of(session: Session, game_id: str, seat: int):
+    """Return seat ``seat`` of ``game_id`` as the session's transaction read it: from
+    the game record it holds (a move reads its game as one,
+    :mod:`arbiter.models.game_record`), else the row (from its identity map, or read)."""
+    record = game_record.held(session, game_id)
+    if record is not None and 0 <= seat < len(record.seats):
+        return record.seats[seat]
+    return session.get(Seat, (game_id, seat))
 
 
 # --------------------------------------------------------------------------- unsubscribe

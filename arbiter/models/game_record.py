@@ -11,7 +11,11 @@ cost about half its CPU. The seats come in the same SELECT, as one JSON array
 A record has the columns of :class:`arbiter.models.Game` as attributes, the
 :class:`arbiter.models.game.GameFacts` (``to_act``, ``has_open``, ``resigned``), and
 ``seats``, records with the columns of :class:`arbiter.models.Seat`: whatever reads a
-game's attributes reads a record as it reads the row. Nothing writes through one.
+game's attributes reads a record as it reads the row. A move over REST takes its game
+as a record too (:func:`read_with_answer`, with the stored answer of its
+Idempotency-Key): it writes only through :mod:`arbiter.games.store`, whose Core
+statements set what they write on the record as on the row; nothing else writes
+through one.
 
 Records read in a transaction are kept by the session until that transaction ends
 (commit, rollback or close), as its identity map keeps rows: the guard's read of the
@@ -31,6 +35,7 @@ from sqlalchemy.orm import Session
 from arbiter.errors import NotFound
 from arbiter.extensions import db
 from arbiter.models.game import Game, GameFacts, Seat
+from arbiter.models.idempotency import IdempotentResponse
 
 UNREAD = type("Unread", (), {"__repr__": lambda self: "UNREAD"})()
 """A record's ``state`` when it was read without it (``with_state=False``)."""
@@ -48,6 +53,14 @@ GameRecord = make_dataclass(
     "GameRecord", [c.key for c in GAME_COLUMNS] + ["seats"], bases=(GameFacts,), slots=True
 )
 """A game's columns and its ``seats`` (:data:`SeatRecord`, by seat number)."""
+
+AnswerRecord = make_dataclass(
+    "AnswerRecord", ["request_hash", "status", "body"], slots=True, frozen=True
+)
+"""A stored answer's columns that :func:`arbiter.idempotency.stored` reads."""
+
+ANSWERS = IdempotentResponse.__table__
+ANSWER_COLUMNS = tuple(ANSWERS.c[name] for name in AnswerRecord.__dataclass_fields__)
 
 HELD = "arbiter.records"
 """The key of the session's ``info`` under which it keeps the records it read."""
@@ -68,13 +81,42 @@ def read(game_id: str, with_state: bool = True):
     return record
 
 
+def held(session: Session, game_id: str):
+    """Return the record of ``game_id`` that ``session`` read in its transaction,
+    None when it read none."""
+    return session.info.get(HELD, {}).get(game_id)
+
+
+def read_with_answer(game_id: str, scope: str, key: str):
+    """Return ``(record, answer)``: the game as :func:`read` returns it (with its
+    state) and the answer stored for ``(scope, key)`` (an :data:`AnswerRecord`, or
+    None), in one SELECT: a write's edge reads both before the body is parsed
+    (``arbiter.resources.guard``).
+
+    :raises NotFound: ``game-not-found``.
+    """
+    dialect = db.session.get_bind().dialect.name
+    params = {"game_id": game_id, "scope": scope, "key": key}
+    row = db.session.execute(_answered(dialect), params).first()
+    if row is None:
+        raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
+    values = row._asdict()
+    answer = [values.pop(f"answer_{c.key}") for c in ANSWER_COLUMNS]
+    record = db.session.info.setdefault(HELD, {})[game_id] = _record(values, dialect, True)
+    return record, None if answer[0] is None else AnswerRecord(*answer)
+
+
 def _read(game_id: str, with_state: bool):
     """Read the game's row and seats (see the module); raise ``game-not-found``."""
     dialect = db.session.get_bind().dialect.name
     row = db.session.execute(_statement(dialect, with_state), {"game_id": game_id}).first()
     if row is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
-    values = row._asdict()
+    return _record(row._asdict(), dialect, with_state)
+
+
+def _record(values: dict, dialect: str, with_state: bool):
+    """Return the :data:`GameRecord` of a row's ``values`` (its seats as JSON)."""
     seats = values.pop("seats")
     if not with_state:
         values["state"] = UNREAD
@@ -90,6 +132,18 @@ def _statement(dialect: str, with_state: bool) -> sa.Select:
     columns = [c for c in GAME_COLUMNS if with_state or c.key != "state"]
     statement = sa.select(*columns).where(GAMES.c.id == sa.bindparam("game_id"))
     return statement.add_columns(_seats_json(dialect).label("seats"))
+
+
+@functools.cache
+def _answered(dialect: str) -> sa.Select:
+    """The game's SELECT with its state, and the columns of the answer stored for
+    ``(:scope, :key)`` (NULL when there is none), joined outright (built once)."""
+    stored = sa.and_(ANSWERS.c.scope == sa.bindparam("scope"), ANSWERS.c.key == sa.bindparam("key"))
+    return (
+        _statement(dialect, True)
+        .outerjoin_from(GAMES, ANSWERS, stored)
+        .add_columns(*(c.label(f"answer_{c.key}") for c in ANSWER_COLUMNS))
+    )
 
 
 def _seats_json(dialect: str):

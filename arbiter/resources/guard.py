@@ -54,6 +54,10 @@ class Policy:
         hands them on. The scope is the caller's on the game
         (:func:`arbiter.idempotency.caller_scope`); on ``creator`` routes, the
         game's creator's (``creator:<game>``, whichever of its tokens is sent).
+    :param record: with ``idempotent``: the write takes the game as a record
+        (:func:`arbiter.games.loading.load_record_with_answer`), for a write that
+        changes nothing of the game but through the store (a move: its events, the
+        snapshot, a seat's autopilot).
     :param state: a read (``games:read``) whose answer needs the game's state unless
         it is a 304 (``/view``, ``/legal-moves``; ``/board.svg``, which has no ETag):
         without ``If-None-Match`` the guard reads the state with the game and its
@@ -67,6 +71,7 @@ class Policy:
     optional: bool = False
     idempotent: str | None = None
     state: bool = False
+    record: bool = False
 
 
 def needs(
@@ -75,6 +80,7 @@ def needs(
     optional: bool = False,
     idempotent: str | None = None,
     state: bool = False,
+    record: bool = False,
 ):
     """Decorate a view method (named after its HTTP method: ``get``, ``post`` ...)
     with the :class:`Policy` its caller must meet, and declare in its contract the
@@ -84,7 +90,7 @@ def needs(
     Put it above flask-smorest's decorators (it adds to their ``_apidoc``)."""
 
     def mark(view):
-        view.guard_policy = Policy(kind, scope, optional, idempotent, state)
+        view.guard_policy = Policy(kind, scope, optional, idempotent, state, record)
         name = limit_name(kind, view.__name__)
         view._apidoc = copy.deepcopy(getattr(view, "_apidoc", {}))
         manual = view._apidoc.setdefault("manual_doc", {})
@@ -160,10 +166,13 @@ def release_before_body() -> None:
     """
     session = db.session()
     session.expire_on_commit = False
+    records = session.info.get(game_record.HELD)
     try:
         session.commit()
     finally:
         session.expire_on_commit = True
+    if records:
+        session.info[game_record.HELD] = records  # kept, as the rows are
 
 
 def limit_of(policy: Policy) -> str:
@@ -182,9 +191,8 @@ def _game(policy: Policy, who, game_id: str):
             if policy.kind == "creator"
             else idempotency.caller_scope(game_id, who)
         )
-        game, engine, state, stored = games.load_with_answer(
-            game_id, scope, headers.idempotency_key()
-        )
+        load = games.load_record_with_answer if policy.record else games.load_with_answer
+        game, engine, state, stored = load(game_id, scope, headers.idempotency_key())
         request.view_args["loaded"] = Loaded((game, engine, state), scope, stored)
     elif policy.scope == "games:read" and request.method in ("GET", "HEAD"):
         read_without_transaction()  # reads only (issue 26: the long-poll's too)

@@ -254,7 +254,7 @@ class LegalMoves(MethodView):
 class Moves(MethodView):
     """``/v1/games/{id}/moves``: submit a move."""
 
-    @guard.needs("seat", "games:play", idempotent="moves")
+    @guard.needs("seat", "games:play", idempotent="moves", record=True)
     @blp.arguments(s.MoveSchema)
     @blp.response(201, s.MoveAcceptedSchema)
     @blp.alt_response(401, schema=ProblemSchema, description="missing or wrong token")

@@ -136,6 +136,8 @@ def test_a_players_move_takes_the_seat_back(own_app):
     assert off.payload["reason"] == "move" and off.seq == moved.json["seq"] - 1
     mine = [m for m in moves_of(own_app, game_id) if m.seq == moved.json["seq"]]
     assert mine and "via" not in mine[0].payload
+    # the seat is the player's again, as stored (a move writes its seat through the store)
+    assert summary(client, game_id)["players"][seat]["autopilot"]["active"] is False
 
 
 def test_until_the_end_the_players_moves_are_refused(app, client):

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from arbiter.errors import NotFound
 from arbiter.extensions import db
 from arbiter.games.loading import get_game, load_record
-from arbiter.models import Game, Seat, game_record
+from arbiter.models import Game, IdempotentResponse, Seat, game_record
 from tests.arbiter.games.test_statement_counts import statements
 from tests.helpers import agreed
 
@@ -101,3 +101,28 @@ def test_no_such_game(any_app):
     with any_app.app_context(), pytest.raises(NotFound) as raised:
         game_record.read("nope")
     assert raised.value.code == "game-not-found"
+
+
+def test_a_write_reads_the_record_and_its_stored_answer_in_one_statement(any_app, game_id):
+    """``read_with_answer`` (a move's edge): the record with its state and the answer
+    stored for the scope and key, None when there is none; one SELECT, after which
+    the record is the transaction's (a read costs nothing more)."""
+    with any_app.app_context():
+        db.session.add(
+            IdempotentResponse(
+                scope="seat:x", key="k" * 16, request_hash="h" * 64, status=201, body={"a": 1}
+            )
+        )
+        db.session.commit()
+        with statements(any_app) as seen:
+            record, answer = game_record.read_with_answer(game_id, "seat:x", "k" * 16)
+            assert game_record.read(game_id) is record
+        assert len(seen) == 1, seen
+        assert isinstance(record.state, dict) and [s.seat for s in record.seats] == [0, 1, 2]
+        assert (answer.request_hash, answer.status, answer.body) == ("h" * 64, 201, {"a": 1})
+        db.session.rollback()
+        for scope, key in (("seat:y", "k" * 16), ("seat:x", "j" * 16)):
+            again, none = game_record.read_with_answer(game_id, scope, key)
+            assert none is None and again.version == record.version
+        with pytest.raises(NotFound):
+            game_record.read_with_answer("nope", "seat:x", "k" * 16)
