@@ -22,15 +22,10 @@ def require_json_body() -> None:
 
     :raises ArbiterError: ``unsupported-media-type`` (415, :mod:`arbiter.problems`).
     """
-    if request.blueprint == "web":  # the pages take forms (arbiter/web)
-        return
+    if request.method not in ("POST", "PUT", "PATCH") or request.blueprint == "web":
+        return  # no body; the pages take forms (arbiter/web)
     sends_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if (
-        request.method in ("POST", "PUT", "PATCH")
-        and sends_body
-        and not request.is_json
-        and request.endpoint not in FORM_ENDPOINTS
-    ):
+    if sends_body and not request.is_json and request.endpoint not in FORM_ENDPOINTS:
         raise ArbiterError(
             "Send the request body as JSON (Content-Type: application/json).",
             code="unsupported-media-type",

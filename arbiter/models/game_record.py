@@ -150,7 +150,7 @@ def _seats_json(dialect: str):
     """The game's seats as one JSON array of objects, by seat number (a correlated
     scalar subquery)."""
     if dialect == "postgresql":
-        pairs = [x for c in SEAT_COLUMNS for x in (sa.literal(c.key), c)]
+        pairs = [x for c in SEAT_COLUMNS for x in (_name(c), c)]
         each = sa.func.json_build_object(*pairs)
         return (
             sa.select(sa.func.json_agg(aggregate_order_by(each, SEATS.c.seat)))
@@ -160,13 +160,19 @@ def _seats_json(dialect: str):
     pairs = [
         x
         for c in SEAT_COLUMNS
-        for x in (sa.literal(c.key), sa.func.json(c) if isinstance(c.type, sa.JSON) else c)
+        for x in (_name(c), sa.func.json(c) if isinstance(c.type, sa.JSON) else c)
     ]
     return (
         sa.select(sa.func.json_group_array(sa.func.json_object(*pairs)))
         .where(SEATS.c.game_id == GAMES.c.id)
         .scalar_subquery()
     )
+
+
+def _name(column: sa.Column):
+    """Return ``column``'s name as a string literal written into the statement (a
+    bound parameter would be sent, and bound, on every execution)."""
+    return sa.literal_column(f"'{column.key}'")
 
 
 BOOLEANS = tuple(c.key for c in SEAT_COLUMNS if isinstance(c.type, sa.Boolean))
