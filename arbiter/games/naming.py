@@ -17,6 +17,7 @@ from arbiter.extensions import db
 from arbiter.models import Event
 
 _SEAT = re.compile(r"\b([Ss])eat (\d+)('s)?\b")
+_SEATS = re.compile(r"\b[Ss]eats (\d+(?:, \d+)*(?:,? and \d+)?)\b")
 _VERBS = {"holds": "hold", "has": "have", "is": "are", "was": "were"}
 _YOU_VERB = re.compile(r"\b([Yy])ou (holds|has|is|was)\b")
 _OF_YOU = re.compile(r"\bof you\b")
@@ -25,7 +26,8 @@ _YOU_SEAT = re.compile(r"\b([Yy])ou \([Ss]eat \d+\)")
 
 def named(text: str, names: dict[int, str], me: int | None = None) -> str:
     """Return ``text`` with every ``seat N`` / ``Seat N`` (and ``seat N's``) written as
-    that player's name from ``names``; the reader's own seat ``me`` reads
+    that player's name from ``names``, and a list ``seats N, M and K`` as the names
+    listed (``Ann, Bob and Cy``); the reader's own seat ``me`` reads
     ``you``/``You`` (``your``/``Your``). A number that names no seat is left as is."""
 
     def name(match: re.Match) -> str:
@@ -37,6 +39,15 @@ def named(text: str, names: dict[int, str], me: int | None = None) -> str:
             return match.group(0)
         return names[number] + possessive
 
+    def listed(match: re.Match) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+        if not all(n in names or n == me for n in numbers):
+            return match.group(0)
+        words = ["you" if n == me else names[n] for n in numbers]
+        said = joined(words, most=len(words))
+        return said[:1].upper() + said[1:] if match.group(0)[0] == "S" else said
+
+    text = _SEATS.sub(listed, text)
     out = _SEAT.sub(name, _YOU_SEAT.sub(lambda m: m.group(1) + "ou", text))
     out = _YOU_VERB.sub(lambda m: f"{m.group(1)}ou {_VERBS[m.group(2)]}", out)
     return _OF_YOU.sub("of yours", out)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import engines
-from arbiter.games import history
+from arbiter.games import history, naming
 from arbiter.games.mail_parts import board_picture
 from arbiter.web import game_page
 from tests.engines.test_board_svg import moments
@@ -40,3 +40,21 @@ def test_the_mailed_picture_names_the_players() -> None:
     svg = board_picture(worm, moments(worm)[1], 1, NAMES)
     assert '<title id="board-title">Space Worm board, your sheet' in svg
     assert not re.search(r"\bseat \d", svg)
+
+
+def test_a_result_naming_several_seats_names_the_players() -> None:
+    """Star Maps' end ("seats 0, 2 could neither use the dice ...", rules/star-maps.md,
+    "Game End") reads with the players' names, the reader's own as "you"; a single
+    seat as before; a number naming no seat is left as it is."""
+    reason = "Round 4: seats 0, 2 could neither use the dice 3 and 5 nor make a connection."
+    assert naming.named(reason, NAMES) == (
+        "Round 4: Ann and Cy could neither use the dice 3 and 5 nor make a connection."
+    )
+    assert naming.named(reason, NAMES, me=2).startswith("Round 4: Ann and you could")
+    assert naming.named("Seats 1 and 2 tied.", NAMES) == "Bob and Cy tied."
+    assert naming.named("seats 0, 1, 2 passed", NAMES) == "Ann, Bob and Cy passed"
+    assert naming.named("seat 1 could not", NAMES) == "Bob could not"
+    assert naming.named("seats 0, 7 passed", NAMES) == "seats 0, 7 passed"
+    stars = engines.get("star-maps")
+    lines = stars.result_words({"reason": reason, "details": []})
+    assert [naming.named(line, NAMES) for line in lines][0].startswith("Round 4: Ann and Cy")
