@@ -1,4 +1,4 @@
-"""Joined writes: what a response writes in one turn of the event loop leaves in one
+"""Joined writes: what a connection writes in one turn of the event loop leaves in one
 ``send`` system call.
 
 uvicorn writes a response's head (``http.response.start``) and then its body, each
@@ -10,28 +10,45 @@ of a web process's CPU samples: a loopback send does the receiving side's work t
 
 from __future__ import annotations
 
+HIGH_WATER = 64 * 1024
+"""Bytes held past which they are written at once (asyncio's default high-water mark),
+when the transport does not tell its own: the transport's flow control (its
+``pause_writing``, on which uvicorn's ``send`` waits) sees them within the turn."""
+
 
 class Joined:
-    """A connection's transport as a request-response cycle sees it: writes are held
-    until the end of the event loop's turn and then written together (before a
-    ``close``, and whenever :meth:`flush` is called); everything else is the
-    transport's own, its ``get_write_buffer_size`` too (the bytes held leave this turn:
-    they say nothing of a slow reader, :mod:`arbiter.streams.hub`)."""
+    """A connection's transport as its protocol and request-response cycles see it:
+    writes are held until the end of the event loop's turn and then written together;
+    before that when they pass the transport's high-water mark, and before any
+    ``close`` (uvicorn's graceful shutdown and keep-alive timeout, a refusal, an
+    answer's end: whoever closes, what was written goes first). Everything else is
+    the transport's own, its ``get_write_buffer_size`` too (the bytes held leave this
+    turn: they say nothing of a slow reader, :mod:`arbiter.streams.hub`)."""
 
-    __slots__ = ("held", "loop", "transport")
+    __slots__ = ("high", "held", "loop", "size", "transport")
 
     def __init__(self, transport, loop) -> None:
         self.transport = transport
         self.loop = loop
         self.held: list[bytes] | None = None
+        self.size = 0
+        try:
+            self.high = transport.get_write_buffer_limits()[1]
+        except (AttributeError, NotImplementedError):  # a transport that does not say
+            self.high = HIGH_WATER
 
     def write(self, data: bytes) -> None:
-        """Hold ``data`` for this turn of the loop."""
+        """Hold ``data`` for this turn of the loop (write all held at once past the
+        high-water mark)."""
         if self.held is None:
             self.held = [data]
+            self.size = len(data)
             self.loop.call_soon(self.flush)
         else:
             self.held.append(data)
+            self.size += len(data)
+        if self.size > self.high:
+            self.flush()
 
     def flush(self) -> None:
         """Write what is held, in one write."""

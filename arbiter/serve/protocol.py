@@ -72,13 +72,11 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
         self.deadline = None
         self.room_check = None  # the make_room SLOW_AFTER_SECONDS after counting
         self.gone = False
-        self.joined: Joined | None = None  # the cycles' transport
 
     def connection_made(self, transport) -> None:
         """Take the connection as uvicorn does, count it unfinished and start its head
         deadline."""
-        super().connection_made(transport)
-        self.joined = Joined(transport, self.loop)
+        super().connection_made(Joined(transport, self.loop))  # every write and close
         peer = get_remote_addr(transport)
         if peer is not None and not trusts(self.config, peer[0]):
             self.key = client_key(peer[0])
@@ -148,7 +146,6 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
             self.reading = DONE
             return
         self.reading = BODY
-        cycle.transport = self.joined  # a response's head and body in one write
         scope = self.scope
         if scope["method"] == "GET":
             scope.setdefault("extensions", {})[DIRECT_WRITE] = DirectWriter(cycle)
@@ -267,8 +264,6 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
 
     def send_problem(self, status: int, headers: list | None = None) -> None:
         """Answer with a problem+json of ``status`` and close the connection."""
-        if self.joined is not None:
-            self.joined.flush()  # an answer written this turn goes first
         self.transport.write(refusal(status, headers))
         self.transport.close()
         self.track()

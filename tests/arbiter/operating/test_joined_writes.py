@@ -116,3 +116,73 @@ def test_pipelined_answers_keep_their_order():
     wire = b"".join(transport.writes)
     assert wire.count(b"HTTP/1.1 200 ") == 3 and wire.endswith(b"ok")
     assert all(w.startswith(b"HTTP/1.1 200 ") and w.endswith(b"ok") for w in transport.writes)
+
+
+def test_a_graceful_shutdown_in_the_same_turn_sends_the_answer_first():
+    """uvicorn's shutdown closes every connection in one step; an answer completed
+    earlier in that turn (still held) goes out before the close."""
+
+    async def scenario():
+        config = Config(app=None, lifespan="off", log_level="critical")
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
+
+        async def app(scope, receive, send):
+            asyncio.get_running_loop().call_soon(protocol.shutdown)  # the server's step
+            await whole(scope, receive, send)
+
+        protocol.app = app
+        transport = Transport()
+        protocol.connection_made(transport)
+        protocol.data_received(b"POST /v1/games/x/moves HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in range(30):
+            await asyncio.sleep(0)
+        return transport
+
+    transport = asyncio.run(scenario())
+    assert transport.closed_after == 1 and transport.writes[0].endswith(b"\r\n\r\nok")
+
+
+def test_a_reader_that_reads_nothing_still_meets_flow_control():
+    """Bytes held past the high-water mark are written at once, so the transport's
+    flow control (its ``pause_writing``, which uvicorn's ``send`` waits on) stops a
+    stream's backlog for a reader that reads nothing."""
+    chunk, high = 10_000, 65_536
+    got_past: list[int] = []
+
+    class Full(Transport):
+        """A socket whose reader reads nothing: past ``high`` it pauses the writer."""
+
+        def __init__(self, protocol) -> None:
+            super().__init__()
+            self.protocol, self.size = protocol, 0
+
+        def write(self, data: bytes) -> None:
+            super().write(data)
+            paused, self.size = self.size > high, self.size + len(data)
+            if self.size > high and not paused:
+                self.protocol.pause_writing()
+
+    async def scenario():
+        config = Config(app=None, lifespan="off", log_level="critical")
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
+
+        async def app(scope, receive, send):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            for i in range(100):
+                await send({"type": "http.response.body", "body": b"x" * chunk, "more_body": True})
+                got_past.append(i)
+
+        protocol.app = app
+        transport = Full(protocol)
+        protocol.connection_made(transport)
+        protocol.data_received(b"GET /v1/games/x/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in range(30):
+            await asyncio.sleep(0)
+        return transport
+
+    transport = asyncio.run(scenario())
+    assert transport.size < 2 * high and len(got_past) < 10, (transport.size, len(got_past))
