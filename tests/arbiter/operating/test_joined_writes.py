@@ -1,4 +1,4 @@
-"""A response's writes of one event-loop turn leave in one write
+"""What a connection writes in one event-loop turn leaves in one write
 (:class:`arbiter.serve.joined.Joined`, issue 26), on uvicorn's real protocol over a
 transport that records each write (no socket)."""
 
@@ -10,48 +10,46 @@ from uvicorn.config import Config
 from uvicorn.server import ServerState
 
 from arbiter.serve import ProblemHttpToolsProtocol
+from tests.arbiter.streams.test_direct_write import Transport as Recording
 
 
-class Transport(asyncio.Transport):
-    """Records each write; closes when told."""
+class Transport(Recording):
+    """Also keeps each write apart, and how many were made when it closed."""
 
     def __init__(self) -> None:
         super().__init__()
         self.writes: list[bytes] = []
-        self.closed_after: int | None = None  # writes made when it closed
+        self.closed_after: int | None = None
 
     def write(self, data: bytes) -> None:
-        assert self.closed_after is None, "written after close"
+        assert not self.closing, "written after close"
         self.writes.append(bytes(data))
-
-    def is_closing(self) -> bool:
-        return self.closed_after is not None
+        super().write(data)
 
     def close(self) -> None:
         self.closed_after = len(self.writes)
-
-    def get_write_buffer_size(self) -> int:
-        return 0
-
-    def get_extra_info(self, name, default=None):
-        return {"peername": ("127.0.0.1", 5000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
+        super().close()
 
 
-async def serve(app, request: bytes, turns: int = 30) -> Transport:
-    config = Config(app=app, lifespan="off", log_level="critical")
-    protocol = ProblemHttpToolsProtocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
-    transport = Transport()
-    protocol.connection_made(transport)
-    protocol.data_received(request)
-    for _ in range(turns):
-        await asyncio.sleep(0)
-    return transport
+def serve(app, request: bytes, transport=Transport) -> Transport:
+    """Serve ``request`` on the web process's protocol over ``transport(protocol)``
+    (or a :class:`Transport`) with ``app(protocol)``'s answer; return the transport
+    once the loop has turned 30 times."""
+
+    async def scenario():
+        config = Config(app=None, lifespan="off", log_level="critical")
+        protocol = ProblemHttpToolsProtocol(
+            config, ServerState(), {}, _loop=asyncio.get_running_loop()
+        )
+        protocol.app = app(protocol)
+        written = transport(protocol) if transport is not Transport else Transport()
+        protocol.connection_made(written)
+        protocol.data_received(request)
+        for _ in range(30):
+            await asyncio.sleep(0)
+        return written
+
+    return asyncio.run(scenario())
 
 
 async def whole(scope, receive, send):
@@ -61,21 +59,28 @@ async def whole(scope, receive, send):
     await send({"type": "http.response.body", "body": b"ok"})
 
 
+def answer(protocol):
+    return whole
+
+
+GET = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
 def test_a_head_and_its_body_leave_in_one_write():
-    transport = asyncio.run(serve(whole, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+    transport = serve(answer, GET)
     (written,) = transport.writes
     assert written.startswith(b"HTTP/1.1 200 ") and written.endswith(b"\r\n\r\nok")
     assert transport.closed_after is None  # kept alive
 
 
 def test_an_answer_that_closes_is_written_before_the_close():
-    transport = asyncio.run(serve(whole, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+    transport = serve(answer, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert len(transport.writes) == 1 and transport.writes[0].endswith(b"ok")
     assert transport.closed_after == 1
 
 
 def test_a_head_answer_without_body_bytes_is_still_written():
-    transport = asyncio.run(serve(whole, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n"))
+    transport = serve(answer, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n")
     assert len(transport.writes) == 1 and transport.writes[0].endswith(b"\r\n\r\n")
 
 
@@ -83,36 +88,23 @@ def test_a_head_is_not_held_past_its_turn():
     """A stream's head goes out before its first event is ready."""
     seen: list[list[bytes]] = []
 
-    async def stream(scope, receive, send):
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        for _ in range(3):
-            await asyncio.sleep(0)
-        seen.append(list(writes_of[0].writes))
-        await send({"type": "http.response.body", "body": b"event", "more_body": False})
+    def stream(protocol):
+        async def app(scope, receive, send):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            for _ in range(3):
+                await asyncio.sleep(0)
+            seen.append(list(protocol.transport.transport.writes))
+            await send({"type": "http.response.body", "body": b"event", "more_body": False})
 
-    writes_of: list[Transport] = []
+        return app
 
-    async def scenario():
-        config = Config(app=stream, lifespan="off", log_level="critical")
-        protocol = ProblemHttpToolsProtocol(
-            config, ServerState(), {}, _loop=asyncio.get_running_loop()
-        )
-        transport = Transport()
-        writes_of.append(transport)
-        protocol.connection_made(transport)
-        protocol.data_received(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in range(30):
-            await asyncio.sleep(0)
-        return transport
-
-    transport = asyncio.run(scenario())
+    transport = serve(stream, GET)
     assert len(seen[0]) == 1 and seen[0][0].startswith(b"HTTP/1.1 200 ")
     assert transport.writes[1:] == [b"5\r\nevent\r\n0\r\n\r\n"]
 
 
 def test_pipelined_answers_keep_their_order():
-    request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
-    transport = asyncio.run(serve(whole, request * 3))
+    transport = serve(answer, GET * 3)
     wire = b"".join(transport.writes)
     assert wire.count(b"HTTP/1.1 200 ") == 3 and wire.endswith(b"ok")
     assert all(w.startswith(b"HTTP/1.1 200 ") and w.endswith(b"ok") for w in transport.writes)
@@ -122,25 +114,14 @@ def test_a_graceful_shutdown_in_the_same_turn_sends_the_answer_first():
     """uvicorn's shutdown closes every connection in one step; an answer completed
     earlier in that turn (still held) goes out before the close."""
 
-    async def scenario():
-        config = Config(app=None, lifespan="off", log_level="critical")
-        protocol = ProblemHttpToolsProtocol(
-            config, ServerState(), {}, _loop=asyncio.get_running_loop()
-        )
-
+    def shut_down(protocol):
         async def app(scope, receive, send):
             asyncio.get_running_loop().call_soon(protocol.shutdown)  # the server's step
             await whole(scope, receive, send)
 
-        protocol.app = app
-        transport = Transport()
-        protocol.connection_made(transport)
-        protocol.data_received(b"POST /v1/games/x/moves HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in range(30):
-            await asyncio.sleep(0)
-        return transport
+        return app
 
-    transport = asyncio.run(scenario())
+    transport = serve(shut_down, b"POST /v1/games/x/moves HTTP/1.1\r\nHost: x\r\n\r\n")
     assert transport.closed_after == 1 and transport.writes[0].endswith(b"\r\n\r\nok")
 
 
@@ -164,25 +145,14 @@ def test_a_reader_that_reads_nothing_still_meets_flow_control():
             if self.size > high and not paused:
                 self.protocol.pause_writing()
 
-    async def scenario():
-        config = Config(app=None, lifespan="off", log_level="critical")
-        protocol = ProblemHttpToolsProtocol(
-            config, ServerState(), {}, _loop=asyncio.get_running_loop()
-        )
-
+    def backlog(protocol):
         async def app(scope, receive, send):
             await send({"type": "http.response.start", "status": 200, "headers": []})
             for i in range(100):
                 await send({"type": "http.response.body", "body": b"x" * chunk, "more_body": True})
                 got_past.append(i)
 
-        protocol.app = app
-        transport = Full(protocol)
-        protocol.connection_made(transport)
-        protocol.data_received(b"GET /v1/games/x/stream HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in range(30):
-            await asyncio.sleep(0)
-        return transport
+        return app
 
-    transport = asyncio.run(scenario())
+    transport = serve(backlog, b"GET /v1/games/x/stream HTTP/1.1\r\nHost: x\r\n\r\n", Full)
     assert transport.size < 2 * high and len(got_past) < 10, (transport.size, len(got_past))
