@@ -3,6 +3,8 @@ transport, past the ASGI ``send`` (for the stream hub, :mod:`arbiter.streams.hub
 
 from __future__ import annotations
 
+from arbiter.serve.joined import Joined
+
 DIRECT_WRITE = "arbiter.direct_write"
 """The ASGI scope extension (``scope["extensions"][DIRECT_WRITE]``) holding a
 :class:`DirectWriter` for the request's response."""
@@ -33,6 +35,8 @@ class DirectWriter:
         """
         cycle = self.cycle
         transport = cycle.transport
+        if isinstance(transport, Joined):
+            transport = transport.direct()
         if (
             cycle.disconnected
             or cycle.response_complete

@@ -56,6 +56,14 @@ class Joined:
         if held and not self.transport.is_closing():
             self.transport.write(held[0] if len(held) == 1 else b"".join(held))
 
+    def direct(self):
+        """Return the transport itself, what is held written first: for writers that
+        write once per turn anyway (the stream hub's, :mod:`arbiter.serve.direct`),
+        to which holding would only add a callback per connection."""
+        if self.held:
+            self.flush()
+        return self.transport
+
     def close(self) -> None:
         """Write what is held, then close."""
         self.flush()

@@ -9,7 +9,7 @@ import asyncio
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from arbiter.serve import ProblemHttpToolsProtocol
+from arbiter.serve import DIRECT_WRITE, ProblemHttpToolsProtocol
 from tests.arbiter.streams.test_direct_write import Transport as Recording
 
 
@@ -156,3 +156,22 @@ def test_a_reader_that_reads_nothing_still_meets_flow_control():
 
     transport = serve(backlog, b"GET /v1/games/x/stream HTTP/1.1\r\nHost: x\r\n\r\n", Full)
     assert transport.size < 2 * high and len(got_past) < 10, (transport.size, len(got_past))
+
+
+def test_a_direct_write_goes_out_at_once_after_what_is_held():
+    """The stream hub's direct writes (one per connection and notice) are not held:
+    what the answer wrote before goes first, then the bytes, within the call."""
+    seen: list[list[bytes]] = []
+
+    def stream(protocol):
+        async def app(scope, receive, send):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            scope["extensions"][DIRECT_WRITE](b"event")
+            seen.append(list(protocol.transport.transport.writes))
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        return app
+
+    serve(stream, GET)
+    head, event = seen[0]
+    assert head.startswith(b"HTTP/1.1 200 ") and event == b"5\r\nevent\r\n"
