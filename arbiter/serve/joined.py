@@ -21,7 +21,8 @@ class Joined:
     writes are held until the end of the event loop's turn and then written together;
     before that when they pass the transport's high-water mark, and before any
     ``close`` (uvicorn's graceful shutdown and keep-alive timeout, a refusal, an
-    answer's end: whoever closes, what was written goes first). Everything else is
+    answer's end; the protocol flushes it too when the client's FIN makes the
+    transport close itself: whoever closes, what was written goes first). Everything else is
     the transport's own, its ``get_write_buffer_size`` too (the bytes held leave this
     turn: they say nothing of a slow reader, :mod:`arbiter.streams.hub`)."""
 

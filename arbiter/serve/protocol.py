@@ -88,6 +88,12 @@ class ProblemHttpToolsProtocol(HttpToolsProtocol):
         self.gone = True
         self.track()
 
+    def eof_received(self) -> bool | None:
+        """The client sent all it will (a FIN): what is held goes out before the
+        transport closes itself, as uvicorn has it do."""
+        self.transport.flush()
+        return super().eof_received()
+
     def data_received(self, data: bytes) -> None:
         """Refuse a request whose line or head is over its limit, before the parser
         reads it. A head is measured from its first byte: what comes while a body is

@@ -1,11 +1,14 @@
 """What a connection writes in one event-loop turn leaves in one write
 (:class:`arbiter.serve.joined.Joined`, issue 26), on uvicorn's real protocol over a
-transport that records each write (no socket)."""
+transport that records each write (a real socket for a client's FIN)."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
 
+import pytest
+import uvloop
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
@@ -175,3 +178,39 @@ def test_a_direct_write_goes_out_at_once_after_what_is_held():
     serve(stream, GET)
     head, event = seen[0]
     assert head.startswith(b"HTTP/1.1 200 ") and event == b"5\r\nevent\r\n"
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_an_answer_written_as_the_clients_fin_arrives_is_sent(loop):
+    """A client that sends its request and then shuts its side (FIN): the transport
+    closes itself on the FIN (uvicorn's ``eof_received``), after what is held is
+    written. Over a real socket."""
+
+    async def scenario():
+        running = asyncio.get_running_loop()
+        config = Config(app=whole, lifespan="off", log_level="critical")
+        config.load()
+        state = ServerState()
+        server = await running.create_server(
+            lambda: ProblemHttpToolsProtocol(config, state, {}, _loop=running), "127.0.0.1", 0
+        )
+        client = socket.create_connection(("127.0.0.1", server.sockets[0].getsockname()[1]))
+        client.sendall(GET)
+        client.shutdown(socket.SHUT_WR)
+        client.setblocking(False)
+        got = b""
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            try:
+                chunk = client.recv(65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                break
+            got += chunk
+        client.close()
+        server.close()
+        return got
+
+    got = uvloop.run(scenario()) if loop == "uvloop" else asyncio.run(scenario())
+    assert got.startswith(b"HTTP/1.1 200 ") and got.endswith(b"ok"), got
