@@ -87,9 +87,8 @@ def load_record_with_answer(
     :raises NotFound: ``game-not-found``.
     """
     if key is None:
-        record, answer = game_record.read(game_id), None
-    else:
-        record, answer = game_record.read_with_answer(game_id, scope, key)
+        return (*load_record(game_id), None)
+    record, answer = game_record.read_with_answer(game_id, scope, key)
     recorded = engines.at_version(record.engine, record.engine_version)
     if recorded is None:
         return load_with_answer(game_id, scope, key)
