@@ -307,9 +307,10 @@ def test_workers_killed_mid_roll_and_mid_send_then_restarted(world):
             threading.Timer(1.0, stack.start, args=("mailer",)).start()
 
     smtp.on_data = kill_mailer_mid_send
-    # the default sheet (~33 moves a game) and two games more than the other faults':
-    # fewer, or the small sheet's, could end after the first kill on a quiet machine
-    driver = start_games(stack, options={}, games=GAMES + 2)
+    # the default sheet (~33 moves a game), two games more than the other faults' and a
+    # slower player: fewer, the small sheet's or quicker ones could end within the 4 s
+    # after the first kill on a quiet machine (a move's few milliseconds are no pace)
+    driver = start_games(stack, options={}, games=GAMES + 2, think=0.25)
     deadline = time.monotonic() + 60
     seen = 0
     while (
