@@ -1,5 +1,5 @@
 """A game as the read routes see it: its row and seats as plain records, read with
-SQLAlchemy Core in one SELECT (issue 26).
+SQLAlchemy Core in one SELECT (issue 26), run by :mod:`arbiter.models.first_row`.
 
 A summary, a player's legal moves, a view, the events: every read of a game starts
 by reading its row with its seats, and a script reads them several times per move.
@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from arbiter.errors import NotFound
 from arbiter.extensions import db
+from arbiter.models import first_row
 from arbiter.models.game import Game, GameFacts, Seat
 from arbiter.models.idempotency import IdempotentResponse
 
@@ -97,10 +98,9 @@ def read_with_answer(game_id: str, scope: str, key: str):
     """
     dialect = db.session.get_bind().dialect.name
     params = {"game_id": game_id, "scope": scope, "key": key}
-    row = db.session.execute(_answered(dialect), params).first()
-    if row is None:
+    values = first_row.first(_answered(dialect), params)
+    if values is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
-    values = row._asdict()
     answer = [values.pop(f"answer_{c.key}") for c in ANSWER_COLUMNS]
     record = db.session.info.setdefault(HELD, {})[game_id] = _record(values, dialect, True)
     return record, None if answer[0] is None else AnswerRecord(*answer)
@@ -109,10 +109,10 @@ def read_with_answer(game_id: str, scope: str, key: str):
 def _read(game_id: str, with_state: bool):
     """Read the game's row and seats (see the module); raise ``game-not-found``."""
     dialect = db.session.get_bind().dialect.name
-    row = db.session.execute(_statement(dialect, with_state), {"game_id": game_id}).first()
-    if row is None:
+    values = first_row.first(_statement(dialect, with_state), {"game_id": game_id})
+    if values is None:
         raise NotFound(f"There is no game {game_id!r}.", code="game-not-found")
-    return _record(row._asdict(), dialect, with_state)
+    return _record(values, dialect, with_state)
 
 
 def _record(values: dict, dialect: str, with_state: bool):

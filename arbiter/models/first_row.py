@@ -1,0 +1,116 @@
+"""A hot SELECT's first row, read straight from the session's DB-API connection
+(issue 26).
+
+A game's summary, a player's legal moves, a move and a roll each start with one
+SELECT of the game (:mod:`arbiter.models.game_record`), several times a move for a
+script. Run through ``Session.execute``, SQLAlchemy's per-statement machinery (its
+execution context, parameter and result processing, the ``Row``) cost about as much
+CPU again as the database driver's own work for that one row. Here the statement is
+compiled once per dialect and run on the connection the session holds (so in its
+transaction, or in the autocommit the read routes set): the same SQL, the same
+connection, the same results, since each column's value goes through the result
+processor its SQLAlchemy type gives for the dialect (``UTCDateTime``, SQLite's JSON
+and booleans). Whatever SQLAlchemy would do beyond that still happens:
+
+- when anything listens to the engine's statements (``before_cursor_execute`` or
+  ``after_cursor_execute``: instrumentation, the statement-count tests), the
+  statement goes through SQLAlchemy so that they see it;
+- a driver error is raised as SQLAlchemy raises it (``sqlalchemy.exc.DBAPIError``
+  and its subclasses, which the channels answer, e.g. 503 with ``Retry-After``); on
+  a lost connection the statement is run once more through SQLAlchemy, which meets
+  the dead connection and invalidates it and the pool as it would have.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A statement compiled for one dialect: its SQL, how its parameters are passed,
+    and its result columns' keys and processors (None where a value is used as the
+    driver gives it)."""
+
+    sql: str
+    order: tuple[str, ...] | None
+    keys: tuple[str, ...]
+    processors: tuple[Callable[[Any], Any] | None, ...]
+
+    def arguments(self, params: dict):
+        """The driver's parameters: a tuple in ``order`` for a positional paramstyle
+        (SQLite's ``?``), else the dict itself (psycopg's ``%(name)s``)."""
+        return params if self.order is None else tuple(params[name] for name in self.order)
+
+    def values(self, row) -> dict:
+        """Return ``row`` (the driver's tuple) as ``{key: value}``, each value
+        processed as SQLAlchemy would."""
+        return {
+            key: value if process is None or value is None else process(value)
+            for key, process, value in zip(self.keys, self.processors, row)
+        }
+
+
+def first(statement: sa.Select, params: dict) -> dict | None:
+    """Return the first row of ``statement`` (a Core SELECT whose bound parameters
+    are all named in ``params`` and need no bind processing) as ``{column key:
+    value}``, None when there is none; run on the session's connection.
+
+    :raises sqlalchemy.exc.DBAPIError: the database failed the statement.
+    """
+    connection = db.session.connection()
+    if connection.dispatch.before_cursor_execute or connection.dispatch.after_cursor_execute:
+        row = connection.execute(statement, params).first()
+        return None if row is None else row._asdict()
+    dialect = connection.dialect
+    prepared = _prepared(statement, dialect)
+    raw = connection.connection.dbapi_connection
+    arguments = prepared.arguments(params)
+    try:
+        cursor = raw.cursor()
+        try:
+            cursor.execute(prepared.sql, arguments)
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+    except dialect.loaded_dbapi.Error as err:
+        if dialect.is_disconnect(err, raw, None):
+            connection.execute(statement, params)  # raises, the connection invalidated
+        raise sa.exc.DBAPIError.instance(
+            prepared.sql,
+            arguments,
+            err,
+            dialect.loaded_dbapi.Error,
+            hide_parameters=connection.engine.hide_parameters,
+            dialect=dialect,
+        ) from err
+    return None if row is None else prepared.values(row)
+
+
+@functools.cache
+def _prepared(statement: sa.Select, dialect) -> Prepared:
+    """Compile ``statement`` for ``dialect`` (once per pair).
+
+    :raises ValueError: a bound parameter's type processes its value (the driver
+        would be handed it unprocessed).
+    """
+    compiled = statement.compile(dialect=dialect)
+    for name, bind in compiled.binds.items():
+        if bind.type.dialect_impl(dialect).bind_processor(dialect) is not None:
+            raise ValueError(f"the parameter {name!r} needs processing: not for first()")
+    columns = statement.selected_columns
+    return Prepared(
+        sql=compiled.string,
+        order=tuple(compiled.positiontup) if compiled.positional else None,
+        keys=tuple(column.key for column in columns),
+        processors=tuple(
+            column.type.dialect_impl(dialect).result_processor(dialect, None) for column in columns
+        ),
+    )

@@ -1,0 +1,101 @@
+"""A hot SELECT read straight from the driver (arbiter.models.first_row, issue 26):
+the same values as SQLAlchemy's execution on both databases, its errors raised as
+SQLAlchemy raises them, a lost connection invalidated, and every statement seen by
+whatever listens to the engine."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from arbiter.extensions import db
+from arbiter.models import IdempotentResponse, first_row, game_record
+from tests.arbiter.games.test_game_record import game_id  # noqa: F401 (a fixture)
+from tests.arbiter.games.test_statement_counts import statements
+from tests.conftest import make_app
+
+
+def _through_sqlalchemy(statement, params) -> dict:
+    row = db.session.execute(statement, params).first()
+    return row._asdict()
+
+
+def test_a_game_and_its_stored_answer_read_as_sqlalchemy_reads_them(any_app, game_id):  # noqa: F811
+    """Every column of the move's SELECT (the game, its seats as JSON, the stored
+    answer's JSON body), each value of the same type, with and without an answer."""
+    with any_app.app_context():
+        db.session.add(
+            IdempotentResponse(
+                scope="seat:x", key="k" * 16, request_hash="h" * 64, status=201, body={"a": [1]}
+            )
+        )
+        db.session.commit()
+        dialect = db.engine.dialect.name
+        for scope in ("seat:x", "seat:y"):
+            params = {"game_id": game_id, "scope": scope, "key": "k" * 16}
+            statement = game_record._answered(dialect)
+            mine = first_row.first(statement, params)
+            theirs = _through_sqlalchemy(statement, params)
+            assert list(mine) == list(theirs)
+            for key, value in theirs.items():
+                assert (mine[key], type(mine[key])) == (value, type(value)), key
+        assert mine["answer_status"] is None and theirs["answer_body"] is None
+        assert first_row.first(statement, {**params, "game_id": "nope"}) is None
+        db.session.rollback()
+
+
+def test_a_listened_engine_sees_the_statement(any_app, game_id):  # noqa: F811
+    """With a ``before_cursor_execute`` listener the read goes through SQLAlchemy, so
+    that instrumentation sees every statement."""
+    with any_app.app_context(), statements(any_app) as seen:
+        statement = game_record._statement(db.engine.dialect.name, False)
+        assert first_row.first(statement, {"game_id": game_id})["id"] == game_id
+        db.session.rollback()
+    assert len(seen) == 1 and "games" in seen[0]
+
+
+def test_a_failed_statement_raises_what_sqlalchemy_raises(any_app):
+    """A driver error is the SQLAlchemy exception SQLAlchemy's own execution raises
+    (the channels answer those), with the statement; nothing else changes."""
+    statement = sa.select(sa.column("x")).select_from(sa.table("no_such_table"))
+    with any_app.app_context():
+        with pytest.raises(sa.exc.DBAPIError) as mine:
+            first_row.first(statement, {})
+        db.session.rollback()
+        with pytest.raises(sa.exc.DBAPIError) as theirs:
+            db.session.execute(statement)
+        db.session.rollback()
+    assert type(mine.value) is type(theirs.value)
+    assert "no_such_table" in str(mine.value) and not mine.value.connection_invalidated
+
+
+def test_a_lost_connection_is_invalidated_and_the_next_read_works(postgres_url, game_id_pg):
+    """The server ends the session's connection (a restart, a pooler): the read
+    raises SQLAlchemy's ``OperationalError`` marked invalidated (503 and Retry-After
+    to a client), and the next read, on a new connection, returns the game."""
+    app, made_id = game_id_pg
+    statement = game_record._statement("postgresql", False)
+    with app.app_context():
+        pid = db.session.execute(sa.text("SELECT pg_backend_pid()")).scalar()
+        with db.engine.connect() as other:
+            other.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            other.commit()
+        with pytest.raises(sa.exc.OperationalError) as raised:
+            first_row.first(statement, {"game_id": made_id})
+        assert raised.value.connection_invalidated
+        db.session.rollback()
+        assert first_row.first(statement, {"game_id": made_id})["id"] == made_id
+        db.session.rollback()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def game_id_pg(postgres_url):
+    """A web process's app on PostgreSQL (no pre-ping: a lost connection is found by
+    the read itself) and a game on it."""
+    app = make_app(postgres_url, role="web")
+    made = app.test_client().post(
+        "/v1/games", json={"engine": "dark-horse", "players": [{"name": "Ann"}, {"name": "Bob"}]}
+    )
+    assert made.status_code == 201, made.json
+    return app, made.json["id"]
