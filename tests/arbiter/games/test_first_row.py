@@ -26,12 +26,17 @@ def test_a_game_and_its_stored_answer_read_as_sqlalchemy_reads_them(any_app, gam
     with any_app.app_context():
         db.session.add(
             IdempotentResponse(
-                scope="seat:x", key="k" * 16, request_hash="h" * 64, status=201, body={"a": [1]}
+                scope=f"seat:{game_id}",
+                key="k" * 16,
+                request_hash="h" * 64,
+                status=201,
+                body={"a": [1]},
             )
         )
         db.session.commit()
         dialect = db.engine.dialect.name
-        for scope in ("seat:x", "seat:y"):
+        # the PostgreSQL schema is the test session's: scopes of this test's own
+        for scope in (f"seat:{game_id}", f"seat:{game_id}-y"):
             params = {"game_id": game_id, "scope": scope, "key": "k" * 16}
             statement = game_record._answered(dialect)
             mine = first_row.first(statement, params)
