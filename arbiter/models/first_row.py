@@ -15,10 +15,12 @@ and booleans). Whatever SQLAlchemy would do beyond that still happens:
 - when anything listens to the engine's statements (``before_cursor_execute`` or
   ``after_cursor_execute``: instrumentation, the statement-count tests), the
   statement goes through SQLAlchemy so that they see it;
+- the session's pending changes are flushed first, as ``Session.execute`` does;
 - a driver error is raised as SQLAlchemy raises it (``sqlalchemy.exc.DBAPIError``
   and its subclasses, which the channels answer, e.g. 503 with ``Retry-After``); on
   a lost connection the statement is run once more through SQLAlchemy, which meets
-  the dead connection and invalidates it and the pool as it would have.
+  the dead connection and invalidates it and the pool as it would have (the error
+  raised is still the driver's first, which says why the connection was lost).
 """
 
 from __future__ import annotations
@@ -61,37 +63,65 @@ class Prepared:
 def first(statement: sa.Select, params: dict) -> dict | None:
     """Return the first row of ``statement`` (a Core SELECT whose bound parameters
     are all named in ``params`` and need no bind processing) as ``{column key:
-    value}``, None when there is none; run on the session's connection.
+    value}``, None when there is none; run on the session's connection, in its
+    transaction (or the autocommit a read route set).
 
     :raises sqlalchemy.exc.DBAPIError: the database failed the statement.
     """
-    connection = db.session.connection()
-    if connection.dispatch.before_cursor_execute or connection.dispatch.after_cursor_execute:
+    session = db.session()
+    if session.autoflush:  # as Session.execute: the transaction's pending changes first
+        session.flush()
+    connection = session.connection()
+    if _listened(connection):
         row = connection.execute(statement, params).first()
         return None if row is None else row._asdict()
-    dialect = connection.dialect
-    prepared = _prepared(statement, dialect)
     raw = connection.connection.dbapi_connection
-    arguments = prepared.arguments(params)
     try:
-        cursor = raw.cursor()
-        try:
-            cursor.execute(prepared.sql, arguments)
-            row = cursor.fetchone()
-        finally:
-            cursor.close()
-    except dialect.loaded_dbapi.Error as err:
-        if dialect.is_disconnect(err, raw, None):
-            connection.execute(statement, params)  # raises, the connection invalidated
-        raise sa.exc.DBAPIError.instance(
-            prepared.sql,
-            arguments,
-            err,
-            dialect.loaded_dbapi.Error,
-            hide_parameters=connection.engine.hide_parameters,
-            dialect=dialect,
-        ) from err
+        return _run(raw, statement, params, connection.dialect)
+    except connection.dialect.loaded_dbapi.Error as err:
+        invalidated = False
+        if connection.dialect.is_disconnect(err, raw, None):
+            try:  # SQLAlchemy meets the dead connection: it invalidates it and the pool
+                connection.execute(statement, params)
+            except sa.exc.DBAPIError as again:
+                invalidated = again.connection_invalidated
+        raise _wrapped(err, statement, params, connection.engine, invalidated) from err
+
+
+def _listened(connection) -> bool:
+    """True when anything listens to the statements of ``connection`` (its engine's
+    listeners too)."""
+    dispatch = connection.dispatch
+    return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
+
+
+def _run(raw, statement: sa.Select, params: dict, dialect) -> dict | None:
+    """Execute ``statement`` on the DB-API connection ``raw``; return its first row."""
+    prepared = _prepared(statement, dialect)
+    cursor = raw.cursor()
+    try:
+        cursor.execute(prepared.sql, prepared.arguments(params))
+        row = cursor.fetchone()
+    finally:
+        cursor.close()
     return None if row is None else prepared.values(row)
+
+
+def _wrapped(
+    err: Exception, statement: sa.Select, params: dict, engine, invalidated: bool = False
+) -> Exception:
+    """``err`` as SQLAlchemy raises a driver's error (``invalidated``: the connection
+    was found lost and dropped)."""
+    prepared = _prepared(statement, engine.dialect)
+    return sa.exc.DBAPIError.instance(
+        prepared.sql,
+        prepared.arguments(params),
+        err,
+        engine.dialect.loaded_dbapi.Error,
+        hide_parameters=engine.hide_parameters,
+        connection_invalidated=invalidated,
+        dialect=engine.dialect,
+    )
 
 
 @functools.cache

@@ -426,4 +426,5 @@ class Record(MethodView):
     @blp.alt_response(409, schema=ProblemSchema, description="the game is not over")
     def get(self, game_id):
         """Read the full record of a finished game, with its seed revealed."""
+        guard.read_without_transaction()  # a finished game's: no BEGIN and ROLLBACK
         return reading.record(game_id)

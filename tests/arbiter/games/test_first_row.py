@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from arbiter.extensions import db
-from arbiter.models import IdempotentResponse, first_row, game_record
+from arbiter.models import Game, IdempotentResponse, first_row, game_record
 from tests.arbiter.games.test_game_record import game_id  # noqa: F401 (a fixture)
 from tests.arbiter.games.test_statement_counts import statements
 from tests.conftest import make_app
@@ -88,6 +88,7 @@ def test_a_lost_connection_is_invalidated_and_the_next_read_works(postgres_url, 
         with pytest.raises(sa.exc.OperationalError) as raised:
             first_row.first(statement, {"game_id": made_id})
         assert raised.value.connection_invalidated
+        assert "terminating connection" in str(raised.value)  # why, as the driver said
         db.session.rollback()
         assert first_row.first(statement, {"game_id": made_id})["id"] == made_id
         db.session.rollback()
@@ -104,3 +105,23 @@ def game_id_pg(postgres_url):
     )
     assert made.status_code == 201, made.json
     return app, made.json["id"]
+
+
+def test_a_read_sees_the_transactions_pending_changes(any_app, game_id):  # noqa: F811
+    """The session's changes not yet flushed are flushed first, as ``Session.execute``
+    does: a read after an ORM change in the same transaction sees it (the game, a
+    seat, a stored answer)."""
+    scope = f"seat:{game_id}-pending"
+    with any_app.app_context():
+        game = db.session.get(Game, game_id)
+        game.status = "finished"
+        game.seats[0].resigned = True
+        db.session.add(
+            IdempotentResponse(
+                scope=scope, key="p" * 16, request_hash="h" * 64, status=201, body={}
+            )
+        )
+        record, answer = game_record.read_with_answer(game_id, scope, "p" * 16)
+        assert (record.status, record.seats[0].resigned) == ("finished", True)
+        assert answer is not None and answer.status == 201
+        db.session.rollback()

@@ -14,7 +14,7 @@ from tests.helpers import auth
 
 
 def test_summary_legal_moves_and_events_open_no_transaction(postgres_url):
-    """Issue 26: each statement of these GETs leaves the server's session idle (no
+    """Issue 26: each statement of a game's GETs leaves the server's session idle (no
     transaction open, as the server itself reports after every statement), while a
     move still commits its writes in one transaction."""
     app = make_app(postgres_url, role="web")
@@ -36,14 +36,18 @@ def test_summary_legal_moves_and_events_open_no_transaction(postgres_url):
 
     event.listen(engine, "after_cursor_execute", after)
     try:
-        for url in (
-            f"/v1/games/{game_id}",
-            f"/v1/games/{game_id}/legal-moves",
-            f"/v1/games/{game_id}/events?after=0",
+        for url, status in (
+            (f"/v1/games/{game_id}", 200),
+            (f"/v1/games/{game_id}/legal-moves", 200),
+            (f"/v1/games/{game_id}/events?after=0", 200),
+            (f"/v1/games/{game_id}/view", 200),
+            (f"/v1/games/{game_id}/board.svg", 200),
+            (f"/v1/games/{game_id}/notes", 200),
+            (f"/v1/games/{game_id}/record", 409),
         ):
             states.clear()
             answer = client.get(url, headers=auth(token))
-            assert answer.status_code == 200, (url, answer.json)
+            assert answer.status_code == status, (url, answer.status_code)
             assert states and all(
                 status == psycopg.pq.TransactionStatus.IDLE for _, status in states
             ), (url, states)
