@@ -10,17 +10,23 @@ compiled once per dialect and run on the connection the session holds (so in its
 transaction, or in the autocommit the read routes set): the same SQL, the same
 connection, the same results, since each column's value goes through the result
 processor its SQLAlchemy type gives for the dialect (``UTCDateTime``, SQLite's JSON
-and booleans). Whatever SQLAlchemy would do beyond that still happens:
+and booleans). What SQLAlchemy does around a statement, that this project relies on,
+still happens:
 
+- the session's pending changes are flushed first, as ``Session.execute``'s
+  autoflush does (and not while the session is flushing already);
 - when anything listens to the engine's statements (``before_cursor_execute`` or
   ``after_cursor_execute``: instrumentation, the statement-count tests), the
-  statement goes through SQLAlchemy so that they see it;
-- the session's pending changes are flushed first, as ``Session.execute`` does;
+  statement goes through SQLAlchemy so that they see it; other engine events
+  (``before_execute``, ``handle_error``) and the engine's statement log (``echo``)
+  are not run for it;
 - a driver error is raised as SQLAlchemy raises it (``sqlalchemy.exc.DBAPIError``
   and its subclasses, which the channels answer, e.g. 503 with ``Retry-After``); on
   a lost connection the statement is run once more through SQLAlchemy, which meets
   the dead connection and invalidates it and the pool as it would have (the error
-  raised is still the driver's first, which says why the connection was lost).
+  raised is still the driver's first, which says why the connection was lost); an
+  interruption mid-statement (``KeyboardInterrupt``, a cancelled task) invalidates
+  the connection, whose state is then unknown, as SQLAlchemy does.
 """
 
 from __future__ import annotations
@@ -53,7 +59,8 @@ class Prepared:
 
     def values(self, row) -> dict:
         """Return ``row`` (the driver's tuple) as ``{key: value}``, each value
-        processed as SQLAlchemy would."""
+        processed as SQLAlchemy would (NULL stays None: the processors of these
+        columns' types give None for None)."""
         return {
             key: value if process is None or value is None else process(value)
             for key, process, value in zip(self.keys, self.processors, row)
@@ -67,10 +74,13 @@ def first(statement: sa.Select, params: dict) -> dict | None:
     transaction (or the autocommit a read route set).
 
     :raises sqlalchemy.exc.DBAPIError: the database failed the statement.
+    :raises ValueError: a parameter of ``statement`` needs bind processing.
+    Whatever the session's autoflush raises, it raises as ``Session.execute`` would.
     """
     session = db.session()
-    if session.autoflush:  # as Session.execute: the transaction's pending changes first
-        session.flush()
+    # the transaction's pending changes first, as Session.execute: its own autoflush
+    # (none while the session flushes already; errors noted as an autoflush's)
+    session._autoflush()
     connection = session.connection()
     if _listened(connection):
         row = connection.execute(statement, params).first()
@@ -86,6 +96,10 @@ def first(statement: sa.Select, params: dict) -> dict | None:
             except sa.exc.DBAPIError as again:
                 invalidated = again.connection_invalidated
         raise _wrapped(err, statement, params, connection.engine, invalidated) from err
+    except BaseException as err:
+        if not isinstance(err, Exception):  # an interruption: the connection's state is
+            connection.invalidate(err)  # unknown, as SQLAlchemy treats it
+        raise
 
 
 def _listened(connection) -> bool:

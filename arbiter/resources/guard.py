@@ -209,7 +209,8 @@ def read_without_transaction() -> None:
     """On PostgreSQL, run this request's statements in autocommit (the session's
     connection, until it goes back to the pool, which restores the isolation level):
     a read of ``/view``, ``/legal-moves`` or the summary is one SELECT (two after a
-    stale ETag; ``/events`` a few, each its own snapshot), and
+    stale ETag; ``/events``, ``/notes`` and ``/record`` a few, each its own
+    snapshot), and
     a transaction around it would cost two round trips more, its ``BEGIN`` and its
     ``ROLLBACK``, for nothing (under READ COMMITTED each statement reads its own
     snapshot either way). Left alone when the session has already begun (a personal

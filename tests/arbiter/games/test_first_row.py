@@ -5,6 +5,7 @@ whatever listens to the engine."""
 
 from __future__ import annotations
 
+import psycopg.pq
 import pytest
 import sqlalchemy as sa
 
@@ -125,3 +126,38 @@ def test_a_read_sees_the_transactions_pending_changes(any_app, game_id):  # noqa
         assert (record.status, record.seats[0].resigned) == ("finished", True)
         assert answer is not None and answer.status == 201
         db.session.rollback()
+
+
+def test_a_read_from_a_flush_hook_reads(any_app, game_id):  # noqa: F811
+    """Called while the session flushes (a ``before_flush`` hook), the read works as
+    ``Session.execute`` does there: no second flush, no error."""
+    seen = []
+    with any_app.app_context():
+        session = db.session()
+        statement = game_record._statement(db.engine.dialect.name, False)
+
+        def hook(session, context, instances):
+            seen.append(first_row.first(statement, {"game_id": game_id})["status"])
+
+        sa.event.listen(session, "before_flush", hook)
+        try:
+            db.session.get(Game, game_id).status = "finished"
+            db.session.flush()
+        finally:
+            sa.event.remove(session, "before_flush", hook)
+        db.session.rollback()
+    assert seen == ["active"]
+
+
+def test_a_read_in_autocommit_opens_no_transaction(game_id_pg):
+    """On the autocommit connection a read route sets, the read leaves the server's
+    session idle: no transaction is opened around it."""
+    app, made_id = game_id_pg
+    with app.app_context():
+        connection = db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        statement = game_record._statement("postgresql", False)
+        assert first_row.first(statement, {"game_id": made_id})["id"] == made_id
+        status = connection.connection.dbapi_connection.info.transaction_status
+        assert status == psycopg.pq.TransactionStatus.IDLE
+        db.session.remove()
+        db.engine.dispose()

@@ -51,6 +51,15 @@ def test_summary_legal_moves_and_events_open_no_transaction(postgres_url):
             assert states and all(
                 status == psycopg.pq.TransactionStatus.IDLE for _, status in states
             ), (url, states)
+        # a finished game's whole record: its events too, each statement idle
+        other = created.json["seats"][1]["token"]
+        assert client.post(f"/v1/games/{game_id}/resign", headers=auth(other)).status_code == 201
+        states.clear()
+        answer = client.get(f"/v1/games/{game_id}/record", headers=auth(token))
+        assert answer.status_code == 200 and answer.json["events"], answer.json
+        assert len(states) > 1 and all(
+            status == psycopg.pq.TransactionStatus.IDLE for _, status in states
+        ), states
     finally:
         event.remove(engine, "after_cursor_execute", after)
     with app.app_context():
